@@ -1,0 +1,6 @@
+// Placeholder: to be written.
+int
+main(int argc, char** argv)
+{
+    return 0;
+}

@@ -1,0 +1,130 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_TOPOLOGY_HELPER_H
+#define WAN_TOPOLOGY_HELPER_H
+
+#include "ns3/attribute.h"
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/wan-routing.h"
+#include "ns3/wan-topology.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class FpgaAggregatorNetDevice;
+class PointToPointNetDevice;
+class WanRouterNetDevice;
+
+/**
+ * \ingroup wan-training
+ * \brief Builds the simulated WAN from a WanTopology and acts as its controller.
+ *
+ * Install() creates one router node per city (no IP stack; a WanRouterNetDevice over its
+ * point-to-point ports), one host node per island (internet stack, one IPv4 address), the
+ * access links, the WAN links and, for islands whose city has an FPGA, an FPGA node split
+ * into the access link (island -- access link -- FPGA -- in-box link -- router). It installs
+ * unicast host routes on every router from WanRouting, and (source, group) multicast trees on
+ * request.
+ */
+class WanTopologyHelper
+{
+  public:
+    WanTopologyHelper();
+    ~WanTopologyHelper();
+
+    /**
+     * \brief Set an attribute of every WanRouterNetDevice created by Install().
+     * \param name attribute name \param value attribute value
+     */
+    void SetRouterAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set an attribute of every FpgaAggregatorNetDevice created by Install().
+     * \param name attribute name \param value attribute value
+     */
+    void SetFpgaAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set the in-box link between an FPGA and its router (default 400 Gbps, 0.5 us).
+     * \param rate data rate \param delay propagation delay
+     */
+    void SetInBoxLink(DataRate rate, Time delay);
+    /**
+     * \brief Set an attribute of every PointToPointNetDevice queue, e.g. "MaxSize".
+     * \param name attribute name \param value attribute value
+     */
+    void SetQueueAttribute(const std::string& name, const AttributeValue& value);
+    /** \param mtu MTU of every point-to-point device (default 9000 bytes) */
+    void SetMtu(uint16_t mtu);
+
+    /**
+     * \brief Build nodes, devices, addresses and unicast routes. Call once.
+     * \param topology a validated topology (capabilities already applied)
+     */
+    void Install(const WanTopology& topology);
+
+    /** \return the topology installed */
+    const WanTopology& GetTopology() const;
+    /** \return the routes installed (shared with the cost model) */
+    const WanRouting& GetRouting() const;
+    /** \return all island host nodes, by island index */
+    NodeContainer GetIslandNodes() const;
+    /** \param island island index \return its host node */
+    Ptr<Node> GetIslandNode(uint32_t island) const;
+    /** \param island island index \return its IPv4 address */
+    Ipv4Address GetIslandAddress(uint32_t island) const;
+    /** \param address an island address \return the island index, or UINT32_MAX if none */
+    uint32_t GetIslandIndex(Ipv4Address address) const;
+    /** \param city city index \return its router node */
+    Ptr<Node> GetRouterNode(uint32_t city) const;
+    /** \param city city index \return its router device */
+    Ptr<WanRouterNetDevice> GetRouter(uint32_t city) const;
+    /** \param island island index \return the FPGA in front of it, or nullptr */
+    Ptr<FpgaAggregatorNetDevice> GetFpga(uint32_t island) const;
+    /** \param island island index \return the island's own end of its access link */
+    Ptr<PointToPointNetDevice> GetIslandDevice(uint32_t island) const;
+    /** \param island island index \return the far end of the access link (FPGA or router port) */
+    Ptr<PointToPointNetDevice> GetAccessPeerDevice(uint32_t island) const;
+    /** \param hop a directed WAN hop \return the device that transmits that hop */
+    Ptr<PointToPointNetDevice> GetWanDevice(const WanHop& hop) const;
+
+    /** \return a fresh group address from 239.0.0.0/8 (239.0.0.1, 239.0.0.2, ...) */
+    Ipv4Address AllocateGroup();
+    /**
+     * \brief Install the (sender, group) shortest-path tree towards the receivers on every
+     *        router it crosses, and subscribe the receivers' hosts to the group.
+     * \param sender sending island \param group group address
+     * \param receivers receiving islands (the sender itself is ignored)
+     * \return true if every router on the tree is multicast-capable: only then may the sender
+     *         use the group; otherwise it must send unicast copies
+     */
+    bool InstallMulticastTree(uint32_t sender,
+                              Ipv4Address group,
+                              const std::vector<uint32_t>& receivers);
+
+    /**
+     * \brief Enable pcap on the island's access link (both ends).
+     * \param prefix file name prefix \param island island index
+     */
+    void EnablePcapAccess(const std::string& prefix, uint32_t island);
+    /** \brief Enable pcap on every link. \param prefix file name prefix */
+    void EnablePcapAll(const std::string& prefix);
+
+  private:
+    /** The implementation's state (nodes, devices, routes). */
+    struct Impl;
+    std::unique_ptr<Impl> m_impl; //!< state
+};
+
+} // namespace ns3
+
+#endif /* WAN_TOPOLOGY_HELPER_H */

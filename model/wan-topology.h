@@ -1,0 +1,187 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_TOPOLOGY_H
+#define WAN_TOPOLOGY_H
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Error raised for an invalid topology description, capability set or override.
+ *
+ * The message names the source (file), the field and the offending value. Examples catch it
+ * and exit non-zero; nothing in the module aborts on bad input.
+ */
+class WanTopologyError : public std::runtime_error
+{
+  public:
+    /** \param message the complete, user-facing message */
+    explicit WanTopologyError(const std::string& message);
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Which in-network capabilities a city's edge offers.
+ */
+struct WanCapabilities
+{
+    bool multicast{false}; //!< the city's router replicates multicast
+    bool fpga{false};      //!< an FPGA aggregator sits in-line in front of the city's islands
+
+    /**
+     * \brief Parse "none", "multicast", "fpga" or "both".
+     * \param text the capability-set name
+     * \param what where the text came from (a flag or field name), for the error message
+     * \return the capabilities
+     * \throws WanTopologyError naming \p what and \p text
+     */
+    static WanCapabilities Parse(const std::string& text, const std::string& what);
+    /** \return "none", "multicast", "fpga" or "both" */
+    std::string ToString() const;
+    /** \param other capabilities to compare \return true if equal */
+    bool operator==(const WanCapabilities& other) const;
+};
+
+/** \ingroup wan-training \brief One city: one WAN router, optionally an FPGA per island. */
+struct WanCity
+{
+    std::string code;        //!< short unique code, e.g. "NYC"
+    std::string name;        //!< display name, e.g. "New York"
+    double latitude{0};      //!< degrees, [-90, 90]
+    double longitude{0};     //!< degrees, [-180, 180]
+    WanCapabilities caps;    //!< multicast / FPGA capability
+};
+
+/** \ingroup wan-training \brief One compute island: a host attached to its city's router. */
+struct WanIsland
+{
+    std::string name;       //!< unique name, e.g. "NYC-0"
+    uint32_t city{0};       //!< index into the city list
+    uint64_t accessBps{0};  //!< access link rate, bits per second (egress and ingress each)
+    double accessDelay{0};  //!< access link one-way propagation delay, seconds
+};
+
+/** \ingroup wan-training \brief One full-duplex point-to-point WAN link between two cities. */
+struct WanLink
+{
+    uint32_t a{0};    //!< city index of one end
+    uint32_t b{0};    //!< city index of the other end
+    uint64_t bps{0};  //!< rate in each direction, bits per second
+    double delay{0};  //!< one-way propagation delay, seconds
+};
+
+/**
+ * \ingroup wan-training
+ * \brief The description of a WAN: cities, islands, links and capabilities.
+ *
+ * Pure data, no simulator objects: WanTopologyHelper builds nodes and devices from it and
+ * SyncCostModel estimates on it. Read from JSON (see doc/wan-training.rst for the format) or
+ * built in code with AddCity/AddIsland/AddLink. Cities, islands and links keep the order in
+ * which they were added; indices are stable.
+ */
+class WanTopology
+{
+  public:
+    /** Speed of light in fibre used for default delays: c / 1.468, in km per second. */
+    static constexpr double FIBRE_KM_PER_S = 299792.458 / 1.468;
+
+    WanTopology() = default;
+
+    /**
+     * \brief Read and validate a JSON topology file.
+     * \param path the file
+     * \return the topology
+     * \throws WanTopologyError naming the file, the field and the value
+     */
+    static WanTopology LoadFile(const std::string& path);
+    /**
+     * \brief Parse and validate JSON text.
+     * \param text the JSON document
+     * \param source the name used in error messages (usually the file path)
+     * \return the topology
+     * \throws WanTopologyError naming \p source, the field and the value
+     */
+    static WanTopology Parse(const std::string& text, const std::string& source);
+    /** \return the topology as a JSON document that Parse() reads back to an equal topology */
+    std::string ToJson() const;
+
+    /**
+     * \brief Add a city. \param city the city \return its index
+     * \throws WanTopologyError for a duplicate code or coordinates out of range
+     */
+    uint32_t AddCity(const WanCity& city);
+    /**
+     * \brief Add an island. \param island the island \return its index
+     * \throws WanTopologyError for an unknown city, a duplicate name, a non-positive rate or
+     *         a negative delay
+     */
+    uint32_t AddIsland(const WanIsland& island);
+    /**
+     * \brief Add a link. \param link the link \return its index
+     * \throws WanTopologyError for an unknown city, a self-link, a duplicate link, a
+     *         non-positive rate or a negative delay
+     */
+    uint32_t AddLink(const WanLink& link);
+    /**
+     * \brief Check the whole topology: at least one island, every island reaches every other.
+     * \throws WanTopologyError naming the problem
+     */
+    void Validate() const;
+
+    /** \brief Set every city's capabilities. \param caps the capability set */
+    void SetCapabilities(const WanCapabilities& caps);
+    /**
+     * \brief Apply per-city overrides such as "NYC:none,SIN:multicast".
+     * \param overrides comma-separated CODE:capability-set pairs
+     * \throws WanTopologyError naming the unknown city or capability set
+     */
+    void ApplyCityCapabilities(const std::string& overrides);
+
+    /** \return the topology's name (from the file, or "") */
+    const std::string& GetName() const;
+    /** \param name the topology's name */
+    void SetName(const std::string& name);
+    /** \return the cities */
+    const std::vector<WanCity>& GetCities() const;
+    /** \return the islands */
+    const std::vector<WanIsland>& GetIslands() const;
+    /** \return the links */
+    const std::vector<WanLink>& GetLinks() const;
+    /** \param code a city code \return its index \throws WanTopologyError if unknown */
+    uint32_t GetCityIndex(const std::string& code) const;
+
+    /**
+     * \brief Great-circle distance on a sphere of radius 6371 km (haversine formula).
+     * \param lat1 latitude of the first point, degrees
+     * \param lon1 longitude of the first point, degrees
+     * \param lat2 latitude of the second point, degrees
+     * \param lon2 longitude of the second point, degrees
+     * \return the distance in km
+     */
+    static double GreatCircleKm(double lat1, double lon1, double lat2, double lon2);
+    /**
+     * \brief Default one-way delay of a link between two cities.
+     * \param a first city index \param b second city index
+     * \param routeFactor ratio of the real fibre route to the great circle (1.3 by default)
+     * \return great-circle distance / (c / 1.468) x routeFactor, in seconds
+     */
+    double DefaultLinkDelay(uint32_t a, uint32_t b, double routeFactor) const;
+
+  private:
+    std::string m_name;               //!< topology name
+    std::vector<WanCity> m_cities;    //!< cities, by index
+    std::vector<WanIsland> m_islands; //!< islands, by index
+    std::vector<WanLink> m_links;     //!< links, by index
+};
+
+} // namespace ns3
+
+#endif /* WAN_TOPOLOGY_H */
