@@ -85,6 +85,13 @@ function(build_lib)
   add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/examples ${CMAKE_BINARY_DIR}/examples)
   if(WAN_TRAINING_TESTS)
     wan_training_register_smoke_tests(${CMAKE_CURRENT_SOURCE_DIR}/examples/smoke-tests.txt)
+    # The Python tools' own tests (sweeps, plots) run against the built examples.
+    find_package(Python3 COMPONENTS Interpreter)
+    if(Python3_FOUND AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tools/test_tools.py)
+      add_test(NAME tools/python COMMAND ${Python3_EXECUTABLE} -m unittest discover -s tools -p
+                                         "test_*.py" -v)
+      set_tests_properties(tools/python PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+    endif()
   endif()
   if(WAN_TRAINING_BENCH)
     add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/bench ${CMAKE_BINARY_DIR}/bench)
