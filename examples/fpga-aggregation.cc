@@ -1,6 +1,416 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * fpga-aggregation: the ingress relief of one in-line FPGA.
+ *
+ * k sender islands each send one stream of gradient chunks (DATA, unicast UDP) to one
+ * receiver island through a WAN router:
+ *
+ *   sender 0..k-1 --(10 Gbps, 1 ms)-- router --[(400 Gbps, 0.5 us)-- FPGA]--(10 Gbps, 1 ms)--
+ * receiver
+ *
+ * The scenario runs twice, without and with the FPGA in front of the receiver, and prints the
+ * packets and bytes the receiver's access link carried in each, the time the last chunk was
+ * complete at the receiver, and the FPGA's counters. Each sender paces its stream at 1/k of
+ * the access link, so without the FPGA the access link is exactly full.
+ *
+ * With --payload=real every chunk carries int32 values drawn from ns-3's RNG (--seed); the
+ * receiver adds what it receives and the program compares every element with a sum it
+ * computes itself from the values sent; any mismatch, or a chunk whose contributor bitmaps do
+ * not cover all k senders, exits with code 1.
+ *
+ * Output: <output>/fpga-aggregation.csv, one row per configuration.
+ *
+ *   fpga-aggregation --k=8 --chunks=200 --payload=real --output=results/fpga
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/wan-training-module.h"
+
+#include <cstdint>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const char* const ACCESS_RATE = "10Gbps"; //!< island access links
+const char* const ACCESS_DELAY = "1ms";   //!< island access links
+const char* const INBOX_RATE = "400Gbps"; //!< FPGA -- router in-box link
+const char* const INBOX_DELAY = "500ns";  //!< FPGA -- router in-box link
+const uint32_t MAX_SENDERS = 1000;        //!< islands 0..k; IslandBitmap holds 1024
+const double ACCESS_BPS = 10e9;           //!< ACCESS_RATE in bit/s, for pacing
+const uint32_t PACKET_OVERHEAD = 20 + 8;  //!< IPv4 + UDP header bytes, for pacing
+
+/** What one configuration measured. */
+struct Result
+{
+    uint64_t accessPackets{0};    //!< packets delivered by the receiver's access link
+    uint64_t accessBytes{0};      //!< their bytes (PPP header included)
+    uint64_t gradientPackets{0};  //!< gradient packets read by the receiver
+    Time lastComplete;            //!< when the last chunk became complete at the receiver
+    uint32_t incompleteChunks{0}; //!< chunks whose bitmaps do not cover every sender
+    uint64_t mismatches{0};       //!< elements whose sum differs from the reference (real mode)
+    uint64_t aggregated{0};       //!< FPGA: contributions absorbed
+    uint64_t complete{0};         //!< FPGA: complete aggregates
+    uint64_t partial{0};          //!< FPGA: partial aggregates
+    uint64_t passed{0};           //!< FPGA: inbound packets passed through
+};
+
+/** One run of the scenario: builds the network, drives the senders, checks the receiver. */
+class Scenario
+{
+  public:
+    /**
+     * \param k senders \param chunks chunks per sender \param elements int32 per chunk
+     * \param real real payloads
+     */
+    Scenario(uint32_t k, uint32_t chunks, uint32_t elements, bool real)
+        : m_k(k),
+          m_chunks(chunks),
+          m_elements(elements),
+          m_real(real)
+    {
+    }
+
+    /** \param withFpga whether the receiver has an FPGA \return the measurements */
+    Result Run(bool withFpga)
+    {
+        m_result = Result();
+        Build(withFpga);
+        Simulator::Run();
+        CheckReceiver();
+        if (m_fpga)
+        {
+            typedef FpgaAggregatorNetDevice F;
+            m_result.aggregated = m_fpga->GetAggregatedCount();
+            m_result.complete = m_fpga->GetCompleteCount();
+            m_result.partial = m_fpga->GetPartialCount();
+            for (int r = F::PASS_NOT_GRADIENT; r < F::PASS_REASON_COUNT; ++r)
+            {
+                m_result.passed += m_fpga->GetPassThroughCount(static_cast<F::PassReason>(r));
+            }
+        }
+        Simulator::Destroy();
+        m_fpga = nullptr;
+        m_sockets.clear();
+        return m_result;
+    }
+
+  private:
+    void Build(bool withFpga)
+    {
+        // Both configurations use the same addresses: forget those of the previous run.
+        Ipv4AddressGenerator::Reset();
+        NodeContainer senders;
+        senders.Create(m_k);
+        Ptr<Node> routerNode = CreateObject<Node>();
+        Ptr<Node> receiver = CreateObject<Node>();
+        InternetStackHelper stack;
+        stack.Install(senders);
+        stack.Install(receiver);
+        Ptr<WanRouterNetDevice> router = CreateObject<WanRouterNetDevice>();
+        routerNode->AddDevice(router);
+
+        PointToPointHelper access;
+        access.SetDeviceAttribute("DataRate", StringValue(ACCESS_RATE));
+        access.SetChannelAttribute("Delay", StringValue(ACCESS_DELAY));
+        access.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("100000p"));
+        Ipv4AddressHelper addresses;
+        Ipv4StaticRoutingHelper routing;
+        std::vector<Ipv4Address> senderAddresses;
+        for (uint32_t s = 0; s < m_k; ++s)
+        {
+            NetDeviceContainer link = access.Install(senders.Get(s), routerNode);
+            addresses.SetBase(Ipv4Address(0x0a000000 + (s << 8)), "255.255.255.0"); // 10.0.s/24
+            NetDeviceContainer hostSide(link.Get(0));
+            Ipv4InterfaceContainer interface = addresses.Assign(hostSide);
+            senderAddresses.push_back(interface.GetAddress(0));
+            // Point-to-point needs no ARP: the gateway only names the link.
+            routing.GetStaticRouting(senders.Get(s)->GetObject<Ipv4>())
+                ->SetDefaultRoute(addresses.NewAddress(), 1);
+            router->AddHostRoute(interface.GetAddress(0), router->AddPort(link.Get(1)));
+        }
+
+        Ptr<NetDevice> receiverPort;
+        Ptr<NetDevice> routerPort;
+        if (withFpga)
+        {
+            Ptr<Node> fpgaNode = CreateObject<Node>();
+            PointToPointHelper inBox;
+            inBox.SetDeviceAttribute("DataRate", StringValue(INBOX_RATE));
+            inBox.SetChannelAttribute("Delay", StringValue(INBOX_DELAY));
+            inBox.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("100000p"));
+            NetDeviceContainer box = inBox.Install(routerNode, fpgaNode);
+            NetDeviceContainer link = access.Install(fpgaNode, receiver);
+            m_fpga = CreateObject<FpgaAggregatorNetDevice>();
+            m_fpga->SetAttribute("IslandIndex", UintegerValue(m_k));
+            fpgaNode->AddDevice(m_fpga);
+            m_fpga->SetIslandPort(link.Get(0));
+            m_fpga->SetRouterPort(box.Get(1));
+            routerPort = box.Get(0);
+            receiverPort = link.Get(1);
+        }
+        else
+        {
+            NetDeviceContainer link = access.Install(routerNode, receiver);
+            routerPort = link.Get(0);
+            receiverPort = link.Get(1);
+        }
+        addresses.SetBase("10.255.0.0", "255.255.255.0");
+        Ipv4InterfaceContainer receiverInterface =
+            addresses.Assign(NetDeviceContainer(receiverPort));
+        routing.GetStaticRouting(receiver->GetObject<Ipv4>())
+            ->SetDefaultRoute(addresses.NewAddress(), 1);
+        const Ipv4Address receiverAddress = receiverInterface.GetAddress(0);
+        router->AddHostRoute(receiverAddress, router->AddPort(routerPort));
+        receiverPort->TraceConnectWithoutContext("PhyRxEnd",
+                                                 MakeCallback(&Scenario::AccessRx, this));
+
+        // Receiver: one UDP socket on the gradient port.
+        m_members = IslandBitmap();
+        for (uint32_t i = 0; i <= m_k; ++i)
+        {
+            m_members.Set(i);
+        }
+        m_covered.assign(m_chunks, IslandBitmap());
+        m_received.assign(m_real ? size_t(m_chunks) * m_elements : 0, 0);
+        m_reference.assign(m_real ? size_t(m_chunks) * m_elements : 0, 0);
+        Ptr<Socket> sink = Socket::CreateSocket(receiver, UdpSocketFactory::GetTypeId());
+        sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), GradientHeader::DEFAULT_PORT));
+        sink->SetRecvCallback(MakeCallback(&Scenario::Receive, this));
+        m_sockets.push_back(sink);
+
+        // Senders: one paced stream each, 1/k of the access link.
+        GradientHeader probe;
+        probe.SetMembers(m_members);
+        probe.SetContributors(m_members);
+        const uint32_t packetBytes =
+            PACKET_OVERHEAD + probe.GetSerializedSize() + m_elements * GradientHeader::ELEMENT_SIZE;
+        m_gap = Seconds(packetBytes * 8.0 * m_k / ACCESS_BPS);
+        m_random = CreateObject<UniformRandomVariable>();
+        m_random->SetStream(1);
+        m_senderSockets.clear();
+        for (uint32_t s = 0; s < m_k; ++s)
+        {
+            Ptr<Socket> socket =
+                Socket::CreateSocket(senders.Get(s), UdpSocketFactory::GetTypeId());
+            socket->Bind();
+            socket->Connect(InetSocketAddress(receiverAddress, GradientHeader::DEFAULT_PORT));
+            m_senderSockets.push_back(socket);
+            m_sockets.push_back(socket);
+            Simulator::Schedule(NanoSeconds(s), &Scenario::SendChunk, this, s, 0u);
+        }
+    }
+
+    void SendChunk(uint32_t sender, uint32_t chunk)
+    {
+        GradientHeader header;
+        header.SetType(GradientHeader::DATA);
+        header.SetJobId(1);
+        header.SetRound(0);
+        header.SetCliqueId(0);
+        header.SetSender(static_cast<uint16_t>(sender));
+        header.SetChunkIndex(chunk);
+        header.SetChunkCount(m_chunks);
+        header.SetElementCount(m_elements);
+        header.SetMembers(m_members);
+        IslandBitmap self;
+        self.Set(sender);
+        header.SetContributors(self);
+        Ptr<Packet> packet;
+        if (m_real)
+        {
+            std::vector<int32_t> values(m_elements);
+            for (uint32_t e = 0; e < m_elements; ++e)
+            {
+                // Full int32 range, so sums wrap around as on the FPGA.
+                values[e] = static_cast<int32_t>(m_random->GetInteger(0, UINT32_MAX));
+                uint32_t& reference = m_reference[size_t(chunk) * m_elements + e];
+                reference += static_cast<uint32_t>(values[e]);
+            }
+            packet = GradientHeader::CreateRealPacket(header, values);
+        }
+        else
+        {
+            packet = GradientHeader::CreateVirtualPacket(header);
+        }
+        m_senderSockets[sender]->Send(packet);
+        if (chunk + 1 < m_chunks)
+        {
+            Simulator::Schedule(m_gap, &Scenario::SendChunk, this, sender, chunk + 1);
+        }
+    }
+
+    void Receive(Ptr<Socket> socket)
+    {
+        Ptr<Packet> packet;
+        while ((packet = socket->Recv()))
+        {
+            GradientHeader header;
+            if (!GradientHeader::Parse(packet, header, m_real ? &m_values : nullptr) ||
+                header.GetChunkIndex() >= m_chunks)
+            {
+                continue; // the receiving rule: drop what does not parse
+            }
+            ++m_result.gradientPackets;
+            const uint32_t c = header.GetChunkIndex();
+            const bool wasComplete = m_covered[c].Count() == m_k;
+            m_covered[c] = m_covered[c].Union(header.GetContributors());
+            for (uint32_t e = 0; e < m_values.size() && e < m_elements; ++e)
+            {
+                m_received[size_t(c) * m_elements + e] += static_cast<uint32_t>(m_values[e]);
+            }
+            if (!wasComplete && m_covered[c].Count() == m_k)
+            {
+                m_result.lastComplete = Simulator::Now();
+            }
+        }
+    }
+
+    void AccessRx(Ptr<const Packet> packet)
+    {
+        ++m_result.accessPackets;
+        m_result.accessBytes += packet->GetSize();
+    }
+
+    void CheckReceiver()
+    {
+        for (uint32_t c = 0; c < m_chunks; ++c)
+        {
+            m_result.incompleteChunks += m_covered[c].Count() == m_k ? 0 : 1;
+        }
+        for (size_t i = 0; i < m_received.size(); ++i)
+        {
+            m_result.mismatches += m_received[i] == m_reference[i] ? 0 : 1;
+        }
+    }
+
+    uint32_t m_k;                             //!< senders
+    uint32_t m_chunks;                        //!< chunks per sender
+    uint32_t m_elements;                      //!< elements per chunk
+    bool m_real;                              //!< real payloads
+    Result m_result;                          //!< measurements of the current run
+    Ptr<FpgaAggregatorNetDevice> m_fpga;      //!< the FPGA, if any
+    IslandBitmap m_members;                   //!< islands 0..k (k is the receiver)
+    std::vector<IslandBitmap> m_covered;      //!< per chunk: contributors received
+    std::vector<uint32_t> m_received;         //!< per chunk and element: sum received (mod 2^32)
+    std::vector<uint32_t> m_reference;        //!< per chunk and element: sum sent (mod 2^32)
+    std::vector<int32_t> m_values;            //!< parse buffer
+    std::vector<Ptr<Socket>> m_sockets;       //!< every socket (kept alive)
+    std::vector<Ptr<Socket>> m_senderSockets; //!< per sender
+    Ptr<UniformRandomVariable> m_random;      //!< payload values
+    Time m_gap;                               //!< pacing interval of each sender
+};
+
+int
+Body(int argc, char** argv)
+{
+    WanCommandLine cmd("Ingress relief of one in-line FPGA: k senders stream gradient chunks to "
+                       "one receiver, without and with an FPGA in front of it.");
+    uint32_t k = 8;
+    uint32_t chunks = 200;
+    uint32_t elements = 256;
+    std::string payload = "virtual";
+    cmd.Get().AddValue("k", "number of sender islands (1..1000)", k);
+    cmd.Get().AddValue("chunks", "chunks each sender sends (at least 1)", chunks);
+    cmd.Get().AddValue("elements", "int32 elements per chunk (1..2000)", elements);
+    cmd.Get().AddValue("payload", "virtual|real", payload);
+    cmd.Parse(argc, argv);
+    if (k < 1 || k > MAX_SENDERS)
+    {
+        throw std::runtime_error("--k: " + std::to_string(k) + ": expected 1.." +
+                                 std::to_string(MAX_SENDERS));
+    }
+    if (chunks < 1)
+    {
+        throw std::runtime_error("--chunks: 0: expected at least 1");
+    }
+    if (elements < 1 || elements > 2000)
+    {
+        throw std::runtime_error("--elements: " + std::to_string(elements) +
+                                 ": expected 1..2000 (one packet within a 9000-byte MTU)");
+    }
+    if (payload != "virtual" && payload != "real")
+    {
+        throw std::runtime_error("--payload: \"" + payload + "\": expected virtual|real");
+    }
+    const std::string output = cmd.PrepareOutput();
+    const bool real = payload == "real";
+
+    Scenario scenario(k, chunks, elements, real);
+    const Result without = scenario.Run(false);
+    const Result with = scenario.Run(true);
+
+    std::cout << "fpga-aggregation: k=" << k << " chunks=" << chunks << " elements=" << elements
+              << " payload=" << payload << "\n";
+    std::cout << std::left << std::setw(12) << "config" << std::right << std::setw(16)
+              << "access-packets" << std::setw(16) << "access-bytes" << std::setw(16)
+              << "last-chunk-ms"
+              << "\n";
+    const Result* results[2] = {&without, &with};
+    const char* names[2] = {"no-fpga", "fpga"};
+    std::ofstream csv(output + "/fpga-aggregation.csv");
+    csv << "config,k,chunks,elements,payload,access_packets,access_bytes,last_chunk_s,"
+           "fpga_aggregated,fpga_complete,fpga_partial,fpga_passed\n";
+    for (int i = 0; i < 2; ++i)
+    {
+        const Result& r = *results[i];
+        std::cout << std::left << std::setw(12) << names[i] << std::right << std::setw(16)
+                  << r.accessPackets << std::setw(16) << r.accessBytes << std::setw(16)
+                  << std::fixed << std::setprecision(3) << r.lastComplete.GetSeconds() * 1e3
+                  << "\n";
+        csv << names[i] << "," << k << "," << chunks << "," << elements << "," << payload << ","
+            << r.accessPackets << "," << r.accessBytes << "," << std::setprecision(9)
+            << r.lastComplete.GetSeconds() << "," << r.aggregated << "," << r.complete << ","
+            << r.partial << "," << r.passed << "\n";
+    }
+    if (!csv)
+    {
+        throw std::runtime_error("--output: cannot write " + output + "/fpga-aggregation.csv");
+    }
+    std::cout << "access link relief: " << std::setprecision(3)
+              << double(without.accessBytes) / double(std::max<uint64_t>(1, with.accessBytes))
+              << "x fewer bytes; FPGA absorbed " << with.aggregated << ", emitted " << with.complete
+              << " complete + " << with.partial << " partial, passed " << with.passed << "\n";
+
+    int status = 0;
+    for (int i = 0; i < 2; ++i)
+    {
+        if (results[i]->incompleteChunks != 0)
+        {
+            std::cerr << "error: " << names[i] << ": " << results[i]->incompleteChunks
+                      << " chunks not covered by all " << k << " senders\n";
+            status = 1;
+        }
+        if (results[i]->mismatches != 0)
+        {
+            std::cerr << "error: " << names[i] << ": " << results[i]->mismatches
+                      << " summed elements differ from the reference\n";
+            status = 1;
+        }
+    }
+    if (real && status == 0)
+    {
+        std::cout << "real payloads: all " << uint64_t(chunks) * elements
+                  << " summed elements match the reference in both configurations\n";
+    }
+    return status;
+}
+
+} // namespace
+
 int
 main(int argc, char** argv)
 {
-    return 0;
+    return WanCommandLine::RunMain(Body, argc, argv);
 }

@@ -1,6 +1,463 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * nine-city-training: the main experiment. Data-parallel training across the islands of a WAN
+ * topology (by default the nine-city DoubleZero-like world), synchronised by a rotating-clique
+ * schedule, packet by packet: compute, then exchange within each clique by multicast and
+ * in-line FPGA aggregation where the capability set allows, with loss recovery.
+ *
+ * Writes rounds.csv, links.csv, summary.json (and consensus.csv with --payload=real) into
+ * --output, and prints a summary table. See doc/training.rst and the output contract.
+ *
+ *   nine-city-training --capabilities=both --schedule=moshpit --modelBytes=100000000
+ */
+
+#include "ns3/clique-schedule.h"
+#include "ns3/nstime.h"
+#include "ns3/simulator.h"
+#include "ns3/training-helper.h"
+#include "ns3/training-workload.h"
+#include "ns3/wan-command-line.h"
+#include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology.h"
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/** Largest model real payloads are allowed for (parameters live in memory as doubles). */
+constexpr uint64_t MAX_REAL_MODEL_BYTES = 64ULL << 20;
+/** Wall seconds between progress lines. */
+constexpr double PROGRESS_SECONDS = 5.0;
+/** The capability sets --capabilities=all runs, in order. */
+const std::vector<std::string> ALL_SETS = {"none", "multicast", "fpga", "both"};
+
+/** Everything one experiment needs besides the topology. */
+struct ExperimentConfig
+{
+    std::string schedule{"global"};      //!< global|ring|moshpit|gossip|exponential|FILE
+    uint64_t modelBytes{100000000};      //!< M
+    uint32_t rounds{10};                 //!< rounds
+    Time computeTime{MilliSeconds(100)}; //!< compute phase
+    bool real{false};                    //!< real payloads
+    double lossRate{0};                  //!< WAN loss
+    double epsilon{1e-3};                //!< consensus target
+};
+
+/** One experiment's outputs. */
+struct ExperimentResult
+{
+    std::string capabilities;   //!< label of the capability set
+    std::string schedule;       //!< schedule label
+    std::string scheduleDetail; //!< name and clique sizes
+    TrainingSummary summary;    //!< figures
+    std::string roundsCsv;      //!< rounds.csv rows
+    std::string consensusCsv;   //!< consensus.csv rows
+    std::string linksCsv;       //!< links.csv rows
+};
+
+/**
+ * \brief Build the schedule named by --schedule for \p n islands.
+ * \param spec the flag value \param n islands \return the schedule
+ * \throws std::runtime_error for an unknown name or a bad file
+ */
+CliqueSchedule
+MakeSchedule(const std::string& spec, uint32_t n)
+{
+    if (spec == "global")
+    {
+        return CliqueSchedule::GlobalClique(n);
+    }
+    if (spec == "ring")
+    {
+        CliqueSchedule schedule = CliqueSchedule::GlobalClique(n);
+        schedule.SetAlgorithms(0, {SyncAlgorithm::RING});
+        schedule.SetName("ring-allreduce");
+        return schedule;
+    }
+    if (spec == "moshpit")
+    {
+        return CliqueSchedule::MoshpitGrid(n);
+    }
+    if (spec == "gossip")
+    {
+        return CliqueSchedule::GossipPairs(n);
+    }
+    if (spec == "exponential")
+    {
+        return CliqueSchedule::OnePeerExponential(n);
+    }
+    if (spec == "optimal")
+    {
+        throw std::runtime_error("--schedule: \"optimal\": the optimiser is not available in "
+                                 "this build");
+    }
+    if (spec.empty())
+    {
+        throw std::runtime_error("--schedule: \"\": expected global|ring|moshpit|gossip|"
+                                 "exponential|optimal or a schedule file");
+    }
+    CliqueSchedule schedule;
+    try
+    {
+        schedule = CliqueSchedule::LoadFile(spec);
+    }
+    catch (const std::exception& e)
+    {
+        throw std::runtime_error(std::string("--schedule: ") + e.what());
+    }
+    if (schedule.GetIslandCount() != n)
+    {
+        throw std::runtime_error("--schedule: \"" + spec +
+                                 "\": " + std::to_string(schedule.GetIslandCount()) +
+                                 " islands, the topology has " + std::to_string(n));
+    }
+    return schedule;
+}
+
+/**
+ * \brief A copy of \p topology with every WAN link and/or access link at a new rate.
+ * \param topology the topology \param wanBps new WAN rate (0: keep)
+ * \param accessBps new access rate (0: keep) \return the copy
+ */
+WanTopology
+OverrideRates(const WanTopology& topology, uint64_t wanBps, uint64_t accessBps)
+{
+    WanTopology copy;
+    copy.SetName(topology.GetName());
+    copy.SetDescription(topology.GetDescription());
+    copy.SetSource(topology.GetSource());
+    for (const WanCity& city : topology.GetCities())
+    {
+        copy.AddCity(city);
+    }
+    for (WanIsland island : topology.GetIslands())
+    {
+        island.accessBps = accessBps > 0 ? accessBps : island.accessBps;
+        copy.AddIsland(island);
+    }
+    for (WanLink link : topology.GetLinks())
+    {
+        link.bps = wanBps > 0 ? wanBps : link.bps;
+        copy.AddLink(link);
+    }
+    return copy;
+}
+
+/** \param topology a topology \return the capability set shared by all cities, or "mixed" */
+std::string
+CapabilityLabel(const WanTopology& topology)
+{
+    const auto& cities = topology.GetCities();
+    if (cities.empty())
+    {
+        return "none";
+    }
+    for (const WanCity& city : cities)
+    {
+        if (!(city.caps == cities[0].caps))
+        {
+            return "mixed";
+        }
+    }
+    return cities[0].caps.ToString();
+}
+
+/**
+ * \brief Run one (topology, capability set, schedule) experiment and return its results.
+ *
+ * Self-contained: builds the network, runs it and destroys the simulator, so a caller may
+ * run several experiments in a loop.
+ * \param topology the topology with its capabilities applied
+ * \param capabilities the label written in the outputs
+ * \param schedule the schedule \param scheduleLabel its label
+ * \param config the experiment's settings
+ * \return the results
+ */
+ExperimentResult
+RunExperiment(const WanTopology& topology,
+              const std::string& capabilities,
+              const CliqueSchedule& schedule,
+              const std::string& scheduleLabel,
+              const ExperimentConfig& config)
+{
+    WanTopologyHelper wan;
+    wan.Install(topology);
+    TrainingHelper helper(wan, schedule);
+    helper.SetModelBytes(config.modelBytes);
+    helper.SetRounds(config.rounds);
+    helper.SetComputeTime(config.computeTime);
+    if (config.real)
+    {
+        helper.SetWorkload(CreateObject<QuadraticTrainingWorkload>());
+    }
+    if (config.lossRate > 0)
+    {
+        helper.SetWanLossRate(config.lossRate);
+    }
+    helper.SetProgress("capabilities=" + capabilities, PROGRESS_SECONDS);
+    helper.Install();
+    helper.Run();
+
+    ExperimentResult result;
+    result.capabilities = capabilities;
+    result.schedule = scheduleLabel;
+    result.scheduleDetail =
+        helper.GetSchedule().GetName() + " " + helper.GetSchedule().DescribeCliqueSizes();
+    result.summary = helper.Summarise(config.epsilon);
+    std::ostringstream rounds;
+    helper.WriteRounds(rounds, capabilities, scheduleLabel);
+    result.roundsCsv = rounds.str();
+    std::ostringstream consensus;
+    helper.WriteConsensus(consensus, capabilities, scheduleLabel);
+    result.consensusCsv = consensus.str();
+    std::ostringstream links;
+    helper.WriteLinks(links, capabilities, scheduleLabel);
+    result.linksCsv = links.str();
+    Simulator::Destroy();
+    return result;
+}
+
+/** \param value an optional \return it as JSON, or null */
+template <typename T>
+nlohmann::json
+OrNull(const std::optional<T>& value)
+{
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+/** \param r a result \return its summary.json entry */
+nlohmann::json
+ResultJson(const ExperimentResult& r)
+{
+    const TrainingSummary& s = r.summary;
+    return {{"capabilities", r.capabilities},
+            {"schedule", r.schedule},
+            {"schedule_detail", r.scheduleDetail},
+            {"period", s.period},
+            {"rounds", s.rounds},
+            {"mean_round_s", s.meanRound},
+            {"p50_round_s", s.p50Round},
+            {"p99_round_s", s.p99Round},
+            {"mean_sync_s", s.meanSync},
+            {"estimated_sync_s", s.estimatedSync},
+            {"mean_compute_s", s.meanCompute},
+            {"total_time_s", s.totalTime},
+            {"rounds_to_epsilon", OrNull(s.roundsToEpsilon)},
+            {"time_to_epsilon_s", OrNull(s.timeToEpsilon)},
+            {"queue_drops", s.queueDrops},
+            {"loss_drops", s.lossDrops},
+            {"retransmissions", s.retransmissions},
+            {"lost_peers", s.lostPeers},
+            {"colocated_time_to_epsilon_s", s.colocatedTimeToEpsilon},
+            {"gap_to_colocated", OrNull(s.gapToColocated)}};
+}
+
+/**
+ * \brief Write a file.
+ * \param path the file \param text its content
+ * \throws std::runtime_error naming the file on failure
+ */
+void
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out)
+    {
+        throw std::runtime_error("--output: cannot write \"" + path + "\"");
+    }
+}
+
+/** \param results the results \brief print the summary table on stdout */
+void
+PrintTable(const std::vector<ExperimentResult>& results)
+{
+    std::cout << std::left << std::setw(13) << "capabilities" << std::setw(22) << "schedule"
+              << std::right << std::setw(12) << "round_s" << std::setw(12) << "sync_s"
+              << std::setw(12) << "est_sync_s" << std::setw(10) << "R_eps" << std::setw(12)
+              << "T_eps_s" << std::setw(9) << "gap" << std::setw(9) << "resends" << std::setw(7)
+              << "lost" << std::setw(8) << "qdrops"
+              << "\n";
+    for (const ExperimentResult& r : results)
+    {
+        const TrainingSummary& s = r.summary;
+        std::cout << std::left << std::setw(13) << r.capabilities << std::setw(22) << r.schedule
+                  << std::right << std::fixed << std::setprecision(4) << std::setw(12)
+                  << s.meanRound << std::setw(12) << s.meanSync << std::setw(12) << s.estimatedSync
+                  << std::setw(10)
+                  << (s.roundsToEpsilon ? std::to_string(*s.roundsToEpsilon) : "never")
+                  << std::setw(12);
+        if (s.timeToEpsilon)
+        {
+            std::cout << *s.timeToEpsilon;
+        }
+        else
+        {
+            std::cout << "-";
+        }
+        std::cout << std::setw(9) << std::setprecision(2);
+        if (s.gapToColocated)
+        {
+            std::cout << *s.gapToColocated;
+        }
+        else
+        {
+            std::cout << "-";
+        }
+        std::cout << std::setw(9) << s.retransmissions << std::setw(7) << s.lostPeers
+                  << std::setw(8) << s.queueDrops << "\n";
+    }
+}
+
+/**
+ * \brief The example's body (RunMain turns exceptions into "error: ..." and exit code 1).
+ * \param argc argument count \param argv arguments \return exit code
+ */
+int
+Main(int argc, char** argv)
+{
+    WanCommandLine cmd("Data-parallel training across the islands of a WAN under a "
+                       "rotating-clique schedule, packet by packet.");
+    ExperimentConfig config;
+    std::string computeTime = "100ms";
+    std::string payload = "virtual";
+    std::string wanBandwidth;
+    std::string accessBandwidth;
+    cmd.Get().AddValue("schedule",
+                       "global|ring|moshpit|gossip|exponential|optimal or a schedule file",
+                       config.schedule);
+    cmd.Get().AddValue("modelBytes", "bytes of each island's update", config.modelBytes);
+    cmd.Get().AddValue("rounds", "training rounds", config.rounds);
+    cmd.Get().AddValue("computeTime", "compute phase per round, e.g. 100ms", computeTime);
+    cmd.Get().AddValue("payload", "virtual|real", payload);
+    cmd.Get().AddValue("lossRate", "per-packet loss on every WAN link", config.lossRate);
+    cmd.Get().AddValue("wanBandwidth",
+                       "rate of every WAN link, e.g. 100Gbps (empty: file's)",
+                       wanBandwidth);
+    cmd.Get().AddValue("accessBandwidth",
+                       "rate of every access link, e.g. 10Gbps (empty: file's)",
+                       accessBandwidth);
+    cmd.Get().AddValue("epsilon", "consensus target for rounds to epsilon", config.epsilon);
+    cmd.Parse(argc, argv);
+
+    if (config.modelBytes == 0)
+    {
+        throw std::runtime_error("--modelBytes: 0: must be positive");
+    }
+    if (config.rounds == 0)
+    {
+        throw std::runtime_error("--rounds: 0: must be at least 1");
+    }
+    config.computeTime = Seconds(WanTopology::ParseDelay(computeTime, "--computeTime"));
+    if (payload != "virtual" && payload != "real")
+    {
+        throw std::runtime_error("--payload: \"" + payload + "\": expected virtual|real");
+    }
+    config.real = payload == "real";
+    if (config.real && config.modelBytes > MAX_REAL_MODEL_BYTES)
+    {
+        throw std::runtime_error("--modelBytes: " + std::to_string(config.modelBytes) +
+                                 ": --payload=real allows at most " +
+                                 std::to_string(MAX_REAL_MODEL_BYTES));
+    }
+    if (!(config.lossRate >= 0 && config.lossRate < 1))
+    {
+        std::ostringstream os;
+        os << "--lossRate: " << config.lossRate << ": expected a probability in [0, 1)";
+        throw std::runtime_error(os.str());
+    }
+    if (!(config.epsilon > 0 && config.epsilon < 1))
+    {
+        std::ostringstream os;
+        os << "--epsilon: " << config.epsilon << ": expected a value in (0, 1)";
+        throw std::runtime_error(os.str());
+    }
+    const uint64_t wanBps =
+        wanBandwidth.empty() ? 0 : WanTopology::ParseRate(wanBandwidth, "--wanBandwidth");
+    const uint64_t accessBps =
+        accessBandwidth.empty() ? 0 : WanTopology::ParseRate(accessBandwidth, "--accessBandwidth");
+
+    const WanTopology loaded = OverrideRates(cmd.LoadTopology(), wanBps, accessBps);
+    const uint32_t n = loaded.GetIslands().size();
+    const CliqueSchedule schedule = MakeSchedule(config.schedule, n);
+    const std::string output = cmd.PrepareOutput();
+
+    // One experiment per capability set: the file's (or --capabilities), or all four.
+    std::vector<std::pair<std::string, WanTopology>> runs;
+    if (cmd.GetCapabilities() == "all")
+    {
+        for (const std::string& set : ALL_SETS)
+        {
+            WanTopology topology = loaded;
+            topology.SetCapabilities(WanCapabilities::Parse(set, "--capabilities"));
+            runs.emplace_back(set, topology);
+        }
+    }
+    else
+    {
+        runs.emplace_back(CapabilityLabel(loaded), loaded);
+    }
+
+    std::vector<ExperimentResult> results;
+    for (const auto& run : runs)
+    {
+        results.push_back(RunExperiment(run.second, run.first, schedule, config.schedule, config));
+    }
+
+    std::ostringstream rounds;
+    std::ostringstream links;
+    std::ostringstream consensus;
+    TrainingHelper::WriteRoundsHeader(rounds);
+    TrainingHelper::WriteLinksHeader(links);
+    TrainingHelper::WriteConsensusHeader(consensus);
+    nlohmann::json resultList = nlohmann::json::array();
+    for (const ExperimentResult& r : results)
+    {
+        rounds << r.roundsCsv;
+        links << r.linksCsv;
+        consensus << r.consensusCsv;
+        resultList.push_back(ResultJson(r));
+    }
+    WriteFile(output + "/rounds.csv", rounds.str());
+    WriteFile(output + "/links.csv", links.str());
+    if (config.real)
+    {
+        WriteFile(output + "/consensus.csv", consensus.str());
+    }
+    nlohmann::json summary;
+    summary["config"] = {{"topology", cmd.GetTopologyPath()},
+                         {"capabilities", cmd.GetCapabilities()},
+                         {"seed", cmd.GetSeed()},
+                         {"output", output},
+                         {"schedule", config.schedule},
+                         {"modelBytes", config.modelBytes},
+                         {"rounds", config.rounds},
+                         {"computeTime", computeTime},
+                         {"payload", payload},
+                         {"lossRate", config.lossRate},
+                         {"wanBandwidth", wanBandwidth},
+                         {"accessBandwidth", accessBandwidth},
+                         {"epsilon", config.epsilon}};
+    summary["results"] = resultList;
+    WriteFile(output + "/summary.json", summary.dump(2) + "\n");
+    PrintTable(results);
+    return 0;
+}
+
+} // namespace
+
 int
 main(int argc, char** argv)
 {
-    return 0;
+    return WanCommandLine::RunMain(Main, argc, argv);
 }

@@ -1,6 +1,501 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * wan-fabric: the WAN fabric alone, checked against arithmetic.
+ *
+ * One island sends a burst of --bytes bytes to every other island, as UDP datagrams of at most
+ * 8972 payload bytes (one 9000-byte IPv4 packet each). The program runs twice, in separate
+ * simulations: once by multicast over the sender's shortest-path tree (every router made
+ * multicast-capable for this run), once by unicast copies sent back to back to each receiver
+ * in island-index order. For every receiver it prints the time the last byte arrived beside
+ * its analytic value:
+ *
+ *   t = (bursts ahead + 1) x burst wire bytes x 8 / access rate      (sender's access link)
+ *       + sum of propagation delays along the path (access, in-box, WAN, in-box, access)
+ *       + sum of the last datagram's serialisation on every hop after the access link
+ *
+ * with the path from WanRouting (tree path for multicast, next-link walk for unicast). This
+ * holds when no hop after the sender's access link is slower than it (true for the shipped
+ * topologies); the datagram that carries the remainder of the burst goes first, so the tail
+ * of the burst is all full-size datagrams and never waits behind a larger one. The program
+ * also prints the bytes the sender's access link carried in each mode, writes the table to
+ * <output>/wan-fabric.csv, and exits 1 if any arrival is more than 0.1% off its analytic value
+ * or a receiver misses bytes.
+ *
+ *   wan-fabric --bytes=10000000 --sender=NYC-0 --output=results/fabric
+ */
+
+#include "ns3/data-rate.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue-size.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/wan-command-line.h"
+#include "ns3/wan-routing.h"
+#include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Largest UDP payload of one datagram: 9000-byte MTU - IPv4 20 - UDP 8.
+const uint32_t MAX_PAYLOAD = 8972;
+/// Bytes a datagram adds on the wire: UDP 8 + IPv4 20 + PPP 2.
+const uint32_t WIRE_OVERHEAD = 8 + 20 + 2;
+/// UDP port of the burst.
+const uint16_t BURST_PORT = 5000;
+/// Largest relative error of an arrival time against its analytic value.
+const double MAX_RELATIVE_ERROR = 1e-3;
+/// Default burst size, bytes.
+const uint64_t DEFAULT_BYTES = 10000000;
+/// Extra queue room beyond the burst's packets.
+const uint32_t QUEUE_SLACK = 16;
+
+/** The two ways of reaching every receiver. */
+enum class Mode
+{
+    MULTICAST, //!< one stream down the sender's tree
+    UNICAST    //!< one copy per receiver, back to back
+};
+
+/** \param mode a mode \return its name */
+const char*
+ModeName(Mode mode)
+{
+    return mode == Mode::MULTICAST ? "multicast" : "unicast";
+}
+
+/** What one run measured. */
+struct RunResult
+{
+    std::vector<double> lastByte;        //!< per island: last arrival, seconds (-1 if none)
+    std::vector<uint64_t> receivedBytes; //!< per island: payload bytes received
+    uint64_t accessBytes{0};             //!< frames' bytes on the sender's access link
+    uint64_t accessPackets{0};           //!< frames on the sender's access link
+};
+
+/**
+ * One simulation run: builds the fabric, sends the burst at time zero and records arrivals.
+ * Member functions serve as callbacks, so nothing scheduled is a lambda.
+ */
+class FabricRun
+{
+  public:
+    /**
+     * \param topology the topology \param sender sending island \param sizes datagram payloads
+     * \param mode multicast or unicast copies
+     */
+    FabricRun(const WanTopology& topology,
+              uint32_t sender,
+              const std::vector<uint32_t>& sizes,
+              Mode mode)
+        : m_sender(sender),
+          m_sizes(sizes),
+          m_mode(mode)
+    {
+        const uint32_t nIslands = topology.GetIslands().size();
+        // Every datagram of every copy may sit in the sender's access queue at once.
+        const uint32_t queuePackets = sizes.size() * nIslands + QUEUE_SLACK;
+        m_helper.SetQueueAttribute("MaxSize",
+                                   QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, queuePackets)));
+        m_helper.Install(topology);
+        m_result.lastByte.assign(nIslands, -1.0);
+        m_result.receivedBytes.assign(nIslands, 0);
+
+        std::vector<uint32_t> receivers;
+        for (uint32_t i = 0; i < nIslands; ++i)
+        {
+            if (i == sender)
+            {
+                continue;
+            }
+            receivers.push_back(i);
+            Ptr<Socket> s =
+                Socket::CreateSocket(m_helper.GetIslandNode(i), UdpSocketFactory::GetTypeId());
+            s->Bind(InetSocketAddress(Ipv4Address::GetAny(), BURST_PORT));
+            s->SetRecvCallback(MakeCallback(&FabricRun::Receive, this));
+            m_islandByNode[m_helper.GetIslandNode(i)->GetId()] = i;
+            m_receiveSockets.push_back(s);
+        }
+        if (mode == Mode::MULTICAST)
+        {
+            m_group = m_helper.AllocateGroup();
+            if (!m_helper.InstallMulticastTree(sender, m_group, receivers))
+            {
+                throw std::runtime_error("wan-fabric: the multicast tree is not capable although "
+                                         "every router was made multicast-capable");
+            }
+            m_destinations.push_back(m_group);
+        }
+        else
+        {
+            for (uint32_t r : receivers)
+            {
+                m_destinations.push_back(m_helper.GetIslandAddress(r));
+            }
+        }
+        m_helper.GetIslandDevice(sender)->TraceConnectWithoutContext(
+            "PhyTxEnd",
+            MakeCallback(&FabricRun::CountAccess, this));
+        m_sendSocket =
+            Socket::CreateSocket(m_helper.GetIslandNode(sender), UdpSocketFactory::GetTypeId());
+        Simulator::ScheduleWithContext(m_helper.GetIslandNode(sender)->GetId(),
+                                       Seconds(0),
+                                       &FabricRun::SendBurst,
+                                       this);
+    }
+
+    /** \brief Run the simulation to its end. \return what it measured */
+    RunResult Run()
+    {
+        Simulator::Run();
+        for (auto& s : m_receiveSockets)
+        {
+            s->Close();
+        }
+        m_sendSocket->Close();
+        return m_result;
+    }
+
+    /** \return the helper (routes, devices) */
+    const WanTopologyHelper& GetHelper() const
+    {
+        return m_helper;
+    }
+
+  private:
+    /** \brief Enqueue the whole burst, for every destination in order, into the access queue. */
+    void SendBurst()
+    {
+        for (const Ipv4Address& to : m_destinations)
+        {
+            for (uint32_t size : m_sizes)
+            {
+                m_sendSocket->SendTo(Create<Packet>(size), 0, InetSocketAddress(to, BURST_PORT));
+            }
+        }
+    }
+
+    /** \brief Read every datagram waiting on \p socket. */
+    void Receive(Ptr<Socket> socket)
+    {
+        const uint32_t island = m_islandByNode[socket->GetNode()->GetId()];
+        Ptr<Packet> p;
+        while ((p = socket->Recv()))
+        {
+            m_result.receivedBytes[island] += p->GetSize();
+            m_result.lastByte[island] = Simulator::Now().GetSeconds();
+        }
+    }
+
+    /** \brief Count a frame leaving the sender's access device. */
+    void CountAccess(Ptr<const Packet> p)
+    {
+        ++m_result.accessPackets;
+        m_result.accessBytes += p->GetSize();
+    }
+
+    WanTopologyHelper m_helper;                  //!< the fabric
+    uint32_t m_sender;                           //!< sending island
+    std::vector<uint32_t> m_sizes;               //!< datagram payloads of one burst
+    Mode m_mode;                                 //!< how the burst is sent
+    Ipv4Address m_group;                         //!< the group (multicast mode)
+    std::vector<Ipv4Address> m_destinations;     //!< group, or receivers in order
+    Ptr<Socket> m_sendSocket;                    //!< the sender's socket
+    std::vector<Ptr<Socket>> m_receiveSockets;   //!< one per receiver
+    std::map<uint32_t, uint32_t> m_islandByNode; //!< node id to island
+    RunResult m_result;                          //!< what was measured
+};
+
+/** One hop a datagram crosses: its rate and propagation delay. */
+struct Hop
+{
+    double bps;   //!< rate, bit/s
+    double delay; //!< propagation delay, seconds (rounded to ns as installed)
+};
+
+/** \param seconds a delay \return it rounded to ns, as the helper installs it */
+double
+Rounded(double seconds)
+{
+    return static_cast<double>(WanRouting::ToNanoSeconds(seconds)) * 1e-9;
+}
+
+/**
+ * \brief The hops from the sender's host to a receiver's host.
+ * \param topology the topology \param wan the WAN hops between their cities
+ * \param inBoxBps in-box link rate \param inBoxDelay in-box link delay, s
+ * \param from sending island \param to receiving island
+ * \return the hops, the sender's access link first
+ */
+std::vector<Hop>
+HostPath(const WanTopology& topology,
+         const std::vector<WanHop>& wan,
+         double inBoxBps,
+         double inBoxDelay,
+         uint32_t from,
+         uint32_t to)
+{
+    const auto& islands = topology.GetIslands();
+    const auto& cities = topology.GetCities();
+    const WanIsland& s = islands[from];
+    const WanIsland& r = islands[to];
+    std::vector<Hop> hops;
+    hops.push_back({static_cast<double>(s.accessBps), Rounded(s.accessDelay)});
+    if (cities[s.city].caps.fpga)
+    {
+        hops.push_back({inBoxBps, Rounded(inBoxDelay)});
+    }
+    for (const WanHop& h : wan)
+    {
+        const WanLink& l = topology.GetLinks()[h.link];
+        hops.push_back({static_cast<double>(l.bps), Rounded(l.delay)});
+    }
+    if (cities[r.city].caps.fpga)
+    {
+        hops.push_back({inBoxBps, Rounded(inBoxDelay)});
+    }
+    hops.push_back({static_cast<double>(r.accessBps), Rounded(r.accessDelay)});
+    return hops;
+}
+
+/** \return the WAN hops of \p tree from its root to \p city */
+std::vector<WanHop>
+TreePath(const WanTree& tree, uint32_t city)
+{
+    std::vector<WanHop> path;
+    while (city != tree.root)
+    {
+        const auto it = std::find_if(tree.hops.begin(), tree.hops.end(), [city](const WanHop& h) {
+            return h.to == city;
+        });
+        if (it == tree.hops.end())
+        {
+            throw std::runtime_error("wan-fabric: city not on the tree");
+        }
+        path.insert(path.begin(), *it);
+        city = it->from;
+    }
+    return path;
+}
+
+/**
+ * \brief Analytic arrival of the last byte.
+ * \param hops the host-to-host path \param wireBytesAhead frame bytes the sender's access link
+ *        sends up to and including this receiver's last datagram
+ * \param lastFrame bytes of the last frame \return seconds after the burst starts
+ */
+double
+Analytic(const std::vector<Hop>& hops, uint64_t wireBytesAhead, uint32_t lastFrame)
+{
+    double t = static_cast<double>(wireBytesAhead) * 8 / hops[0].bps + hops[0].delay;
+    for (std::size_t h = 1; h < hops.size(); ++h)
+    {
+        t += lastFrame * 8.0 / hops[h].bps + hops[h].delay;
+    }
+    return t;
+}
+
+/** \return the island named or numbered \p text (empty: island 0) \throws runtime_error */
+uint32_t
+ResolveSender(const WanTopology& topology, const std::string& text)
+{
+    const auto& islands = topology.GetIslands();
+    if (text.empty())
+    {
+        return 0;
+    }
+    for (uint32_t i = 0; i < islands.size(); ++i)
+    {
+        if (islands[i].name == text)
+        {
+            return i;
+        }
+    }
+    if (std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+        text.size() < 10 && std::stoul(text) < islands.size())
+    {
+        return std::stoul(text);
+    }
+    throw std::runtime_error("--sender: \"" + text + "\": not an island name or index (0.." +
+                             std::to_string(islands.size() - 1) + ")");
+}
+
+/** The example's body (see the file comment). */
+int
+Body(int argc, char** argv)
+{
+    WanCommandLine cmd("Send a burst from one island to all others by multicast and by unicast "
+                       "copies, and compare every arrival with its analytic time.");
+    uint64_t bytes = DEFAULT_BYTES;
+    std::string senderText;
+    cmd.Get().AddValue("bytes", "burst size in bytes (at least 1)", bytes);
+    cmd.Get().AddValue("sender",
+                       "sending island, by name or index (default: the first)",
+                       senderText);
+    cmd.Parse(argc, argv);
+    if (bytes == 0)
+    {
+        throw std::runtime_error("--bytes: 0: must be at least 1");
+    }
+    WanTopology topology = cmd.LoadTopology();
+    const std::string output = cmd.PrepareOutput();
+    const uint32_t sender = ResolveSender(topology, senderText);
+    const auto& islands = topology.GetIslands();
+    if (islands.size() < 2)
+    {
+        throw std::runtime_error("--topology: " + cmd.GetTopologyPath() +
+                                 ": needs at least two islands");
+    }
+    // Multicast needs every router capable; FPGAs stay where the capabilities put them.
+    std::string overrides;
+    for (const WanCity& c : topology.GetCities())
+    {
+        overrides +=
+            (overrides.empty() ? "" : ",") + c.code + ":" + (c.caps.fpga ? "both" : "multicast");
+    }
+    topology.ApplyCityCapabilities(overrides);
+
+    // The remainder goes first, so the burst's tail is all full datagrams.
+    const uint64_t packets = (bytes + MAX_PAYLOAD - 1) / MAX_PAYLOAD;
+    if (packets * islands.size() > std::numeric_limits<uint32_t>::max() / 2)
+    {
+        throw std::runtime_error("--bytes: " + std::to_string(bytes) + ": too large");
+    }
+    std::vector<uint32_t> sizes(packets, MAX_PAYLOAD);
+    sizes[0] = static_cast<uint32_t>(bytes - (packets - 1) * MAX_PAYLOAD);
+    const uint64_t burstWire = bytes + packets * WIRE_OVERHEAD;
+    const uint32_t lastFrame = sizes.back() + WIRE_OVERHEAD;
+
+    std::vector<RunResult> results;
+    std::vector<std::vector<double>> analytic;
+    for (Mode mode : {Mode::MULTICAST, Mode::UNICAST})
+    {
+        FabricRun run(topology, sender, sizes, mode);
+        const WanRouting& routing = run.GetHelper().GetRouting();
+        const double inBoxBps =
+            static_cast<double>(WanTopologyHelper::DEFAULT_IN_BOX_RATE.GetBitRate());
+        const double inBoxDelay = WanTopologyHelper::DEFAULT_IN_BOX_DELAY.GetSeconds();
+        std::vector<uint32_t> cities;
+        for (const WanIsland& isl : islands)
+        {
+            cities.push_back(isl.city);
+        }
+        const WanTree tree = routing.GetTree(islands[sender].city, cities);
+        std::vector<double> expected(islands.size(), -1.0);
+        uint32_t order = 0;
+        for (uint32_t r = 0; r < islands.size(); ++r)
+        {
+            if (r == sender)
+            {
+                continue;
+            }
+            const bool multicast = mode == Mode::MULTICAST;
+            const auto wan = multicast ? TreePath(tree, islands[r].city)
+                                       : routing.GetPath(islands[sender].city, islands[r].city);
+            const auto hops = HostPath(topology, wan, inBoxBps, inBoxDelay, sender, r);
+            for (std::size_t h = 1; h < hops.size(); ++h)
+            {
+                if (hops[h].bps < hops[0].bps)
+                {
+                    std::cerr << "warning: a hop to " << islands[r].name
+                              << " is slower than the sender's access link; the analytic "
+                                 "value ignores queueing there"
+                              << std::endl;
+                }
+            }
+            const uint64_t ahead = multicast ? burstWire : burstWire * (order + 1);
+            expected[r] = Analytic(hops, ahead, lastFrame);
+            ++order;
+        }
+        results.push_back(run.Run());
+        analytic.push_back(expected);
+        Simulator::Destroy();
+    }
+
+    // The table.
+    std::ofstream csv(output + "/wan-fabric.csv");
+    csv << "mode,island,city,received_bytes,last_byte_s,analytic_s,relative_error\n";
+    std::cout << "wan-fabric: topology " << topology.GetName() << ", sender "
+              << islands[sender].name << ", burst " << bytes << " bytes in " << packets
+              << " datagrams\n";
+    std::cout << std::left << std::setw(10) << "island" << std::right << std::setw(16)
+              << "multicast_s" << std::setw(16) << "analytic_s" << std::setw(11) << "error"
+              << std::setw(16) << "unicast_s" << std::setw(16) << "analytic_s" << std::setw(11)
+              << "error"
+              << "\n";
+    double worst = 0;
+    bool complete = true;
+    for (uint32_t r = 0; r < islands.size(); ++r)
+    {
+        if (r == sender)
+        {
+            continue;
+        }
+        std::cout << std::left << std::setw(10) << islands[r].name << std::right;
+        for (std::size_t m = 0; m < results.size(); ++m)
+        {
+            const double got = results[m].lastByte[r];
+            const double want = analytic[m][r];
+            const double error = std::abs(got - want) / want;
+            worst = std::max(worst, error);
+            if (results[m].receivedBytes[r] != bytes)
+            {
+                complete = false;
+            }
+            std::cout << std::fixed << std::setprecision(9) << std::setw(16) << got << std::setw(16)
+                      << want << std::scientific << std::setprecision(2) << std::setw(11) << error;
+            csv << ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST) << "," << islands[r].name
+                << "," << topology.GetCities()[islands[r].city].code << ","
+                << results[m].receivedBytes[r] << "," << std::setprecision(12) << got << "," << want
+                << "," << error << "\n";
+        }
+        std::cout << "\n";
+    }
+    std::cout << std::defaultfloat;
+    for (std::size_t m = 0; m < results.size(); ++m)
+    {
+        std::cout << "sender access link, " << ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST)
+                  << ": " << results[m].accessBytes << " bytes in " << results[m].accessPackets
+                  << " frames\n";
+    }
+    std::cout << "worst relative error: " << std::scientific << std::setprecision(3) << worst
+              << " (limit " << MAX_RELATIVE_ERROR << ")" << std::endl;
+    if (!complete)
+    {
+        std::cerr << "error: a receiver did not get the whole burst" << std::endl;
+        return 1;
+    }
+    if (!(worst <= MAX_RELATIVE_ERROR))
+    {
+        std::cerr << "error: an arrival is more than 0.1% off its analytic value" << std::endl;
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
 int
 main(int argc, char** argv)
 {
-    return 0;
+    return WanCommandLine::RunMain(Body, argc, argv);
 }

@@ -1,1 +1,891 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/callback.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/error-model.h"
+#include "ns3/fpga-aggregator-net-device.h"
+#include "ns3/log.h"
+#include "ns3/node-list.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/pointer.h"
+#include "ns3/queue.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingHelper");
+
+namespace
+{
+
+/** Default compute phase of a round. */
+const Time DEFAULT_COMPUTE_TIME = MilliSeconds(100);
+/** Default model size, bytes. */
+constexpr uint64_t DEFAULT_MODEL_BYTES = 1000000;
+/** Percentile reported as p99. */
+constexpr double P99 = 0.99;
+/** Median. */
+constexpr double P50 = 0.5;
+/**
+ * Event scheduler Run() installs: hundreds of thousands of packets are in flight on long WAN
+ * links, where the calendar queue's O(1) insertion beats the default map (about 20% faster).
+ */
+const char* const DEFAULT_SCHEDULER = "ns3::CalendarScheduler";
+/** FPGA slots provisioned per slot the delay spread needs (bursts, stragglers). */
+constexpr double FPGA_SLOT_HEADROOM = 2.0;
+/** Extra FPGA slot hold time beyond the senders' delay spread. */
+const Time DEFAULT_FPGA_TIMEOUT_MARGIN = MilliSeconds(20);
+/** Digits after the point of times in CSV (nanosecond resolution). */
+constexpr int TIME_DIGITS = 9;
+
+/** \param values sorted values \param q quantile in [0, 1] \return nearest-rank quantile */
+double
+Quantile(const std::vector<double>& values, double q)
+{
+    if (values.empty())
+    {
+        return 0;
+    }
+    const auto rank = static_cast<size_t>(std::ceil(q * values.size()));
+    return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+/** \param t a time \return seconds with nanosecond digits */
+std::string
+FormatSeconds(Time t)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(TIME_DIGITS) << t.GetSeconds();
+    return os.str();
+}
+
+/** \param v a double \return it with enough digits to read back */
+std::string
+FormatDouble(double v)
+{
+    std::ostringstream os;
+    os << std::setprecision(12) << v;
+    return os.str();
+}
+
+} // namespace
+
+TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule& schedule)
+    : m_topology(topology),
+      m_schedule(schedule),
+      m_modelBytes(DEFAULT_MODEL_BYTES),
+      m_rounds(1),
+      m_computeTime(DEFAULT_COMPUTE_TIME),
+      m_chooseAlgorithms(false),
+      m_lossRate(0),
+      m_lossStream(0),
+      m_progressSeconds(0),
+      m_tuneFpgas(true),
+      m_fpgaTimeoutMargin(DEFAULT_FPGA_TIMEOUT_MARGIN),
+      m_schedulerType(DEFAULT_SCHEDULER),
+      m_installed(false),
+      m_roundsDone(0),
+      m_queueDrops(0),
+      m_lossDrops(0),
+      m_simulatedTime(0)
+{
+    m_appFactory.SetTypeId(TrainingApplication::GetTypeId());
+    const uint32_t n = topology.GetTopology().GetIslands().size();
+    if (schedule.GetIslandCount() != n)
+    {
+        throw std::runtime_error("TrainingHelper: schedule '" + schedule.GetName() + "' has " +
+                                 std::to_string(schedule.GetIslandCount()) +
+                                 " islands, the topology " + std::to_string(n));
+    }
+    m_multipliers.assign(n, 1.0);
+    m_costModel = CreateObject<SyncCostModel>();
+    m_costModel->SetRouting(topology.GetRouting());
+}
+
+TrainingHelper::~TrainingHelper() = default;
+
+void
+TrainingHelper::SetModelBytes(uint64_t bytes)
+{
+    if (bytes == 0)
+    {
+        throw std::runtime_error("TrainingHelper: model bytes must be positive");
+    }
+    m_modelBytes = bytes;
+}
+
+void
+TrainingHelper::SetRounds(uint32_t rounds)
+{
+    m_rounds = rounds;
+}
+
+void
+TrainingHelper::SetComputeTime(Time time)
+{
+    if (time.IsNegative())
+    {
+        throw std::runtime_error("TrainingHelper: negative compute time");
+    }
+    m_computeTime = time;
+}
+
+void
+TrainingHelper::SetAppAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_appFactory.Set(name, value);
+}
+
+void
+TrainingHelper::SetComputeMultiplier(uint32_t island, double multiplier)
+{
+    if (island >= m_multipliers.size() || !(multiplier >= 0))
+    {
+        throw std::runtime_error("TrainingHelper: bad compute multiplier for island " +
+                                 std::to_string(island));
+    }
+    m_multipliers[island] = multiplier;
+}
+
+void
+TrainingHelper::SetChooseAlgorithms(bool choose)
+{
+    m_chooseAlgorithms = choose;
+}
+
+void
+TrainingHelper::SetWorkload(Ptr<TrainingWorkload> workload)
+{
+    m_workload = workload;
+}
+
+void
+TrainingHelper::SetWanLossRate(double rate, int64_t stream)
+{
+    if (!(rate >= 0 && rate <= 1))
+    {
+        std::ostringstream os;
+        os << "TrainingHelper: loss rate " << rate << " is not in [0, 1]";
+        throw std::runtime_error(os.str());
+    }
+    m_lossRate = rate;
+    m_lossStream = stream;
+}
+
+void
+TrainingHelper::SetTuneFpgas(bool tune, Time margin)
+{
+    m_tuneFpgas = tune;
+    m_fpgaTimeoutMargin = margin;
+}
+
+void
+TrainingHelper::SetSchedulerType(const std::string& type)
+{
+    m_schedulerType = type;
+}
+
+void
+TrainingHelper::SetProgress(const std::string& label, double seconds)
+{
+    m_progressLabel = label;
+    m_progressSeconds = seconds;
+}
+
+ApplicationContainer
+TrainingHelper::Install()
+{
+    NS_ABORT_MSG_IF(m_installed, "TrainingHelper::Install called twice");
+    m_installed = true;
+    const WanTopology& topology = m_topology.GetTopology();
+    const WanRouting& routing = m_topology.GetRouting();
+    const uint32_t n = topology.GetIslands().size();
+    const uint32_t period = m_schedule.GetPeriod();
+
+    // Algorithms: the schedule's, or the cost model's choice per clique.
+    if (m_chooseAlgorithms)
+    {
+        for (uint32_t t = 0; t < period; ++t)
+        {
+            const Partition& partition = m_schedule.GetPartition(t);
+            std::vector<SyncAlgorithm> algorithms;
+            for (const Clique& clique : partition)
+            {
+                algorithms.push_back(m_costModel->ChooseAlgorithm(clique, m_modelBytes));
+            }
+            m_schedule.SetAlgorithms(t, algorithms);
+        }
+    }
+
+    std::vector<Ipv4Address> addresses(n);
+    std::vector<std::vector<Time>> rtt(n, std::vector<Time>(n));
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        addresses[i] = m_topology.GetIslandAddress(i);
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            rtt[i][j] = i == j ? Time(0) : Seconds(2 * routing.GetIslandDelay(i, j));
+        }
+    }
+
+    // Per period round: groups and trees, the cost model's plan, each island's config.
+    std::vector<std::vector<TrainingRoundConfig>> configs(n,
+                                                          std::vector<TrainingRoundConfig>(period));
+    m_plans.clear();
+    for (uint32_t t = 0; t < period; ++t)
+    {
+        const Partition& partition = m_schedule.GetPartition(t);
+        const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
+        // multicastOk[i]: island i's tree in round t is multicast-capable.
+        std::vector<bool> multicastOk(n, false);
+        std::vector<Ipv4Address> groupOf(n);
+        for (uint32_t c = 0; c < partition.size(); ++c)
+        {
+            const Clique& clique = partition[c];
+            if (clique.size() < 2 || algorithms[c] != SyncAlgorithm::DIRECT)
+            {
+                continue;
+            }
+            const Ipv4Address group = m_topology.AllocateGroup();
+            for (uint32_t sender : clique)
+            {
+                multicastOk[sender] = m_topology.InstallMulticastTree(sender, group, clique);
+                groupOf[sender] = group;
+            }
+        }
+        SyncRoundEstimate plan = m_costModel->GetRoundPlan(m_schedule, t, m_modelBytes);
+        for (uint32_t c = 0; c < partition.size(); ++c)
+        {
+            for (uint32_t island : partition[c])
+            {
+                TrainingRoundConfig& config = configs[island][t];
+                config.clique = c;
+                config.members = partition[c];
+                std::sort(config.members.begin(), config.members.end());
+                config.algorithm = algorithms[c];
+                config.estimatedSyncTime = plan.syncTime;
+            }
+        }
+        for (const SyncStream& stream : plan.streams)
+        {
+            TrainingRoundConfig& config = configs[stream.sender][t];
+            if (stream.algorithm == SyncAlgorithm::RING)
+            {
+                if (config.ringRateBps.size() <= stream.ringStep)
+                {
+                    config.ringRateBps.resize(stream.ringStep + 1, 0.0);
+                }
+                config.ringRateBps[stream.ringStep] = stream.rateBps;
+                continue;
+            }
+            if (stream.multicast && multicastOk[stream.sender])
+            {
+                TrainingStreamConfig s;
+                s.receivers = stream.receivers;
+                s.destination = groupOf[stream.sender];
+                s.multicast = true;
+                s.rateBps = stream.rateBps;
+                config.streams.push_back(s);
+                continue;
+            }
+            if (stream.multicast)
+            {
+                NS_LOG_WARN("cost model multicasts from island "
+                            << stream.sender << " but its tree is not capable: unicast");
+            }
+            for (uint32_t receiver : stream.receivers)
+            {
+                TrainingStreamConfig s;
+                s.receivers = {receiver};
+                s.destination = addresses[receiver];
+                s.multicast = false;
+                s.rateBps = stream.rateBps;
+                config.streams.push_back(s);
+            }
+        }
+        m_plans.push_back(std::move(plan));
+    }
+
+    const bool real = m_workload && m_workload->IsReal();
+    const uint64_t elements =
+        (m_modelBytes + GradientHeader::ELEMENT_SIZE - 1) / GradientHeader::ELEMENT_SIZE;
+    if (m_workload)
+    {
+        m_workload->Initialise(n, static_cast<uint32_t>(elements));
+    }
+
+    ApplicationContainer apps;
+    m_apps.clear();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<TrainingApplication> app = m_appFactory.Create<TrainingApplication>();
+        app->SetAttribute("ModelBytes", UintegerValue(m_modelBytes));
+        app->SetAttribute("Rounds", UintegerValue(m_rounds));
+        app->SetAttribute("ComputeTime", TimeValue(m_computeTime));
+        app->SetAttribute("ComputeMultiplier", DoubleValue(m_multipliers[i]));
+        app->SetAttribute("ChunkPayloadBytes", UintegerValue(m_costModel->GetChunkPayloadBytes()));
+        app->SetAttribute(
+            "PayloadMode",
+            EnumValue(real ? TrainingApplication::REAL : TrainingApplication::VIRTUAL));
+        app->SetIsland(i, n);
+        app->SetIslandAddresses(addresses);
+        app->SetPeerRtt(rtt[i]);
+        app->SetRoundConfigs(configs[i]);
+        app->SetWorkload(m_workload);
+        app->TraceConnectWithoutContext("SyncFinished",
+                                        MakeCallback(&TrainingHelper::OnSyncFinished, this));
+        m_topology.GetIslandNode(i)->AddApplication(app);
+        app->SetStartTime(Seconds(0));
+        apps.Add(app);
+        m_apps.push_back(app);
+    }
+    m_finishedPerRound.assign(m_rounds, 0);
+    m_roundDoneTime.assign(m_rounds, 0.0);
+    m_snapshots.assign(real ? m_rounds : 0, std::vector<std::vector<double>>(n));
+    if (m_tuneFpgas)
+    {
+        TuneFpgas();
+    }
+    if (m_lossRate > 0)
+    {
+        InstallLoss();
+    }
+    ConnectCounters();
+    return apps;
+}
+
+void
+TrainingHelper::TuneFpgas()
+{
+    // A slot for chunk c at island j stays open from the first to the last sender's copy of c:
+    // the spread of the senders' path delays to j. Its FPGA must hold a slot that long (else it
+    // flushes partial aggregates) and hold as many slots as chunks arrive meanwhile (else it
+    // passes packets through); either failure overloads j's ingress, which the plan's rates
+    // assume folded.
+    const WanRouting& routing = m_topology.GetRouting();
+    const uint32_t n = m_topology.GetTopology().GetIslands().size();
+    const double packetBits =
+        8.0 * (m_costModel->GetChunkPayloadBytes() + m_costModel->GetPacketOverheadBytes());
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        Ptr<FpgaAggregatorNetDevice> fpga = m_topology.GetFpga(j);
+        if (!fpga)
+        {
+            continue;
+        }
+        double spread = 0;
+        double rate = 0;
+        for (uint32_t t = 0; t < m_plans.size(); ++t)
+        {
+            double nearest = std::numeric_limits<double>::infinity();
+            double farthest = 0;
+            for (const SyncStream& stream : m_plans[t].streams)
+            {
+                if (stream.algorithm != SyncAlgorithm::DIRECT ||
+                    !std::binary_search(stream.receivers.begin(), stream.receivers.end(), j))
+                {
+                    continue;
+                }
+                const double d = routing.GetIslandDelay(stream.sender, j);
+                nearest = std::min(nearest, d);
+                farthest = std::max(farthest, d);
+                rate = std::max(rate, stream.rateBps);
+            }
+            if (farthest > 0)
+            {
+                spread = std::max(spread, farthest - nearest);
+            }
+        }
+        if (rate <= 0)
+        {
+            continue;
+        }
+        const Time hold = Seconds(spread) + m_fpgaTimeoutMargin;
+        TimeValue timeout;
+        fpga->GetAttribute("Timeout", timeout);
+        if (timeout.Get() < hold)
+        {
+            fpga->SetAttribute("Timeout", TimeValue(hold));
+        }
+        const double needed = FPGA_SLOT_HEADROOM * hold.GetSeconds() * rate / packetBits;
+        UintegerValue slots;
+        fpga->GetAttribute("SlotCount", slots);
+        if (needed > slots.Get())
+        {
+            fpga->SetAttribute("SlotCount",
+                               UintegerValue(static_cast<uint32_t>(std::ceil(needed))));
+        }
+        NS_LOG_INFO("FPGA of island " << j << ": timeout " << hold.As(Time::MS) << ", slots "
+                                      << std::max<double>(needed, slots.Get()));
+    }
+}
+
+void
+TrainingHelper::InstallLoss()
+{
+    const auto& links = m_topology.GetTopology().GetLinks();
+    int64_t stream = m_lossStream;
+    for (uint32_t l = 0; l < links.size(); ++l)
+    {
+        for (uint32_t end = 0; end < 2; ++end)
+        {
+            const WanHop hop{l,
+                             end == 0 ? links[l].a : links[l].b,
+                             end == 0 ? links[l].b : links[l].a};
+            // The error model sits on the receiving device of each direction.
+            const WanHop reverse{l, hop.to, hop.from};
+            Ptr<PointToPointNetDevice> receiver = m_topology.GetWanDevice(reverse);
+            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+            em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+            em->SetAttribute("ErrorRate", DoubleValue(m_lossRate));
+            stream += em->AssignStreams(stream);
+            receiver->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        }
+    }
+}
+
+void
+TrainingHelper::ConnectCounters()
+{
+    // Queue drops on every point-to-point device of the simulation (hosts, FPGAs, routers).
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    {
+        Ptr<Node> node = NodeList::GetNode(n);
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            Ptr<PointToPointNetDevice> device =
+                DynamicCast<PointToPointNetDevice>(node->GetDevice(d));
+            if (!device)
+            {
+                continue;
+            }
+            device->GetQueue()->TraceConnectWithoutContext(
+                "Drop",
+                MakeCallback(&TrainingHelper::OnQueueDrop, this));
+            device->TraceConnectWithoutContext("MacTxDrop",
+                                               MakeCallback(&TrainingHelper::OnQueueDrop, this));
+            device->TraceConnectWithoutContext("PhyRxDrop",
+                                               MakeCallback(&TrainingHelper::OnLossDrop, this));
+        }
+    }
+    // Bytes per WAN link direction.
+    const WanTopology& topology = m_topology.GetTopology();
+    const auto& links = topology.GetLinks();
+    const auto& cities = topology.GetCities();
+    m_links.clear();
+    for (uint32_t l = 0; l < links.size(); ++l)
+    {
+        for (uint32_t end = 0; end < 2; ++end)
+        {
+            const uint32_t from = end == 0 ? links[l].a : links[l].b;
+            const uint32_t to = end == 0 ? links[l].b : links[l].a;
+            TrainingLinkUsage usage;
+            usage.link = cities[links[l].a].code + "-" + cities[links[l].b].code;
+            usage.from = cities[from].code;
+            usage.to = cities[to].code;
+            usage.rateBps = static_cast<double>(links[l].bps);
+            const uint32_t index = m_links.size();
+            m_links.push_back(usage);
+            m_topology.GetWanDevice(WanHop{l, from, to})
+                ->TraceConnectWithoutContext(
+                    "PhyTxEnd",
+                    MakeBoundCallback(&TrainingHelper::OnWanTxStatic, this, index));
+        }
+    }
+}
+
+void
+TrainingHelper::OnWanTxStatic(TrainingHelper* helper, uint32_t index, Ptr<const Packet> packet)
+{
+    helper->OnWanTx(index, packet);
+}
+
+void
+TrainingHelper::OnWanTx(uint32_t index, Ptr<const Packet> packet)
+{
+    m_links[index].bytes += packet->GetSize();
+}
+
+void
+TrainingHelper::OnQueueDrop(Ptr<const Packet> packet)
+{
+    ++m_queueDrops;
+}
+
+void
+TrainingHelper::OnLossDrop(Ptr<const Packet> packet)
+{
+    ++m_lossDrops;
+}
+
+void
+TrainingHelper::OnSyncFinished(uint32_t island, uint32_t round, Time duration)
+{
+    if (round >= m_finishedPerRound.size())
+    {
+        return;
+    }
+    if (!m_snapshots.empty())
+    {
+        m_snapshots[round][island] = m_workload->GetParameters(island);
+    }
+    if (++m_finishedPerRound[round] < m_apps.size())
+    {
+        return;
+    }
+    m_roundDoneTime[round] = Simulator::Now().GetSeconds();
+    while (m_roundsDone < m_finishedPerRound.size() &&
+           m_finishedPerRound[m_roundsDone] == m_apps.size())
+    {
+        ++m_roundsDone;
+    }
+    if (!m_snapshots.empty())
+    {
+        // Consensus over the parameters each island held right after this round.
+        const auto& snap = m_snapshots[round];
+        const uint32_t n = snap.size();
+        const size_t dim = snap.empty() ? 0 : snap[0].size();
+        std::vector<double> mean(dim, 0.0);
+        for (const auto& x : snap)
+        {
+            for (size_t d = 0; d < dim; ++d)
+            {
+                mean[d] += x[d] / n;
+            }
+        }
+        double spread = 0;
+        double loss = 0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (size_t d = 0; d < dim; ++d)
+            {
+                const double e = snap[i][d] - mean[d];
+                spread += e * e;
+            }
+            loss += m_workload->Loss(i, mean) / n;
+        }
+        TrainingConsensusPoint point;
+        point.round = round;
+        point.time = m_roundDoneTime[round];
+        point.consensusDistance = dim == 0 ? 0 : std::sqrt(spread / (double(n) * dim));
+        point.loss = loss;
+        m_consensus.push_back(point);
+        m_snapshots[round].clear();
+        m_snapshots[round].shrink_to_fit();
+    }
+    PrintProgress(false);
+}
+
+void
+TrainingHelper::PrintProgress(bool force)
+{
+    if (m_progressSeconds <= 0 && !force)
+    {
+        return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    const double sinceLast = std::chrono::duration<double>(now - m_lastProgress).count();
+    if (!force && sinceLast < m_progressSeconds)
+    {
+        return;
+    }
+    m_lastProgress = now;
+    const double wall = std::chrono::duration<double>(now - m_wallStart).count();
+    std::ostringstream os;
+    os << "progress: ";
+    if (!m_progressLabel.empty())
+    {
+        os << m_progressLabel << " ";
+    }
+    os << "round " << m_roundsDone << "/" << m_rounds << std::fixed << std::setprecision(2)
+       << " sim=" << Simulator::Now().GetSeconds() << "s wall=" << std::setprecision(1) << wall
+       << "s";
+    std::cerr << os.str() << std::endl;
+}
+
+void
+TrainingHelper::Run()
+{
+    NS_ABORT_MSG_IF(!m_installed, "TrainingHelper::Run before Install");
+    m_wallStart = std::chrono::steady_clock::now();
+    m_lastProgress = m_wallStart;
+    if (!m_schedulerType.empty())
+    {
+        ObjectFactory scheduler;
+        scheduler.SetTypeId(m_schedulerType);
+        Simulator::SetScheduler(scheduler);
+    }
+    Simulator::Run();
+    if (m_progressSeconds > 0)
+    {
+        PrintProgress(true);
+    }
+    m_records.clear();
+    m_simulatedTime = 0;
+    for (uint32_t r = 0; r < m_rounds; ++r)
+    {
+        for (const auto& app : m_apps)
+        {
+            const TrainingRoundRecord& record = app->GetRecords().at(r);
+            m_records.push_back(record);
+            if (record.finished)
+            {
+                m_simulatedTime = std::max(m_simulatedTime, record.syncEnd.GetSeconds());
+            }
+        }
+    }
+}
+
+const CliqueSchedule&
+TrainingHelper::GetSchedule() const
+{
+    return m_schedule;
+}
+
+Ptr<SyncCostModel>
+TrainingHelper::GetCostModel() const
+{
+    return m_costModel;
+}
+
+Ptr<TrainingApplication>
+TrainingHelper::GetApplication(uint32_t island) const
+{
+    return m_apps.at(island);
+}
+
+const std::vector<SyncRoundEstimate>&
+TrainingHelper::GetPlans() const
+{
+    return m_plans;
+}
+
+const std::vector<TrainingRoundRecord>&
+TrainingHelper::GetRecords() const
+{
+    return m_records;
+}
+
+const std::vector<TrainingConsensusPoint>&
+TrainingHelper::GetConsensus() const
+{
+    return m_consensus;
+}
+
+const std::vector<TrainingLinkUsage>&
+TrainingHelper::GetLinkUsage() const
+{
+    return m_links;
+}
+
+uint64_t
+TrainingHelper::GetQueueDrops() const
+{
+    return m_queueDrops;
+}
+
+uint64_t
+TrainingHelper::GetLossDrops() const
+{
+    return m_lossDrops;
+}
+
+double
+TrainingHelper::GetSimulatedTime() const
+{
+    return m_simulatedTime;
+}
+
+TrainingSummary
+TrainingHelper::Summarise(double epsilon) const
+{
+    TrainingSummary s;
+    s.period = m_schedule.GetPeriod();
+    s.rounds = m_rounds;
+    const uint32_t n = m_apps.size();
+    // Round time: how far the slowest island's end of round advanced.
+    std::vector<double> roundTimes;
+    double previousEnd = 0;
+    double syncSum = 0;
+    double computeSum = 0;
+    uint64_t finished = 0;
+    for (uint32_t r = 0; r < m_rounds; ++r)
+    {
+        double end = 0;
+        bool all = true;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const TrainingRoundRecord& record = m_records.at(r * n + i);
+            all = all && record.finished;
+            if (record.finished)
+            {
+                end = std::max(end, record.syncEnd.GetSeconds());
+                syncSum += (record.syncEnd - record.syncStart).GetSeconds();
+                computeSum += (record.syncStart - record.computeStart).GetSeconds();
+                ++finished;
+            }
+            s.retransmissions += record.retransmissions;
+            s.lostPeers += record.lostPeers.size();
+        }
+        if (all)
+        {
+            roundTimes.push_back(end - previousEnd);
+            previousEnd = end;
+        }
+    }
+    if (!roundTimes.empty())
+    {
+        double sum = 0;
+        for (double t : roundTimes)
+        {
+            sum += t;
+        }
+        s.meanRound = sum / roundTimes.size();
+        std::vector<double> sorted = roundTimes;
+        std::sort(sorted.begin(), sorted.end());
+        s.p50Round = Quantile(sorted, P50);
+        s.p99Round = Quantile(sorted, P99);
+    }
+    if (finished > 0)
+    {
+        s.meanSync = syncSum / finished;
+        s.meanCompute = computeSum / finished;
+    }
+    double estimated = 0;
+    for (uint32_t r = 0; r < m_rounds; ++r)
+    {
+        estimated += m_plans.at(r % m_plans.size()).syncTime;
+    }
+    s.estimatedSync = m_rounds > 0 ? estimated / m_rounds : 0;
+    s.totalTime = m_simulatedTime;
+    const uint64_t rounds = m_schedule.GetRoundsToEpsilon(epsilon);
+    if (rounds != CliqueSchedule::UNREACHABLE)
+    {
+        s.roundsToEpsilon = rounds;
+        s.timeToEpsilon = rounds * s.meanRound;
+    }
+    s.queueDrops = m_queueDrops;
+    s.lossDrops = m_lossDrops;
+    // Colocated reference: the same islands in one datacenter, each behind its access rate,
+    // no propagation delay: one exact round (global ring all-reduce) reaches any epsilon.
+    const auto& islands = m_topology.GetTopology().GetIslands();
+    uint64_t access = islands.empty() ? 0 : islands[0].accessBps;
+    for (const WanIsland& island : islands)
+    {
+        access = std::min(access, island.accessBps);
+    }
+    double colocatedSync = 0;
+    if (n > 1 && access > 0)
+    {
+        const uint64_t segment = (m_modelBytes + n - 1) / n;
+        colocatedSync =
+            2.0 * (n - 1) * m_costModel->GetWireBytes(segment) * 8.0 / static_cast<double>(access);
+    }
+    s.colocatedTimeToEpsilon = m_computeTime.GetSeconds() + colocatedSync;
+    if (s.timeToEpsilon && s.colocatedTimeToEpsilon > 0)
+    {
+        s.gapToColocated = *s.timeToEpsilon / s.colocatedTimeToEpsilon;
+    }
+    return s;
+}
+
+void
+TrainingHelper::WriteRoundsHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,island,round,clique,members,compute_start_s,sync_start_s,"
+          "sync_end_s,bytes_sent,bytes_received,packets_sent,packets_received,retransmissions,"
+          "lost_peers\n";
+}
+
+void
+TrainingHelper::WriteRounds(std::ostream& os,
+                            const std::string& capabilities,
+                            const std::string& schedule) const
+{
+    const auto& islands = m_topology.GetTopology().GetIslands();
+    for (const TrainingRoundRecord& record : m_records)
+    {
+        std::string members;
+        for (uint32_t m : record.members)
+        {
+            members += (members.empty() ? "" : " ") + islands[m].name;
+        }
+        std::string lost;
+        for (uint32_t m : record.lostPeers)
+        {
+            lost += (lost.empty() ? "" : " ") + islands[m].name;
+        }
+        os << capabilities << "," << schedule << "," << islands[record.island].name << ","
+           << record.round << "," << record.clique << "," << members << ",";
+        if (record.finished)
+        {
+            os << FormatSeconds(record.computeStart) << "," << FormatSeconds(record.syncStart)
+               << "," << FormatSeconds(record.syncEnd);
+        }
+        else
+        {
+            os << ",,";
+        }
+        os << "," << record.bytesSent << "," << record.bytesReceived << "," << record.packetsSent
+           << "," << record.packetsReceived << "," << record.retransmissions << "," << lost << "\n";
+    }
+}
+
+void
+TrainingHelper::WriteConsensusHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,round,time_s,consensus_distance,loss\n";
+}
+
+void
+TrainingHelper::WriteConsensus(std::ostream& os,
+                               const std::string& capabilities,
+                               const std::string& schedule) const
+{
+    for (const TrainingConsensusPoint& p : m_consensus)
+    {
+        os << capabilities << "," << schedule << "," << p.round << ","
+           << FormatSeconds(Seconds(p.time)) << "," << FormatDouble(p.consensusDistance) << ","
+           << FormatDouble(p.loss) << "\n";
+    }
+}
+
+void
+TrainingHelper::WriteLinksHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,link,from,to,bytes,utilisation\n";
+}
+
+void
+TrainingHelper::WriteLinks(std::ostream& os,
+                           const std::string& capabilities,
+                           const std::string& schedule) const
+{
+    for (const TrainingLinkUsage& link : m_links)
+    {
+        const double utilisation = m_simulatedTime > 0 && link.rateBps > 0
+                                       ? link.bytes * 8.0 / (link.rateBps * m_simulatedTime)
+                                       : 0.0;
+        os << capabilities << "," << schedule << "," << link.link << "," << link.from << ","
+           << link.to << "," << link.bytes << "," << FormatDouble(utilisation) << "\n";
+    }
+}
+
+} // namespace ns3

@@ -1,1 +1,258 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_HELPER_H
+#define TRAINING_HELPER_H
+
+#include "ns3/application-container.h"
+#include "ns3/attribute.h"
+#include "ns3/clique-schedule.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/sync-cost-model.h"
+#include "ns3/training-application.h"
+#include "ns3/training-workload.h"
+#include "ns3/wan-topology-helper.h"
+
+#include <chrono>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class Packet;
+
+/**
+ * \ingroup wan-training
+ * \brief Bytes carried by one direction of one WAN link during a run.
+ */
+struct TrainingLinkUsage
+{
+    std::string link;  //!< "A-B" with the link's ends as in the topology
+    std::string from;  //!< city code the direction leaves
+    std::string to;    //!< city code the direction enters
+    uint64_t bytes{0}; //!< bytes transmitted (PPP frames)
+    double rateBps{0}; //!< the link's rate
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Consensus figures after one round (real payload mode).
+ */
+struct TrainingConsensusPoint
+{
+    uint32_t round{0};           //!< the round
+    double time{0};              //!< when the last island finished the round, s
+    double consensusDistance{0}; //!< RMS distance of the islands' parameters from their mean
+    double loss{0};              //!< mean of the islands' objectives at the mean parameters
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Summary figures of one run (the "results" entries of summary.json).
+ */
+struct TrainingSummary
+{
+    uint32_t period{0};                      //!< T
+    uint32_t rounds{0};                      //!< rounds run
+    double meanRound{0};                     //!< mean round time, s
+    double p50Round{0};                      //!< median round time, s
+    double p99Round{0};                      //!< 99th percentile round time, s
+    double meanSync{0};                      //!< mean per-island sync time, s
+    double estimatedSync{0};                 //!< mean of the cost model's sync time, s
+    double meanCompute{0};                   //!< mean per-island compute time, s
+    double totalTime{0};                     //!< end of the last round, s
+    std::optional<uint64_t> roundsToEpsilon; //!< from the schedule's mixing (none: never)
+    std::optional<double> timeToEpsilon;     //!< roundsToEpsilon x meanRound, s
+    uint64_t queueDrops{0};                  //!< packets dropped by device queues
+    uint64_t lossDrops{0};                   //!< packets dropped by the WAN error models
+    uint64_t retransmissions{0};             //!< chunks resent
+    uint64_t lostPeers{0};                   //!< (island, round, peer) losses declared
+    double colocatedTimeToEpsilon{0};        //!< one exact round in a datacenter, s
+    std::optional<double> gapToColocated;    //!< timeToEpsilon / colocatedTimeToEpsilon
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Installs TrainingApplications on an installed WAN, runs them and collects results.
+ *
+ * Install() plans every round of the schedule's period: per DIRECT clique it allocates a
+ * multicast group and installs each sender's tree (the sender multicasts only if the tree is
+ * capable), asks SyncCostModel for the round's streams and their max-min fair rates (the one
+ * source of pacing rates), and hands every island its clique, algorithm and streams. It can
+ * put a seeded RateErrorModel on every WAN link and counts queue drops on every device. Run()
+ * runs the simulation to its end (every wait in the application has a timeout) and prints
+ * progress on stderr.
+ */
+class TrainingHelper
+{
+  public:
+    /**
+     * \param topology an installed WanTopologyHelper (kept by reference; must outlive this)
+     * \param schedule the schedule (copied; its island count must match the topology)
+     */
+    TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule& schedule);
+    ~TrainingHelper();
+
+    /** \param bytes M, the bytes of each island's update */
+    void SetModelBytes(uint64_t bytes);
+    /** \param rounds training rounds */
+    void SetRounds(uint32_t rounds);
+    /** \param time compute phase per round */
+    void SetComputeTime(Time time);
+    /**
+     * \brief Set an attribute of every TrainingApplication (e.g. "RetransmissionTimeout").
+     * \param name attribute name \param value its value
+     */
+    void SetAppAttribute(const std::string& name, const AttributeValue& value);
+    /** \param island an island \param multiplier its compute time factor (straggler) */
+    void SetComputeMultiplier(uint32_t island, double multiplier);
+    /**
+     * \param choose if true, every clique of size >= 3 uses the algorithm
+     *        SyncCostModel::ChooseAlgorithm picks; otherwise the schedule's algorithms stand
+     */
+    void SetChooseAlgorithms(bool choose);
+    /** \param workload the numerics; a real workload switches the apps to real payloads */
+    void SetWorkload(Ptr<TrainingWorkload> workload);
+    /**
+     * \param rate per-packet loss probability on every WAN link (both directions)
+     * \param stream first RNG stream number the error models use (for reproducibility)
+     */
+    void SetWanLossRate(double rate, int64_t stream = 1000);
+    /**
+     * \brief Let Install() size each FPGA for the plan: Timeout at least the spread of the
+     *        senders' delays to its island plus \p margin, SlotCount at least twice the chunks
+     *        that arrive in that time (default on, margin 20 ms).
+     * \param tune whether to tune \param margin extra hold time
+     */
+    void SetTuneFpgas(bool tune, Time margin = MilliSeconds(20));
+    /**
+     * \param type the event scheduler Run() installs (default "ns3::CalendarScheduler", fast
+     *        with many packets in flight); "" keeps the simulator's
+     */
+    void SetSchedulerType(const std::string& type);
+    /** \param label prefix of progress lines, e.g. "capabilities=both" \param seconds period */
+    void SetProgress(const std::string& label, double seconds);
+
+    /**
+     * \brief Plan the rounds and install one application per island (starting at time 0).
+     * \return the applications, by island index
+     */
+    ApplicationContainer Install();
+    /** \brief Run the simulation to its end and collect the results (Simulator not destroyed) */
+    void Run();
+
+    /** \return the schedule with the algorithms actually used */
+    const CliqueSchedule& GetSchedule() const;
+    /** \return the cost model (routing set) */
+    Ptr<SyncCostModel> GetCostModel() const;
+    /** \param island an island \return its application */
+    Ptr<TrainingApplication> GetApplication(uint32_t island) const;
+    /** \return the cost model's plan of each round of the period */
+    const std::vector<SyncRoundEstimate>& GetPlans() const;
+
+    /** \return every record, round-major then island */
+    const std::vector<TrainingRoundRecord>& GetRecords() const;
+    /** \return consensus points per round (real workloads only) */
+    const std::vector<TrainingConsensusPoint>& GetConsensus() const;
+    /** \return WAN link usage per direction */
+    const std::vector<TrainingLinkUsage>& GetLinkUsage() const;
+    /** \return packets dropped by device queues */
+    uint64_t GetQueueDrops() const;
+    /** \return packets dropped by the WAN error models */
+    uint64_t GetLossDrops() const;
+    /** \return the end of the last round, s */
+    double GetSimulatedTime() const;
+    /**
+     * \param epsilon consensus target for rounds to epsilon \return the run's summary
+     */
+    TrainingSummary Summarise(double epsilon) const;
+
+    /// \name CSV output (output contract of nine-city-training)
+    /// @{
+    /** \param os stream \brief rounds.csv header */
+    static void WriteRoundsHeader(std::ostream& os);
+    /** \param os stream \param capabilities label \param schedule label \brief rows */
+    void WriteRounds(std::ostream& os,
+                     const std::string& capabilities,
+                     const std::string& schedule) const;
+    /** \param os stream \brief consensus.csv header */
+    static void WriteConsensusHeader(std::ostream& os);
+    /** \param os stream \param capabilities label \param schedule label \brief rows */
+    void WriteConsensus(std::ostream& os,
+                        const std::string& capabilities,
+                        const std::string& schedule) const;
+    /** \param os stream \brief links.csv header */
+    static void WriteLinksHeader(std::ostream& os);
+    /** \param os stream \param capabilities label \param schedule label \brief rows */
+    void WriteLinks(std::ostream& os,
+                    const std::string& capabilities,
+                    const std::string& schedule) const;
+    /// @}
+
+  private:
+    /** \param island island \param round round \param duration sync time \brief trace sink */
+    void OnSyncFinished(uint32_t island, uint32_t round, Time duration);
+    /** \param packet dropped packet \brief queue drop sink */
+    void OnQueueDrop(Ptr<const Packet> packet);
+    /** \param packet dropped packet \brief error-model drop sink */
+    void OnLossDrop(Ptr<const Packet> packet);
+    /** \param index link direction \param packet transmitted packet \brief WAN byte sink */
+    void OnWanTx(uint32_t index, Ptr<const Packet> packet);
+    /**
+     * \brief Bound-callback trampoline of OnWanTx.
+     * \param helper the helper \param index link direction \param packet the packet
+     */
+    static void OnWanTxStatic(TrainingHelper* helper, uint32_t index, Ptr<const Packet> packet);
+    /** \brief Connect drop and byte counters to every device. */
+    void ConnectCounters();
+    /** \brief Size every FPGA's Timeout and SlotCount for the plans (see SetTuneFpgas). */
+    void TuneFpgas();
+    /** \brief Install the WAN error models. */
+    void InstallLoss();
+    /** \param force print even if the period has not elapsed \brief progress line */
+    void PrintProgress(bool force);
+
+    WanTopologyHelper& m_topology;     //!< the WAN
+    CliqueSchedule m_schedule;         //!< schedule (algorithms resolved)
+    Ptr<SyncCostModel> m_costModel;    //!< rates and estimates
+    ObjectFactory m_appFactory;        //!< creates the applications
+    uint64_t m_modelBytes;             //!< M
+    uint32_t m_rounds;                 //!< rounds
+    Time m_computeTime;                //!< compute phase
+    std::vector<double> m_multipliers; //!< per island
+    bool m_chooseAlgorithms;           //!< ask the cost model per clique
+    Ptr<TrainingWorkload> m_workload;  //!< numerics
+    double m_lossRate;                 //!< WAN loss probability
+    int64_t m_lossStream;              //!< first RNG stream of the error models
+    std::string m_progressLabel;       //!< progress prefix
+    double m_progressSeconds;          //!< progress period (wall), 0: off
+    bool m_tuneFpgas;                  //!< size FPGAs for the plan
+    Time m_fpgaTimeoutMargin;          //!< extra FPGA hold time
+    std::string m_schedulerType;       //!< scheduler Run() installs
+    bool m_installed;                  //!< Install() ran
+
+    std::vector<Ptr<TrainingApplication>> m_apps;              //!< by island
+    std::vector<SyncRoundEstimate> m_plans;                    //!< per period round
+    std::vector<uint32_t> m_finishedPerRound;                  //!< islands done, per round
+    std::vector<std::vector<std::vector<double>>> m_snapshots; //!< [round][island] params
+    std::vector<double> m_roundDoneTime;                       //!< last island's end of each round
+    uint32_t m_roundsDone;                                     //!< rounds every island finished
+    std::vector<TrainingConsensusPoint> m_consensus;           //!< real mode
+    std::vector<TrainingRoundRecord> m_records;                //!< collected after Run()
+    std::vector<TrainingLinkUsage> m_links;                    //!< per WAN link direction
+    uint64_t m_queueDrops;                                     //!< device queue drops
+    uint64_t m_lossDrops;                                      //!< error model drops
+    double m_simulatedTime;                                    //!< end of the last round
+    std::chrono::steady_clock::time_point m_wallStart;         //!< Run() start
+    std::chrono::steady_clock::time_point m_lastProgress;      //!< last progress line
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_HELPER_H */

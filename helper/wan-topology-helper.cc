@@ -1,1 +1,482 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-topology-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/uinteger.h"
+
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTopologyHelper");
+
+namespace
+{
+
+/** Islands are numbered into 10.0.0.0/8: island i is 10.(i / 256).(i % 256).1. */
+constexpr uint32_t ISLAND_NET_BASE = 0x0A000000;
+/** Each access link is one /24 subnet; the host is its .1 (the router needs no address). */
+constexpr uint32_t ISLAND_SUBNET_SHIFT = 8;
+/** Host part of an island's address inside its /24. */
+constexpr uint32_t ISLAND_HOST_PART = 1;
+/** Largest number of islands the 10.0.0.0/8 scheme numbers (256 x 256 subnets). */
+constexpr uint32_t MAX_ISLANDS = 1u << 16;
+/** Mask of an access subnet (/24). */
+const char* const ACCESS_MASK = "255.255.255.0";
+/** The administratively scoped multicast block the groups come from. */
+const char* const GROUP_BLOCK = "239.0.0.0";
+/** Mask of GROUP_BLOCK (/8). */
+const char* const GROUP_MASK = "255.0.0.0";
+/** The queue type of every point-to-point device. */
+const char* const QUEUE_TYPE = "ns3::DropTailQueue<Packet>";
+
+} // namespace
+
+const DataRate WanTopologyHelper::DEFAULT_IN_BOX_RATE = DataRate("400Gbps");
+const Time WanTopologyHelper::DEFAULT_IN_BOX_DELAY = NanoSeconds(500);
+
+WanTopologyHelper::WanTopologyHelper()
+    : m_inBoxRate(DEFAULT_IN_BOX_RATE),
+      m_inBoxDelay(DEFAULT_IN_BOX_DELAY),
+      m_mtu(DEFAULT_MTU),
+      m_nextGroup(FIRST_GROUP)
+{
+    m_routerFactory.SetTypeId(WanRouterNetDevice::GetTypeId());
+    m_fpgaFactory.SetTypeId(FpgaAggregatorNetDevice::GetTypeId());
+    m_p2p.SetQueue(QUEUE_TYPE);
+}
+
+WanTopologyHelper::~WanTopologyHelper() = default;
+
+void
+WanTopologyHelper::SetRouterAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_routerFactory.Set(name, value);
+}
+
+void
+WanTopologyHelper::SetFpgaAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_fpgaFactory.Set(name, value);
+}
+
+void
+WanTopologyHelper::SetInBoxLink(DataRate rate, Time delay)
+{
+    m_inBoxRate = rate;
+    m_inBoxDelay = delay;
+}
+
+void
+WanTopologyHelper::SetQueueAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_p2p.SetQueue(QUEUE_TYPE, name, value);
+}
+
+void
+WanTopologyHelper::SetMtu(uint16_t mtu)
+{
+    m_mtu = mtu;
+}
+
+std::array<Ptr<PointToPointNetDevice>, 2>
+WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
+{
+    m_p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
+    m_p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+    m_p2p.SetChannelAttribute("Delay", TimeValue(delay));
+    NetDeviceContainer devices = m_p2p.Install(a, b);
+    return {DynamicCast<PointToPointNetDevice>(devices.Get(0)),
+            DynamicCast<PointToPointNetDevice>(devices.Get(1))};
+}
+
+void
+WanTopologyHelper::Install(const WanTopology& topology)
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_routing, "WanTopologyHelper::Install called twice");
+    topology.Validate();
+    const auto& cities = topology.GetCities();
+    const auto& islands = topology.GetIslands();
+    const auto& links = topology.GetLinks();
+    if (islands.size() > MAX_ISLANDS)
+    {
+        throw WanTopologyError(
+            "topology '" + topology.GetName() + "': " + std::to_string(islands.size()) +
+            " islands exceed the addressing scheme's " + std::to_string(MAX_ISLANDS));
+    }
+    m_topology = topology;
+    m_routing = std::make_unique<WanRouting>(m_topology);
+
+    // Nodes: routers by city index, then hosts by island index, then FPGAs as they come.
+    m_routerNodes.Create(cities.size());
+    m_islandNodes.Create(islands.size());
+
+    // WAN links, by link index.
+    m_wanDevices.clear();
+    for (const WanLink& link : links)
+    {
+        m_wanDevices.push_back(Connect(m_routerNodes.Get(link.a),
+                                       m_routerNodes.Get(link.b),
+                                       DataRate(link.bps),
+                                       NanoSeconds(WanRouting::ToNanoSeconds(link.delay))));
+    }
+
+    // Access links, by island index; split by an FPGA where the city has one.
+    const uint32_t nIslands = islands.size();
+    m_islandDevices.assign(nIslands, nullptr);
+    m_accessPeers.assign(nIslands, nullptr);
+    m_fpgas.assign(nIslands, nullptr);
+    m_inBox.assign(nIslands, {nullptr, nullptr});
+    std::vector<Ptr<PointToPointNetDevice>> routerSide(nIslands);
+    for (uint32_t i = 0; i < nIslands; ++i)
+    {
+        const WanIsland& island = islands[i];
+        const Ptr<Node> router = m_routerNodes.Get(island.city);
+        const DataRate accessRate(island.accessBps);
+        const Time accessDelay = NanoSeconds(WanRouting::ToNanoSeconds(island.accessDelay));
+        if (!cities[island.city].caps.fpga)
+        {
+            const auto access = Connect(m_islandNodes.Get(i), router, accessRate, accessDelay);
+            m_islandDevices[i] = access[0];
+            m_accessPeers[i] = access[1];
+            routerSide[i] = access[1];
+            continue;
+        }
+        const Ptr<Node> fpgaNode = CreateObject<Node>();
+        m_fpgaNodes.Add(fpgaNode);
+        const auto access = Connect(m_islandNodes.Get(i), fpgaNode, accessRate, accessDelay);
+        const auto inBox = Connect(fpgaNode, router, m_inBoxRate, m_inBoxDelay);
+        const Ptr<FpgaAggregatorNetDevice> fpga = m_fpgaFactory.Create<FpgaAggregatorNetDevice>();
+        fpga->SetAttribute("IslandIndex", UintegerValue(i));
+        fpgaNode->AddDevice(fpga);
+        fpga->SetIslandPort(access[1]);
+        fpga->SetRouterPort(inBox[0]);
+        m_islandDevices[i] = access[0];
+        m_accessPeers[i] = access[1];
+        m_inBox[i] = inBox;
+        m_fpgas[i] = fpga;
+        routerSide[i] = inBox[1];
+    }
+
+    // Routers: ports are the WAN links by link index, then the access (or in-box) links by
+    // island index, so port numbers do not depend on anything but the topology.
+    m_routers.assign(cities.size(), nullptr);
+    m_wanPorts.assign(links.size(), {0, 0});
+    m_accessPorts.assign(nIslands, 0);
+    for (uint32_t c = 0; c < cities.size(); ++c)
+    {
+        const Ptr<WanRouterNetDevice> router = m_routerFactory.Create<WanRouterNetDevice>();
+        m_routerNodes.Get(c)->AddDevice(router);
+        // The city's capability and the user's attribute must both allow replication.
+        BooleanValue enabled;
+        router->GetAttribute("MulticastEnabled", enabled);
+        router->SetAttribute("MulticastEnabled",
+                             BooleanValue(enabled.Get() && cities[c].caps.multicast));
+        for (uint32_t l = 0; l < links.size(); ++l)
+        {
+            if (links[l].a == c)
+            {
+                m_wanPorts[l][0] = router->AddPort(m_wanDevices[l][0]);
+            }
+            if (links[l].b == c)
+            {
+                m_wanPorts[l][1] = router->AddPort(m_wanDevices[l][1]);
+            }
+        }
+        for (uint32_t i = 0; i < nIslands; ++i)
+        {
+            if (islands[i].city == c)
+            {
+                m_accessPorts[i] = router->AddPort(routerSide[i]);
+            }
+        }
+        m_routers[c] = router;
+    }
+
+    InstallHosts();
+    InstallUnicastRoutes();
+}
+
+void
+WanTopologyHelper::InstallHosts()
+{
+    const uint32_t nIslands = m_topology.GetIslands().size();
+    InternetStackHelper stack;
+    stack.Install(m_islandNodes);
+    Ipv4StaticRoutingHelper staticRouting;
+    const Ipv4Mask accessMask(ACCESS_MASK);
+    const Ipv4Mask groupMask(GROUP_MASK);
+    m_islandAddresses.assign(nIslands, Ipv4Address());
+    m_islandByAddress.clear();
+    for (uint32_t i = 0; i < nIslands; ++i)
+    {
+        const Ipv4Address address(ISLAND_NET_BASE | (i << ISLAND_SUBNET_SHIFT) | ISLAND_HOST_PART);
+        const Ptr<Ipv4> ipv4 = m_islandNodes.Get(i)->GetObject<Ipv4>();
+        const int32_t interface = ipv4->AddInterface(m_islandDevices[i]);
+        ipv4->AddAddress(interface, Ipv4InterfaceAddress(address, accessMask));
+        ipv4->SetMetric(interface, 1);
+        ipv4->SetUp(interface);
+        // Everything leaves by the access link: a default route, and the group block so a UDP
+        // socket finds a route for a group destination (outbound multicast routes live in the
+        // unicast table in ns-3). The point-to-point link needs no gateway address.
+        const Ptr<Ipv4StaticRouting> routing = staticRouting.GetStaticRouting(ipv4);
+        routing->AddNetworkRouteTo(Ipv4Address::GetZero(), Ipv4Mask::GetZero(), interface);
+        routing->AddNetworkRouteTo(Ipv4Address(GROUP_BLOCK), groupMask, interface);
+        m_islandAddresses[i] = address;
+        m_islandByAddress[address.Get()] = i;
+        if (m_fpgas[i])
+        {
+            // Aggregates go to the island's address (the FPGA learns it otherwise).
+            m_fpgas[i]->SetAttributeFailSafe("IslandAddress", Ipv4AddressValue(address));
+        }
+    }
+}
+
+void
+WanTopologyHelper::InstallUnicastRoutes()
+{
+    const auto& islands = m_topology.GetIslands();
+    const auto& links = m_topology.GetLinks();
+    for (uint32_t c = 0; c < m_routers.size(); ++c)
+    {
+        for (uint32_t i = 0; i < islands.size(); ++i)
+        {
+            uint32_t port = m_accessPorts[i];
+            if (islands[i].city != c)
+            {
+                const uint32_t l = m_routing->GetNextLink(c, islands[i].city);
+                if (l == WanRouting::NO_LINK)
+                {
+                    continue; // unreachable city (Validate allows cities without islands)
+                }
+                port = m_wanPorts[l][links[l].a == c ? 0 : 1];
+            }
+            m_routers[c]->AddHostRoute(m_islandAddresses[i], port);
+        }
+    }
+}
+
+void
+WanTopologyHelper::CheckInstalled(const char* what) const
+{
+    NS_ABORT_MSG_IF(!m_routing, "WanTopologyHelper::" << what << ": call Install() first");
+}
+
+void
+WanTopologyHelper::CheckIsland(uint32_t island, const char* what) const
+{
+    CheckInstalled(what);
+    if (island >= m_topology.GetIslands().size())
+    {
+        throw WanTopologyError(std::string("WanTopologyHelper::") + what + ": island index " +
+                               std::to_string(island) + " out of range (" +
+                               std::to_string(m_topology.GetIslands().size()) + " islands)");
+    }
+}
+
+const WanTopology&
+WanTopologyHelper::GetTopology() const
+{
+    CheckInstalled("GetTopology");
+    return m_topology;
+}
+
+const WanRouting&
+WanTopologyHelper::GetRouting() const
+{
+    CheckInstalled("GetRouting");
+    return *m_routing;
+}
+
+NodeContainer
+WanTopologyHelper::GetIslandNodes() const
+{
+    return m_islandNodes;
+}
+
+Ptr<Node>
+WanTopologyHelper::GetIslandNode(uint32_t island) const
+{
+    CheckIsland(island, "GetIslandNode");
+    return m_islandNodes.Get(island);
+}
+
+Ipv4Address
+WanTopologyHelper::GetIslandAddress(uint32_t island) const
+{
+    CheckIsland(island, "GetIslandAddress");
+    return m_islandAddresses[island];
+}
+
+uint32_t
+WanTopologyHelper::GetIslandIndex(Ipv4Address address) const
+{
+    const auto it = m_islandByAddress.find(address.Get());
+    return it == m_islandByAddress.end() ? UINT32_MAX : it->second;
+}
+
+Ptr<Node>
+WanTopologyHelper::GetRouterNode(uint32_t city) const
+{
+    CheckInstalled("GetRouterNode");
+    NS_ABORT_MSG_IF(city >= m_routerNodes.GetN(), "GetRouterNode: city " << city);
+    return m_routerNodes.Get(city);
+}
+
+Ptr<WanRouterNetDevice>
+WanTopologyHelper::GetRouter(uint32_t city) const
+{
+    CheckInstalled("GetRouter");
+    NS_ABORT_MSG_IF(city >= m_routers.size(), "GetRouter: city " << city);
+    return m_routers[city];
+}
+
+Ptr<FpgaAggregatorNetDevice>
+WanTopologyHelper::GetFpga(uint32_t island) const
+{
+    CheckIsland(island, "GetFpga");
+    return m_fpgas[island];
+}
+
+Ptr<PointToPointNetDevice>
+WanTopologyHelper::GetIslandDevice(uint32_t island) const
+{
+    CheckIsland(island, "GetIslandDevice");
+    return m_islandDevices[island];
+}
+
+Ptr<PointToPointNetDevice>
+WanTopologyHelper::GetAccessPeerDevice(uint32_t island) const
+{
+    CheckIsland(island, "GetAccessPeerDevice");
+    return m_accessPeers[island];
+}
+
+Ptr<PointToPointNetDevice>
+WanTopologyHelper::GetWanDevice(const WanHop& hop) const
+{
+    CheckInstalled("GetWanDevice");
+    const auto& links = m_topology.GetLinks();
+    NS_ABORT_MSG_IF(hop.link >= links.size(), "GetWanDevice: link " << hop.link);
+    const WanLink& link = links[hop.link];
+    NS_ABORT_MSG_IF(hop.from != link.a && hop.from != link.b,
+                    "GetWanDevice: city " << hop.from << " is not an end of link " << hop.link);
+    return m_wanDevices[hop.link][hop.from == link.a ? 0 : 1];
+}
+
+Ipv4Address
+WanTopologyHelper::AllocateGroup()
+{
+    if (m_nextGroup > LAST_GROUP || m_nextGroup < FIRST_GROUP)
+    {
+        throw std::runtime_error("WanTopologyHelper::AllocateGroup: 239.0.0.0/8 exhausted");
+    }
+    return Ipv4Address(m_nextGroup++);
+}
+
+bool
+WanTopologyHelper::InstallMulticastTree(uint32_t sender,
+                                        Ipv4Address group,
+                                        const std::vector<uint32_t>& receivers)
+{
+    NS_LOG_FUNCTION(this << sender << group);
+    CheckIsland(sender, "InstallMulticastTree");
+    if (!group.IsMulticast())
+    {
+        std::ostringstream os;
+        os << "WanTopologyHelper::InstallMulticastTree: group " << group
+           << " is not a multicast address";
+        throw WanTopologyError(os.str());
+    }
+    const auto& islands = m_topology.GetIslands();
+    const auto& links = m_topology.GetLinks();
+    std::set<uint32_t> members;
+    std::vector<uint32_t> memberCities;
+    for (uint32_t r : receivers)
+    {
+        CheckIsland(r, "InstallMulticastTree");
+        if (r != sender && members.insert(r).second)
+        {
+            memberCities.push_back(islands[r].city);
+        }
+    }
+    const WanTree tree = m_routing->GetTree(islands[sender].city, memberCities);
+
+    // One (source, group) entry per router on the tree: the WAN ports of the tree edges that
+    // leave it, then the access ports of its local receivers.
+    const Ipv4Address source = m_islandAddresses[sender];
+    bool enabled = true;
+    for (uint32_t city : tree.routers)
+    {
+        std::vector<uint32_t> ports;
+        for (const WanHop& hop : tree.hops)
+        {
+            if (hop.from == city)
+            {
+                ports.push_back(m_wanPorts[hop.link][links[hop.link].a == city ? 0 : 1]);
+            }
+        }
+        for (uint32_t r : members)
+        {
+            if (islands[r].city == city)
+            {
+                ports.push_back(m_accessPorts[r]);
+            }
+        }
+        m_routers[city]->AddMulticastRoute(source, group, ports);
+        BooleanValue routerEnabled;
+        m_routers[city]->GetAttribute("MulticastEnabled", routerEnabled);
+        enabled = enabled && routerEnabled.Get();
+    }
+    // Hosts need no join: ns-3 3.37's Ipv4L3Protocol::IsDestinationAddress accepts every
+    // multicast destination (its group check is compiled out), so a receiver's UDP socket bound
+    // to the port gets whatever the routers deliver; the (source, group) entries above decide
+    // which access links carry the group.
+    return m_routing->IsMulticastCapable(tree) && enabled;
+}
+
+void
+WanTopologyHelper::EnablePcapAccess(const std::string& prefix, uint32_t island)
+{
+    CheckIsland(island, "EnablePcapAccess");
+    m_p2p.EnablePcap(prefix, m_islandDevices[island]);
+    m_p2p.EnablePcap(prefix, m_accessPeers[island]);
+}
+
+void
+WanTopologyHelper::EnablePcapAll(const std::string& prefix)
+{
+    CheckInstalled("EnablePcapAll");
+    for (const auto& link : m_wanDevices)
+    {
+        m_p2p.EnablePcap(prefix, link[0]);
+        m_p2p.EnablePcap(prefix, link[1]);
+    }
+    for (uint32_t i = 0; i < m_islandDevices.size(); ++i)
+    {
+        m_p2p.EnablePcap(prefix, m_islandDevices[i]);
+        m_p2p.EnablePcap(prefix, m_accessPeers[i]);
+        if (m_inBox[i][0])
+        {
+            m_p2p.EnablePcap(prefix, m_inBox[i][0]);
+            m_p2p.EnablePcap(prefix, m_inBox[i][1]);
+        }
+    }
+}
+
+} // namespace ns3

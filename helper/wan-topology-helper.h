@@ -7,14 +7,20 @@
 
 #include "ns3/attribute.h"
 #include "ns3/data-rate.h"
+#include "ns3/fpga-aggregator-net-device.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/wan-router-net-device.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology.h"
 
+#include <array>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -119,10 +125,60 @@ class WanTopologyHelper
     /** \brief Enable pcap on every link. \param prefix file name prefix */
     void EnablePcapAll(const std::string& prefix);
 
+    /** Default in-box link rate between an FPGA and its router. */
+    static const DataRate DEFAULT_IN_BOX_RATE;
+    /** Default in-box link delay between an FPGA and its router. */
+    static const Time DEFAULT_IN_BOX_DELAY;
+    /** Default MTU of every point-to-point device, bytes. */
+    static constexpr uint16_t DEFAULT_MTU = 9000;
+    /** First multicast group handed out by AllocateGroup() (239.0.0.1). */
+    static constexpr uint32_t FIRST_GROUP = 0xEF000001;
+    /** Last multicast group AllocateGroup() may hand out (239.255.255.255). */
+    static constexpr uint32_t LAST_GROUP = 0xEFFFFFFF;
+
   private:
-    /** The implementation's state (nodes, devices, routes). */
-    struct Impl;
-    std::unique_ptr<Impl> m_impl; //!< state
+    /**
+     * \brief Connect two nodes by a point-to-point link.
+     * \param a first node \param b second node \param rate rate in each direction
+     * \param delay one-way propagation delay
+     * \return the two devices, a's first
+     */
+    std::array<Ptr<PointToPointNetDevice>, 2> Connect(Ptr<Node> a,
+                                                      Ptr<Node> b,
+                                                      DataRate rate,
+                                                      Time delay);
+    /** \brief Give every island host its stack, address and host routes. */
+    void InstallHosts();
+    /** \brief Install the unicast host route of every island on every router. */
+    void InstallUnicastRoutes();
+    /** \param island an island index \param what the caller, for the message \throws */
+    void CheckIsland(uint32_t island, const char* what) const;
+    /** \brief Abort unless Install() ran. \param what the caller */
+    void CheckInstalled(const char* what) const;
+
+    ObjectFactory m_routerFactory;         //!< creates the WanRouterNetDevices
+    ObjectFactory m_fpgaFactory;           //!< creates the FpgaAggregatorNetDevices
+    PointToPointHelper m_p2p;              //!< creates every link (queue attributes, pcap)
+    DataRate m_inBoxRate;                  //!< FPGA to router link rate
+    Time m_inBoxDelay;                     //!< FPGA to router link delay
+    uint16_t m_mtu;                        //!< MTU of every point-to-point device
+    uint32_t m_nextGroup;                  //!< next group AllocateGroup() returns (host order)
+    WanTopology m_topology;                //!< the installed topology
+    std::unique_ptr<WanRouting> m_routing; //!< the routes (null until Install)
+
+    NodeContainer m_routerNodes;                             //!< router node per city
+    NodeContainer m_islandNodes;                             //!< host node per island
+    NodeContainer m_fpgaNodes;                               //!< FPGA nodes, in island order
+    std::vector<Ptr<WanRouterNetDevice>> m_routers;          //!< router device per city
+    std::vector<Ptr<FpgaAggregatorNetDevice>> m_fpgas;       //!< per island, null without FPGA
+    std::vector<Ptr<PointToPointNetDevice>> m_islandDevices; //!< island end of access links
+    std::vector<Ptr<PointToPointNetDevice>> m_accessPeers;   //!< far end of access links
+    std::vector<std::array<Ptr<PointToPointNetDevice>, 2>> m_inBox; //!< per island: FPGA, router
+    std::vector<std::array<Ptr<PointToPointNetDevice>, 2>> m_wanDevices; //!< per link: at a, at b
+    std::vector<std::array<uint32_t, 2>> m_wanPorts; //!< per link: router port at a, at b
+    std::vector<uint32_t> m_accessPorts;             //!< per island: its router's port
+    std::vector<Ipv4Address> m_islandAddresses;      //!< per island: its address
+    std::map<uint32_t, uint32_t> m_islandByAddress;  //!< address (host order) to island
 };
 
 } // namespace ns3

@@ -1,1 +1,844 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fpga-aggregator-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/channel.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FpgaAggregatorNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(FpgaAggregatorNetDevice);
+
+namespace
+{
+
+constexpr uint16_t IPV4_ETHERTYPE = 0x0800;      //!< EtherType of IPv4 (what ports hand us)
+constexpr uint8_t UDP_PROTOCOL = 17;             //!< IPv4 protocol number of UDP
+constexpr uint32_t IPV4_HEADER_SIZE = 20;        //!< IPv4 header without options
+constexpr uint32_t UDP_HEADER_SIZE = 8;          //!< UDP header
+constexpr uint32_t IPV4_SOURCE_OFFSET = 12;      //!< offset of the source address
+constexpr uint32_t IPV4_TOS_OFFSET = 1;          //!< offset of the TOS byte
+constexpr uint32_t IPV4_TOTAL_LENGTH_OFFSET = 2; //!< offset of the total length
+constexpr uint32_t IPV4_TTL_OFFSET = 8;          //!< offset of the TTL
+constexpr uint32_t IPV4_DESTINATION_OFFSET = 16; //!< offset of the destination address
+constexpr uint32_t UDP_LENGTH_OFFSET = 4;        //!< offset of the UDP length
+constexpr uint32_t IPV4_IHL_NO_OPTIONS = 5;      //!< IHL of a header without options
+constexpr uint16_t IPV4_FRAGMENT_MASK = 0x3fff;  //!< more-fragments bit and fragment offset
+constexpr uint16_t DEFAULT_MTU = 9000;           //!< informational MTU of the device
+/** Bytes IsGradientTraffic() reads: IPv4 and UDP headers. */
+constexpr uint32_t PROBE_SIZE = IPV4_HEADER_SIZE + UDP_HEADER_SIZE;
+
+/** \param p two bytes in network order \return their value */
+uint16_t
+ReadU16(const uint8_t* p)
+{
+    return static_cast<uint16_t>((p[0] << 8) | p[1]);
+}
+
+} // namespace
+
+bool
+FpgaAggregatorNetDevice::SlotKey::operator==(const SlotKey& other) const
+{
+    return jobId == other.jobId && round == other.round && cliqueId == other.cliqueId &&
+           chunkIndex == other.chunkIndex;
+}
+
+size_t
+FpgaAggregatorNetDevice::SlotKeyHash::operator()(const SlotKey& key) const
+{
+    // Chunk indices vary fastest; mix the rest in with odd multipliers.
+    uint64_t h = key.chunkIndex;
+    h = h * 0x9E3779B97F4A7C15ULL + key.round;
+    h = h * 0x9E3779B97F4A7C15ULL + key.cliqueId;
+    h = h * 0x9E3779B97F4A7C15ULL + key.jobId;
+    return static_cast<size_t>(h ^ (h >> 29));
+}
+
+const char*
+FpgaAggregatorNetDevice::PassReasonName(PassReason reason)
+{
+    switch (reason)
+    {
+    case PASS_OUTBOUND:
+        return "Outbound";
+    case PASS_NOT_GRADIENT:
+        return "NotGradient";
+    case PASS_MALFORMED:
+        return "Malformed";
+    case PASS_NOT_DATA:
+        return "NotData";
+    case PASS_RETRANSMISSION:
+        return "Retransmission";
+    case PASS_NO_AGGREGATE:
+        return "NoAggregate";
+    case PASS_NOT_MEMBER:
+        return "NotMember";
+    case PASS_MISMATCH:
+        return "Mismatch";
+    case PASS_OVERFLOW:
+        return "Overflow";
+    default:
+        return "Unknown";
+    }
+}
+
+TypeId
+FpgaAggregatorNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FpgaAggregatorNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("WanTraining")
+            .AddConstructor<FpgaAggregatorNetDevice>()
+            .AddAttribute("IslandIndex",
+                          "Index of the island this FPGA serves (removed from each slot's "
+                          "expected contributors).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FpgaAggregatorNetDevice::m_islandIndex),
+                          MakeUintegerChecker<uint32_t>(0, IslandBitmap::MAX_ISLANDS - 1))
+            .AddAttribute("IslandAddress",
+                          "IPv4 destination of emitted aggregates. 0.0.0.0: learn it from the "
+                          "island's outbound packets or inbound unicast DATA; until then use the "
+                          "first contribution's destination.",
+                          Ipv4AddressValue(Ipv4Address::GetAny()),
+                          MakeIpv4AddressAccessor(&FpgaAggregatorNetDevice::m_islandAddress),
+                          MakeIpv4AddressChecker())
+            .AddAttribute("GradientPort",
+                          "UDP destination port of gradient traffic.",
+                          UintegerValue(GradientHeader::DEFAULT_PORT),
+                          MakeUintegerAccessor(&FpgaAggregatorNetDevice::m_gradientPort),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("SlotCount",
+                          "Aggregation slots (SwitchML uses 8192); with none free, DATA passes "
+                          "through.",
+                          UintegerValue(8192),
+                          MakeUintegerAccessor(&FpgaAggregatorNetDevice::m_slotCount),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Timeout",
+                          "A slot not complete this long after it opened is flushed as a "
+                          "partial aggregate carrying its bitmap.",
+                          TimeValue(MilliSeconds(50)),
+                          MakeTimeAccessor(&FpgaAggregatorNetDevice::m_timeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("PipelineLatency",
+                          "Delay from the last contribution to the aggregate's departure.",
+                          TimeValue(NanoSeconds(500)),
+                          MakeTimeAccessor(&FpgaAggregatorNetDevice::m_pipelineLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ProcessingRate",
+                          "Rate of the aggregation engine (FIFO, service time = size / rate) "
+                          "for inbound gradient packets. 0: line rate of the ports, no extra "
+                          "delay.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&FpgaAggregatorNetDevice::m_processingRate),
+                          MakeDataRateChecker())
+            .AddTraceSource("SlotAllocated",
+                            "A DATA packet opened a slot.",
+                            MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_slotAllocatedTrace),
+                            "ns3::FpgaAggregatorNetDevice::HeaderTracedCallback")
+            .AddTraceSource(
+                "AggregateEmitted",
+                "An AGGREGATE packet left towards the island (complete or partial).",
+                MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_aggregateEmittedTrace),
+                "ns3::FpgaAggregatorNetDevice::AggregateTracedCallback")
+            .AddTraceSource("PassThrough",
+                            "A packet passed through untouched, with the reason.",
+                            MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_passThroughTrace),
+                            "ns3::FpgaAggregatorNetDevice::PassThroughTracedCallback")
+            .AddTraceSource("Overflow",
+                            "A DATA packet found no free slot (it passes through).",
+                            MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_overflowTrace),
+                            "ns3::FpgaAggregatorNetDevice::HeaderTracedCallback")
+            .AddTraceSource("Duplicate",
+                            "A DATA copy from a sender already in its slot was absorbed.",
+                            MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_duplicateTrace),
+                            "ns3::FpgaAggregatorNetDevice::DuplicateTracedCallback");
+    return tid;
+}
+
+FpgaAggregatorNetDevice::FpgaAggregatorNetDevice()
+    : m_address(Mac48Address::Allocate()),
+      m_ifIndex(0),
+      m_mtu(DEFAULT_MTU),
+      m_islandIndex(0),
+      m_gradientPort(GradientHeader::DEFAULT_PORT),
+      m_slotCount(0),
+      m_busyUntil(0),
+      m_passCount{},
+      m_aggregated(0),
+      m_duplicates(0),
+      m_complete(0),
+      m_partial(0),
+      m_wraps(0),
+      m_nextIdentification(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FpgaAggregatorNetDevice::~FpgaAggregatorNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FpgaAggregatorNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (Slot& slot : m_slots)
+    {
+        slot.timeout.Cancel();
+    }
+    m_slots.clear();
+    m_freeSlots.clear();
+    m_index.clear();
+    m_serviceEvent.Cancel();
+    m_pending.clear();
+    m_islandPort = nullptr;
+    m_routerPort = nullptr;
+    m_node = nullptr;
+    m_rxCallback =
+        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    m_promiscRxCallback = MakeNullCallback<bool,
+                                           Ptr<NetDevice>,
+                                           Ptr<const Packet>,
+                                           uint16_t,
+                                           const Address&,
+                                           const Address&,
+                                           NetDevice::PacketType>();
+    NetDevice::DoDispose();
+}
+
+void
+FpgaAggregatorNetDevice::SetIslandPort(Ptr<NetDevice> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    NS_ABORT_MSG_IF(port == nullptr || port->GetNode() == nullptr,
+                    "FpgaAggregatorNetDevice: the island port must be installed on a node");
+    NS_ABORT_MSG_IF(m_islandPort != nullptr, "FpgaAggregatorNetDevice: island port set twice");
+    m_islandPort = port;
+    m_islandBroadcast = port->GetBroadcast();
+    // The port's node is the FPGA's node, whether or not AddDevice(this) came first.
+    port->GetNode()->RegisterProtocolHandler(
+        MakeCallback(&FpgaAggregatorNetDevice::ReceiveFromIsland, this),
+        0,
+        port,
+        true);
+}
+
+void
+FpgaAggregatorNetDevice::SetRouterPort(Ptr<NetDevice> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    NS_ABORT_MSG_IF(port == nullptr || port->GetNode() == nullptr,
+                    "FpgaAggregatorNetDevice: the router port must be installed on a node");
+    NS_ABORT_MSG_IF(m_routerPort != nullptr, "FpgaAggregatorNetDevice: router port set twice");
+    m_routerPort = port;
+    m_routerBroadcast = port->GetBroadcast();
+    port->GetNode()->RegisterProtocolHandler(
+        MakeCallback(&FpgaAggregatorNetDevice::ReceiveFromRouter, this),
+        0,
+        port,
+        true);
+}
+
+Ptr<NetDevice>
+FpgaAggregatorNetDevice::GetIslandPort() const
+{
+    return m_islandPort;
+}
+
+Ptr<NetDevice>
+FpgaAggregatorNetDevice::GetRouterPort() const
+{
+    return m_routerPort;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receive paths
+
+void
+FpgaAggregatorNetDevice::ReceiveFromIsland(Ptr<NetDevice> device,
+                                           Ptr<const Packet> packet,
+                                           uint16_t protocol,
+                                           const Address& source,
+                                           const Address& destination,
+                                           NetDevice::PacketType packetType)
+{
+    NS_LOG_FUNCTION(this << packet << protocol);
+    if (m_islandAddress == Ipv4Address::GetAny() && protocol == IPV4_ETHERTYPE &&
+        packet->GetSize() >= IPV4_HEADER_SIZE)
+    {
+        // The island's own packets name its address: aggregates go there.
+        uint8_t probe[IPV4_HEADER_SIZE];
+        packet->CopyData(probe, IPV4_HEADER_SIZE);
+        m_islandAddress = Ipv4Address::Deserialize(probe + IPV4_SOURCE_OFFSET);
+    }
+    if (m_routerPort != nullptr)
+    {
+        PassThrough(m_routerPort, packet, protocol, PASS_OUTBOUND);
+    }
+}
+
+void
+FpgaAggregatorNetDevice::ReceiveFromRouter(Ptr<NetDevice> device,
+                                           Ptr<const Packet> packet,
+                                           uint16_t protocol,
+                                           const Address& source,
+                                           const Address& destination,
+                                           NetDevice::PacketType packetType)
+{
+    NS_LOG_FUNCTION(this << packet << protocol);
+    if (m_islandPort == nullptr)
+    {
+        return;
+    }
+    if (protocol != IPV4_ETHERTYPE || !IsGradientTraffic(packet))
+    {
+        PassThrough(m_islandPort, packet, protocol, PASS_NOT_GRADIENT);
+        return;
+    }
+    if (m_processingRate.GetBitRate() == 0)
+    {
+        Process(packet);
+    }
+    else
+    {
+        Enqueue(packet);
+    }
+}
+
+bool
+FpgaAggregatorNetDevice::IsGradientTraffic(Ptr<const Packet> packet) const
+{
+    // A fixed-size peek at the IPv4 and UDP headers: non-gradient traffic costs one copy of
+    // 28 bytes and a few compares, never a header object.
+    if (packet->GetSize() < PROBE_SIZE)
+    {
+        return false;
+    }
+    uint8_t probe[PROBE_SIZE];
+    packet->CopyData(probe, PROBE_SIZE);
+    const uint8_t versionIhl = probe[0];
+    const uint16_t fragment = static_cast<uint16_t>((probe[6] << 8) | probe[7]);
+    const uint16_t port = static_cast<uint16_t>((probe[22] << 8) | probe[23]);
+    return (versionIhl >> 4) == 4 && (versionIhl & 0x0f) == IPV4_IHL_NO_OPTIONS &&
+           (fragment & IPV4_FRAGMENT_MASK) == 0 && probe[9] == UDP_PROTOCOL &&
+           port == m_gradientPort;
+}
+
+void
+FpgaAggregatorNetDevice::Enqueue(Ptr<const Packet> packet)
+{
+    const Time now = Simulator::Now();
+    const Time start = std::max(now, m_busyUntil);
+    m_busyUntil = start + m_processingRate.CalculateBytesTxTime(packet->GetSize());
+    m_pending.push_back(PendingInput{packet, m_busyUntil});
+    if (m_pending.size() == 1)
+    {
+        m_serviceEvent =
+            Simulator::Schedule(m_busyUntil - now, &FpgaAggregatorNetDevice::ServiceComplete, this);
+    }
+}
+
+void
+FpgaAggregatorNetDevice::ServiceComplete()
+{
+    NS_ASSERT(!m_pending.empty());
+    Ptr<const Packet> packet = m_pending.front().packet;
+    m_pending.pop_front();
+    if (!m_pending.empty())
+    {
+        m_serviceEvent = Simulator::Schedule(m_pending.front().finish - Simulator::Now(),
+                                             &FpgaAggregatorNetDevice::ServiceComplete,
+                                             this);
+    }
+    Process(packet);
+}
+
+void
+FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
+{
+    // One copy of the header bytes, parsed in place: no header objects, no packet copies.
+    const uint32_t size = packet->GetSize();
+    const uint32_t copied =
+        packet->CopyData(m_headerBytes.data(),
+                         std::min<uint32_t>(size, static_cast<uint32_t>(m_headerBytes.size())));
+    const uint8_t* b = m_headerBytes.data();
+    // IsGradientTraffic() checked version, IHL, fragment, protocol and port on these bytes.
+    if (copied < PROBE_SIZE || ReadU16(b + IPV4_TOTAL_LENGTH_OFFSET) != size ||
+        ReadU16(b + IPV4_HEADER_SIZE + UDP_LENGTH_OFFSET) != size - IPV4_HEADER_SIZE)
+    {
+        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_MALFORMED);
+        return;
+    }
+    GradientHeader& header = m_parsed;
+    if (!GradientHeader::ParseBytes(b + PROBE_SIZE, copied - PROBE_SIZE, size - PROBE_SIZE, header))
+    {
+        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_MALFORMED);
+        return;
+    }
+    if (header.GetType() != GradientHeader::DATA)
+    {
+        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_NOT_DATA);
+        return;
+    }
+    if (header.HasFlag(GradientHeader::FLAG_RETRANSMISSION))
+    {
+        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_RETRANSMISSION);
+        return;
+    }
+    if (header.HasFlag(GradientHeader::FLAG_NO_AGGREGATE))
+    {
+        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_NO_AGGREGATE);
+        return;
+    }
+    if (!header.GetMembers().Test(m_islandIndex) || header.GetSender() == m_islandIndex)
+    {
+        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_NOT_MEMBER);
+        return;
+    }
+    InputFields fields;
+    fields.source = Ipv4Address::Deserialize(b + IPV4_SOURCE_OFFSET);
+    fields.destination = Ipv4Address::Deserialize(b + IPV4_DESTINATION_OFFSET);
+    fields.sourcePort = ReadU16(b + IPV4_HEADER_SIZE);
+    fields.ttl = b[IPV4_TTL_OFFSET];
+    fields.tos = b[IPV4_TOS_OFFSET];
+    if (m_islandAddress == Ipv4Address::GetAny() && !fields.destination.IsMulticast())
+    {
+        m_islandAddress = fields.destination;
+    }
+    Aggregate(packet, fields, header, size - header.GetPayloadSize());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slots
+
+void
+FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
+                                   const InputFields& fields,
+                                   const GradientHeader& header,
+                                   uint32_t payloadOffset)
+{
+    const SlotKey key{header.GetJobId(),
+                      header.GetRound(),
+                      header.GetCliqueId(),
+                      header.GetChunkIndex()};
+    const bool real = header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
+    uint32_t index;
+    auto found = m_index.find(key);
+    if (found == m_index.end())
+    {
+        if (m_index.size() >= m_slotCount)
+        {
+            m_overflowTrace(header);
+            PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_OVERFLOW);
+            return;
+        }
+        if (!m_freeSlots.empty())
+        {
+            index = m_freeSlots.back();
+            m_freeSlots.pop_back();
+        }
+        else
+        {
+            index = static_cast<uint32_t>(m_slots.size());
+            m_slots.emplace_back();
+        }
+        m_index.emplace(key, index);
+        Slot& slot = m_slots[index];
+        slot.key = key;
+        slot.header = header;
+        IslandBitmap self;
+        self.Set(m_islandIndex);
+        slot.expected = header.GetMembers().Minus(self);
+        slot.contributors.Clear();
+        slot.sum.assign(real ? header.GetElementCount() : 0, 0);
+        slot.source = fields.source;
+        slot.destination = fields.destination;
+        slot.sourcePort = fields.sourcePort;
+        slot.ttl = fields.ttl;
+        slot.tos = fields.tos;
+        slot.emitting = false;
+        slot.timeout =
+            Simulator::Schedule(m_timeout, &FpgaAggregatorNetDevice::EmitPartial, this, index);
+        m_slotAllocatedTrace(header);
+    }
+    else
+    {
+        index = found->second;
+    }
+
+    Slot& slot = m_slots[index];
+    if (header.GetMembers() != slot.header.GetMembers() ||
+        header.GetElementCount() != slot.header.GetElementCount() ||
+        real != slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD))
+    {
+        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_MISMATCH);
+        return;
+    }
+    if (slot.contributors.Test(header.GetSender()))
+    {
+        ++m_duplicates;
+        m_duplicateTrace(packet, header);
+        return;
+    }
+    slot.contributors.Set(header.GetSender());
+    ++m_aggregated;
+    if (real)
+    {
+        AddPayload(slot, packet, payloadOffset);
+    }
+    if (slot.contributors == slot.expected)
+    {
+        slot.emitting = true;
+        slot.timeout.Cancel();
+        if (m_pipelineLatency.IsZero())
+        {
+            Emit(index, true);
+        }
+        else
+        {
+            slot.timeout = Simulator::Schedule(m_pipelineLatency,
+                                               &FpgaAggregatorNetDevice::EmitComplete,
+                                               this,
+                                               index);
+        }
+    }
+}
+
+void
+FpgaAggregatorNetDevice::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset)
+{
+    const uint32_t size = packet->GetSize();
+    m_scratch.resize(size);
+    packet->CopyData(m_scratch.data(), size);
+    const uint8_t* p = m_scratch.data() + payloadOffset;
+    const size_t count = slot.sum.size();
+    for (size_t i = 0; i < count; ++i, p += GradientHeader::ELEMENT_SIZE)
+    {
+        const uint32_t value = (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) |
+                               (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+        // Unsigned addition is the two's-complement sum, without signed-overflow UB.
+        const uint32_t before = slot.sum[i];
+        const uint32_t after = before + value;
+        // Signed overflow: both operands have the same sign and the result another.
+        m_wraps += ((~(before ^ value) & (before ^ after)) >> 31);
+        slot.sum[i] = after;
+    }
+}
+
+void
+FpgaAggregatorNetDevice::EmitComplete(uint32_t index)
+{
+    Emit(index, true);
+}
+
+void
+FpgaAggregatorNetDevice::EmitPartial(uint32_t index)
+{
+    Emit(index, false);
+}
+
+void
+FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
+{
+    Slot& slot = m_slots[index];
+    NS_LOG_FUNCTION(this << index << complete << slot.contributors.Count());
+    const bool real = slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
+
+    GradientHeader out = slot.header;
+    out.SetType(GradientHeader::AGGREGATE);
+    out.SetContributors(slot.contributors);
+    out.SetFlags(real ? GradientHeader::FLAG_REAL_PAYLOAD : 0);
+
+    Ptr<Packet> packet;
+    if (real)
+    {
+        const uint32_t bytes = out.GetPayloadSize();
+        m_scratch.resize(bytes);
+        uint8_t* p = m_scratch.data();
+        for (uint32_t value : slot.sum)
+        {
+            *p++ = static_cast<uint8_t>(value >> 24);
+            *p++ = static_cast<uint8_t>(value >> 16);
+            *p++ = static_cast<uint8_t>(value >> 8);
+            *p++ = static_cast<uint8_t>(value);
+        }
+        packet = Create<Packet>(m_scratch.data(), bytes);
+    }
+    else
+    {
+        packet = Create<Packet>(out.GetPayloadSize());
+    }
+    packet->AddHeader(out);
+
+    // Source: the first contributor (so the island sees a peer's address and port, as it
+    // would for a DATA packet); destination: the island.
+    const Ipv4Address destination =
+        m_islandAddress == Ipv4Address::GetAny() ? slot.destination : m_islandAddress;
+    const bool checksums = Node::ChecksumEnabled();
+    UdpHeader udp;
+    udp.SetSourcePort(slot.sourcePort);
+    udp.SetDestinationPort(m_gradientPort);
+    if (checksums)
+    {
+        udp.EnableChecksums();
+        udp.InitializeChecksum(slot.source, destination, UDP_PROTOCOL);
+    }
+    packet->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(slot.source);
+    ip.SetDestination(destination);
+    ip.SetProtocol(UDP_PROTOCOL);
+    ip.SetPayloadSize(packet->GetSize());
+    ip.SetTtl(slot.ttl);
+    ip.SetTos(slot.tos);
+    ip.SetIdentification(m_nextIdentification++);
+    if (checksums)
+    {
+        ip.EnableChecksum();
+    }
+    packet->AddHeader(ip);
+
+    // Free the slot before sending: the trace sinks and the send see a consistent table.
+    slot.timeout.Cancel();
+    m_index.erase(slot.key);
+    m_freeSlots.push_back(index);
+    if (complete)
+    {
+        ++m_complete;
+    }
+    else
+    {
+        ++m_partial;
+    }
+    m_aggregateEmittedTrace(packet, out, complete);
+    m_islandPort->Send(packet, m_islandBroadcast, IPV4_ETHERTYPE);
+}
+
+void
+FpgaAggregatorNetDevice::PassThrough(Ptr<NetDevice> port,
+                                     Ptr<const Packet> packet,
+                                     uint16_t protocol,
+                                     PassReason reason)
+{
+    ++m_passCount[reason];
+    m_passThroughTrace(packet, reason);
+    port->Send(packet->Copy(),
+               port == m_islandPort ? m_islandBroadcast : m_routerBroadcast,
+               protocol);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counters
+
+uint64_t
+FpgaAggregatorNetDevice::GetPassThroughCount(PassReason reason) const
+{
+    NS_ABORT_MSG_IF(reason >= PASS_REASON_COUNT, "bad pass-through reason " << reason);
+    return m_passCount[reason];
+}
+
+uint64_t
+FpgaAggregatorNetDevice::GetAggregatedCount() const
+{
+    return m_aggregated;
+}
+
+uint64_t
+FpgaAggregatorNetDevice::GetDuplicateCount() const
+{
+    return m_duplicates;
+}
+
+uint64_t
+FpgaAggregatorNetDevice::GetCompleteCount() const
+{
+    return m_complete;
+}
+
+uint64_t
+FpgaAggregatorNetDevice::GetPartialCount() const
+{
+    return m_partial;
+}
+
+uint64_t
+FpgaAggregatorNetDevice::GetWrapCount() const
+{
+    return m_wraps;
+}
+
+uint32_t
+FpgaAggregatorNetDevice::GetSlotsInUse() const
+{
+    return static_cast<uint32_t>(m_index.size());
+}
+
+// ---------------------------------------------------------------------------------------------
+// NetDevice interface: a bump in the wire, invisible to IP (its node has no stack).
+
+void
+FpgaAggregatorNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+FpgaAggregatorNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+FpgaAggregatorNetDevice::GetChannel() const
+{
+    return nullptr;
+}
+
+void
+FpgaAggregatorNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+FpgaAggregatorNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+FpgaAggregatorNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+FpgaAggregatorNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+FpgaAggregatorNetDevice::IsLinkUp() const
+{
+    return true;
+}
+
+void
+FpgaAggregatorNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+FpgaAggregatorNetDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+FpgaAggregatorNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+FpgaAggregatorNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+FpgaAggregatorNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+FpgaAggregatorNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+FpgaAggregatorNetDevice::IsPointToPoint() const
+{
+    return false;
+}
+
+bool
+FpgaAggregatorNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+FpgaAggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    // Nothing on the FPGA node originates traffic.
+    return false;
+}
+
+bool
+FpgaAggregatorNetDevice::SendFrom(Ptr<Packet> packet,
+                                  const Address& source,
+                                  const Address& dest,
+                                  uint16_t protocolNumber)
+{
+    return false;
+}
+
+Ptr<Node>
+FpgaAggregatorNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+FpgaAggregatorNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+FpgaAggregatorNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+FpgaAggregatorNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+FpgaAggregatorNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscRxCallback = cb;
+}
+
+bool
+FpgaAggregatorNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

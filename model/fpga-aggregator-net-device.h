@@ -5,29 +5,341 @@
 #ifndef FPGA_AGGREGATOR_NET_DEVICE_H
 #define FPGA_AGGREGATOR_NET_DEVICE_H
 
+#include "gradient-header.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
 
 namespace ns3
 {
+
+class Node;
+class Packet;
 
 /**
  * \ingroup wan-training
  * \brief An in-line FPGA between an island and its city router that aggregates the gradient
  *        chunks flowing into the island (ingress relief).
  *
- * (The FPGA issue completes this class; the helper relies only on the members below.)
+ * A two-port bump in the wire, shaped after BridgeNetDevice: the FPGA node has no IP stack;
+ * this device registers a promiscuous protocol handler on its island port (the access link)
+ * and its router port (the in-box link) and moves IPv4 packets between them itself.
+ *
+ * Outbound (island to router) everything passes through untouched. Inbound (router to
+ * island), a packet is aggregated when it is IPv4/UDP to GradientPort with a valid
+ * GradientHeader of type DATA, neither FLAG_RETRANSMISSION nor FLAG_NO_AGGREGATE set, whose
+ * member bitmap holds IslandIndex and whose sender is not IslandIndex. Everything that reaches
+ * the router port is for this island (unicast to it, or multicast it subscribed to), so the
+ * member bitmap is the only destination test.
+ *
+ * Aggregation keeps one slot per (job, round, clique, chunk). The expected contributors come
+ * from the packets themselves: the member bitmap minus IslandIndex. Real payloads are summed
+ * element-wise as int32 with two's-complement wrap-around; virtual payloads only by bitmap. A
+ * second copy from a sender already in the slot is absorbed and counted. A complete slot
+ * becomes one AGGREGATE packet towards the island after PipelineLatency; a slot still
+ * incomplete after Timeout is flushed as a partial AGGREGATE carrying its bitmap. With no free
+ * slot (SlotCount in use), a packet passes through untouched.
  */
 class FpgaAggregatorNetDevice : public NetDevice
 {
   public:
+    /** Why a packet passed through without aggregation (trace argument, counter index). */
+    enum PassReason
+    {
+        PASS_OUTBOUND = 0,   //!< island to router: never touched
+        PASS_NOT_GRADIENT,   //!< not IPv4/UDP to GradientPort (or a fragment)
+        PASS_MALFORMED,      //!< to GradientPort, but GradientHeader::Parse rejected it
+        PASS_NOT_DATA,       //!< AGGREGATE, NACK, RING or ACK
+        PASS_RETRANSMISSION, //!< FLAG_RETRANSMISSION set
+        PASS_NO_AGGREGATE,   //!< FLAG_NO_AGGREGATE set
+        PASS_NOT_MEMBER,     //!< IslandIndex not a member, or the island is the sender
+        PASS_MISMATCH,       //!< element count, members or payload kind differ from the slot
+        PASS_OVERFLOW,       //!< no free slot
+        PASS_REASON_COUNT    //!< number of reasons (not a reason)
+    };
+
+    /** \param reason a reason \return its name, e.g. "Overflow" */
+    static const char* PassReasonName(PassReason reason);
+
+    /**
+     * TracedCallback signature for AggregateEmitted.
+     * \param packet the AGGREGATE packet (IPv4 header included)
+     * \param header its gradient header
+     * \param complete true if every expected contributor is in the bitmap
+     */
+    typedef void (*AggregateTracedCallback)(Ptr<const Packet> packet,
+                                            const GradientHeader& header,
+                                            bool complete);
+    /**
+     * TracedCallback signature for PassThrough.
+     * \param packet the packet (IPv4 header included) \param reason why it passed
+     */
+    typedef void (*PassThroughTracedCallback)(Ptr<const Packet> packet, PassReason reason);
+    /**
+     * TracedCallback signature for SlotAllocated and Overflow.
+     * \param header the gradient header of the packet that opened (or could not open) a slot
+     */
+    typedef void (*HeaderTracedCallback)(const GradientHeader& header);
+    /**
+     * TracedCallback signature for Duplicate.
+     * \param packet the absorbed copy (IPv4 header included) \param header its gradient header
+     */
+    typedef void (*DuplicateTracedCallback)(Ptr<const Packet> packet, const GradientHeader& header);
+
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
+    FpgaAggregatorNetDevice();
+    ~FpgaAggregatorNetDevice() override;
 
-    /** \param port the device towards the island (access link) */
+    /** \param port the device towards the island (access link), on the FPGA's node */
     void SetIslandPort(Ptr<NetDevice> port);
-    /** \param port the device towards the router (in-box link) */
+    /** \param port the device towards the router (in-box link), on the FPGA's node */
     void SetRouterPort(Ptr<NetDevice> port);
     // Attribute "IslandIndex" (uint32_t): the island this FPGA serves.
+
+    /** \return the island port (or nullptr) */
+    Ptr<NetDevice> GetIslandPort() const;
+    /** \return the router port (or nullptr) */
+    Ptr<NetDevice> GetRouterPort() const;
+
+    /** \param reason a reason \return packets passed through for it */
+    uint64_t GetPassThroughCount(PassReason reason) const;
+    /** \return DATA packets absorbed into a slot (duplicates excluded) */
+    uint64_t GetAggregatedCount() const;
+    /** \return DATA copies from a sender already in their slot (absorbed, not added) */
+    uint64_t GetDuplicateCount() const;
+    /** \return complete AGGREGATE packets emitted */
+    uint64_t GetCompleteCount() const;
+    /** \return partial AGGREGATE packets emitted after a timeout */
+    uint64_t GetPartialCount() const;
+    /** \return element additions that wrapped around (int32 overflow) */
+    uint64_t GetWrapCount() const;
+    /** \return slots in use now */
+    uint32_t GetSlotsInUse() const;
+
+    // NetDevice interface
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** Slot key: one chunk of one clique's round of one job. */
+    struct SlotKey
+    {
+        uint32_t jobId;      //!< job
+        uint32_t round;      //!< round
+        uint32_t cliqueId;   //!< clique
+        uint32_t chunkIndex; //!< chunk
+        /** \param other key \return equality */
+        bool operator==(const SlotKey& other) const;
+    };
+
+    /** Hash of a SlotKey. */
+    struct SlotKeyHash
+    {
+        /** \param key key \return hash */
+        size_t operator()(const SlotKey& key) const;
+    };
+
+    /** One aggregation slot; pooled, so its sum buffer's memory is reused. */
+    struct Slot
+    {
+        SlotKey key;               //!< what it aggregates
+        GradientHeader header;     //!< first contribution's header (template of the aggregate)
+        IslandBitmap expected;     //!< members minus this island
+        IslandBitmap contributors; //!< senders added so far
+        std::vector<uint32_t> sum; //!< element sums (real payloads), as two's-complement bits
+        Ipv4Address source;        //!< first contribution's IPv4 source
+        Ipv4Address destination;   //!< first contribution's IPv4 destination
+        uint16_t sourcePort;       //!< first contribution's UDP source port
+        uint8_t ttl;               //!< first contribution's TTL
+        uint8_t tos;               //!< first contribution's TOS byte
+        EventId timeout;           //!< partial flush, or the emission once complete
+        bool emitting;             //!< complete; waiting for PipelineLatency
+    };
+
+    /** A gradient packet waiting for the aggregation engine (ProcessingRate > 0). */
+    struct PendingInput
+    {
+        Ptr<const Packet> packet; //!< the received IPv4 packet
+        Time finish;              //!< when the engine finishes serving it
+    };
+
+    /**
+     * \brief Promiscuous handler of the island port: forwards out of the router port.
+     * \param device receiving port \param packet packet \param protocol EtherType
+     * \param source source address \param destination destination address
+     * \param packetType packet type
+     */
+    void ReceiveFromIsland(Ptr<NetDevice> device,
+                           Ptr<const Packet> packet,
+                           uint16_t protocol,
+                           const Address& source,
+                           const Address& destination,
+                           NetDevice::PacketType packetType);
+    /**
+     * \brief Promiscuous handler of the router port: aggregates or passes through.
+     * \param device receiving port \param packet packet \param protocol EtherType
+     * \param source source address \param destination destination address
+     * \param packetType packet type
+     */
+    void ReceiveFromRouter(Ptr<NetDevice> device,
+                           Ptr<const Packet> packet,
+                           uint16_t protocol,
+                           const Address& source,
+                           const Address& destination,
+                           NetDevice::PacketType packetType);
+    /**
+     * \brief Quick test on the first bytes: IPv4, not a fragment, UDP, to GradientPort.
+     * \param packet an IPv4 packet \return true if it is gradient traffic
+     */
+    bool IsGradientTraffic(Ptr<const Packet> packet) const;
+    /**
+     * \brief Parse and, if eligible, aggregate one inbound gradient packet.
+     * \param packet the IPv4 packet
+     */
+    void Process(Ptr<const Packet> packet);
+    /**
+     * \brief Queue a gradient packet for the aggregation engine (ProcessingRate > 0).
+     * \param packet the IPv4 packet
+     */
+    void Enqueue(Ptr<const Packet> packet);
+    /** \brief The aggregation engine finished serving the oldest pending input. */
+    void ServiceComplete();
+
+    /** The IPv4 and UDP fields of one contribution that an aggregate reuses. */
+    struct InputFields
+    {
+        Ipv4Address source;      //!< IPv4 source
+        Ipv4Address destination; //!< IPv4 destination
+        uint16_t sourcePort;     //!< UDP source port
+        uint8_t ttl;             //!< IPv4 TTL
+        uint8_t tos;             //!< IPv4 TOS byte
+    };
+
+    /**
+     * \brief Add one DATA contribution to its slot (allocating the slot if needed).
+     * \param packet the IPv4 packet \param fields its IPv4/UDP fields
+     * \param header its gradient header \param payloadOffset byte offset of the payload
+     */
+    void Aggregate(Ptr<const Packet> packet,
+                   const InputFields& fields,
+                   const GradientHeader& header,
+                   uint32_t payloadOffset);
+    /**
+     * \brief Add a real payload to a slot's sums.
+     * \param slot the slot \param packet the IPv4 packet \param payloadOffset payload offset
+     */
+    void AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset);
+    /** \param index slot index \brief the slot's pipeline latency elapsed: emit it complete */
+    void EmitComplete(uint32_t index);
+    /** \param index slot index \brief the slot timed out: emit it partial */
+    void EmitPartial(uint32_t index);
+    /**
+     * \brief Build the AGGREGATE packet of a slot, send it to the island, free the slot.
+     * \param index slot index \param complete whether the bitmap is full
+     */
+    void Emit(uint32_t index, bool complete);
+    /**
+     * \brief Forward a packet out of a port untouched, counting and tracing the reason.
+     * \param port output port \param packet the packet \param protocol its EtherType
+     * \param reason why it passes
+     */
+    void PassThrough(Ptr<NetDevice> port,
+                     Ptr<const Packet> packet,
+                     uint16_t protocol,
+                     PassReason reason);
+
+    Ptr<Node> m_node;                                      //!< the FPGA node
+    Ptr<NetDevice> m_islandPort;                           //!< towards the island
+    Ptr<NetDevice> m_routerPort;                           //!< towards the router
+    Mac48Address m_address;                                //!< this device's address
+    uint32_t m_ifIndex;                                    //!< interface index
+    uint16_t m_mtu;                                        //!< MTU (informational)
+    NetDevice::ReceiveCallback m_rxCallback;               //!< unused: the node has no stack
+    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< unused likewise
+
+    // Attributes
+    uint32_t m_islandIndex;      //!< the island served
+    uint16_t m_gradientPort;     //!< UDP destination port of gradient traffic
+    uint32_t m_slotCount;        //!< slot capacity
+    Time m_timeout;              //!< partial flush after this long
+    Time m_pipelineLatency;      //!< delay from completion to emission
+    DataRate m_processingRate;   //!< aggregation engine rate; 0 = line rate (no extra delay)
+    Ipv4Address m_islandAddress; //!< destination of aggregates; 0.0.0.0 = learn
+
+    // Slots
+    std::vector<Slot> m_slots;                                  //!< pool, grows to m_slotCount
+    std::vector<uint32_t> m_freeSlots;                          //!< indices of free pool slots
+    std::unordered_map<SlotKey, uint32_t, SlotKeyHash> m_index; //!< key -> pool index
+    std::vector<uint8_t> m_scratch;                             //!< payload copy buffer
+    /** IPv4 header (no options) and UDP header bytes. */
+    static constexpr uint32_t IPV4_UDP_SIZE = 20 + 8;
+    /** IPv4 + UDP + the largest gradient header: what Process() copies out of a packet. */
+    std::array<uint8_t, IPV4_UDP_SIZE + GradientHeader::MAX_SERIALIZED_SIZE> m_headerBytes;
+    GradientHeader m_parsed;   //!< the header Process() parses into (reused: no per-packet init)
+    Address m_islandBroadcast; //!< island port's broadcast address (cached)
+    Address m_routerBroadcast; //!< router port's broadcast address (cached)
+
+    // Processing FIFO (ProcessingRate > 0)
+    std::deque<PendingInput> m_pending; //!< inputs in service order
+    EventId m_serviceEvent;             //!< completion of the oldest pending input
+    Time m_busyUntil;                   //!< when the engine finishes its last accepted input
+
+    // Counters
+    uint64_t m_passCount[PASS_REASON_COUNT]; //!< per pass-through reason
+    uint64_t m_aggregated;                   //!< contributions added
+    uint64_t m_duplicates;                   //!< duplicate contributions absorbed
+    uint64_t m_complete;                     //!< complete aggregates
+    uint64_t m_partial;                      //!< partial aggregates
+    uint64_t m_wraps;                        //!< wrapped element additions
+    uint16_t m_nextIdentification;           //!< IPv4 identification of emitted aggregates
+
+    // Trace sources
+    TracedCallback<const GradientHeader&> m_slotAllocatedTrace; //!< SlotAllocated
+    TracedCallback<Ptr<const Packet>, const GradientHeader&, bool>
+        m_aggregateEmittedTrace;                                               //!< AggregateEmitted
+    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace;          //!< PassThrough
+    TracedCallback<const GradientHeader&> m_overflowTrace;                     //!< Overflow
+    TracedCallback<Ptr<const Packet>, const GradientHeader&> m_duplicateTrace; //!< Duplicate
 };
 
 } // namespace ns3

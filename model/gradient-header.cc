@@ -1,1 +1,744 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "gradient-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GradientHeader");
+
+NS_OBJECT_ENSURE_REGISTERED(GradientHeader);
+
+// ---------------------------------------------------------------------------------------------
+// IslandBitmap
+
+void
+IslandBitmap::Set(uint32_t island)
+{
+    NS_ASSERT_MSG(island < MAX_ISLANDS, "island " << island << " out of range");
+    m_words[island / 64] |= uint64_t{1} << (island % 64);
+}
+
+void
+IslandBitmap::Reset(uint32_t island)
+{
+    NS_ASSERT_MSG(island < MAX_ISLANDS, "island " << island << " out of range");
+    m_words[island / 64] &= ~(uint64_t{1} << (island % 64));
+}
+
+bool
+IslandBitmap::Test(uint32_t island) const
+{
+    if (island >= MAX_ISLANDS)
+    {
+        return false;
+    }
+    return (m_words[island / 64] >> (island % 64)) & 1;
+}
+
+void
+IslandBitmap::Clear()
+{
+    m_words.fill(0);
+}
+
+uint32_t
+IslandBitmap::Count() const
+{
+    uint32_t count = 0;
+    for (uint64_t word : m_words)
+    {
+        count += static_cast<uint32_t>(__builtin_popcountll(word));
+    }
+    return count;
+}
+
+bool
+IslandBitmap::IsEmpty() const
+{
+    return GetUsedWords() == 0;
+}
+
+uint32_t
+IslandBitmap::GetUsedWords() const
+{
+    for (uint32_t i = MAX_WORDS; i > 0; --i)
+    {
+        if (m_words[i - 1] != 0)
+        {
+            return i;
+        }
+    }
+    return 0;
+}
+
+uint64_t
+IslandBitmap::GetWord(uint32_t index) const
+{
+    NS_ASSERT(index < MAX_WORDS);
+    return m_words[index];
+}
+
+void
+IslandBitmap::SetWord(uint32_t index, uint64_t word)
+{
+    NS_ASSERT(index < MAX_WORDS);
+    m_words[index] = word;
+}
+
+bool
+IslandBitmap::IsSubsetOf(const IslandBitmap& other) const
+{
+    for (uint32_t i = 0; i < MAX_WORDS; ++i)
+    {
+        if ((m_words[i] & ~other.m_words[i]) != 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+IslandBitmap::Intersects(const IslandBitmap& other) const
+{
+    for (uint32_t i = 0; i < MAX_WORDS; ++i)
+    {
+        if ((m_words[i] & other.m_words[i]) != 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+IslandBitmap
+IslandBitmap::Minus(const IslandBitmap& other) const
+{
+    IslandBitmap result;
+    for (uint32_t i = 0; i < MAX_WORDS; ++i)
+    {
+        result.m_words[i] = m_words[i] & ~other.m_words[i];
+    }
+    return result;
+}
+
+IslandBitmap
+IslandBitmap::Union(const IslandBitmap& other) const
+{
+    IslandBitmap result;
+    for (uint32_t i = 0; i < MAX_WORDS; ++i)
+    {
+        result.m_words[i] = m_words[i] | other.m_words[i];
+    }
+    return result;
+}
+
+std::vector<uint32_t>
+IslandBitmap::ToVector() const
+{
+    std::vector<uint32_t> islands;
+    for (uint32_t i = 0; i < MAX_ISLANDS; ++i)
+    {
+        if (Test(i))
+        {
+            islands.push_back(i);
+        }
+    }
+    return islands;
+}
+
+bool
+IslandBitmap::operator==(const IslandBitmap& other) const
+{
+    return m_words == other.m_words;
+}
+
+bool
+IslandBitmap::operator!=(const IslandBitmap& other) const
+{
+    return m_words != other.m_words;
+}
+
+std::ostream&
+operator<<(std::ostream& os, const IslandBitmap& bitmap)
+{
+    os << "{";
+    bool first = true;
+    for (uint32_t island : bitmap.ToVector())
+    {
+        os << (first ? "" : ",") << island;
+        first = false;
+    }
+    return os << "}";
+}
+
+// ---------------------------------------------------------------------------------------------
+// GradientHeader
+
+namespace
+{
+
+/** Byte offsets of the fixed part (see the table in gradient-header.h). */
+constexpr uint32_t OFFSET_MAGIC = 0;
+constexpr uint32_t OFFSET_VERSION = 2;
+constexpr uint32_t OFFSET_TYPE = 3;
+constexpr uint32_t OFFSET_FLAGS = 4;
+constexpr uint32_t OFFSET_SENDER = 6;
+constexpr uint32_t OFFSET_JOB = 8;
+constexpr uint32_t OFFSET_ROUND = 12;
+constexpr uint32_t OFFSET_CLIQUE = 16;
+constexpr uint32_t OFFSET_CHUNK_INDEX = 20;
+constexpr uint32_t OFFSET_CHUNK_COUNT = 24;
+constexpr uint32_t OFFSET_ELEMENTS = 28;
+constexpr uint32_t OFFSET_RING_STEP = 32;
+constexpr uint32_t OFFSET_WORDS = 34;
+constexpr uint32_t OFFSET_RANGES = 35;
+constexpr uint32_t BYTES_PER_WORD = 8;
+constexpr uint32_t BYTES_PER_RANGE = 8;
+/** Flags a version-1 sender may set; other bits make the header invalid. */
+constexpr uint16_t KNOWN_FLAGS = GradientHeader::FLAG_RETRANSMISSION |
+                                 GradientHeader::FLAG_NO_AGGREGATE |
+                                 GradientHeader::FLAG_REAL_PAYLOAD;
+
+uint16_t
+ReadU16(const uint8_t* p)
+{
+    return static_cast<uint16_t>((p[0] << 8) | p[1]);
+}
+
+uint32_t
+ReadU32(const uint8_t* p)
+{
+    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+
+uint64_t
+ReadU64(const uint8_t* p)
+{
+    return (uint64_t{ReadU32(p)} << 32) | ReadU32(p + 4);
+}
+
+bool
+IsKnownType(uint8_t type)
+{
+    return type >= GradientHeader::DATA && type <= GradientHeader::ACK;
+}
+
+} // namespace
+
+TypeId
+GradientHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::GradientHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("WanTraining")
+                            .AddConstructor<GradientHeader>();
+    return tid;
+}
+
+TypeId
+GradientHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+GradientHeader::GradientHeader()
+    : m_type(DATA),
+      m_flags(0),
+      m_sender(0),
+      m_jobId(0),
+      m_round(0),
+      m_cliqueId(0),
+      m_chunkIndex(0),
+      m_chunkCount(1),
+      m_elementCount(0),
+      m_ringStep(0)
+{
+}
+
+bool
+GradientHeader::Parse(Ptr<const Packet> packet,
+                      GradientHeader& header,
+                      std::vector<int32_t>* values)
+{
+    // Copy at most the largest header: the copy stops at the end of the packet, so a
+    // truncated packet cannot make us read past it.
+    uint8_t bytes[MAX_SERIALIZED_SIZE];
+    const uint32_t size = packet->GetSize();
+    const uint32_t available = packet->CopyData(bytes, std::min(size, MAX_SERIALIZED_SIZE));
+    uint32_t headerSize = 0;
+    if (!ParseBytes(bytes, available, size, header, &headerSize))
+    {
+        return false;
+    }
+    if (values != nullptr)
+    {
+        values->clear();
+        if (header.HasFlag(FLAG_REAL_PAYLOAD) && header.m_elementCount > 0)
+        {
+            std::vector<uint8_t> all(size);
+            packet->CopyData(all.data(), size);
+            values->resize(header.m_elementCount);
+            const uint8_t* p = all.data() + headerSize;
+            for (uint32_t i = 0; i < header.m_elementCount; ++i, p += ELEMENT_SIZE)
+            {
+                // Two's-complement reinterpretation of the wire bits.
+                (*values)[i] = static_cast<int32_t>(ReadU32(p));
+            }
+        }
+    }
+    return true;
+}
+
+bool
+GradientHeader::ParseBytes(const uint8_t* bytes,
+                           uint32_t available,
+                           uint32_t packetSize,
+                           GradientHeader& header,
+                           uint32_t* headerSize)
+{
+    if (available < FIXED_SIZE || packetSize < available)
+    {
+        return false;
+    }
+    if (ReadU16(bytes + OFFSET_MAGIC) != MAGIC || bytes[OFFSET_VERSION] != VERSION ||
+        !IsKnownType(bytes[OFFSET_TYPE]) || (ReadU16(bytes + OFFSET_FLAGS) & ~KNOWN_FLAGS) != 0)
+    {
+        return false;
+    }
+    const uint32_t words = bytes[OFFSET_WORDS];
+    const uint32_t ranges = bytes[OFFSET_RANGES];
+    if (words < 1 || words > IslandBitmap::MAX_WORDS)
+    {
+        return false;
+    }
+    const uint8_t type = bytes[OFFSET_TYPE];
+    if ((type == NACK && (ranges < 1 || ranges > MAX_NACK_RANGES)) || (type != NACK && ranges != 0))
+    {
+        return false;
+    }
+    const uint32_t size = FIXED_SIZE + 2 * BYTES_PER_WORD * words + BYTES_PER_RANGE * ranges;
+    const uint64_t payloadSize = uint64_t{ReadU32(bytes + OFFSET_ELEMENTS)} * ELEMENT_SIZE;
+    if (size + payloadSize != packetSize || available < size)
+    {
+        return false;
+    }
+    const uint16_t sender = ReadU16(bytes + OFFSET_SENDER);
+    if (sender >= 64 * words)
+    {
+        return false;
+    }
+
+    // Decode: the whole header is within the bytes.
+    header.m_type = type;
+    header.m_flags = ReadU16(bytes + OFFSET_FLAGS);
+    header.m_sender = sender;
+    header.m_jobId = ReadU32(bytes + OFFSET_JOB);
+    header.m_round = ReadU32(bytes + OFFSET_ROUND);
+    header.m_cliqueId = ReadU32(bytes + OFFSET_CLIQUE);
+    header.m_chunkIndex = ReadU32(bytes + OFFSET_CHUNK_INDEX);
+    header.m_chunkCount = ReadU32(bytes + OFFSET_CHUNK_COUNT);
+    header.m_elementCount = ReadU32(bytes + OFFSET_ELEMENTS);
+    header.m_ringStep = ReadU16(bytes + OFFSET_RING_STEP);
+    const uint8_t* p = bytes + FIXED_SIZE;
+    header.m_members.Clear();
+    header.m_contributors.Clear();
+    for (uint32_t i = 0; i < words; ++i, p += BYTES_PER_WORD)
+    {
+        header.m_members.SetWord(i, ReadU64(p));
+    }
+    for (uint32_t i = 0; i < words; ++i, p += BYTES_PER_WORD)
+    {
+        header.m_contributors.SetWord(i, ReadU64(p));
+    }
+    header.m_nackRanges.resize(ranges);
+    for (ChunkRange& range : header.m_nackRanges)
+    {
+        range.first = ReadU32(p);
+        range.count = ReadU32(p + 4);
+        p += BYTES_PER_RANGE;
+    }
+
+    // Consistency.
+    if (header.m_chunkCount < 1 || header.m_chunkIndex >= header.m_chunkCount ||
+        !header.m_members.Test(sender) || !header.m_contributors.IsSubsetOf(header.m_members))
+    {
+        return false;
+    }
+    switch (type)
+    {
+    case DATA: {
+        IslandBitmap self;
+        self.Set(sender);
+        if (header.m_contributors != self)
+        {
+            return false;
+        }
+        break;
+    }
+    case AGGREGATE:
+        if (header.m_contributors.IsEmpty())
+        {
+            return false;
+        }
+        break;
+    case NACK:
+        for (const ChunkRange& range : header.m_nackRanges)
+        {
+            if (range.count < 1 || range.first >= header.m_chunkCount ||
+                range.count > header.m_chunkCount - range.first)
+            {
+                return false;
+            }
+        }
+        break;
+    default:
+        break;
+    }
+    if (headerSize != nullptr)
+    {
+        *headerSize = size;
+    }
+    return true;
+}
+
+Ptr<Packet>
+GradientHeader::CreateVirtualPacket(const GradientHeader& header)
+{
+    GradientHeader written = header;
+    written.m_flags &= ~FLAG_REAL_PAYLOAD;
+    Ptr<Packet> packet = Create<Packet>(written.GetPayloadSize());
+    packet->AddHeader(written);
+    return packet;
+}
+
+Ptr<Packet>
+GradientHeader::CreateRealPacket(const GradientHeader& header, const std::vector<int32_t>& values)
+{
+    GradientHeader written = header;
+    written.m_flags |= FLAG_REAL_PAYLOAD;
+    written.m_elementCount = static_cast<uint32_t>(values.size());
+    std::vector<uint8_t> bytes(values.size() * ELEMENT_SIZE);
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        const auto bits = static_cast<uint32_t>(values[i]);
+        bytes[i * ELEMENT_SIZE] = static_cast<uint8_t>(bits >> 24);
+        bytes[i * ELEMENT_SIZE + 1] = static_cast<uint8_t>(bits >> 16);
+        bytes[i * ELEMENT_SIZE + 2] = static_cast<uint8_t>(bits >> 8);
+        bytes[i * ELEMENT_SIZE + 3] = static_cast<uint8_t>(bits);
+    }
+    Ptr<Packet> packet = Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    packet->AddHeader(written);
+    return packet;
+}
+
+const char*
+GradientHeader::TypeName(uint8_t type)
+{
+    switch (type)
+    {
+    case DATA:
+        return "DATA";
+    case AGGREGATE:
+        return "AGGREGATE";
+    case NACK:
+        return "NACK";
+    case RING:
+        return "RING";
+    case ACK:
+        return "ACK";
+    default:
+        return "UNKNOWN";
+    }
+}
+
+uint32_t
+GradientHeader::GetWireWords() const
+{
+    return std::max<uint32_t>(1, std::max(m_members.GetUsedWords(), m_contributors.GetUsedWords()));
+}
+
+uint32_t
+GradientHeader::GetSerializedSize() const
+{
+    return FIXED_SIZE + 2 * BYTES_PER_WORD * GetWireWords() +
+           BYTES_PER_RANGE * static_cast<uint32_t>(m_nackRanges.size());
+}
+
+void
+GradientHeader::Serialize(Buffer::Iterator start) const
+{
+    const uint32_t words = GetWireWords();
+    start.WriteHtonU16(MAGIC);
+    start.WriteU8(VERSION);
+    start.WriteU8(m_type);
+    start.WriteHtonU16(m_flags);
+    start.WriteHtonU16(m_sender);
+    start.WriteHtonU32(m_jobId);
+    start.WriteHtonU32(m_round);
+    start.WriteHtonU32(m_cliqueId);
+    start.WriteHtonU32(m_chunkIndex);
+    start.WriteHtonU32(m_chunkCount);
+    start.WriteHtonU32(m_elementCount);
+    start.WriteHtonU16(m_ringStep);
+    start.WriteU8(static_cast<uint8_t>(words));
+    start.WriteU8(static_cast<uint8_t>(m_nackRanges.size()));
+    for (uint32_t i = 0; i < words; ++i)
+    {
+        start.WriteHtonU64(m_members.GetWord(i));
+    }
+    for (uint32_t i = 0; i < words; ++i)
+    {
+        start.WriteHtonU64(m_contributors.GetWord(i));
+    }
+    for (const ChunkRange& range : m_nackRanges)
+    {
+        start.WriteHtonU32(range.first);
+        start.WriteHtonU32(range.count);
+    }
+}
+
+uint32_t
+GradientHeader::Deserialize(Buffer::Iterator start)
+{
+    // Callers validate with Parse() first; the bounds below only keep a direct caller with a
+    // bad packet from reading past the buffer or growing the header without limit.
+    if (start.GetRemainingSize() < FIXED_SIZE)
+    {
+        return 0;
+    }
+    start.ReadNtohU16(); // magic, checked by Parse()
+    start.ReadU8();      // version, checked by Parse()
+    m_type = start.ReadU8();
+    m_flags = start.ReadNtohU16();
+    m_sender = start.ReadNtohU16();
+    m_jobId = start.ReadNtohU32();
+    m_round = start.ReadNtohU32();
+    m_cliqueId = start.ReadNtohU32();
+    m_chunkIndex = start.ReadNtohU32();
+    m_chunkCount = start.ReadNtohU32();
+    m_elementCount = start.ReadNtohU32();
+    m_ringStep = start.ReadNtohU16();
+    uint32_t words = std::min<uint32_t>(start.ReadU8(), IslandBitmap::MAX_WORDS);
+    uint32_t ranges = std::min<uint32_t>(start.ReadU8(), MAX_NACK_RANGES);
+    if (start.GetRemainingSize() < 2 * BYTES_PER_WORD * words)
+    {
+        words = 0;
+    }
+    m_members.Clear();
+    m_contributors.Clear();
+    for (uint32_t i = 0; i < words; ++i)
+    {
+        m_members.SetWord(i, start.ReadNtohU64());
+    }
+    for (uint32_t i = 0; i < words; ++i)
+    {
+        m_contributors.SetWord(i, start.ReadNtohU64());
+    }
+    ranges = std::min(ranges, start.GetRemainingSize() / BYTES_PER_RANGE);
+    m_nackRanges.resize(ranges);
+    for (ChunkRange& range : m_nackRanges)
+    {
+        range.first = start.ReadNtohU32();
+        range.count = start.ReadNtohU32();
+    }
+    return FIXED_SIZE + 2 * BYTES_PER_WORD * words + BYTES_PER_RANGE * ranges;
+}
+
+void
+GradientHeader::Print(std::ostream& os) const
+{
+    os << TypeName(m_type) << " job=" << m_jobId << " round=" << m_round << " clique=" << m_cliqueId
+       << " sender=" << m_sender << " chunk=" << m_chunkIndex << "/" << m_chunkCount
+       << " elements=" << m_elementCount << " flags=0x" << std::hex << m_flags << std::dec
+       << " members=" << m_members.Count() << " contributors=" << m_contributors.Count();
+    if (m_type == RING)
+    {
+        os << " step=" << m_ringStep;
+    }
+    for (const ChunkRange& range : m_nackRanges)
+    {
+        os << " nack=[" << range.first << "+" << range.count << ")";
+    }
+}
+
+void
+GradientHeader::SetType(Type type)
+{
+    m_type = type;
+}
+
+GradientHeader::Type
+GradientHeader::GetType() const
+{
+    return static_cast<Type>(m_type);
+}
+
+void
+GradientHeader::SetFlags(uint16_t flags)
+{
+    m_flags = flags;
+}
+
+uint16_t
+GradientHeader::GetFlags() const
+{
+    return m_flags;
+}
+
+bool
+GradientHeader::HasFlag(Flag flag) const
+{
+    return (m_flags & flag) != 0;
+}
+
+void
+GradientHeader::SetJobId(uint32_t jobId)
+{
+    m_jobId = jobId;
+}
+
+uint32_t
+GradientHeader::GetJobId() const
+{
+    return m_jobId;
+}
+
+void
+GradientHeader::SetRound(uint32_t round)
+{
+    m_round = round;
+}
+
+uint32_t
+GradientHeader::GetRound() const
+{
+    return m_round;
+}
+
+void
+GradientHeader::SetCliqueId(uint32_t cliqueId)
+{
+    m_cliqueId = cliqueId;
+}
+
+uint32_t
+GradientHeader::GetCliqueId() const
+{
+    return m_cliqueId;
+}
+
+void
+GradientHeader::SetSender(uint16_t island)
+{
+    NS_ABORT_MSG_IF(island >= IslandBitmap::MAX_ISLANDS, "sender " << island << " out of range");
+    m_sender = island;
+}
+
+uint16_t
+GradientHeader::GetSender() const
+{
+    return m_sender;
+}
+
+void
+GradientHeader::SetChunkIndex(uint32_t index)
+{
+    m_chunkIndex = index;
+}
+
+uint32_t
+GradientHeader::GetChunkIndex() const
+{
+    return m_chunkIndex;
+}
+
+void
+GradientHeader::SetChunkCount(uint32_t count)
+{
+    m_chunkCount = count;
+}
+
+uint32_t
+GradientHeader::GetChunkCount() const
+{
+    return m_chunkCount;
+}
+
+void
+GradientHeader::SetElementCount(uint32_t count)
+{
+    m_elementCount = count;
+}
+
+uint32_t
+GradientHeader::GetElementCount() const
+{
+    return m_elementCount;
+}
+
+void
+GradientHeader::SetRingStep(uint16_t step)
+{
+    m_ringStep = step;
+}
+
+uint16_t
+GradientHeader::GetRingStep() const
+{
+    return m_ringStep;
+}
+
+void
+GradientHeader::SetMembers(const IslandBitmap& members)
+{
+    m_members = members;
+}
+
+const IslandBitmap&
+GradientHeader::GetMembers() const
+{
+    return m_members;
+}
+
+void
+GradientHeader::SetContributors(const IslandBitmap& contributors)
+{
+    m_contributors = contributors;
+}
+
+const IslandBitmap&
+GradientHeader::GetContributors() const
+{
+    return m_contributors;
+}
+
+void
+GradientHeader::SetNackRanges(const std::vector<ChunkRange>& ranges)
+{
+    NS_ABORT_MSG_IF(ranges.size() > MAX_NACK_RANGES, "too many NACK ranges: " << ranges.size());
+    m_nackRanges = ranges;
+}
+
+const std::vector<GradientHeader::ChunkRange>&
+GradientHeader::GetNackRanges() const
+{
+    return m_nackRanges;
+}
+
+uint32_t
+GradientHeader::GetPayloadSize() const
+{
+    return m_elementCount * ELEMENT_SIZE;
+}
+
+} // namespace ns3

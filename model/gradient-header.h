@@ -1,1 +1,297 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef GRADIENT_HEADER_H
+#define GRADIENT_HEADER_H
+
+#include "ns3/header.h"
+#include "ns3/ptr.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class Packet;
+
+/**
+ * \ingroup wan-training
+ * \brief A set of island indices (0 .. IslandBitmap::MAX_ISLANDS - 1) stored as 64-bit words.
+ *
+ * Fixed capacity, so copying and testing never allocate: the per-packet paths of the FPGA and
+ * the training application use it directly.
+ */
+class IslandBitmap
+{
+  public:
+    /** Words of capacity (the largest bitmap a GradientHeader carries). */
+    static constexpr uint32_t MAX_WORDS = 16;
+    /** Islands representable: 64 * MAX_WORDS = 1024. */
+    static constexpr uint32_t MAX_ISLANDS = 64 * MAX_WORDS;
+
+    /** \param island index (< MAX_ISLANDS) \brief add the island */
+    void Set(uint32_t island);
+    /** \param island index (< MAX_ISLANDS) \brief remove the island */
+    void Reset(uint32_t island);
+    /** \param island index \return true if the island is in the set (false if out of range) */
+    bool Test(uint32_t island) const;
+    /** \brief remove every island */
+    void Clear();
+    /** \return the number of islands in the set */
+    uint32_t Count() const;
+    /** \return true if the set is empty */
+    bool IsEmpty() const;
+    /** \return the fewest words that hold every member (0 for the empty set) */
+    uint32_t GetUsedWords() const;
+    /** \param index word index (< MAX_WORDS) \return the word; bit b is island 64*index+b */
+    uint64_t GetWord(uint32_t index) const;
+    /** \param index word index (< MAX_WORDS) \param word the new word */
+    void SetWord(uint32_t index, uint64_t word);
+    /** \param other another set \return true if every member of this set is in other */
+    bool IsSubsetOf(const IslandBitmap& other) const;
+    /** \param other another set \return true if the sets share a member */
+    bool Intersects(const IslandBitmap& other) const;
+    /** \param other another set \return the members of this set that are not in other */
+    IslandBitmap Minus(const IslandBitmap& other) const;
+    /** \param other another set \return the union */
+    IslandBitmap Union(const IslandBitmap& other) const;
+    /** \return the members in increasing order (allocates: not for per-packet paths) */
+    std::vector<uint32_t> ToVector() const;
+    /** \param other another set \return true if both hold the same islands */
+    bool operator==(const IslandBitmap& other) const;
+    /** \param other another set \return true if the sets differ */
+    bool operator!=(const IslandBitmap& other) const;
+
+  private:
+    std::array<uint64_t, MAX_WORDS> m_words{}; //!< bit b of word w is island 64*w+b
+};
+
+/**
+ * \brief Print the members, e.g. "{1,3,5}".
+ * \param os stream \param bitmap the set \return the stream
+ */
+std::ostream& operator<<(std::ostream& os, const IslandBitmap& bitmap);
+
+/**
+ * \ingroup wan-training
+ * \brief The header after UDP on every gradient packet: data chunks, FPGA aggregates, NACKs,
+ *        ring all-reduce steps and acknowledgements.
+ *
+ * Wire format (all fields in network byte order; W = bitmap words, R = NACK ranges):
+ *
+ * | offset | size | field |
+ * |---|---|---|
+ * | 0 | 2 | magic 0x5754 ("WT") |
+ * | 2 | 1 | version (1) |
+ * | 3 | 1 | type (GradientHeader::Type) |
+ * | 4 | 2 | flags (GradientHeader::Flag) |
+ * | 6 | 2 | sender island |
+ * | 8 | 4 | job id |
+ * | 12 | 4 | round |
+ * | 16 | 4 | clique id |
+ * | 20 | 4 | chunk index |
+ * | 24 | 4 | chunk count (chunks in this sender's update for the round) |
+ * | 28 | 4 | element count (int32 values of payload after the header) |
+ * | 32 | 2 | ring step (RING only, else 0) |
+ * | 34 | 1 | W: bitmap words, 1..16 |
+ * | 35 | 1 | R: NACK ranges, 0..MAX_NACK_RANGES (0 unless NACK) |
+ * | 36 | 8W | member bitmap (the clique's islands) |
+ * | 36+8W | 8W | contributor bitmap |
+ * | 36+16W | 8R | NACK ranges: (first chunk, chunk count) pairs of uint32 |
+ *
+ * The payload that follows is element count x 4 bytes: int32 values in network byte order
+ * when FLAG_REAL_PAYLOAD is set, zero bytes otherwise (virtual mode).
+ *
+ * Receiving rule: Header::Deserialize cannot fail, so every receiver calls Parse() on the
+ * packet that starts at this header (IPv4 and UDP removed) and drops (and counts) the packet
+ * when it returns false. Parse() never reads past the packet.
+ */
+class GradientHeader : public Header
+{
+  public:
+    /** Packet types. */
+    enum Type : uint8_t
+    {
+        DATA = 1,      //!< one sender's chunk, sent to its clique (multicast or unicast copies)
+        AGGREGATE = 2, //!< sum of the chunks of the senders in the contributor bitmap
+        NACK = 3,      //!< "send again": ranges of chunks, to the senders in the contributor bitmap
+        RING = 4,      //!< one step of ring all-reduce (RingStep); passes FPGAs untouched
+        ACK = 5,       //!< the sender has every chunk of the round from the contributor bitmap
+    };
+
+    /** Flag bits. */
+    enum Flag : uint16_t
+    {
+        FLAG_RETRANSMISSION = 0x0001, //!< a resend after a NACK: FPGAs pass it through
+        FLAG_NO_AGGREGATE = 0x0002,   //!< FPGAs must pass it through
+        FLAG_REAL_PAYLOAD = 0x0004,   //!< the payload holds int32 values (else zero bytes)
+    };
+
+    /** One NACK range: chunks first .. first + count - 1. */
+    struct ChunkRange
+    {
+        uint32_t first; //!< first chunk index
+        uint32_t count; //!< number of chunks (>= 1)
+    };
+
+    static constexpr uint16_t MAGIC = 0x5754;       //!< "WT"
+    static constexpr uint8_t VERSION = 1;           //!< wire format version
+    static constexpr uint32_t FIXED_SIZE = 36;      //!< bytes before the bitmaps
+    static constexpr uint32_t MAX_NACK_RANGES = 64; //!< ranges one NACK may carry
+    static constexpr uint16_t DEFAULT_PORT = 47000; //!< well-known UDP port of gradient traffic
+    static constexpr uint32_t ELEMENT_SIZE = 4;     //!< bytes per payload element (int32)
+    /** The largest header: 16 words per bitmap and MAX_NACK_RANGES ranges (804 bytes). */
+    static constexpr uint32_t MAX_SERIALIZED_SIZE =
+        FIXED_SIZE + 2 * 8 * IslandBitmap::MAX_WORDS + 8 * MAX_NACK_RANGES;
+
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    GradientHeader();
+
+    /**
+     * \brief Parse a packet that starts with a GradientHeader, checking it first.
+     *
+     * Checks, in order: enough bytes for the fixed part; magic, version, type; 1 <= W <= 16;
+     * R == 0 unless NACK, 1 <= R <= MAX_NACK_RANGES for NACK; enough bytes for bitmaps and
+     * ranges; then consistency: chunk count >= 1 and chunk index < chunk count; sender in the
+     * member bitmap; contributors a subset of the members; DATA's contributors exactly
+     * {sender}; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
+     * count; and finally that the payload is exactly element count x 4 bytes.
+     *
+     * \param packet the packet, starting at the gradient header (IPv4 and UDP removed)
+     * \param header receives the header (unspecified if the packet is rejected)
+     * \param values if not null and the payload is real, receives the element values
+     *        (cleared for virtual payloads)
+     * \return true if the packet is a valid gradient packet
+     */
+    static bool Parse(Ptr<const Packet> packet,
+                      GradientHeader& header,
+                      std::vector<int32_t>* values = nullptr);
+
+    /**
+     * \brief Parse() on bytes already copied out of a packet (the FPGA's per-packet path).
+     *
+     * Same checks as Parse(); no payload values are read.
+     *
+     * \param bytes the packet's bytes from the start of the gradient header
+     * \param available bytes valid at bytes: at least min(packetSize, MAX_SERIALIZED_SIZE)
+     * \param packetSize size of the packet from the gradient header on (header + payload)
+     * \param header receives the header (unspecified if rejected)
+     * \param headerSize if not null, receives the header's size on the wire
+     * \return true if the bytes hold a valid gradient packet
+     */
+    static bool ParseBytes(const uint8_t* bytes,
+                           uint32_t available,
+                           uint32_t packetSize,
+                           GradientHeader& header,
+                           uint32_t* headerSize = nullptr);
+
+    /**
+     * \brief Build a packet with a virtual payload: header + element count x 4 zero bytes.
+     * \param header the header (FLAG_REAL_PAYLOAD is cleared on the copy written)
+     * \return the packet
+     */
+    static Ptr<Packet> CreateVirtualPacket(const GradientHeader& header);
+
+    /**
+     * \brief Build a packet with a real payload: header + values as int32 in network order.
+     * \param header the header (element count and FLAG_REAL_PAYLOAD are set on the copy
+     *        written from values)
+     * \param values the element values
+     * \return the packet
+     */
+    static Ptr<Packet> CreateRealPacket(const GradientHeader& header,
+                                        const std::vector<int32_t>& values);
+
+    /** \param type a type \return its name, e.g. "DATA" (or "UNKNOWN") */
+    static const char* TypeName(uint8_t type);
+
+    // Header interface
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    /** \param type the packet type */
+    void SetType(Type type);
+    /** \return the packet type */
+    Type GetType() const;
+    /** \param flags flag bits (GradientHeader::Flag) */
+    void SetFlags(uint16_t flags);
+    /** \return flag bits */
+    uint16_t GetFlags() const;
+    /** \param flag one flag \return true if set */
+    bool HasFlag(Flag flag) const;
+    /** \param jobId the training job */
+    void SetJobId(uint32_t jobId);
+    /** \return the training job */
+    uint32_t GetJobId() const;
+    /** \param round the training round */
+    void SetRound(uint32_t round);
+    /** \return the training round */
+    uint32_t GetRound() const;
+    /** \param cliqueId the clique within the round's partition */
+    void SetCliqueId(uint32_t cliqueId);
+    /** \return the clique within the round's partition */
+    uint32_t GetCliqueId() const;
+    /** \param island the sending island (< IslandBitmap::MAX_ISLANDS) */
+    void SetSender(uint16_t island);
+    /** \return the sending island */
+    uint16_t GetSender() const;
+    /** \param index chunk index within the sender's update */
+    void SetChunkIndex(uint32_t index);
+    /** \return chunk index */
+    uint32_t GetChunkIndex() const;
+    /** \param count chunks in the sender's update (>= 1) */
+    void SetChunkCount(uint32_t count);
+    /** \return chunks in the sender's update */
+    uint32_t GetChunkCount() const;
+    /** \param count int32 elements in the payload */
+    void SetElementCount(uint32_t count);
+    /** \return int32 elements in the payload */
+    uint32_t GetElementCount() const;
+    /** \param step ring all-reduce step (RING only) */
+    void SetRingStep(uint16_t step);
+    /** \return ring all-reduce step */
+    uint16_t GetRingStep() const;
+    /** \param members the clique's islands */
+    void SetMembers(const IslandBitmap& members);
+    /** \return the clique's islands */
+    const IslandBitmap& GetMembers() const;
+    /** \param contributors the islands whose data the packet carries (or whom a NACK asks) */
+    void SetContributors(const IslandBitmap& contributors);
+    /** \return the contributor bitmap */
+    const IslandBitmap& GetContributors() const;
+    /** \param ranges NACK ranges (at most MAX_NACK_RANGES) */
+    void SetNackRanges(const std::vector<ChunkRange>& ranges);
+    /** \return NACK ranges */
+    const std::vector<ChunkRange>& GetNackRanges() const;
+    /** \return bytes of payload the header announces (element count x 4) */
+    uint32_t GetPayloadSize() const;
+
+  private:
+    /** \return bitmap words written on the wire (at least 1) */
+    uint32_t GetWireWords() const;
+
+    uint8_t m_type;                       //!< Type
+    uint16_t m_flags;                     //!< Flag bits
+    uint16_t m_sender;                    //!< sending island
+    uint32_t m_jobId;                     //!< job
+    uint32_t m_round;                     //!< round
+    uint32_t m_cliqueId;                  //!< clique
+    uint32_t m_chunkIndex;                //!< chunk index
+    uint32_t m_chunkCount;                //!< chunk count
+    uint32_t m_elementCount;              //!< payload elements
+    uint16_t m_ringStep;                  //!< ring step
+    IslandBitmap m_members;               //!< clique members
+    IslandBitmap m_contributors;          //!< contributors
+    std::vector<ChunkRange> m_nackRanges; //!< NACK ranges
+};
+
+} // namespace ns3
+
+#endif /* GRADIENT_HEADER_H */

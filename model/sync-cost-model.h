@@ -1,1 +1,209 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SYNC_COST_MODEL_H
+#define SYNC_COST_MODEL_H
+
+#include "clique-schedule.h"
+#include "max-min-fair-share.h"
+#include "wan-routing.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief One stream of a round's synchronisation plan: what one sender sends to whom, at
+ *        which rate.
+ *
+ * A DIRECT multicast stream has several receivers; a unicast stream (DIRECT without multicast,
+ * or one RING step) has one. Times are seconds from the start of the round's sync phase.
+ */
+struct SyncStream
+{
+    /** Marker of ringStep for DIRECT streams. */
+    static constexpr uint32_t NO_RING_STEP = 0xffffffff;
+
+    uint32_t clique{0};                             //!< clique index within the round's partition
+    uint32_t sender{0};                             //!< sending island
+    std::vector<uint32_t> receivers;                //!< receiving islands, ascending
+    SyncAlgorithm algorithm{SyncAlgorithm::DIRECT}; //!< the clique's algorithm
+    bool multicast{false};                          //!< one multicast stream down the sender's tree
+    bool aggregated{false};                         //!< an FPGA folds this stream at some receiver
+    uint32_t ringStep{NO_RING_STEP};                //!< RING step 0 .. 2(k-1)-1, else NO_RING_STEP
+    uint64_t payloadBytes{0}; //!< gradient bytes carried (M, or ceil(M/k) for RING)
+    uint64_t chunks{0};       //!< packets: ceil(payloadBytes / chunk payload)
+    uint64_t wireBytes{0};    //!< payload + chunks x per-packet header bytes
+    double rateBps{0};        //!< max-min fair rate, bit/s (of wire bytes)
+    double delay{0};          //!< propagation (+ FPGA latency), to the farthest receiver
+    double startTime{0};      //!< when the stream starts, s
+    double finishTime{0};     //!< startTime + wireBytes x 8 / rate + delay, s
+    std::vector<MaxMinFairShare::Usage> resources; //!< (WanRouting resource, weight) used
+};
+
+/**
+ * \ingroup wan-training
+ * \brief The estimate of one round's synchronisation: every stream, per-clique and round time.
+ */
+struct SyncRoundEstimate
+{
+    std::vector<SyncStream> streams; //!< the plan, by clique then sender (then ring step)
+    std::vector<double> cliqueTime;  //!< sync time of each clique, s (0 for a singleton)
+    double syncTime{0};              //!< max over cliques, s
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Flow-level estimate of a round's sync time on a WAN: streams, max-min fair rates
+ *        (progressive filling), fluid completion times plus propagation delay.
+ *
+ * It follows the routing and multicast rules of the packet model (WanRouting): a DIRECT sender
+ * multicasts when its whole tree is multicast-capable, and otherwise sends unicast copies; an
+ * FPGA in front of a receiver folds the k-1 incoming streams into one, so each of them uses
+ * 1/(k-1) of the receiver's ingress. RING cliques run 2(k-1) sequential steps of ceil(M/k)
+ * bytes to the ring successor (ring order: ascending island index); FPGAs and multicast do not
+ * apply to ring traffic. All cliques of a round share the WAN, so the rates of all their
+ * streams are computed together (RING cliques contribute the streams of one step).
+ *
+ * This is the one place where a round's streams and rates are built: the training helper
+ * paces packets by GetRoundPlan().
+ */
+class SyncCostModel : public Object
+{
+  public:
+    /**
+     * TracedCallback signature of RoundEstimated.
+     * \param syncTime the round's sync time, s
+     * \param streams the number of streams in the plan
+     */
+    typedef void (*RoundEstimatedCallback)(double syncTime, uint32_t streams);
+
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    SyncCostModel();
+    ~SyncCostModel() override;
+
+    /**
+     * \brief Set the routes (copied) and precompute per-island-pair paths.
+     * \param routing the WAN controller's routes
+     */
+    void SetRouting(const WanRouting& routing);
+    /** \return the routes (SetRouting() must have been called) */
+    const WanRouting& GetRouting() const;
+
+    /**
+     * \brief Estimate one round.
+     * \param partition a valid partition of the routing's islands
+     * \param algorithms one per clique (same order as \p partition)
+     * \param modelBytes M, the bytes of one island's update
+     * \return the plan and the times
+     */
+    SyncRoundEstimate EstimateRound(const Partition& partition,
+                                    const std::vector<SyncAlgorithm>& algorithms,
+                                    uint64_t modelBytes) const;
+    /**
+     * \brief The plan of training round \p round of \p schedule (partition round mod T, with
+     *        the schedule's algorithms).
+     * \param schedule the schedule \param round the training round \param modelBytes M
+     * \return the plan and the times
+     */
+    SyncRoundEstimate GetRoundPlan(const CliqueSchedule& schedule,
+                                   uint64_t round,
+                                   uint64_t modelBytes) const;
+    /**
+     * \brief Same as EstimateRound(...).syncTime without building the plan (fast path for the
+     *        optimiser).
+     * \param partition the partition \param algorithms one per clique \param modelBytes M
+     * \return the round's sync time, s
+     */
+    double EstimateSyncTime(const Partition& partition,
+                            const std::vector<SyncAlgorithm>& algorithms,
+                            uint64_t modelBytes) const;
+    /**
+     * \brief The faster algorithm for one clique estimated alone on the WAN (DIRECT on ties and
+     *        for k <= 2).
+     * \param clique the members \param modelBytes M \return DIRECT or RING
+     */
+    SyncAlgorithm ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const;
+
+    /** \return payload bytes per chunk (attribute, or derived from the MTU) */
+    uint32_t GetChunkPayloadBytes() const;
+    /** \return header bytes per packet on the wire: IPv4 + UDP + gradient header + PPP */
+    uint32_t GetPacketOverheadBytes() const;
+    /** \param payloadBytes bytes of gradient \return packets needed */
+    uint64_t GetChunkCount(uint64_t payloadBytes) const;
+    /** \param payloadBytes bytes of gradient \return bytes on the wire, headers included */
+    uint64_t GetWireBytes(uint64_t payloadBytes) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** A stream under construction, before rates are known. */
+    struct Draft
+    {
+        uint32_t clique;        //!< clique index
+        uint32_t sender;        //!< sending island
+        uint32_t firstReceiver; //!< index into the receiver pool
+        uint32_t receiverCount; //!< receivers
+        bool multicast;         //!< multicast stream
+        bool aggregated;        //!< folded by an FPGA somewhere
+        bool ring;              //!< a RING step stream
+        uint64_t payloadBytes;  //!< gradient bytes
+        double delay;           //!< propagation + FPGA latency
+    };
+
+    /**
+     * \brief Build the drafts and the fair-share problem of a round, and solve it.
+     * \param partition the partition \param algorithms per clique \param modelBytes M
+     * \param drafts receives the streams (RING: step 0 only)
+     * \param receivers receives the receiver pool
+     * \param usages receives each draft's usages (if not null)
+     * \param rates receives each draft's rate
+     */
+    void BuildAndSolve(const Partition& partition,
+                       const std::vector<SyncAlgorithm>& algorithms,
+                       uint64_t modelBytes,
+                       std::vector<Draft>& drafts,
+                       std::vector<uint32_t>& receivers,
+                       std::vector<std::vector<MaxMinFairShare::Usage>>* usages,
+                       std::vector<double>& rates) const;
+    /**
+     * \param draft a solved draft \param rate its rate \return seconds to finish it
+     */
+    double StreamDuration(const Draft& draft, double rate) const;
+    /** \param island an island \return true if its city has an FPGA */
+    bool HasFpga(uint32_t island) const;
+    /** \return gradient header bytes per packet (attribute, or the DATA header size) */
+    uint32_t GetGradientHeaderBytes() const;
+
+    std::unique_ptr<WanRouting> m_routing;                           //!< the routes (copy)
+    std::vector<uint32_t> m_islandCity;                              //!< island -> city
+    std::vector<bool> m_islandFpga;                                  //!< island -> FPGA in front
+    std::vector<std::vector<std::vector<uint32_t>>> m_pathResources; //!< [src][dst] WAN hops
+    std::vector<std::vector<double>> m_pathDelay;                    //!< [src][dst] island delay, s
+
+    uint32_t m_mtu;                 //!< IP MTU, bytes (for the default chunk size)
+    uint32_t m_chunkPayloadBytes;   //!< 0: largest multiple of 4 that fits the MTU
+    uint32_t m_ipv4HeaderBytes;     //!< IPv4 header bytes
+    uint32_t m_udpHeaderBytes;      //!< UDP header bytes
+    uint32_t m_gradientHeaderBytes; //!< 0: GradientHeader size for the island count
+    uint32_t m_pppHeaderBytes;      //!< PPP header bytes per link
+    Time m_fpgaLatency;             //!< FPGA pipeline latency added to aggregated streams
+
+    /** Fired by EstimateRound(): sync time (s) and number of streams in the plan. */
+    TracedCallback<double, uint32_t> m_roundEstimated;
+};
+
+} // namespace ns3
+
+#endif /* SYNC_COST_MODEL_H */

@@ -1,1 +1,704 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-router-net-device.h"
+
+#include "ns3/boolean.h"
+#include "ns3/channel.h"
+#include "ns3/header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanRouterNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(WanRouterNetDevice);
+
+namespace
+{
+
+/// Ethernet protocol number of IPv4, as PointToPointNetDevice reports it.
+constexpr uint16_t IPV4_PROTOCOL = 0x0800;
+/// IHL of a header without options: the only one forwarded (see DropReason DROP_MALFORMED).
+constexpr uint8_t IPV4_PLAIN_IHL = 5;
+/// IP version this router forwards.
+constexpr uint8_t IPV4_VERSION = 4;
+/// 224.0.0.0/4: the IPv4 multicast range (host byte order).
+constexpr uint32_t MULTICAST_MASK = 0xf0000000;
+constexpr uint32_t MULTICAST_PREFIX = 0xe0000000; //!< see MULTICAST_MASK
+/// Offsets of IPv4 header fields.
+constexpr uint32_t IPV4_TOTAL_LENGTH_OFFSET = 2;
+constexpr uint32_t IPV4_TTL_OFFSET = 8;          //!< see IPV4_TOTAL_LENGTH_OFFSET
+constexpr uint32_t IPV4_CHECKSUM_OFFSET = 10;    //!< see IPV4_TOTAL_LENGTH_OFFSET
+constexpr uint32_t IPV4_SOURCE_OFFSET = 12;      //!< see IPV4_TOTAL_LENGTH_OFFSET
+constexpr uint32_t IPV4_DESTINATION_OFFSET = 16; //!< see IPV4_TOTAL_LENGTH_OFFSET
+/// Largest IPv4 total length, the default Mtu (no limit).
+constexpr uint16_t IPV4_MAX_TOTAL_LENGTH = std::numeric_limits<uint16_t>::max();
+
+/**
+ * \param bytes a header \param length its length in bytes (even)
+ * \return the one's complement of the one's complement sum of its 16-bit words: zero for a
+ *         header whose checksum field is right
+ */
+uint16_t
+InternetChecksum(const uint8_t* bytes, uint32_t length)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i + 1 < length; i += 2)
+    {
+        sum += (static_cast<uint32_t>(bytes[i]) << 8) | bytes[i + 1];
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum);
+}
+
+/** \param bytes four bytes in network order \return the host-order value */
+uint32_t
+ReadNetworkU32(const uint8_t* bytes)
+{
+    return (static_cast<uint32_t>(bytes[0]) << 24) | (static_cast<uint32_t>(bytes[1]) << 16) |
+           (static_cast<uint32_t>(bytes[2]) << 8) | bytes[3];
+}
+
+/**
+ * An IPv4 header without options carried as its 20 bytes. The router edits the TTL and the
+ * checksum in these bytes and puts them back in front of the payload: cheaper than a round
+ * trip through Ipv4Header, whose fields the router does not need.
+ */
+class WanRouterIpv4HeaderBytes : public Header
+{
+  public:
+    /** Size of the header. */
+    static constexpr uint32_t SIZE = 20;
+
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::WanRouterIpv4HeaderBytes")
+                                .SetParent<Header>()
+                                .SetGroupName("WanTraining")
+                                .AddConstructor<WanRouterIpv4HeaderBytes>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return SIZE;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(m_bytes, SIZE);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator start) override
+    {
+        start.Read(m_bytes, SIZE);
+        return SIZE;
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "ttl " << static_cast<uint32_t>(m_bytes[IPV4_TTL_OFFSET]);
+    }
+
+    uint8_t m_bytes[SIZE]{}; //!< the header in network order
+};
+
+NS_OBJECT_ENSURE_REGISTERED(WanRouterIpv4HeaderBytes);
+
+} // namespace
+
+TypeId
+WanRouterNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::WanRouterNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("WanTraining")
+            .AddConstructor<WanRouterNetDevice>()
+            .AddAttribute(
+                "Mtu",
+                "Largest IPv4 total length (bytes) the router forwards; larger "
+                "packets are dropped (DROP_TOO_BIG): the router does not fragment",
+                UintegerValue(IPV4_MAX_TOTAL_LENGTH),
+                MakeUintegerAccessor(&WanRouterNetDevice::SetMtu, &WanRouterNetDevice::GetMtu),
+                MakeUintegerChecker<uint16_t>())
+            .AddAttribute("MulticastEnabled",
+                          "Replicate multicast packets by the (source, group) table; when "
+                          "false, multicast packets are dropped (DROP_MULTICAST_DISABLED)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&WanRouterNetDevice::m_multicastEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("ForwardingDelay",
+                          "Processing delay between receiving a packet and handing each copy "
+                          "to its egress port (0: immediately, in the same event)",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&WanRouterNetDevice::m_forwardingDelay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("MaxFanOut",
+                          "Largest number of ports a multicast entry may list; packets of a "
+                          "larger entry are dropped (DROP_FANOUT_LIMIT)",
+                          UintegerValue(std::numeric_limits<uint32_t>::max()),
+                          MakeUintegerAccessor(&WanRouterNetDevice::m_maxFanOut),
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("Forward",
+                            "A copy of a packet leaves by an egress port",
+                            MakeTraceSourceAccessor(&WanRouterNetDevice::m_forwardTrace),
+                            "ns3::WanRouterNetDevice::ForwardTracedCallback")
+            .AddTraceSource("Replicate",
+                            "A multicast packet is replicated to its entry's ports",
+                            MakeTraceSourceAccessor(&WanRouterNetDevice::m_replicateTrace),
+                            "ns3::WanRouterNetDevice::ReplicateTracedCallback")
+            .AddTraceSource("Drop",
+                            "A received packet is dropped, with the reason",
+                            MakeTraceSourceAccessor(&WanRouterNetDevice::m_dropTrace),
+                            "ns3::WanRouterNetDevice::DropTracedCallback");
+    return tid;
+}
+
+const char*
+WanRouterNetDevice::DropReasonName(DropReason reason)
+{
+    switch (reason)
+    {
+    case DROP_MALFORMED:
+        return "Malformed";
+    case DROP_TTL_EXPIRED:
+        return "TtlExpired";
+    case DROP_NO_ROUTE:
+        return "NoRoute";
+    case DROP_MULTICAST_DISABLED:
+        return "MulticastDisabled";
+    case DROP_FANOUT_LIMIT:
+        return "FanOutLimit";
+    case DROP_NOT_IPV4:
+        return "NotIpv4";
+    case DROP_TOO_BIG:
+        return "TooBig";
+    case DROP_REASON_COUNT:
+        break;
+    }
+    return "Unknown";
+}
+
+WanRouterNetDevice::WanRouterNetDevice()
+    : m_node(nullptr),
+      m_ifIndex(0),
+      m_mtu(IPV4_MAX_TOTAL_LENGTH),
+      m_multicastEnabled(true),
+      m_forwardingDelay(Seconds(0)),
+      m_maxFanOut(std::numeric_limits<uint32_t>::max()),
+      m_checksumEnabled(Node::ChecksumEnabled()),
+      m_linkDestination(Mac48Address::GetBroadcast()),
+      m_forwardCount(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_dropCount.fill(0);
+}
+
+WanRouterNetDevice::~WanRouterNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+WanRouterNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_ports.clear();
+    m_hostRoutes.clear();
+    m_multicastRoutes.clear();
+    m_rxCallback =
+        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    m_promiscRxCallback = MakeNullCallback<bool,
+                                           Ptr<NetDevice>,
+                                           Ptr<const Packet>,
+                                           uint16_t,
+                                           const Address&,
+                                           const Address&,
+                                           NetDevice::PacketType>();
+    m_node = nullptr;
+    NetDevice::DoDispose();
+}
+
+uint32_t
+WanRouterNetDevice::AddPort(Ptr<NetDevice> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    NS_ABORT_MSG_IF(!m_node,
+                    "WanRouterNetDevice::AddPort: add the router to its node (Node::AddDevice) "
+                    "before adding ports");
+    NS_ABORT_MSG_IF(!port || port == this || port->GetNode() != m_node,
+                    "WanRouterNetDevice::AddPort: a port must be another device of node "
+                        << m_node->GetId());
+    const uint32_t index = static_cast<uint32_t>(m_ports.size());
+    if (m_address == Mac48Address() && Mac48Address::IsMatchingType(port->GetAddress()))
+    {
+        m_address = Mac48Address::ConvertFrom(port->GetAddress());
+    }
+    // Binding the port index into the handler saves a device-to-index lookup per packet.
+    m_node->RegisterProtocolHandler(MakeCallback(&WanRouterNetDevice::ReceiveFromPort, this, index),
+                                    0,
+                                    port,
+                                    true);
+    m_ports.push_back(port);
+    return index;
+}
+
+uint32_t
+WanRouterNetDevice::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<NetDevice>
+WanRouterNetDevice::GetPort(uint32_t index) const
+{
+    NS_ABORT_MSG_IF(index >= m_ports.size(),
+                    "WanRouterNetDevice::GetPort: port " << index << " of " << m_ports.size());
+    return m_ports[index];
+}
+
+void
+WanRouterNetDevice::AddHostRoute(Ipv4Address destination, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << destination << port);
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "WanRouterNetDevice::AddHostRoute: route to "
+                        << destination << " names port " << port << " of " << m_ports.size());
+    m_hostRoutes[destination.Get()] = port;
+}
+
+void
+WanRouterNetDevice::AddMulticastRoute(Ipv4Address source,
+                                      Ipv4Address group,
+                                      const std::vector<uint32_t>& ports)
+{
+    NS_LOG_FUNCTION(this << source << group << ports.size());
+    NS_ABORT_MSG_IF(!group.IsMulticast(),
+                    "WanRouterNetDevice::AddMulticastRoute: " << group
+                                                              << " is not a multicast group");
+    for (std::size_t i = 0; i < ports.size(); ++i)
+    {
+        NS_ABORT_MSG_IF(ports[i] >= m_ports.size(),
+                        "WanRouterNetDevice::AddMulticastRoute: ("
+                            << source << ", " << group << ") names port " << ports[i] << " of "
+                            << m_ports.size());
+        NS_ABORT_MSG_IF(std::find(ports.begin(), ports.begin() + i, ports[i]) != ports.begin() + i,
+                        "WanRouterNetDevice::AddMulticastRoute: ("
+                            << source << ", " << group << ") lists port " << ports[i] << " twice");
+    }
+    m_multicastRoutes[MulticastKey(source, group)] = ports;
+}
+
+uint64_t
+WanRouterNetDevice::GetDropCount(DropReason reason) const
+{
+    NS_ABORT_MSG_IF(reason >= DROP_REASON_COUNT,
+                    "WanRouterNetDevice::GetDropCount: no drop reason " << reason);
+    return m_dropCount[reason];
+}
+
+uint64_t
+WanRouterNetDevice::GetForwardCount() const
+{
+    return m_forwardCount;
+}
+
+uint64_t
+WanRouterNetDevice::GetTotalDropCount() const
+{
+    uint64_t total = 0;
+    for (uint64_t count : m_dropCount)
+    {
+        total += count;
+    }
+    return total;
+}
+
+uint32_t
+WanRouterNetDevice::LookupHostRoute(Ipv4Address destination) const
+{
+    auto it = m_hostRoutes.find(destination.Get());
+    return it == m_hostRoutes.end() ? NO_PORT : it->second;
+}
+
+uint64_t
+WanRouterNetDevice::MulticastKey(Ipv4Address source, Ipv4Address group)
+{
+    return (static_cast<uint64_t>(source.Get()) << 32) | group.Get();
+}
+
+// The receive path: validate, TTL, then unicast or multicast by the destination.
+
+void
+WanRouterNetDevice::ReceiveFromPort(uint32_t inPort,
+                                    Ptr<NetDevice> device,
+                                    Ptr<const Packet> packet,
+                                    uint16_t protocol,
+                                    const Address& from,
+                                    const Address& to,
+                                    NetDevice::PacketType packetType)
+{
+    NS_LOG_FUNCTION(this << inPort << packet << protocol);
+    if (protocol != IPV4_PROTOCOL)
+    {
+        Drop(packet, inPort, DROP_NOT_IPV4);
+        return;
+    }
+    Ipv4Fields fields;
+    const DropReason malformed = ParseIpv4(packet, fields);
+    if (malformed != DROP_REASON_COUNT)
+    {
+        Drop(packet, inPort, malformed);
+        return;
+    }
+    // A router may not send a packet on with TTL 0: one arriving with TTL <= 1 ends here.
+    if (fields.ttl <= 1)
+    {
+        Drop(packet, inPort, DROP_TTL_EXPIRED);
+        return;
+    }
+    if ((fields.destination & MULTICAST_MASK) == MULTICAST_PREFIX)
+    {
+        ForwardMulticast(packet, inPort, fields);
+    }
+    else
+    {
+        ForwardUnicast(packet, inPort, fields);
+    }
+}
+
+WanRouterNetDevice::DropReason
+WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) const
+{
+    // Every field is checked from a copy of the header before anything else reads the
+    // packet: ns-3's Ipv4Header::Deserialize trusts its input and reads past short packets.
+    const uint32_t size = packet->GetSize();
+    if (size < IPV4_HEADER_BYTES)
+    {
+        return DROP_MALFORMED;
+    }
+    uint8_t* bytes = fields.bytes;
+    packet->CopyData(bytes, IPV4_HEADER_BYTES);
+    const uint8_t version = bytes[0] >> 4;
+    const uint8_t ihl = bytes[0] & 0x0f;
+    // IHL below 5 is invalid; above 5 (options) is valid IPv4 but unsupported (ns-3 hosts
+    // never send options): such packets are dropped rather than forwarded half-understood.
+    if (version != IPV4_VERSION || ihl != IPV4_PLAIN_IHL)
+    {
+        return DROP_MALFORMED;
+    }
+    // Point-to-point framing has no padding: the total length must be the packet's size.
+    const uint32_t totalLength = (static_cast<uint32_t>(bytes[IPV4_TOTAL_LENGTH_OFFSET]) << 8) |
+                                 bytes[IPV4_TOTAL_LENGTH_OFFSET + 1];
+    if (totalLength != size)
+    {
+        return DROP_MALFORMED;
+    }
+    if (m_checksumEnabled && InternetChecksum(bytes, IPV4_HEADER_BYTES) != 0)
+    {
+        return DROP_MALFORMED;
+    }
+    if (totalLength > m_mtu)
+    {
+        return DROP_TOO_BIG;
+    }
+    fields.ttl = bytes[IPV4_TTL_OFFSET];
+    fields.source = ReadNetworkU32(bytes + IPV4_SOURCE_OFFSET);
+    fields.destination = ReadNetworkU32(bytes + IPV4_DESTINATION_OFFSET);
+    return DROP_REASON_COUNT;
+}
+
+Ptr<Packet>
+WanRouterNetDevice::CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4Fields& fields) const
+{
+    WanRouterIpv4HeaderBytes header;
+    std::copy(fields.bytes, fields.bytes + IPV4_HEADER_BYTES, header.m_bytes);
+    header.m_bytes[IPV4_TTL_OFFSET] = fields.ttl - 1;
+    // As ns-3's Ipv4Header does: a checksum when checksums are enabled, else zero.
+    header.m_bytes[IPV4_CHECKSUM_OFFSET] = 0;
+    header.m_bytes[IPV4_CHECKSUM_OFFSET + 1] = 0;
+    if (m_checksumEnabled)
+    {
+        const uint16_t checksum = InternetChecksum(header.m_bytes, IPV4_HEADER_BYTES);
+        header.m_bytes[IPV4_CHECKSUM_OFFSET] = checksum >> 8;
+        header.m_bytes[IPV4_CHECKSUM_OFFSET + 1] = checksum & 0xff;
+    }
+    Ptr<Packet> copy = packet->Copy();
+    copy->RemoveAtStart(IPV4_HEADER_BYTES);
+    copy->AddHeader(header);
+    return copy;
+}
+
+void
+WanRouterNetDevice::ForwardUnicast(Ptr<const Packet> packet,
+                                   uint32_t inPort,
+                                   const Ipv4Fields& fields)
+{
+    auto route = m_hostRoutes.find(fields.destination);
+    if (route == m_hostRoutes.end())
+    {
+        Drop(packet, inPort, DROP_NO_ROUTE);
+        return;
+    }
+    Transmit(CopyWithDecrementedTtl(packet, fields), inPort, route->second);
+}
+
+void
+WanRouterNetDevice::ForwardMulticast(Ptr<const Packet> packet,
+                                     uint32_t inPort,
+                                     const Ipv4Fields& fields)
+{
+    if (!m_multicastEnabled)
+    {
+        Drop(packet, inPort, DROP_MULTICAST_DISABLED);
+        return;
+    }
+    auto entry =
+        m_multicastRoutes.find((static_cast<uint64_t>(fields.source) << 32) | fields.destination);
+    if (entry == m_multicastRoutes.end())
+    {
+        Drop(packet, inPort, DROP_NO_ROUTE);
+        return;
+    }
+    const std::vector<uint32_t>& ports = entry->second;
+    if (ports.size() > m_maxFanOut)
+    {
+        Drop(packet, inPort, DROP_FANOUT_LIMIT);
+        return;
+    }
+    // Never back out of the ingress port, even if the entry lists it.
+    const uint32_t copies =
+        static_cast<uint32_t>(ports.size() - std::count(ports.begin(), ports.end(), inPort));
+    if (copies == 0)
+    {
+        Drop(packet, inPort, DROP_NO_ROUTE);
+        return;
+    }
+    Ptr<Packet> original = CopyWithDecrementedTtl(packet, fields);
+    m_replicateTrace(original, inPort, copies);
+    uint32_t remaining = copies;
+    for (uint32_t outPort : ports)
+    {
+        if (outPort == inPort)
+        {
+            continue;
+        }
+        // Each port adds its own link header, so each needs its own packet; the last one
+        // takes the original and saves a copy.
+        --remaining;
+        Transmit(remaining == 0 ? original : original->Copy(), inPort, outPort);
+    }
+}
+
+void
+WanRouterNetDevice::Transmit(Ptr<Packet> packet, uint32_t inPort, uint32_t outPort)
+{
+    if (m_forwardingDelay.IsZero())
+    {
+        SendOut(packet, inPort, outPort);
+        return;
+    }
+    Simulator::ScheduleWithContext(m_node->GetId(),
+                                   m_forwardingDelay,
+                                   &WanRouterNetDevice::SendOut,
+                                   this,
+                                   packet,
+                                   inPort,
+                                   outPort);
+}
+
+void
+WanRouterNetDevice::SendOut(Ptr<Packet> packet, uint32_t inPort, uint32_t outPort)
+{
+    NS_LOG_FUNCTION(this << packet << inPort << outPort);
+    if (outPort >= m_ports.size())
+    {
+        return; // disposed while the copy waited out ForwardingDelay
+    }
+    ++m_forwardCount;
+    m_forwardTrace(packet, inPort, outPort);
+    m_ports[outPort]->Send(packet, m_linkDestination, IPV4_PROTOCOL);
+}
+
+void
+WanRouterNetDevice::Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reason)
+{
+    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " from port " << inPort);
+    ++m_dropCount[reason];
+    m_dropTrace(packet, inPort, reason);
+}
+
+// NetDevice interface: the router originates and delivers nothing, like a bridge's ports.
+
+void
+WanRouterNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+WanRouterNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+WanRouterNetDevice::GetChannel() const
+{
+    // The ports have their own channels; the router has none of its own.
+    return nullptr;
+}
+
+void
+WanRouterNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+WanRouterNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+WanRouterNetDevice::SetMtu(const uint16_t mtu)
+{
+    NS_LOG_FUNCTION(this << mtu);
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+WanRouterNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+WanRouterNetDevice::IsLinkUp() const
+{
+    return true;
+}
+
+void
+WanRouterNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+WanRouterNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+WanRouterNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+WanRouterNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+WanRouterNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+WanRouterNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+WanRouterNetDevice::IsPointToPoint() const
+{
+    return false;
+}
+
+bool
+WanRouterNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+WanRouterNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    return false; // the router originates nothing
+}
+
+bool
+WanRouterNetDevice::SendFrom(Ptr<Packet> packet,
+                             const Address& source,
+                             const Address& dest,
+                             uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
+    return false; // the router originates nothing
+}
+
+Ptr<Node>
+WanRouterNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+WanRouterNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+WanRouterNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+WanRouterNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+WanRouterNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscRxCallback = cb;
+}
+
+bool
+WanRouterNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

@@ -11,6 +11,7 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -40,13 +41,43 @@ class WanRouterNetDevice : public NetDevice
     /** Why a packet was dropped (the Drop trace's reason and the counters' index). */
     enum DropReason
     {
-        DROP_MALFORMED = 0,          //!< not a parseable IPv4 packet
-        DROP_TTL_EXPIRED,            //!< TTL reached zero
-        DROP_NO_ROUTE,               //!< no unicast route, or no (source, group) entry
-        DROP_MULTICAST_DISABLED,     //!< multicast arrived while MulticastEnabled is false
-        DROP_FANOUT_LIMIT,           //!< the entry lists more ports than MaxFanOut
-        DROP_REASON_COUNT            //!< number of reasons (not a reason)
+        DROP_MALFORMED = 0,      //!< not a parseable IPv4 packet
+        DROP_TTL_EXPIRED,        //!< TTL reached zero
+        DROP_NO_ROUTE,           //!< no unicast route, or no (source, group) entry
+        DROP_MULTICAST_DISABLED, //!< multicast arrived while MulticastEnabled is false
+        DROP_FANOUT_LIMIT,       //!< the entry lists more ports than MaxFanOut
+        DROP_NOT_IPV4,           //!< the port delivered a protocol other than IPv4
+        DROP_TOO_BIG,            //!< the IPv4 total length exceeds the router's Mtu
+        DROP_REASON_COUNT        //!< number of reasons (not a reason)
     };
+
+    /** Port index reported when a packet did not come in on a port (never on the data path). */
+    static constexpr uint32_t NO_PORT = UINT32_MAX;
+
+    /**
+     * TracedCallback signature of Forward: one copy leaves the router.
+     * \param packet the IPv4 packet sent (TTL already decremented)
+     * \param inPort ingress port index \param outPort egress port index
+     */
+    typedef void (*ForwardTracedCallback)(Ptr<const Packet> packet,
+                                          uint32_t inPort,
+                                          uint32_t outPort);
+    /**
+     * TracedCallback signature of Replicate: a multicast packet is copied.
+     * \param packet the IPv4 packet (TTL already decremented)
+     * \param inPort ingress port index \param copies number of copies sent
+     */
+    typedef void (*ReplicateTracedCallback)(Ptr<const Packet> packet,
+                                            uint32_t inPort,
+                                            uint32_t copies);
+    /**
+     * TracedCallback signature of Drop.
+     * \param packet the packet as received \param inPort ingress port index
+     * \param reason why it was dropped
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet,
+                                       uint32_t inPort,
+                                       DropReason reason);
 
     /** \return the reason's name, e.g. "TtlExpired" \param reason a drop reason */
     static const char* DropReasonName(DropReason reason);
@@ -77,11 +108,20 @@ class WanRouterNetDevice : public NetDevice
      *        ingress port.
      * \param source the sender's address \param group the 239/8 group \param ports port indices
      */
-    void AddMulticastRoute(Ipv4Address source, Ipv4Address group, const std::vector<uint32_t>& ports);
+    void AddMulticastRoute(Ipv4Address source,
+                           Ipv4Address group,
+                           const std::vector<uint32_t>& ports);
     /** \param reason a drop reason \return how many packets were dropped for it */
     uint64_t GetDropCount(DropReason reason) const;
     /** \return packets forwarded (each copy sent counts once) */
     uint64_t GetForwardCount() const;
+    /** \return packets dropped, all reasons together */
+    uint64_t GetTotalDropCount() const;
+    /**
+     * \brief Look a unicast destination up (control plane and tests; not the data path).
+     * \param destination host address \return the port index, or NO_PORT if there is no route
+     */
+    uint32_t LookupHostRoute(Ipv4Address destination) const;
 
     // NetDevice interface
     void SetIfIndex(const uint32_t index) override;
@@ -116,7 +156,99 @@ class WanRouterNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    // The implementation adds the receive path, tables and members it needs here.
+    /// Size of an IPv4 header without options, the only kind forwarded.
+    static constexpr uint32_t IPV4_HEADER_BYTES = 20;
+
+    /** A validated IPv4 header: its bytes and the fields the forwarding decision needs. */
+    struct Ipv4Fields
+    {
+        uint8_t bytes[IPV4_HEADER_BYTES]; //!< the header as received
+        uint32_t source;                  //!< source address (host order)
+        uint32_t destination;             //!< destination address (host order)
+        uint8_t ttl;                      //!< time to live as received
+    };
+
+    /**
+     * \brief Promiscuous protocol handler of one port (the port index is bound).
+     * \param inPort index of the port the packet came in on
+     * \param device the port device \param packet the packet, link header removed
+     * \param protocol Ethernet protocol number \param from link source
+     * \param to link destination \param packetType link packet type
+     */
+    void ReceiveFromPort(uint32_t inPort,
+                         Ptr<NetDevice> device,
+                         Ptr<const Packet> packet,
+                         uint16_t protocol,
+                         const Address& from,
+                         const Address& to,
+                         NetDevice::PacketType packetType);
+    /**
+     * \brief Check that a packet carries a well-formed IPv4 header and read its fields.
+     * \param packet the packet \param fields filled on success
+     * \return DROP_REASON_COUNT if well-formed, otherwise the reason to drop it
+     */
+    DropReason ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) const;
+    /**
+     * \brief Copy a packet with its TTL decremented (checksum rewritten if enabled).
+     * \param packet a packet ParseIpv4 accepted \param fields its header
+     * \return the copy to send
+     */
+    Ptr<Packet> CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4Fields& fields) const;
+    /**
+     * \brief Forward a unicast packet by the host route table.
+     * \param packet the packet \param inPort ingress port \param fields its IPv4 fields
+     */
+    void ForwardUnicast(Ptr<const Packet> packet, uint32_t inPort, const Ipv4Fields& fields);
+    /**
+     * \brief Replicate a multicast packet by its (source, group) entry.
+     * \param packet the packet \param inPort ingress port \param fields its IPv4 fields
+     */
+    void ForwardMulticast(Ptr<const Packet> packet, uint32_t inPort, const Ipv4Fields& fields);
+    /**
+     * \brief Hand one copy to an egress port, now or after ForwardingDelay.
+     * \param packet the copy \param inPort ingress port \param outPort egress port
+     */
+    void Transmit(Ptr<Packet> packet, uint32_t inPort, uint32_t outPort);
+    /**
+     * \brief Send one copy out of a port (the scheduled end of Transmit).
+     * \param packet the copy \param inPort ingress port \param outPort egress port
+     */
+    void SendOut(Ptr<Packet> packet, uint32_t inPort, uint32_t outPort);
+    /**
+     * \brief Count and trace a dropped packet.
+     * \param packet the packet \param inPort ingress port \param reason why
+     */
+    void Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reason);
+    /**
+     * \param source sender address \param group group address
+     * \return the multicast table key of the pair
+     */
+    static uint64_t MulticastKey(Ipv4Address source, Ipv4Address group);
+
+    Ptr<Node> m_node;        //!< node this device is installed on
+    uint32_t m_ifIndex;      //!< interface index on the node
+    Mac48Address m_address;  //!< address (the first port's)
+    uint16_t m_mtu;          //!< largest IPv4 total length forwarded
+    bool m_multicastEnabled; //!< replicate multicast (else drop it)
+    Time m_forwardingDelay;  //!< processing delay per forwarded packet
+    uint32_t m_maxFanOut;    //!< largest multicast entry served
+    bool m_checksumEnabled;  //!< verify and rewrite IPv4 header checksums
+    /// Link destination of every Send: point-to-point ports ignore it, and building it once
+    /// saves a string parse per packet (Mac48Address::GetBroadcast parses "ff:ff:...").
+    Address m_linkDestination;
+    std::vector<Ptr<NetDevice>> m_ports; //!< port devices, by port index
+    /** Unicast table: destination address (host order) to port index. */
+    std::unordered_map<uint32_t, uint32_t> m_hostRoutes;
+    /** Multicast table: MulticastKey(source, group) to egress port indices. */
+    std::unordered_map<uint64_t, std::vector<uint32_t>> m_multicastRoutes;
+    std::array<uint64_t, DROP_REASON_COUNT> m_dropCount;   //!< drops per reason
+    uint64_t m_forwardCount;                               //!< copies sent
+    NetDevice::ReceiveCallback m_rxCallback;               //!< stored, never called
+    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< stored, never called
+
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace;   //!< Forward
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_replicateTrace; //!< Replicate
+    TracedCallback<Ptr<const Packet>, uint32_t, DropReason> m_dropTrace;    //!< Drop
 };
 
 } // namespace ns3

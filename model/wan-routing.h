@@ -34,9 +34,9 @@ struct WanHop
  */
 struct WanTree
 {
-    uint32_t root{0};                //!< the sender's city
-    std::vector<WanHop> hops;        //!< directed tree edges, parents before children
-    std::vector<uint32_t> routers;   //!< every city on the tree (root, transit, leaves), sorted
+    uint32_t root{0};              //!< the sender's city
+    std::vector<WanHop> hops;      //!< directed tree edges, parents before children
+    std::vector<uint32_t> routers; //!< every city on the tree (root, transit, leaves), sorted
 };
 
 /**
@@ -72,12 +72,20 @@ class WanRouting
      * \return the link to leave \p at by towards \p dst, or NO_LINK if at == dst
      */
     uint32_t GetNextLink(uint32_t at, uint32_t dst) const;
-    /** \param src source city \param dst destination city \return the cities on the path, inclusive */
+    /**
+     * \param src source city \param dst destination city
+     * \return the cities on the path, both ends included
+     */
     std::vector<uint32_t> GetCityPath(uint32_t src, uint32_t dst) const;
     /** \param src source city \param dst destination city \return the directed hops of the path */
     std::vector<WanHop> GetPath(uint32_t src, uint32_t dst) const;
     /** \param src source city \param dst destination city \return WAN propagation delay, seconds */
     double GetPathDelay(uint32_t src, uint32_t dst) const;
+    /**
+     * \param src source city \param dst destination city
+     * \return WAN propagation delay in nanoseconds (the sum of the links' rounded delays)
+     */
+    int64_t GetPathDelayNs(uint32_t src, uint32_t dst) const;
     /**
      * \param srcIsland sending island \param dstIsland receiving island
      * \return one-way propagation delay between the islands: both access links plus the WAN
@@ -111,11 +119,31 @@ class WanRouting
     /** \param resource a resource index \return its capacity, bits per second */
     double GetResourceCapacity(uint32_t resource) const;
 
+    /**
+     * \brief The rounding every delay goes through (link and access delays are compared, and
+     *        installed in the simulator, as integer nanoseconds).
+     * \param seconds a delay in seconds \return the nearest whole number of nanoseconds
+     */
+    static int64_t ToNanoSeconds(double seconds);
+
   private:
-    WanTopology m_topology;                        //!< the topology
-    std::vector<std::vector<uint32_t>> m_nextLink; //!< [at][dst] -> link index or NO_LINK
-    std::vector<std::vector<uint32_t>> m_parent;   //!< [root][city] -> predecessor city on the root's tree
-    std::vector<std::vector<double>> m_delay;      //!< [src][dst] -> WAN path delay, seconds
+    /**
+     * \brief Fill the shortest-path tree rooted at \p root from Dijkstra's distances, with the
+     *        deterministic tie-break. \param root the root city \param dist distances, ns
+     */
+    void BuildTree(uint32_t root, const std::vector<int64_t>& dist);
+    /** \param city a city index \param what its role, for the message \throws WanTopologyError */
+    void CheckCity(uint32_t city, const char* what) const;
+    /** \param src source \param dst destination \throws WanTopologyError if no route */
+    void CheckReachable(uint32_t src, uint32_t dst) const;
+
+    WanTopology m_topology;                          //!< the topology
+    std::vector<std::vector<uint32_t>> m_nextLink;   //!< [at][dst] -> link index or NO_LINK
+    std::vector<std::vector<uint32_t>> m_parent;     //!< [root][city] -> parent on root's tree
+    std::vector<std::vector<double>> m_delay;        //!< [src][dst] -> WAN path delay, seconds
+    std::vector<std::vector<uint32_t>> m_parentLink; //!< [root][city] -> link to the parent
+    std::vector<std::vector<int64_t>> m_delayNs;     //!< [src][dst] -> WAN path delay, ns
+    std::vector<std::vector<uint32_t>> m_depth;      //!< [root][city] -> hops from the root
 };
 
 } // namespace ns3

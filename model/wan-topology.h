@@ -53,29 +53,29 @@ struct WanCapabilities
 /** \ingroup wan-training \brief One city: one WAN router, optionally an FPGA per island. */
 struct WanCity
 {
-    std::string code;        //!< short unique code, e.g. "NYC"
-    std::string name;        //!< display name, e.g. "New York"
-    double latitude{0};      //!< degrees, [-90, 90]
-    double longitude{0};     //!< degrees, [-180, 180]
-    WanCapabilities caps;    //!< multicast / FPGA capability
+    std::string code;     //!< short unique code, e.g. "NYC"
+    std::string name;     //!< display name, e.g. "New York"
+    double latitude{0};   //!< degrees, [-90, 90]
+    double longitude{0};  //!< degrees, [-180, 180]
+    WanCapabilities caps; //!< multicast / FPGA capability
 };
 
 /** \ingroup wan-training \brief One compute island: a host attached to its city's router. */
 struct WanIsland
 {
-    std::string name;       //!< unique name, e.g. "NYC-0"
-    uint32_t city{0};       //!< index into the city list
-    uint64_t accessBps{0};  //!< access link rate, bits per second (egress and ingress each)
-    double accessDelay{0};  //!< access link one-way propagation delay, seconds
+    std::string name;      //!< unique name, e.g. "NYC-0"
+    uint32_t city{0};      //!< index into the city list
+    uint64_t accessBps{0}; //!< access link rate, bits per second (egress and ingress each)
+    double accessDelay{0}; //!< access link one-way propagation delay, seconds
 };
 
 /** \ingroup wan-training \brief One full-duplex point-to-point WAN link between two cities. */
 struct WanLink
 {
-    uint32_t a{0};    //!< city index of one end
-    uint32_t b{0};    //!< city index of the other end
-    uint64_t bps{0};  //!< rate in each direction, bits per second
-    double delay{0};  //!< one-way propagation delay, seconds
+    uint32_t a{0};   //!< city index of one end
+    uint32_t b{0};   //!< city index of the other end
+    uint64_t bps{0}; //!< rate in each direction, bits per second
+    double delay{0}; //!< one-way propagation delay, seconds
 };
 
 /**
@@ -175,11 +175,64 @@ class WanTopology
      */
     double DefaultLinkDelay(uint32_t a, uint32_t b, double routeFactor) const;
 
+    /**
+     * \brief Apply per-city overrides, naming \p what (e.g. a flag) in error messages.
+     * \param overrides comma-separated CODE:capability-set pairs ("" changes nothing)
+     * \param what where the text came from, e.g. "--cityCapabilities"
+     * \throws WanTopologyError naming \p what, the unknown city or capability set
+     */
+    void ApplyCityCapabilities(const std::string& overrides, const std::string& what);
+
+    /** \return the topology's description (from the file, or "") */
+    const std::string& GetDescription() const;
+    /** \param description the topology's description */
+    void SetDescription(const std::string& description);
+    /** \return the name used in error messages: the file path, or "WanTopology" */
+    const std::string& GetSource() const;
+    /** \param source the name to use in error messages */
+    void SetSource(const std::string& source);
+
+    /**
+     * \brief Parse a rate: a number and a unit bps, Kbps (or kbps), Mbps, Gbps or Tbps.
+     * \param text e.g. "100Gbps" or "2.5 Mbps"
+     * \param what where the text came from (file and field, or flag), for the error message
+     * \return the rate in bits per second, at least 1
+     * \throws WanTopologyError naming \p what and \p text if malformed or not positive
+     */
+    static uint64_t ParseRate(const std::string& text, const std::string& what);
+    /**
+     * \brief Parse a delay: a number and a unit s, ms, us or ns.
+     * \param text e.g. "7.3ms" or "50us"
+     * \param what where the text came from (file and field, or flag), for the error message
+     * \return the delay in seconds, not negative
+     * \throws WanTopologyError naming \p what and \p text if malformed or negative
+     */
+    static double ParseDelay(const std::string& text, const std::string& what);
+    /**
+     * \brief Format a rate with the largest unit that divides it exactly.
+     * \param bps bits per second \return e.g. "100Gbps", "2500Mbps" or "7bps"
+     */
+    static std::string FormatRate(uint64_t bps);
+
   private:
-    std::string m_name;               //!< topology name
-    std::vector<WanCity> m_cities;    //!< cities, by index
-    std::vector<WanIsland> m_islands; //!< islands, by index
-    std::vector<WanLink> m_links;     //!< links, by index
+    /**
+     * \brief Throw a WanTopologyError "source: field: value: problem".
+     * \param field the field path, e.g. "links[3].bandwidth"
+     * \param value the offending value as it should be quoted
+     * \param problem what is wrong with it
+     */
+    [[noreturn]] void Fail(const std::string& field,
+                           const std::string& value,
+                           const std::string& problem) const;
+    /** \param index a city index \return its code, or the index as text if out of range */
+    std::string CityLabel(uint32_t index) const;
+
+    std::string m_source{"WanTopology"}; //!< name used in error messages
+    std::string m_description;           //!< free-text description
+    std::string m_name;                  //!< topology name
+    std::vector<WanCity> m_cities;       //!< cities, by index
+    std::vector<WanIsland> m_islands;    //!< islands, by index
+    std::vector<WanLink> m_links;        //!< links, by index
 };
 
 } // namespace ns3

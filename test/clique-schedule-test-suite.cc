@@ -1,1 +1,384 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of CliqueScheduleHelper, the schedule optimiser: it matches a brute force over all
+ * schedules of period <= 2 on small topologies, picks the global clique when multicast and
+ * FPGAs make it cheap, avoids it when they are missing, scores baselines by hand, is
+ * deterministic and rejects bad settings.
+ */
+
+// ctest-suite: clique-schedule-helper
+
+#include "ns3/clique-schedule-helper.h"
+#include "ns3/clique-schedule.h"
+#include "ns3/nstime.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-routing.h"
+#include "ns3/wan-topology.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+/** 1 Gbps. */
+constexpr double GBPS = 1e9;
+/** Test chunk payload. */
+constexpr uint32_t CHUNK = 1000;
+/** Test gradient header. */
+constexpr uint32_t GRADIENT_HEADER = 48;
+/** Per-packet overhead with the test header: 20 + 8 + 48 + 2. */
+constexpr uint32_t OVERHEAD = 78;
+
+/** \return a city with capabilities \p caps at a distinct position */
+WanCity
+City(uint32_t index, const std::string& caps)
+{
+    WanCity c;
+    c.code = "C" + std::to_string(index);
+    c.name = c.code;
+    c.latitude = index;
+    c.caps = WanCapabilities::Parse(caps, "test");
+    return c;
+}
+
+/** \return an island */
+WanIsland
+Island(uint32_t index, uint32_t city, double bps, double delay)
+{
+    WanIsland i;
+    i.name = "i" + std::to_string(index);
+    i.city = city;
+    i.accessBps = static_cast<uint64_t>(bps);
+    i.accessDelay = delay;
+    return i;
+}
+
+/** \return a link */
+WanLink
+Link(uint32_t a, uint32_t b, double bps, double delay)
+{
+    WanLink l;
+    l.a = a;
+    l.b = b;
+    l.bps = static_cast<uint64_t>(bps);
+    l.delay = delay;
+    return l;
+}
+
+/** Full mesh of n cities, one island each: access 1 Gbps / 0.5 ms, links 10 Gbps / 5 ms. */
+WanTopology
+FullMesh(uint32_t n, const std::string& caps)
+{
+    WanTopology t;
+    for (uint32_t c = 0; c < n; ++c)
+    {
+        t.AddCity(City(c, caps));
+        t.AddIsland(Island(c, c, GBPS, 0.5e-3));
+    }
+    for (uint32_t a = 0; a < n; ++a)
+    {
+        for (uint32_t b = a + 1; b < n; ++b)
+        {
+            t.AddLink(Link(a, b, 10 * GBPS, 5e-3));
+        }
+    }
+    return t;
+}
+
+/** An irregular WAN: three cities on a line (slow second link), two islands per city (the
+ *  last city holds n - 4). */
+WanTopology
+Irregular(uint32_t n, const std::string& caps)
+{
+    WanTopology t;
+    for (uint32_t c = 0; c < 3; ++c)
+    {
+        t.AddCity(City(c, caps));
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        t.AddIsland(Island(i, std::min<uint32_t>(i / 2, 2), GBPS, 0.2e-3));
+    }
+    t.AddLink(Link(0, 1, 2 * GBPS, 4e-3));
+    t.AddLink(Link(1, 2, 0.5 * GBPS, 30e-3));
+    return t;
+}
+
+/** \return a helper with the tests' packet sizes */
+CliqueScheduleHelper
+MakeHelper(uint64_t modelBytes, double compute, uint32_t maxPeriod)
+{
+    CliqueScheduleHelper h;
+    h.SetCostModelAttribute("ChunkPayloadBytes", UintegerValue(CHUNK));
+    h.SetCostModelAttribute("GradientHeaderBytes", UintegerValue(GRADIENT_HEADER));
+    h.SetModelBytes(modelBytes);
+    h.SetComputeTime(Seconds(compute));
+    h.SetMaxPeriod(maxPeriod);
+    h.SetEpsilon(1e-3);
+    h.SetSeed(7);
+    h.SetLocalSearchIterations(200);
+    return h;
+}
+
+/** Every set partition of n islands (recursive: island i joins a clique or opens one). */
+void
+AllPartitions(uint32_t n, uint32_t i, Partition& current, std::vector<Partition>& out)
+{
+    if (i == n)
+    {
+        out.push_back(CliqueSchedule::Canonical(current));
+        return;
+    }
+    for (size_t c = 0; c < current.size(); ++c)
+    {
+        current[c].push_back(i);
+        AllPartitions(n, i + 1, current, out);
+        current[c].pop_back();
+    }
+    current.push_back({i});
+    AllPartitions(n, i + 1, current, out);
+    current.pop_back();
+}
+
+/**
+ * Brute force over every schedule of period 1 and 2: objective = sum over the first R rounds of
+ * (compute + sync time), R from the schedule's mixing.
+ */
+double
+BruteForce(CliqueScheduleHelper& h, uint32_t n, double compute)
+{
+    std::vector<Partition> parts;
+    Partition cur;
+    AllPartitions(n, 0, cur, parts);
+    std::vector<double> sync;
+    for (const auto& p : parts)
+    {
+        sync.push_back(h.GetSyncTime(p));
+    }
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t a = 0; a < parts.size(); ++a)
+    {
+        for (size_t b = 0; b <= parts.size(); ++b)
+        {
+            std::vector<Partition> rounds{parts[a]};
+            std::vector<double> times{compute + sync[a]};
+            if (b < parts.size())
+            {
+                rounds.push_back(parts[b]);
+                times.push_back(compute + sync[b]);
+            }
+            CliqueSchedule s(n, rounds);
+            uint64_t r = s.GetRoundsToEpsilon(1e-3, 100000);
+            if (r == CliqueSchedule::UNREACHABLE)
+            {
+                continue;
+            }
+            double total = 0;
+            for (uint64_t k = 0; k < r; ++k)
+            {
+                total += times[k % times.size()];
+            }
+            best = std::min(best, total);
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief For N <= 6 the search finds the brute-force optimum over all schedules with T <= 2.
+ */
+class ScheduleHelperBruteForceTestCase : public TestCase
+{
+  public:
+    ScheduleHelperBruteForceTestCase()
+        : TestCase("search matches brute force over T <= 2 for N <= 6")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            uint32_t n;
+            const char* caps;
+            uint64_t bytes;
+            double compute;
+        };
+
+        const Case cases[] = {
+            {5, "none", 20000000, 0.01},
+            {6, "none", 50000000, 0.0},
+            {6, "both", 50000000, 0.05},
+            {6, "multicast", 1000000, 0.0},
+        };
+        for (const auto& c : cases)
+        {
+            CliqueScheduleHelper h = MakeHelper(c.bytes, c.compute, 2);
+            h.SetRouting(WanRouting(Irregular(c.n, c.caps)));
+            ScheduleSearchResult r = h.Optimise();
+            double brute = BruteForce(h, c.n, c.compute);
+            std::string what = std::to_string(c.n) + " islands, " + c.caps;
+            NS_TEST_ASSERT_MSG_EQ(std::isfinite(brute), true, what);
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(r.best.timeToEpsilon, brute * (1 + 1e-9), what);
+            if (r.best.schedule.GetPeriod() <= 2)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(r.best.timeToEpsilon, brute, brute * 1e-9, what);
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Uniform full mesh: with both capabilities the global clique wins; with none and a
+ *        bandwidth-bound setting the direct global clique does not.
+ */
+class ScheduleHelperCapabilitiesTestCase : public TestCase
+{
+  public:
+    ScheduleHelperCapabilitiesTestCase()
+        : TestCase("full mesh: both -> global clique; none -> not direct global")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 6;
+        const uint64_t bytes = 100000000;
+        const double compute = 0.1;
+        const double wire = 8.0 * (bytes + (bytes / CHUNK) * OVERHEAD);
+        const double delay = 0.5e-3 + 5e-3 + 0.5e-3;
+
+        CliqueScheduleHelper both = MakeHelper(bytes, compute, 4);
+        ScheduleSearchResult rb = both.Optimise(WanRouting(FullMesh(n, "both")));
+        NS_TEST_ASSERT_MSG_EQ(rb.best.schedule.GetPeriod(), 1u, "one round");
+        NS_TEST_ASSERT_MSG_EQ(rb.best.schedule.GetRounds()[0].size(), 1u, "one clique");
+        NS_TEST_ASSERT_MSG_EQ(rb.best.schedule.GetAlgorithm(0, 0), SyncAlgorithm::DIRECT, "direct");
+        // Multicast out, FPGA in: each stream at the full 1 Gbps, one round.
+        NS_TEST_ASSERT_MSG_EQ_TOL(rb.best.timeToEpsilon,
+                                  compute + wire / GBPS + delay + 1e-6,
+                                  1e-9,
+                                  "hand value (FPGA latency 1 us)");
+
+        CliqueScheduleHelper none = MakeHelper(bytes, compute, 4);
+        ScheduleSearchResult rn = none.Optimise(WanRouting(FullMesh(n, "none")));
+        // Baseline row 0 is the direct global clique: 5 unicast copies share each egress.
+        const ScheduleCandidate& g = rn.baselines[0];
+        NS_TEST_ASSERT_MSG_EQ(g.schedule.GetName(), "global-clique", "baseline order");
+        NS_TEST_ASSERT_MSG_EQ_TOL(g.timeToEpsilon,
+                                  compute + wire / (GBPS / 5) + delay,
+                                  1e-9,
+                                  "global clique by hand");
+        bool directGlobal = rn.best.schedule.GetPeriod() == 1 &&
+                            rn.best.schedule.GetRounds()[0].size() == 1 &&
+                            rn.best.schedule.GetAlgorithm(0, 0) == SyncAlgorithm::DIRECT;
+        NS_TEST_ASSERT_MSG_EQ(directGlobal, false, "direct global clique is not optimal");
+        NS_TEST_ASSERT_MSG_LT(rn.best.timeToEpsilon, g.timeToEpsilon, "strictly better");
+
+        // Ring all-reduce over all six: 2(k-1) = 10 steps of ceil(M/6) bytes at 1 Gbps.
+        const ScheduleCandidate& ring = rn.baselines[1];
+        uint64_t seg = (bytes + n - 1) / n;
+        double segWire = 8.0 * (seg + ((seg + CHUNK - 1) / CHUNK) * OVERHEAD);
+        NS_TEST_ASSERT_MSG_EQ_TOL(ring.timeToEpsilon,
+                                  compute + 10 * (segWire / GBPS + delay),
+                                  1e-9,
+                                  "ring by hand");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Same seed, same result; bad settings are rejected.
+ */
+class ScheduleHelperDeterminismTestCase : public TestCase
+{
+  public:
+    ScheduleHelperDeterminismTestCase()
+        : TestCase("deterministic for a seed; invalid settings rejected")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanRouting routing(Irregular(12, "multicast"));
+        std::string first;
+        for (int run = 0; run < 2; ++run)
+        {
+            CliqueScheduleHelper h = MakeHelper(20000000, 0.01, 3);
+            ScheduleSearchResult r = h.Optimise(routing);
+            std::string json =
+                r.best.schedule.ToJson() + CliqueScheduleHelper::FormatTable(r.table);
+            if (run == 0)
+            {
+                first = json;
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_EQ(json, first, "identical output for the same seed");
+            }
+            NS_TEST_ASSERT_MSG_EQ(r.baselines.size(), 5u, "five baselines");
+            NS_TEST_ASSERT_MSG_EQ(std::isfinite(r.best.timeToEpsilon), true, "finite");
+        }
+
+        CliqueScheduleHelper h = MakeHelper(1000, 0, 2);
+        h.SetRouting(routing);
+        bool threw = false;
+        try
+        {
+            h.Evaluate(CliqueSchedule::GlobalClique(5));
+        }
+        catch (const std::runtime_error&)
+        {
+            threw = true;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "island count mismatch");
+        h.SetEpsilon(1.5);
+        threw = false;
+        try
+        {
+            h.Optimise();
+        }
+        catch (const std::runtime_error& e)
+        {
+            threw = std::string(e.what()).find("epsilon") != std::string::npos;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "epsilon out of range");
+        // A schedule that never mixes is reported with an infinite time, not an error.
+        h.SetEpsilon(1e-3);
+        Partition halves{{0, 1, 2, 3, 4, 5}, {6, 7, 8, 9, 10, 11}};
+        ScheduleCandidate c = h.Evaluate(CliqueSchedule(12, {halves}, "halves"));
+        NS_TEST_ASSERT_MSG_EQ(std::isinf(c.timeToEpsilon), true, "unreachable");
+        NS_TEST_ASSERT_MSG_EQ(c.roundsToEpsilon, CliqueSchedule::UNREACHABLE, "no R");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The suite.
+ */
+class CliqueScheduleHelperTestSuite : public TestSuite
+{
+  public:
+    CliqueScheduleHelperTestSuite()
+        : TestSuite("clique-schedule-helper", UNIT)
+    {
+        AddTestCase(new ScheduleHelperBruteForceTestCase, TestCase::QUICK);
+        AddTestCase(new ScheduleHelperCapabilitiesTestCase, TestCase::QUICK);
+        AddTestCase(new ScheduleHelperDeterminismTestCase, TestCase::QUICK);
+    }
+};
+
+/** Static instance. */
+static CliqueScheduleHelperTestSuite g_cliqueScheduleHelperTestSuite;

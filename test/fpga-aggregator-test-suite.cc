@@ -1,1 +1,1201 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of FpgaAggregatorNetDevice. Two harnesses:
+ *  - a raw one (router side -- FPGA -- island side, no IP stacks), which injects hand-built
+ *    IPv4 packets and records every byte that comes out of either side;
+ *  - an IP network (senders -- ns-3 IPv4 router -- FPGA -- receiver host) with UDP sockets and
+ *    TCP connections, for the end-to-end claims.
+ * Every expected value is computed here, independently of the device.
+ */
+
+// ctest-suite: fpga-aggregator
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/fpga-aggregator-net-device.h"
+#include "ns3/gradient-header.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
+#include "ns3/ipv4.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/string.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/test.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <random>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const uint16_t PORT = GradientHeader::DEFAULT_PORT;
+
+/** \return the bytes of a packet */
+std::vector<uint8_t>
+ToBytes(Ptr<const Packet> packet)
+{
+    std::vector<uint8_t> bytes(packet->GetSize());
+    packet->CopyData(bytes.data(), packet->GetSize());
+    return bytes;
+}
+
+/** \return the address of sender island i in the raw harness */
+Ipv4Address
+SenderAddress(uint32_t island)
+{
+    return Ipv4Address(0x0a000000 + 100 + island); // 10.0.0.(100 + island)
+}
+
+const Ipv4Address ISLAND_ADDRESS("10.0.0.1"); //!< the island behind the FPGA (raw harness)
+
+/** Wrap an IPv4 payload (UDP header included) into an IPv4 packet. */
+Ptr<Packet>
+AddIpv4(Ptr<Packet> packet, Ipv4Address source, Ipv4Address destination, uint8_t protocol)
+{
+    Ipv4Header ip;
+    ip.SetSource(source);
+    ip.SetDestination(destination);
+    ip.SetProtocol(protocol);
+    ip.SetPayloadSize(packet->GetSize());
+    ip.SetTtl(64);
+    packet->AddHeader(ip);
+    return packet;
+}
+
+/** A UDP datagram to destination:port carrying payload. */
+Ptr<Packet>
+MakeUdp(Ptr<Packet> payload, Ipv4Address source, Ipv4Address destination, uint16_t port)
+{
+    UdpHeader udp;
+    udp.SetSourcePort(49152);
+    udp.SetDestinationPort(port);
+    payload->AddHeader(udp);
+    return AddIpv4(payload, source, destination, 17);
+}
+
+/** A DATA header of a clique. */
+GradientHeader
+DataHeader(const IslandBitmap& members, uint16_t sender, uint32_t chunk, uint32_t chunks)
+{
+    GradientHeader header;
+    header.SetType(GradientHeader::DATA);
+    header.SetJobId(1);
+    header.SetRound(5);
+    header.SetCliqueId(0);
+    header.SetSender(sender);
+    header.SetChunkIndex(chunk);
+    header.SetChunkCount(chunks);
+    header.SetMembers(members);
+    IslandBitmap self;
+    self.Set(sender);
+    header.SetContributors(self);
+    return header;
+}
+
+/** \return a bitmap of the listed islands */
+IslandBitmap
+Bitmap(const std::vector<uint32_t>& islands)
+{
+    IslandBitmap bitmap;
+    for (uint32_t island : islands)
+    {
+        bitmap.Set(island);
+    }
+    return bitmap;
+}
+
+/** Wrap-around int32 sum of int64 running totals, with the number of additions that
+ *  overflowed, computed with 64-bit arithmetic (independent of the device's method). */
+struct ReferenceSum
+{
+    std::vector<int64_t> sum; //!< running sums, kept within int32 by explicit wrapping
+    uint64_t wraps{0};        //!< additions that left the int32 range
+
+    /** \param values one contribution, added in arrival order */
+    void Add(const std::vector<int32_t>& values)
+    {
+        if (sum.empty())
+        {
+            sum.assign(values.size(), 0);
+        }
+        for (size_t i = 0; i < values.size(); ++i)
+        {
+            int64_t total = sum[i] + values[i];
+            if (total > std::numeric_limits<int32_t>::max())
+            {
+                total -= int64_t{1} << 32;
+                ++wraps;
+            }
+            else if (total < std::numeric_limits<int32_t>::min())
+            {
+                total += int64_t{1} << 32;
+                ++wraps;
+            }
+            sum[i] = total;
+        }
+    }
+};
+
+/**
+ * Router side -- FPGA -- island side; no IP stacks. Packets are injected as IPv4 frames and
+ * everything leaving the FPGA is recorded with its arrival time.
+ */
+class RawHarness
+{
+  public:
+    Ptr<Node> routerNode;                    //!< plays the city router
+    Ptr<Node> fpgaNode;                      //!< holds the FPGA
+    Ptr<Node> islandNode;                    //!< plays the island
+    Ptr<PointToPointNetDevice> routerDev;    //!< router end of the in-box link
+    Ptr<PointToPointNetDevice> islandDev;    //!< island end of the access link
+    Ptr<FpgaAggregatorNetDevice> fpga;       //!< device under test
+    std::vector<Ptr<const Packet>> atIsland; //!< packets out of the island port
+    std::vector<Time> atIslandTime;          //!< their arrival times
+    std::vector<Ptr<const Packet>> atRouter; //!< packets out of the router port
+
+    static constexpr uint64_t INBOX_BPS = 100000000000ULL; //!< in-box link: 100 Gbps
+    static constexpr uint64_t ACCESS_BPS = 10000000000ULL; //!< access link: 10 Gbps
+    static constexpr uint64_t DELAY_NS = 1000;             //!< both links: 1 us
+
+    /** Build; attributes are set on the FPGA before its ports. */
+    void Build(const std::map<std::string, Ptr<AttributeValue>>& attributes)
+    {
+        routerNode = CreateObject<Node>();
+        fpgaNode = CreateObject<Node>();
+        islandNode = CreateObject<Node>();
+        PointToPointHelper p2p;
+        p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("100000p"));
+        p2p.SetChannelAttribute("Delay", TimeValue(NanoSeconds(DELAY_NS)));
+        p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(INBOX_BPS)));
+        NetDeviceContainer inBox = p2p.Install(routerNode, fpgaNode);
+        p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(ACCESS_BPS)));
+        NetDeviceContainer access = p2p.Install(fpgaNode, islandNode);
+        routerDev = DynamicCast<PointToPointNetDevice>(inBox.Get(0));
+        islandDev = DynamicCast<PointToPointNetDevice>(access.Get(1));
+        fpga = CreateObject<FpgaAggregatorNetDevice>();
+        for (const auto& attribute : attributes)
+        {
+            fpga->SetAttribute(attribute.first, *attribute.second);
+        }
+        fpgaNode->AddDevice(fpga);
+        fpga->SetIslandPort(access.Get(0));
+        fpga->SetRouterPort(inBox.Get(1));
+        islandNode->RegisterProtocolHandler(MakeCallback(&RawHarness::ReceiveAtIsland, this),
+                                            0,
+                                            islandDev,
+                                            true);
+        routerNode->RegisterProtocolHandler(MakeCallback(&RawHarness::ReceiveAtRouter, this),
+                                            0,
+                                            routerDev,
+                                            true);
+    }
+
+    /** Send an IPv4 frame from the router side at time t. */
+    void InjectFromRouter(Time t, Ptr<Packet> packet)
+    {
+        Simulator::Schedule(t, &RawHarness::Send, routerDev, packet);
+    }
+
+    /** Send an IPv4 frame from the island side at time t. */
+    void InjectFromIsland(Time t, Ptr<Packet> packet)
+    {
+        Simulator::Schedule(t, &RawHarness::Send, islandDev, packet);
+    }
+
+    /** Run the simulation (counters stay readable until the harness goes away). */
+    void Run()
+    {
+        Simulator::Run();
+    }
+
+    ~RawHarness()
+    {
+        Simulator::Destroy();
+    }
+
+  private:
+    static void Send(Ptr<PointToPointNetDevice> device, Ptr<Packet> packet)
+    {
+        device->Send(packet, device->GetBroadcast(), 0x0800);
+    }
+
+    void ReceiveAtIsland(Ptr<NetDevice> device,
+                         Ptr<const Packet> packet,
+                         uint16_t protocol,
+                         const Address& from,
+                         const Address& to,
+                         NetDevice::PacketType type)
+    {
+        atIsland.push_back(packet->Copy());
+        atIslandTime.push_back(Simulator::Now());
+    }
+
+    void ReceiveAtRouter(Ptr<NetDevice> device,
+                         Ptr<const Packet> packet,
+                         uint16_t protocol,
+                         const Address& from,
+                         const Address& to,
+                         NetDevice::PacketType type)
+    {
+        atRouter.push_back(packet->Copy());
+    }
+};
+
+/** A received gradient packet taken apart. */
+struct Decoded
+{
+    bool valid{false};           //!< IPv4/UDP/GradientHeader all parsed
+    Ipv4Header ip;               //!< its IPv4 header
+    UdpHeader udp;               //!< its UDP header
+    GradientHeader header;       //!< its gradient header
+    std::vector<int32_t> values; //!< real payload values
+};
+
+/** Take an IPv4 frame apart. */
+Decoded
+Decode(Ptr<const Packet> frame)
+{
+    Decoded d;
+    Ptr<Packet> p = frame->Copy();
+    p->RemoveHeader(d.ip);
+    if (d.ip.GetProtocol() != 17 || p->GetSize() < 8)
+    {
+        return d;
+    }
+    p->RemoveHeader(d.udp);
+    d.valid = GradientHeader::Parse(p, d.header, &d.values);
+    return d;
+}
+
+/** Attribute map shorthand. */
+std::map<std::string, Ptr<AttributeValue>>
+Attributes(uint32_t island, uint32_t slots, Time timeout)
+{
+    return {{"IslandIndex", Create<UintegerValue>(island)},
+            {"SlotCount", Create<UintegerValue>(slots)},
+            {"Timeout", Create<TimeValue>(timeout)}};
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * Real payloads: every aggregate holds the exact wrap-around sum of the contributions
+ * (negative values, extremes, overflow), the full bitmap, and valid IPv4/UDP headers.
+ */
+class FpgaExactSumTestCase : public TestCase
+{
+  public:
+    FpgaExactSumTestCase()
+        : TestCase("real payloads: exact int32 sums with wrap-around")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t chunks = 3;
+        const uint32_t elements = 64;
+        const std::vector<uint32_t> senders = {1, 2, 3, 4, 70}; // island 70: a second word
+        const IslandBitmap members = Bitmap({0, 1, 2, 3, 4, 70});
+        RawHarness h;
+        h.Build(Attributes(0, 8192, MilliSeconds(50)));
+        std::mt19937 rng(7);
+        std::uniform_int_distribution<int32_t> any(std::numeric_limits<int32_t>::min(),
+                                                   std::numeric_limits<int32_t>::max());
+        std::vector<ReferenceSum> expected(chunks);
+        Time t = MicroSeconds(1);
+        for (uint32_t sender : senders)
+        {
+            for (uint32_t c = 0; c < chunks; ++c)
+            {
+                std::vector<int32_t> values(elements);
+                for (uint32_t e = 0; e < elements; ++e)
+                {
+                    values[e] = any(rng);
+                }
+                // Fixed extremes so every run exercises overflow both ways and -1.
+                values[0] = std::numeric_limits<int32_t>::max();
+                values[1] = std::numeric_limits<int32_t>::min();
+                values[2] = -1;
+                values[3] = -static_cast<int32_t>(sender);
+                expected[c].Add(values);
+                Ptr<Packet> payload = GradientHeader::CreateRealPacket(
+                    DataHeader(members, static_cast<uint16_t>(sender), c, chunks),
+                    values);
+                h.InjectFromRouter(t,
+                                   MakeUdp(payload, SenderAddress(sender), ISLAND_ADDRESS, PORT));
+                t += MicroSeconds(1);
+            }
+        }
+        Ptr<FpgaAggregatorNetDevice> fpga = h.fpga;
+        h.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(h.atIsland.size(), chunks, "one aggregate per chunk");
+        uint64_t expectedWraps = 0;
+        for (const ReferenceSum& r : expected)
+        {
+            expectedWraps += r.wraps;
+        }
+        NS_TEST_ASSERT_MSG_GT(expectedWraps, 0u, "the test exercises overflow");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetWrapCount(), expectedWraps, "wrapped additions");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetAggregatedCount(), senders.size() * chunks, "absorbed");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetCompleteCount(), chunks, "complete aggregates");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPartialCount(), 0u, "no partial aggregates");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetSlotsInUse(), 0u, "all slots freed");
+        std::vector<bool> seen(chunks, false);
+        for (Ptr<const Packet> frame : h.atIsland)
+        {
+            Decoded d = Decode(frame);
+            NS_TEST_ASSERT_MSG_EQ(d.valid, true, "aggregate parses");
+            NS_TEST_ASSERT_MSG_EQ(d.header.GetType(), GradientHeader::AGGREGATE, "type");
+            NS_TEST_ASSERT_MSG_EQ(d.header.GetContributors(),
+                                  Bitmap(senders),
+                                  "contributors: every member but the island");
+            NS_TEST_ASSERT_MSG_EQ(d.header.GetMembers(), members, "members kept");
+            NS_TEST_ASSERT_MSG_EQ(d.header.GetSender(), senders[0], "first contributor");
+            NS_TEST_ASSERT_MSG_EQ(d.ip.GetDestination(), ISLAND_ADDRESS, "to the island");
+            NS_TEST_ASSERT_MSG_EQ(d.ip.GetSource(), SenderAddress(senders[0]), "from the first");
+            NS_TEST_ASSERT_MSG_EQ(d.ip.GetPayloadSize(), frame->GetSize() - 20, "IPv4 length");
+            NS_TEST_ASSERT_MSG_EQ(d.udp.GetDestinationPort(), PORT, "UDP port");
+            const uint32_t c = d.header.GetChunkIndex();
+            NS_TEST_ASSERT_MSG_LT(c, chunks, "chunk index");
+            NS_TEST_ASSERT_MSG_EQ(seen[c], false, "one aggregate for chunk " << c);
+            seen[c] = true;
+            NS_TEST_ASSERT_MSG_EQ(d.values.size(), elements, "element count");
+            for (uint32_t e = 0; e < elements; ++e)
+            {
+                NS_TEST_ASSERT_MSG_EQ(int64_t{d.values[e]},
+                                      expected[c].sum[e],
+                                      "chunk " << c << " element " << e);
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * A second copy from a sender already in the slot is absorbed and counted, not added.
+ */
+class FpgaDuplicateTestCase : public TestCase
+{
+  public:
+    FpgaDuplicateTestCase()
+        : TestCase("duplicates are not counted twice")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const IslandBitmap members = Bitmap({0, 1, 2, 3});
+        RawHarness h;
+        h.Build(Attributes(0, 8192, MilliSeconds(50)));
+        // Sender 2's copy arrives twice before sender 3 completes the slot.
+        const std::vector<uint32_t> order = {1, 2, 2, 3};
+        for (size_t i = 0; i < order.size(); ++i)
+        {
+            const uint16_t sender = static_cast<uint16_t>(order[i]);
+            std::vector<int32_t> values = {int32_t(sender) * 10, -int32_t(sender)};
+            Ptr<Packet> payload =
+                GradientHeader::CreateRealPacket(DataHeader(members, sender, 0, 1), values);
+            h.InjectFromRouter(MicroSeconds(1 + i),
+                               MakeUdp(payload, SenderAddress(sender), ISLAND_ADDRESS, PORT));
+        }
+        Ptr<FpgaAggregatorNetDevice> fpga = h.fpga;
+        h.Run();
+        NS_TEST_ASSERT_MSG_EQ(h.atIsland.size(), 1u, "one packet reaches the island");
+        Decoded d = Decode(h.atIsland[0]);
+        NS_TEST_ASSERT_MSG_EQ(d.valid, true, "parses");
+        NS_TEST_ASSERT_MSG_EQ(d.header.GetType(), GradientHeader::AGGREGATE, "aggregate");
+        NS_TEST_ASSERT_MSG_EQ(d.values[0], 10 + 20 + 30, "sender 2 added once");
+        NS_TEST_ASSERT_MSG_EQ(d.values[1], -1 - 2 - 3, "sender 2 added once");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetDuplicateCount(), 1u, "one duplicate");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetAggregatedCount(), 3u, "three contributions");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * With SlotCount 2 and 4 chunks, chunks 2 and 3 find no slot: they pass through byte for
+ * byte; chunks 0 and 1 are still aggregated exactly.
+ */
+class FpgaSlotExhaustionTestCase : public TestCase
+{
+  public:
+    FpgaSlotExhaustionTestCase()
+        : TestCase("slot exhaustion passes packets through untouched")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const IslandBitmap members = Bitmap({0, 1, 2, 3});
+        const uint32_t chunks = 4;
+        RawHarness h;
+        h.Build(Attributes(0, 2, MilliSeconds(50)));
+        std::vector<std::vector<uint8_t>> overflowBytes;
+        Time t = MicroSeconds(1);
+        // Sender 3 sends its overflowing chunks first: chunks 0 and 1 hold both slots until
+        // sender 3 completes them.
+        const std::vector<uint32_t> orderOf12 = {0, 1, 2, 3};
+        const std::vector<uint32_t> orderOf3 = {2, 3, 0, 1};
+        for (uint16_t sender = 1; sender <= 3; ++sender)
+        {
+            for (uint32_t c : (sender == 3 ? orderOf3 : orderOf12))
+            {
+                std::vector<int32_t> values = {int32_t(sender), int32_t(c), -7};
+                Ptr<Packet> frame =
+                    MakeUdp(GradientHeader::CreateRealPacket(DataHeader(members, sender, c, chunks),
+                                                             values),
+                            SenderAddress(sender),
+                            ISLAND_ADDRESS,
+                            PORT);
+                if (c >= 2)
+                {
+                    overflowBytes.push_back(ToBytes(frame));
+                }
+                h.InjectFromRouter(t, frame);
+                t += MicroSeconds(1);
+            }
+        }
+        Ptr<FpgaAggregatorNetDevice> fpga = h.fpga;
+        h.Run();
+
+        // 2 aggregates + 3 senders x 2 overflowing chunks.
+        NS_TEST_ASSERT_MSG_EQ(h.atIsland.size(), 2u + 6u, "packets at the island");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_OVERFLOW),
+                              6u,
+                              "overflow count");
+        uint32_t aggregates = 0;
+        std::vector<std::vector<uint8_t>> passed;
+        for (Ptr<const Packet> frame : h.atIsland)
+        {
+            Decoded d = Decode(frame);
+            NS_TEST_ASSERT_MSG_EQ(d.valid, true, "parses");
+            if (d.header.GetType() == GradientHeader::AGGREGATE)
+            {
+                ++aggregates;
+                NS_TEST_ASSERT_MSG_LT(d.header.GetChunkIndex(), 2u, "aggregated chunk");
+                NS_TEST_ASSERT_MSG_EQ(d.values[0], 1 + 2 + 3, "sum of sender indices");
+                NS_TEST_ASSERT_MSG_EQ(d.values[1], int32_t(3 * d.header.GetChunkIndex()), "sum");
+                NS_TEST_ASSERT_MSG_EQ(d.values[2], -21, "sum of -7 three times");
+            }
+            else
+            {
+                passed.push_back(ToBytes(frame));
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(aggregates, 2u, "aggregates");
+        NS_TEST_ASSERT_MSG_EQ(passed.size(), overflowBytes.size(), "passed through");
+        for (size_t i = 0; i < passed.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ((passed[i] == overflowBytes[i]), true, "bytes of packet " << i);
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * A missing contribution: after Timeout the slot is flushed as a partial aggregate with
+ * exactly the contributors that arrived, and their exact sum.
+ */
+class FpgaPartialTestCase : public TestCase
+{
+  public:
+    FpgaPartialTestCase()
+        : TestCase("missing contribution gives a partial aggregate after the timeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const IslandBitmap members = Bitmap({0, 1, 2, 3, 4});
+        const Time timeout = MilliSeconds(5);
+        RawHarness h;
+        h.Build(Attributes(0, 8192, timeout));
+        // Island 3 never sends; island 2 sends a virtual payload to a second slot as well.
+        const std::vector<uint16_t> present = {1, 2, 4};
+        for (size_t i = 0; i < present.size(); ++i)
+        {
+            std::vector<int32_t> values = {int32_t(present[i]) * 1000, -5};
+            Ptr<Packet> payload =
+                GradientHeader::CreateRealPacket(DataHeader(members, present[i], 0, 2), values);
+            h.InjectFromRouter(MicroSeconds(1 + i),
+                               MakeUdp(payload, SenderAddress(present[i]), ISLAND_ADDRESS, PORT));
+        }
+        GradientHeader virtualHeader = DataHeader(members, 2, 1, 2);
+        virtualHeader.SetElementCount(100);
+        h.InjectFromRouter(MicroSeconds(10),
+                           MakeUdp(GradientHeader::CreateVirtualPacket(virtualHeader),
+                                   SenderAddress(2),
+                                   ISLAND_ADDRESS,
+                                   PORT));
+        Ptr<FpgaAggregatorNetDevice> fpga = h.fpga;
+        h.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(h.atIsland.size(), 2u, "two partial aggregates");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPartialCount(), 2u, "partial count");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetCompleteCount(), 0u, "complete count");
+        for (size_t i = 0; i < h.atIsland.size(); ++i)
+        {
+            Decoded d = Decode(h.atIsland[i]);
+            NS_TEST_ASSERT_MSG_EQ(d.valid, true, "parses");
+            NS_TEST_ASSERT_MSG_EQ(d.header.GetType(), GradientHeader::AGGREGATE, "aggregate");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(h.atIslandTime[i], timeout, "not before the timeout");
+            if (d.header.GetChunkIndex() == 0)
+            {
+                NS_TEST_ASSERT_MSG_EQ(d.header.GetContributors(),
+                                      Bitmap({1, 2, 4}),
+                                      "bitmap names exactly who arrived");
+                NS_TEST_ASSERT_MSG_EQ(d.values[0], 7000, "1000 + 2000 + 4000");
+                NS_TEST_ASSERT_MSG_EQ(d.values[1], -15, "three times -5");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_EQ(d.header.GetContributors(), Bitmap({2}), "virtual bitmap");
+                NS_TEST_ASSERT_MSG_EQ(d.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD),
+                                      false,
+                                      "virtual stays virtual");
+                NS_TEST_ASSERT_MSG_EQ(d.header.GetElementCount(), 100u, "virtual size kept");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * Everything that is not aggregatable DATA crosses the FPGA byte for byte, in both
+ * directions, and is counted under the right reason.
+ */
+class FpgaPassThroughTestCase : public TestCase
+{
+  public:
+    FpgaPassThroughTestCase()
+        : TestCase("non-aggregatable traffic passes unchanged both ways")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        typedef FpgaAggregatorNetDevice F;
+        const IslandBitmap members = Bitmap({0, 1, 2});
+        RawHarness h;
+        h.Build(Attributes(0, 8192, MilliSeconds(50)));
+        std::vector<std::vector<uint8_t>> inbound;
+        std::vector<std::vector<uint8_t>> outbound;
+        Time t = MicroSeconds(1);
+        auto inject = [&](Ptr<Packet> frame, bool fromRouter) {
+            (fromRouter ? inbound : outbound).push_back(ToBytes(frame));
+            if (fromRouter)
+            {
+                h.InjectFromRouter(t, frame);
+            }
+            else
+            {
+                h.InjectFromIsland(t, frame);
+            }
+            t += MicroSeconds(1);
+        };
+
+        // Plain UDP to another port, TCP (even to the gradient port), both directions.
+        for (bool fromRouter : {true, false})
+        {
+            Ipv4Address src = fromRouter ? SenderAddress(1) : ISLAND_ADDRESS;
+            Ipv4Address dst = fromRouter ? ISLAND_ADDRESS : SenderAddress(1);
+            inject(MakeUdp(Create<Packet>(500), src, dst, 5000), fromRouter);
+            for (uint16_t port : {uint16_t(80), PORT})
+            {
+                TcpHeader tcp;
+                tcp.SetSourcePort(40000);
+                tcp.SetDestinationPort(port);
+                tcp.SetSequenceNumber(SequenceNumber32(12345));
+                tcp.SetFlags(TcpHeader::ACK);
+                Ptr<Packet> segment = Create<Packet>(1000);
+                segment->AddHeader(tcp);
+                inject(AddIpv4(segment, src, dst, 6), fromRouter);
+            }
+            // A gradient DATA going the other way is outbound traffic: untouched.
+            if (!fromRouter)
+            {
+                inject(MakeUdp(GradientHeader::CreateVirtualPacket(DataHeader(members, 0, 0, 1)),
+                               ISLAND_ADDRESS,
+                               SenderAddress(1),
+                               PORT),
+                       false);
+            }
+        }
+        // Inbound gradient traffic the FPGA must not aggregate.
+        GradientHeader nack = DataHeader(members, 1, 0, 4);
+        nack.SetType(GradientHeader::NACK);
+        nack.SetNackRanges({{0, 4}});
+        nack.SetContributors(Bitmap({0}));
+        inject(MakeUdp(GradientHeader::CreateVirtualPacket(nack),
+                       SenderAddress(1),
+                       ISLAND_ADDRESS,
+                       PORT),
+               true);
+        GradientHeader aggregate = DataHeader(members, 1, 0, 1);
+        aggregate.SetType(GradientHeader::AGGREGATE);
+        inject(MakeUdp(GradientHeader::CreateVirtualPacket(aggregate),
+                       SenderAddress(1),
+                       ISLAND_ADDRESS,
+                       PORT),
+               true);
+        GradientHeader resend = DataHeader(members, 1, 0, 1);
+        resend.SetFlags(GradientHeader::FLAG_RETRANSMISSION);
+        inject(MakeUdp(GradientHeader::CreateRealPacket(resend, {1, 2, 3}),
+                       SenderAddress(1),
+                       ISLAND_ADDRESS,
+                       PORT),
+               true);
+        GradientHeader noAggregate = DataHeader(members, 2, 0, 1);
+        noAggregate.SetFlags(GradientHeader::FLAG_NO_AGGREGATE);
+        inject(MakeUdp(GradientHeader::CreateVirtualPacket(noAggregate),
+                       SenderAddress(2),
+                       ISLAND_ADDRESS,
+                       PORT),
+               true);
+        // A clique the island is not in.
+        inject(MakeUdp(GradientHeader::CreateVirtualPacket(DataHeader(Bitmap({1, 2}), 1, 0, 1)),
+                       SenderAddress(1),
+                       ISLAND_ADDRESS,
+                       PORT),
+               true);
+        // Garbage to the gradient port.
+        std::vector<uint8_t> junk(80, 0xab);
+        inject(MakeUdp(Create<Packet>(junk.data(), 80), SenderAddress(1), ISLAND_ADDRESS, PORT),
+               true);
+        // A truncated gradient header.
+        Ptr<Packet> cut = GradientHeader::CreateVirtualPacket(DataHeader(members, 1, 0, 1));
+        cut->RemoveAtEnd(20);
+        inject(MakeUdp(cut, SenderAddress(1), ISLAND_ADDRESS, PORT), true);
+
+        Ptr<FpgaAggregatorNetDevice> fpga = h.fpga;
+        h.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(h.atIsland.size(), inbound.size(), "inbound all delivered");
+        NS_TEST_ASSERT_MSG_EQ(h.atRouter.size(), outbound.size(), "outbound all delivered");
+        for (size_t i = 0; i < inbound.size() && i < h.atIsland.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ((ToBytes(h.atIsland[i]) == inbound[i]), true, "inbound " << i);
+        }
+        for (size_t i = 0; i < outbound.size() && i < h.atRouter.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ((ToBytes(h.atRouter[i]) == outbound[i]), true, "outbound " << i);
+        }
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPassThroughCount(F::PASS_OUTBOUND), 4u, "outbound");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPassThroughCount(F::PASS_NOT_GRADIENT), 3u, "UDP + TCP");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPassThroughCount(F::PASS_NOT_DATA), 2u, "NACK, AGGREGATE");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPassThroughCount(F::PASS_RETRANSMISSION), 1u, "resend");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPassThroughCount(F::PASS_NO_AGGREGATE), 1u, "flagged");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPassThroughCount(F::PASS_NOT_MEMBER), 1u, "other clique");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPassThroughCount(F::PASS_MALFORMED), 2u, "junk, cut");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetAggregatedCount(), 0u, "nothing aggregated");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetSlotsInUse(), 0u, "no slot opened");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * Multicast DATA (destination a 239/8 group) whose member bitmap holds the island is
+ * aggregated; the aggregate goes to the group until the island's address is known, and to
+ * the configured IslandAddress otherwise.
+ */
+class FpgaMulticastTestCase : public TestCase
+{
+  public:
+    FpgaMulticastTestCase()
+        : TestCase("multicast DATA is aggregated for member islands")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Ipv4Address group("239.0.0.7");
+        for (bool configured : {false, true})
+        {
+            RawHarness h;
+            auto attributes = Attributes(3, 8192, MilliSeconds(50));
+            if (configured)
+            {
+                attributes["IslandAddress"] = Create<Ipv4AddressValue>(ISLAND_ADDRESS);
+            }
+            h.Build(attributes);
+            const IslandBitmap members = Bitmap({1, 2, 3});
+            for (uint16_t sender : {uint16_t(1), uint16_t(2)})
+            {
+                GradientHeader header = DataHeader(members, sender, 0, 1);
+                header.SetElementCount(256);
+                h.InjectFromRouter(MicroSeconds(sender),
+                                   MakeUdp(GradientHeader::CreateVirtualPacket(header),
+                                           SenderAddress(sender),
+                                           group,
+                                           PORT));
+            }
+            h.Run();
+            NS_TEST_ASSERT_MSG_EQ(h.atIsland.size(), 1u, "one aggregate");
+            Decoded d = Decode(h.atIsland[0]);
+            NS_TEST_ASSERT_MSG_EQ(d.valid, true, "parses");
+            NS_TEST_ASSERT_MSG_EQ(d.header.GetContributors(), Bitmap({1, 2}), "both peers");
+            NS_TEST_ASSERT_MSG_EQ(d.header.GetElementCount(), 256u, "size kept");
+            NS_TEST_ASSERT_MSG_EQ(d.ip.GetDestination(),
+                                  configured ? ISLAND_ADDRESS : group,
+                                  "aggregate destination");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * ProcessingRate > 0: inputs queue in a FIFO, each served in size / rate; the aggregate
+ * leaves PipelineLatency after the last service ends. The arrival time is derived here from
+ * link rates and delays.
+ */
+class FpgaProcessingRateTestCase : public TestCase
+{
+  public:
+    FpgaProcessingRateTestCase()
+        : TestCase("processing rate: FIFO service times")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t rateBps = 1000000000ULL; // 1 Gbps engine behind a 100 Gbps in-box link
+        // 242 elements: a 1048-byte frame, 1050 bytes with PPP, so every transmission and
+        // service time below is a whole number of nanoseconds.
+        const uint32_t ELEMENTS = 242;
+        const Time latency = NanoSeconds(700);
+        RawHarness h;
+        auto attributes = Attributes(0, 8192, MilliSeconds(50));
+        attributes["ProcessingRate"] = Create<DataRateValue>(DataRate(rateBps));
+        attributes["PipelineLatency"] = Create<TimeValue>(latency);
+        h.Build(attributes);
+        const IslandBitmap members = Bitmap({0, 1, 2, 3});
+        uint32_t frameSize = 0;
+        for (uint16_t sender = 1; sender <= 3; ++sender)
+        {
+            GradientHeader header = DataHeader(members, sender, 0, 1);
+            Ptr<Packet> frame = MakeUdp(
+                GradientHeader::CreateRealPacket(header, std::vector<int32_t>(ELEMENTS, sender)),
+                SenderAddress(sender),
+                ISLAND_ADDRESS,
+                PORT);
+            frameSize = frame->GetSize();
+            h.InjectFromRouter(Time(0), frame); // all queued at once on the in-box link
+        }
+        h.Run();
+        NS_TEST_ASSERT_MSG_EQ(h.atIsland.size(), 1u, "one aggregate");
+        Decoded d = Decode(h.atIsland[0]);
+        NS_TEST_ASSERT_MSG_EQ(d.values[17], 6, "1 + 2 + 3");
+
+        NS_TEST_ASSERT_MSG_EQ(frameSize, 20u + 8u + 52u + 4u * ELEMENTS, "frame size");
+        // Reference timeline in nanoseconds.
+        const uint32_t ppp = 2; // PPP header on the wire
+        auto txNs = [](uint64_t bytes, uint64_t bps) { return bytes * 8 * 1000000000ULL / bps; };
+        const uint64_t inBoxTx = txNs(frameSize + ppp, RawHarness::INBOX_BPS);
+        const uint64_t service = txNs(frameSize, rateBps);
+        uint64_t busy = 0;
+        for (uint64_t i = 1; i <= 3; ++i)
+        {
+            const uint64_t arrival = i * inBoxTx + RawHarness::DELAY_NS;
+            busy = std::max(busy, arrival) + service;
+        }
+        const uint64_t expectedNs = busy + latency.GetNanoSeconds() +
+                                    txNs(frameSize + ppp, RawHarness::ACCESS_BPS) +
+                                    RawHarness::DELAY_NS;
+        NS_TEST_ASSERT_MSG_EQ(h.atIslandTime[0].GetNanoSeconds(),
+                              int64_t(expectedNs),
+                              "arrival time of the aggregate");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * An IP network with UDP sockets: 8 senders -- IPv4 router -- FPGA -- receiver. With the FPGA
+ * the receiver's access link carries exactly 1/8 of the gradient packets and bytes it carries
+ * without; the receiver's sums are exact either way. Checksums are enabled, so the emitted
+ * IPv4 and UDP headers must be valid to be delivered at all. TCP and non-gradient UDP cross
+ * the FPGA unchanged in both directions.
+ */
+class FpgaNetworkTestCase : public TestCase
+{
+  public:
+    FpgaNetworkTestCase()
+        : TestCase("8 senders through an IP router: ingress relief of exactly one eighth")
+    {
+    }
+
+  private:
+    static constexpr uint32_t SENDERS = 8;
+    static constexpr uint32_t CHUNKS = 20;
+    static constexpr uint32_t ELEMENTS = 300;
+    static constexpr uint32_t TCP_BYTES = 200000;
+
+    /** Per-run observations. */
+    struct Run
+    {
+        uint64_t accessPackets{0};              //!< packets the receiver's access link delivered
+        uint64_t accessBytes{0};                //!< bytes (PPP header included)
+        uint64_t gradientPackets{0};            //!< gradient packets the receiver's socket read
+        std::vector<IslandBitmap> covered;      //!< per chunk: contributors seen
+        std::vector<std::vector<int64_t>> sums; //!< per chunk: element sums seen
+        uint64_t tcpToReceiver{0};              //!< TCP bytes the receiver read
+        uint64_t tcpToSender{0};                //!< TCP bytes sender 0 read
+        uint64_t udpOther{0};                   //!< non-gradient UDP bytes the receiver read
+    };
+
+    Run m_run;                                //!< the run in progress
+    std::vector<Ptr<Socket>> m_senderSockets; //!< one UDP socket per sender
+    Ptr<Socket> m_tcpSource[2];               //!< [0] sender 0 -> receiver, [1] reverse
+    uint32_t m_tcpSent[2];                    //!< bytes queued per TCP source
+    IslandBitmap m_members;                   //!< islands 0..8; the receiver is 8
+
+    /** Element e of sender s's chunk c: a formula, mixing signs and magnitudes. */
+    static int32_t Value(uint32_t s, uint32_t c, uint32_t e)
+    {
+        return static_cast<int32_t>((s + 1) * 1000003u * (c + 1) + e * 7919u) -
+               static_cast<int32_t>(s * 400000000u);
+    }
+
+    void SendChunk(uint32_t s, uint32_t c)
+    {
+        GradientHeader header = DataHeader(m_members, static_cast<uint16_t>(s), c, CHUNKS);
+        std::vector<int32_t> values(ELEMENTS);
+        for (uint32_t e = 0; e < ELEMENTS; ++e)
+        {
+            values[e] = Value(s, c, e);
+        }
+        m_senderSockets[s]->Send(GradientHeader::CreateRealPacket(header, values));
+    }
+
+    void ReceiveGradient(Ptr<Socket> socket)
+    {
+        Ptr<Packet> packet;
+        while ((packet = socket->Recv()))
+        {
+            GradientHeader header;
+            std::vector<int32_t> values;
+            if (!GradientHeader::Parse(packet, header, &values))
+            {
+                continue;
+            }
+            ++m_run.gradientPackets;
+            const uint32_t c = header.GetChunkIndex();
+            m_run.covered[c] = m_run.covered[c].Union(header.GetContributors());
+            for (uint32_t e = 0; e < values.size(); ++e)
+            {
+                m_run.sums[c][e] += values[e];
+            }
+        }
+    }
+
+    void ReceiveOtherUdp(Ptr<Socket> socket)
+    {
+        Ptr<Packet> packet;
+        while ((packet = socket->Recv()))
+        {
+            m_run.udpOther += packet->GetSize();
+        }
+    }
+
+    void AccessRx(Ptr<const Packet> packet)
+    {
+        ++m_run.accessPackets;
+        m_run.accessBytes += packet->GetSize();
+    }
+
+    void Accept(Ptr<Socket> socket, const Address& from)
+    {
+        socket->SetRecvCallback(MakeCallback(&FpgaNetworkTestCase::TcpRead, this));
+    }
+
+    void TcpRead(Ptr<Socket> socket)
+    {
+        Ptr<Packet> packet;
+        while ((packet = socket->Recv()))
+        {
+            // The receiver's node holds the sink of direction 0.
+            (socket->GetNode()->GetId() == m_receiverNodeId ? m_run.tcpToReceiver
+                                                            : m_run.tcpToSender) +=
+                packet->GetSize();
+        }
+    }
+
+    void TcpSend(Ptr<Socket> socket, uint32_t available)
+    {
+        const uint32_t which = socket == m_tcpSource[0] ? 0 : 1;
+        while (m_tcpSent[which] < TCP_BYTES && socket->GetTxAvailable() > 0)
+        {
+            const uint32_t size =
+                std::min({TCP_BYTES - m_tcpSent[which], socket->GetTxAvailable(), 1400u});
+            const int sent = socket->Send(Create<Packet>(size));
+            if (sent <= 0)
+            {
+                break;
+            }
+            m_tcpSent[which] += static_cast<uint32_t>(sent);
+        }
+    }
+
+    void TcpConnected(Ptr<Socket> socket)
+    {
+        TcpSend(socket, socket->GetTxAvailable());
+    }
+
+    void StartTcp(uint32_t which, Ipv4Address sink)
+    {
+        m_tcpSource[which]->Connect(InetSocketAddress(sink, 9000 + which));
+    }
+
+    void SendOtherUdp(Ptr<Socket> socket)
+    {
+        socket->Send(Create<Packet>(777));
+    }
+
+    uint32_t m_receiverNodeId{0}; //!< node id of the receiver
+
+    /** Build, run and measure one configuration. */
+    Run Simulate(bool withFpga, bool withTcp)
+    {
+        Config::SetGlobal("ChecksumEnabled", BooleanValue(true));
+        m_run = Run();
+        m_run.covered.assign(CHUNKS, IslandBitmap());
+        m_run.sums.assign(CHUNKS, std::vector<int64_t>(ELEMENTS, 0));
+        m_senderSockets.clear();
+        m_tcpSent[0] = m_tcpSent[1] = 0;
+        m_members = IslandBitmap();
+        for (uint32_t i = 0; i <= SENDERS; ++i)
+        {
+            m_members.Set(i);
+        }
+
+        NodeContainer senders;
+        senders.Create(SENDERS);
+        Ptr<Node> router = CreateObject<Node>();
+        Ptr<Node> receiver = CreateObject<Node>();
+        m_receiverNodeId = receiver->GetId();
+        InternetStackHelper stack;
+        stack.Install(senders);
+        stack.Install(router);
+        stack.Install(receiver);
+
+        PointToPointHelper p2p;
+        p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("100000p"));
+        p2p.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        p2p.SetChannelAttribute("Delay", StringValue("100us"));
+        Ipv4AddressHelper addresses;
+        Ipv4StaticRoutingHelper routingHelper;
+        for (uint32_t s = 0; s < SENDERS; ++s)
+        {
+            NetDeviceContainer link = p2p.Install(senders.Get(s), router);
+            std::ostringstream subnet;
+            subnet << "10.1." << s + 1 << ".0";
+            addresses.SetBase(subnet.str().c_str(), "255.255.255.0");
+            Ipv4InterfaceContainer interfaces = addresses.Assign(link);
+            routingHelper.GetStaticRouting(senders.Get(s)->GetObject<Ipv4>())
+                ->SetDefaultRoute(interfaces.GetAddress(1), 1);
+        }
+
+        // Router -- [in-box link -- FPGA --] access link -- receiver, one IPv4 subnet.
+        Ptr<NetDevice> routerPort;
+        Ptr<NetDevice> receiverPort;
+        if (withFpga)
+        {
+            Ptr<Node> fpgaNode = CreateObject<Node>();
+            p2p.SetDeviceAttribute("DataRate", StringValue("400Gbps"));
+            p2p.SetChannelAttribute("Delay", StringValue("500ns"));
+            NetDeviceContainer inBox = p2p.Install(router, fpgaNode);
+            p2p.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+            p2p.SetChannelAttribute("Delay", StringValue("100us"));
+            NetDeviceContainer access = p2p.Install(fpgaNode, receiver);
+            Ptr<FpgaAggregatorNetDevice> fpga = CreateObject<FpgaAggregatorNetDevice>();
+            fpga->SetAttribute("IslandIndex", UintegerValue(SENDERS));
+            fpgaNode->AddDevice(fpga);
+            fpga->SetIslandPort(access.Get(0));
+            fpga->SetRouterPort(inBox.Get(1));
+            routerPort = inBox.Get(0);
+            receiverPort = access.Get(1);
+        }
+        else
+        {
+            NetDeviceContainer access = p2p.Install(router, receiver);
+            routerPort = access.Get(0);
+            receiverPort = access.Get(1);
+        }
+        addresses.SetBase("10.2.0.0", "255.255.255.0");
+        NetDeviceContainer pair;
+        pair.Add(routerPort);
+        pair.Add(receiverPort);
+        Ipv4InterfaceContainer edge = addresses.Assign(pair);
+        routingHelper.GetStaticRouting(receiver->GetObject<Ipv4>())
+            ->SetDefaultRoute(edge.GetAddress(0), 1);
+        const Ipv4Address receiverAddress = edge.GetAddress(1);
+        receiverPort->TraceConnectWithoutContext(
+            "PhyRxEnd",
+            MakeCallback(&FpgaNetworkTestCase::AccessRx, this));
+
+        Ptr<Socket> sink = Socket::CreateSocket(receiver, UdpSocketFactory::GetTypeId());
+        sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), PORT));
+        sink->SetRecvCallback(MakeCallback(&FpgaNetworkTestCase::ReceiveGradient, this));
+        for (uint32_t s = 0; s < SENDERS; ++s)
+        {
+            Ptr<Socket> socket =
+                Socket::CreateSocket(senders.Get(s), UdpSocketFactory::GetTypeId());
+            socket->Bind();
+            socket->Connect(InetSocketAddress(receiverAddress, PORT));
+            m_senderSockets.push_back(socket);
+            for (uint32_t c = 0; c < CHUNKS; ++c)
+            {
+                // Senders interleave; each paces its chunks 10 us apart.
+                Simulator::Schedule(MicroSeconds(10 * c + s),
+                                    &FpgaNetworkTestCase::SendChunk,
+                                    this,
+                                    s,
+                                    c);
+            }
+        }
+
+        if (withTcp)
+        {
+            // Non-gradient UDP both ways, and TCP both ways, during the gradient exchange.
+            const Ipv4Address senderAddress =
+                senders.Get(0)->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
+            Ptr<Socket> otherSink = Socket::CreateSocket(receiver, UdpSocketFactory::GetTypeId());
+            otherSink->Bind(InetSocketAddress(Ipv4Address::GetAny(), 5000));
+            otherSink->SetRecvCallback(MakeCallback(&FpgaNetworkTestCase::ReceiveOtherUdp, this));
+            Ptr<Socket> other = Socket::CreateSocket(senders.Get(1), UdpSocketFactory::GetTypeId());
+            other->Connect(InetSocketAddress(receiverAddress, 5000));
+            Simulator::Schedule(MicroSeconds(3), &FpgaNetworkTestCase::SendOtherUdp, this, other);
+
+            Ptr<Node> ends[2][2] = {{senders.Get(0), receiver}, {receiver, senders.Get(0)}};
+            const Ipv4Address sinks[2] = {receiverAddress, senderAddress};
+            for (uint32_t d = 0; d < 2; ++d)
+            {
+                Ptr<Socket> listener =
+                    Socket::CreateSocket(ends[d][1], TcpSocketFactory::GetTypeId());
+                listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9000 + d));
+                listener->Listen();
+                listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                            MakeCallback(&FpgaNetworkTestCase::Accept, this));
+                m_tcpSource[d] = Socket::CreateSocket(ends[d][0], TcpSocketFactory::GetTypeId());
+                m_tcpSource[d]->Bind();
+                m_tcpSource[d]->SetConnectCallback(
+                    MakeCallback(&FpgaNetworkTestCase::TcpConnected, this),
+                    MakeNullCallback<void, Ptr<Socket>>());
+                m_tcpSource[d]->SetSendCallback(MakeCallback(&FpgaNetworkTestCase::TcpSend, this));
+                // Connect once the simulation runs: the stack's queue discs exist only then.
+                Simulator::Schedule(MicroSeconds(1),
+                                    &FpgaNetworkTestCase::StartTcp,
+                                    this,
+                                    d,
+                                    sinks[d]);
+            }
+        }
+
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        Simulator::Destroy();
+        Config::SetGlobal("ChecksumEnabled", BooleanValue(false));
+        m_senderSockets.clear();
+        m_tcpSource[0] = m_tcpSource[1] = nullptr;
+        return m_run;
+    }
+
+    void CheckSums(const Run& run, const char* label)
+    {
+        IslandBitmap peers = m_members;
+        peers.Reset(SENDERS);
+        for (uint32_t c = 0; c < CHUNKS; ++c)
+        {
+            NS_TEST_ASSERT_MSG_EQ(run.covered[c], peers, label << ": chunk " << c << " covered");
+            for (uint32_t e = 0; e < ELEMENTS; ++e)
+            {
+                int64_t expected = 0;
+                for (uint32_t s = 0; s < SENDERS; ++s)
+                {
+                    expected += Value(s, c, e);
+                }
+                // Without the FPGA the receiver adds in int64; with it, the FPGA wraps in int32.
+                const int64_t got = run.sums[c][e];
+                NS_TEST_ASSERT_MSG_EQ(static_cast<uint32_t>(got),
+                                      static_cast<uint32_t>(expected),
+                                      label << ": chunk " << c << " element " << e);
+            }
+        }
+    }
+
+    void DoRun() override
+    {
+        const Run without = Simulate(false, false);
+        const Run with = Simulate(true, false);
+        NS_TEST_ASSERT_MSG_EQ(without.gradientPackets, SENDERS * CHUNKS, "DATA without FPGA");
+        NS_TEST_ASSERT_MSG_EQ(with.gradientPackets, CHUNKS, "one aggregate per chunk");
+        NS_TEST_ASSERT_MSG_EQ(without.accessPackets, SENDERS * CHUNKS, "access link without");
+        NS_TEST_ASSERT_MSG_EQ(with.accessPackets * SENDERS,
+                              without.accessPackets,
+                              "exactly 1/8 of the packets");
+        NS_TEST_ASSERT_MSG_EQ(with.accessBytes * SENDERS,
+                              without.accessBytes,
+                              "exactly 1/8 of the bytes");
+        CheckSums(without, "without FPGA");
+        CheckSums(with, "with FPGA");
+
+        const Run mixed = Simulate(true, true);
+        CheckSums(mixed, "with FPGA and TCP");
+        NS_TEST_ASSERT_MSG_EQ(mixed.gradientPackets, CHUNKS, "still one aggregate per chunk");
+        NS_TEST_ASSERT_MSG_EQ(mixed.tcpToReceiver, TCP_BYTES, "TCP through the FPGA inbound");
+        NS_TEST_ASSERT_MSG_EQ(mixed.tcpToSender, TCP_BYTES, "TCP through the FPGA outbound");
+        NS_TEST_ASSERT_MSG_EQ(mixed.udpOther, 777u, "other UDP delivered");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * The fpga-aggregator test suite.
+ */
+class FpgaAggregatorTestSuite : public TestSuite
+{
+  public:
+    FpgaAggregatorTestSuite()
+        : TestSuite("fpga-aggregator", UNIT)
+    {
+        AddTestCase(new FpgaExactSumTestCase, TestCase::QUICK);
+        AddTestCase(new FpgaDuplicateTestCase, TestCase::QUICK);
+        AddTestCase(new FpgaSlotExhaustionTestCase, TestCase::QUICK);
+        AddTestCase(new FpgaPartialTestCase, TestCase::QUICK);
+        AddTestCase(new FpgaPassThroughTestCase, TestCase::QUICK);
+        AddTestCase(new FpgaMulticastTestCase, TestCase::QUICK);
+        AddTestCase(new FpgaProcessingRateTestCase, TestCase::QUICK);
+        AddTestCase(new FpgaNetworkTestCase, TestCase::QUICK);
+    }
+};
+
+/// Static instance registering the suite.
+static FpgaAggregatorTestSuite g_fpgaAggregatorTestSuite;

@@ -1,1 +1,510 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of GradientHeader: round trips of every type with extreme field values, the exact
+ * byte layout, and rejection of truncated, inconsistent and random input by Parse().
+ */
+
+// ctest-suite: gradient-header
+
+#include "ns3/gradient-header.h"
+#include "ns3/packet.h"
+#include "ns3/test.h"
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/** \return the bytes of a packet */
+std::vector<uint8_t>
+ToBytes(Ptr<const Packet> packet)
+{
+    std::vector<uint8_t> bytes(packet->GetSize());
+    packet->CopyData(bytes.data(), packet->GetSize());
+    return bytes;
+}
+
+/** \return a packet holding the bytes */
+Ptr<Packet>
+FromBytes(const std::vector<uint8_t>& bytes)
+{
+    return Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
+}
+
+/** \return a valid DATA header: clique {1, 3, 5}, sender 3, 2 of 4 chunks, 8 elements */
+GradientHeader
+SmallData()
+{
+    GradientHeader header;
+    header.SetType(GradientHeader::DATA);
+    header.SetJobId(7);
+    header.SetRound(11);
+    header.SetCliqueId(2);
+    header.SetSender(3);
+    header.SetChunkIndex(2);
+    header.SetChunkCount(4);
+    header.SetElementCount(8);
+    IslandBitmap members;
+    members.Set(1);
+    members.Set(3);
+    members.Set(5);
+    header.SetMembers(members);
+    IslandBitmap self;
+    self.Set(3);
+    header.SetContributors(self);
+    return header;
+}
+
+/** \param a header \param b header \return true if every field matches */
+bool
+SameFields(const GradientHeader& a, const GradientHeader& b)
+{
+    if (a.GetNackRanges().size() != b.GetNackRanges().size())
+    {
+        return false;
+    }
+    for (size_t i = 0; i < a.GetNackRanges().size(); ++i)
+    {
+        if (a.GetNackRanges()[i].first != b.GetNackRanges()[i].first ||
+            a.GetNackRanges()[i].count != b.GetNackRanges()[i].count)
+        {
+            return false;
+        }
+    }
+    return a.GetType() == b.GetType() && a.GetFlags() == b.GetFlags() &&
+           a.GetJobId() == b.GetJobId() && a.GetRound() == b.GetRound() &&
+           a.GetCliqueId() == b.GetCliqueId() && a.GetSender() == b.GetSender() &&
+           a.GetChunkIndex() == b.GetChunkIndex() && a.GetChunkCount() == b.GetChunkCount() &&
+           a.GetElementCount() == b.GetElementCount() && a.GetRingStep() == b.GetRingStep() &&
+           a.GetMembers() == b.GetMembers() && a.GetContributors() == b.GetContributors();
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * Every type round-trips through the wire with extreme field values; sizes follow
+ * 36 + 16 W + 8 R.
+ */
+class GradientHeaderRoundTripTestCase : public TestCase
+{
+  public:
+    GradientHeaderRoundTripTestCase()
+        : TestCase("round trip of every type with field extremes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t maxU32 = std::numeric_limits<uint32_t>::max();
+        const uint8_t types[] = {GradientHeader::DATA,
+                                 GradientHeader::AGGREGATE,
+                                 GradientHeader::NACK,
+                                 GradientHeader::RING,
+                                 GradientHeader::ACK};
+        // Small islands (one word) and the largest island (16 words).
+        const uint16_t senders[] = {0, 1023};
+        for (uint8_t type : types)
+        {
+            for (uint16_t sender : senders)
+            {
+                GradientHeader header;
+                header.SetType(static_cast<GradientHeader::Type>(type));
+                header.SetFlags(GradientHeader::FLAG_RETRANSMISSION |
+                                GradientHeader::FLAG_NO_AGGREGATE);
+                header.SetJobId(maxU32);
+                header.SetRound(maxU32);
+                header.SetCliqueId(maxU32);
+                header.SetSender(sender);
+                header.SetChunkCount(maxU32);
+                header.SetChunkIndex(maxU32 - 1);
+                header.SetElementCount(type == GradientHeader::DATA ? 3 : 0);
+                header.SetRingStep(type == GradientHeader::RING ? 65535 : 0);
+                IslandBitmap members;
+                members.Set(0);
+                members.Set(63);
+                members.Set(64);
+                members.Set(sender);
+                header.SetMembers(members);
+                IslandBitmap contributors;
+                contributors.Set(sender);
+                if (type != GradientHeader::DATA)
+                {
+                    contributors.Set(63);
+                }
+                header.SetContributors(contributors);
+                std::vector<GradientHeader::ChunkRange> ranges;
+                if (type == GradientHeader::NACK)
+                {
+                    for (uint32_t i = 0; i < GradientHeader::MAX_NACK_RANGES - 1; ++i)
+                    {
+                        ranges.push_back({i * 10, 5});
+                    }
+                    ranges.push_back({0, maxU32}); // the whole update
+                    header.SetNackRanges(ranges);
+                }
+                // Island 1023 needs all 16 words; otherwise island 64 needs 2.
+                const uint32_t words = sender == 1023 ? 16 : 2;
+                const uint32_t expectedSize =
+                    36 + 16 * words + 8 * static_cast<uint32_t>(ranges.size());
+                NS_TEST_ASSERT_MSG_EQ(header.GetSerializedSize(),
+                                      expectedSize,
+                                      "size of " << GradientHeader::TypeName(type));
+
+                Ptr<Packet> packet = GradientHeader::CreateVirtualPacket(header);
+                NS_TEST_ASSERT_MSG_EQ(packet->GetSize(),
+                                      expectedSize + header.GetElementCount() * 4,
+                                      "packet size");
+                GradientHeader parsed;
+                NS_TEST_ASSERT_MSG_EQ(GradientHeader::Parse(packet, parsed),
+                                      true,
+                                      "valid " << GradientHeader::TypeName(type));
+                NS_TEST_ASSERT_MSG_EQ(SameFields(header, parsed),
+                                      true,
+                                      "fields of " << GradientHeader::TypeName(type));
+            }
+        }
+
+        // Zero extremes: everything 0, a single-member clique of island 0.
+        GradientHeader zero;
+        IslandBitmap only0;
+        only0.Set(0);
+        zero.SetMembers(only0);
+        zero.SetContributors(only0);
+        zero.SetChunkCount(1);
+        GradientHeader parsed;
+        NS_TEST_ASSERT_MSG_EQ(
+            GradientHeader::Parse(GradientHeader::CreateVirtualPacket(zero), parsed),
+            true,
+            "all-zero DATA");
+        NS_TEST_ASSERT_MSG_EQ(SameFields(zero, parsed), true, "all-zero fields");
+        NS_TEST_ASSERT_MSG_EQ(zero.GetSerializedSize(), 52u, "one word each: 36 + 16");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * The bytes on the wire match the documented table, written out by hand.
+ */
+class GradientHeaderLayoutTestCase : public TestCase
+{
+  public:
+    GradientHeaderLayoutTestCase()
+        : TestCase("wire layout matches the documented table")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        GradientHeader header = SmallData();
+        header.SetFlags(GradientHeader::FLAG_RETRANSMISSION);
+        std::vector<uint8_t> bytes = ToBytes(GradientHeader::CreateVirtualPacket(header));
+        const std::vector<uint8_t> expected = {
+            0x57, 0x54,                            // magic "WT"
+            0x01,                                  // version
+            0x01,                                  // DATA
+            0x00, 0x01,                            // flags: retransmission (real-payload cleared)
+            0x00, 0x03,                            // sender 3
+            0x00, 0x00, 0x00, 0x07,                // job 7
+            0x00, 0x00, 0x00, 0x0b,                // round 11
+            0x00, 0x00, 0x00, 0x02,                // clique 2
+            0x00, 0x00, 0x00, 0x02,                // chunk 2
+            0x00, 0x00, 0x00, 0x04,                // of 4
+            0x00, 0x00, 0x00, 0x08,                // 8 elements
+            0x00, 0x00,                            // ring step
+            0x01,                                  // W = 1
+            0x00,                                  // R = 0
+            0,    0,    0,    0,    0, 0, 0, 0x2a, // members {1, 3, 5} = 0b101010
+            0,    0,    0,    0,    0, 0, 0, 0x08, // contributors {3}
+        };
+        NS_TEST_ASSERT_MSG_EQ(bytes.size(), expected.size() + 8 * 4, "header + payload");
+        for (size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(unsigned(bytes[i]), unsigned(expected[i]), "byte " << i);
+        }
+        for (size_t i = expected.size(); i < bytes.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(unsigned(bytes[i]), 0u, "virtual payload byte " << i);
+        }
+
+        // Real payload: big-endian two's complement.
+        std::vector<int32_t> values = {0,
+                                       1,
+                                       -1,
+                                       std::numeric_limits<int32_t>::max(),
+                                       std::numeric_limits<int32_t>::min(),
+                                       0x01020304};
+        bytes = ToBytes(GradientHeader::CreateRealPacket(header, values));
+        const uint8_t payload[] = {0,    0,    0,    0,    0,    0, 0, 1, 0xff, 0xff, 0xff, 0xff,
+                                   0x7f, 0xff, 0xff, 0xff, 0x80, 0, 0, 0, 1,    2,    3,    4};
+        NS_TEST_ASSERT_MSG_EQ(bytes.size(), expected.size() + sizeof(payload), "real size");
+        NS_TEST_ASSERT_MSG_EQ(unsigned(bytes[5]), 0x05u, "flags: retransmission | real");
+        NS_TEST_ASSERT_MSG_EQ(unsigned(bytes[31]), 6u, "element count from the values");
+        for (size_t i = 0; i < sizeof(payload); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(unsigned(bytes[expected.size() + i]),
+                                  unsigned(payload[i]),
+                                  "payload byte " << i);
+        }
+        GradientHeader parsed;
+        std::vector<int32_t> read;
+        NS_TEST_ASSERT_MSG_EQ(GradientHeader::Parse(FromBytes(bytes), parsed, &read),
+                              true,
+                              "real packet parses");
+        NS_TEST_ASSERT_MSG_EQ(read.size(), values.size(), "values read");
+        for (size_t i = 0; i < values.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(read[i], values[i], "value " << i);
+        }
+        // A virtual packet yields no values.
+        NS_TEST_ASSERT_MSG_EQ(
+            GradientHeader::Parse(GradientHeader::CreateVirtualPacket(header), parsed, &read),
+            true,
+            "virtual parses");
+        NS_TEST_ASSERT_MSG_EQ(read.size(), 0u, "virtual payload: values cleared");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * Parse() rejects every truncation, trailing bytes, and each inconsistency it documents.
+ */
+class GradientHeaderRejectTestCase : public TestCase
+{
+  public:
+    GradientHeaderRejectTestCase()
+        : TestCase("truncated and inconsistent headers are rejected")
+    {
+    }
+
+  private:
+    /** \param bytes packet bytes \return Parse's verdict */
+    static bool Accepts(const std::vector<uint8_t>& bytes)
+    {
+        GradientHeader parsed;
+        std::vector<int32_t> values;
+        return GradientHeader::Parse(FromBytes(bytes), parsed, &values);
+    }
+
+    void DoRun() override
+    {
+        GradientHeader nack = SmallData();
+        nack.SetType(GradientHeader::NACK);
+        nack.SetElementCount(0);
+        nack.SetNackRanges({{0, 2}, {3, 1}});
+        const std::vector<int32_t> values = {1, 2, 3, 4, 5, 6, 7, 8};
+        const std::vector<std::vector<uint8_t>> valid = {
+            ToBytes(GradientHeader::CreateRealPacket(SmallData(), values)),
+            ToBytes(GradientHeader::CreateVirtualPacket(nack))};
+        for (const std::vector<uint8_t>& bytes : valid)
+        {
+            NS_TEST_ASSERT_MSG_EQ(Accepts(bytes), true, "the untouched packet is valid");
+            for (size_t length = 0; length < bytes.size(); ++length)
+            {
+                std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + length);
+                NS_TEST_ASSERT_MSG_EQ(Accepts(cut), false, "truncated to " << length);
+            }
+            std::vector<uint8_t> longer = bytes;
+            longer.push_back(0);
+            NS_TEST_ASSERT_MSG_EQ(Accepts(longer), false, "one trailing byte");
+        }
+
+        // One patched byte per inconsistency, on the DATA packet (offsets from the table).
+        const std::vector<uint8_t>& data = valid[0];
+
+        struct Patch
+        {
+            size_t offset;
+            uint8_t value;
+            const char* what;
+        };
+
+        const Patch patches[] = {
+            {0, 0x58, "magic"},
+            {2, 0x02, "version"},
+            {3, 0x00, "type 0"},
+            {3, 0x06, "type 6"},
+            {3, GradientHeader::NACK, "NACK without ranges"},
+            {4, 0x80, "unknown flag"},
+            {7, 0x02, "sender 2 not a member"},
+            {7, 0x40, "sender 64 beyond W = 1"},
+            {23, 0x04, "chunk index = chunk count"},
+            {27, 0x00, "chunk count 0"},
+            {31, 0x09, "element count larger than the payload"},
+            {31, 0x07, "element count smaller than the payload"},
+            {34, 0x00, "W = 0"},
+            {34, 0x11, "W = 17"},
+            {34, 0x02, "W = 2 beyond the packet"},
+            {35, 0x01, "ranges on DATA"},
+            {43, 0x22, "members {1, 5}: the sender is not a member"},
+            {51, 0x80, "contributors {7}: not a subset of the members"},
+            {51, 0x0a, "DATA contributors {1, 3} instead of {3}"},
+            {51, 0x00, "DATA without contributors"},
+        };
+        for (const Patch& patch : patches)
+        {
+            std::vector<uint8_t> bad = data;
+            bad[patch.offset] = patch.value;
+            NS_TEST_ASSERT_MSG_EQ(Accepts(bad), false, patch.what);
+        }
+
+        // NACK ranges outside the chunk count (4 chunks).
+        GradientHeader badNack = nack;
+        badNack.SetNackRanges({{3, 2}});
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(badNack))),
+                              false,
+                              "range past the last chunk");
+        badNack.SetNackRanges({{4, 1}});
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(badNack))),
+                              false,
+                              "range starting after the last chunk");
+        badNack.SetNackRanges({{1, 0}});
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(badNack))),
+                              false,
+                              "empty range");
+        badNack.SetNackRanges({{0, 4}});
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(badNack))),
+                              true,
+                              "the whole update is a valid range");
+
+        // An AGGREGATE must name at least one contributor.
+        GradientHeader aggregate = SmallData();
+        aggregate.SetType(GradientHeader::AGGREGATE);
+        aggregate.SetContributors(IslandBitmap());
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(aggregate))),
+                              false,
+                              "AGGREGATE without contributors");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * Random bytes and random mutations of valid packets never crash Parse(), and whatever it
+ * accepts re-serialises into a packet that parses to the same fields.
+ */
+class GradientHeaderFuzzTestCase : public TestCase
+{
+  public:
+    GradientHeaderFuzzTestCase()
+        : TestCase("random and mutated input")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::mt19937 rng(12345);
+        std::uniform_int_distribution<int> byte(0, 255);
+        uint32_t accepted = 0;
+        for (int trial = 0; trial < 2000; ++trial)
+        {
+            std::vector<uint8_t> bytes(std::uniform_int_distribution<size_t>(0, 400)(rng));
+            for (uint8_t& b : bytes)
+            {
+                b = static_cast<uint8_t>(byte(rng));
+            }
+            GradientHeader parsed;
+            std::vector<int32_t> values;
+            accepted += GradientHeader::Parse(FromBytes(bytes), parsed, &values);
+        }
+        // A random packet would need magic, version, type, flags, W, R and size all right.
+        NS_TEST_ASSERT_MSG_EQ(accepted, 0u, "random bytes are not gradient packets");
+
+        const std::vector<uint8_t> valid =
+            ToBytes(GradientHeader::CreateRealPacket(SmallData(), {1, -2, 3, -4, 5, -6, 7, -8}));
+        for (int trial = 0; trial < 2000; ++trial)
+        {
+            std::vector<uint8_t> bytes = valid;
+            const int flips = std::uniform_int_distribution<int>(1, 3)(rng);
+            for (int f = 0; f < flips; ++f)
+            {
+                bytes[std::uniform_int_distribution<size_t>(0, bytes.size() - 1)(rng)] =
+                    static_cast<uint8_t>(byte(rng));
+            }
+            GradientHeader parsed;
+            std::vector<int32_t> values;
+            if (GradientHeader::Parse(FromBytes(bytes), parsed, &values))
+            {
+                Ptr<Packet> again =
+                    values.empty() && !parsed.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD)
+                        ? GradientHeader::CreateVirtualPacket(parsed)
+                        : GradientHeader::CreateRealPacket(parsed, values);
+                GradientHeader reparsed;
+                NS_TEST_ASSERT_MSG_EQ(GradientHeader::Parse(again, reparsed),
+                                      true,
+                                      "an accepted header re-serialises validly");
+                NS_TEST_ASSERT_MSG_EQ(SameFields(parsed, reparsed), true, "same fields");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * IslandBitmap set algebra.
+ */
+class IslandBitmapTestCase : public TestCase
+{
+  public:
+    IslandBitmapTestCase()
+        : TestCase("island bitmap")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IslandBitmap a;
+        NS_TEST_ASSERT_MSG_EQ(a.IsEmpty(), true, "empty");
+        NS_TEST_ASSERT_MSG_EQ(a.GetUsedWords(), 0u, "no words");
+        a.Set(0);
+        a.Set(64);
+        a.Set(1023);
+        NS_TEST_ASSERT_MSG_EQ(a.Count(), 3u, "three members");
+        NS_TEST_ASSERT_MSG_EQ(a.GetUsedWords(), 16u, "island 1023 needs 16 words");
+        NS_TEST_ASSERT_MSG_EQ(a.Test(1024), false, "out of range is not a member");
+        IslandBitmap b;
+        b.Set(64);
+        NS_TEST_ASSERT_MSG_EQ(b.IsSubsetOf(a), true, "subset");
+        NS_TEST_ASSERT_MSG_EQ(a.IsSubsetOf(b), false, "not a subset");
+        NS_TEST_ASSERT_MSG_EQ(a.Intersects(b), true, "intersects");
+        IslandBitmap c = a.Minus(b);
+        NS_TEST_ASSERT_MSG_EQ(c.Count(), 2u, "minus");
+        NS_TEST_ASSERT_MSG_EQ(c.Test(64), false, "64 removed");
+        NS_TEST_ASSERT_MSG_EQ((c.Union(b) == a), true, "union restores");
+        const std::vector<uint32_t> members = a.ToVector();
+        NS_TEST_ASSERT_MSG_EQ(members.size(), 3u, "vector");
+        NS_TEST_ASSERT_MSG_EQ(members[2], 1023u, "increasing order");
+        a.Reset(1023);
+        NS_TEST_ASSERT_MSG_EQ(a.GetUsedWords(), 2u, "two words after reset");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * The gradient-header test suite.
+ */
+class GradientHeaderTestSuite : public TestSuite
+{
+  public:
+    GradientHeaderTestSuite()
+        : TestSuite("gradient-header", UNIT)
+    {
+        AddTestCase(new IslandBitmapTestCase, TestCase::QUICK);
+        AddTestCase(new GradientHeaderRoundTripTestCase, TestCase::QUICK);
+        AddTestCase(new GradientHeaderLayoutTestCase, TestCase::QUICK);
+        AddTestCase(new GradientHeaderRejectTestCase, TestCase::QUICK);
+        AddTestCase(new GradientHeaderFuzzTestCase, TestCase::QUICK);
+    }
+};
+
+/// Static instance registering the suite.
+static GradientHeaderTestSuite g_gradientHeaderTestSuite;

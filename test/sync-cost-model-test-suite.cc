@@ -1,1 +1,449 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of SyncCostModel against rates and times computed by hand on small topologies: a line
+ * of three cities, a star of four leaves, and two cities with two islands each, for every
+ * capability set (none, multicast, fpga, both) and for ring all-reduce.
+ */
+
+// ctest-suite: sync-cost-model
+
+#include "ns3/clique-schedule.h"
+#include "ns3/double.h"
+#include "ns3/nstime.h"
+#include "ns3/sync-cost-model.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-routing.h"
+#include "ns3/wan-topology.h"
+
+#include <cmath>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+/** Gbps in bit/s. */
+constexpr double GBPS = 1e9;
+/** Chunk payload used by every test: 1000 bytes. */
+constexpr uint32_t CHUNK = 1000;
+/** Gradient header bytes used by every test. */
+constexpr uint32_t GRADIENT_HEADER = 48;
+/** Per-packet overhead: IPv4 20 + UDP 8 + gradient 48 + PPP 2. */
+constexpr uint32_t OVERHEAD = 20 + 8 + GRADIENT_HEADER + 2;
+/** FPGA latency used by every test, s. */
+constexpr double FPGA_LATENCY = 5e-6;
+/** Model bytes M of the small tests: 1000 chunks. */
+constexpr uint64_t MODEL_BYTES = 1000000;
+/** Time tolerance, s. */
+constexpr double TIME_TOL = 1e-12;
+
+/** \param payload bytes \return bits on the wire with the tests' chunking */
+double
+WireBits(uint64_t payload)
+{
+    uint64_t chunks = (payload + CHUNK - 1) / CHUNK;
+    return 8.0 * (payload + chunks * OVERHEAD);
+}
+
+/** \param caps a capability set \return a city with that capability at (0, 0) */
+WanCity
+City(const std::string& code, const std::string& caps)
+{
+    WanCity c;
+    c.code = code;
+    c.name = code;
+    c.caps = WanCapabilities::Parse(caps, "test");
+    return c;
+}
+
+/** \return an island of \p city with rate \p bps and delay \p delay */
+WanIsland
+Island(const std::string& name, uint32_t city, double bps, double delay)
+{
+    WanIsland i;
+    i.name = name;
+    i.city = city;
+    i.accessBps = static_cast<uint64_t>(bps);
+    i.accessDelay = delay;
+    return i;
+}
+
+/** \return a link */
+WanLink
+Link(uint32_t a, uint32_t b, double bps, double delay)
+{
+    WanLink l;
+    l.a = a;
+    l.b = b;
+    l.bps = static_cast<uint64_t>(bps);
+    l.delay = delay;
+    return l;
+}
+
+/** \return a cost model with the tests' packet sizes on \p topology */
+Ptr<SyncCostModel>
+MakeModel(const WanTopology& topology)
+{
+    Ptr<SyncCostModel> m = CreateObject<SyncCostModel>();
+    m->SetAttribute("ChunkPayloadBytes", UintegerValue(CHUNK));
+    m->SetAttribute("GradientHeaderBytes", UintegerValue(GRADIENT_HEADER));
+    m->SetAttribute("FpgaLatency", TimeValue(Seconds(FPGA_LATENCY)));
+    m->SetRouting(WanRouting(topology));
+    return m;
+}
+
+/** Line A - B - C, one island each: access 1 Gbps / 1 ms, A-B 1 Gbps / 10 ms, B-C / 20 ms. */
+WanTopology
+Line(const std::string& caps)
+{
+    WanTopology t;
+    for (const char* code : {"A", "B", "C"})
+    {
+        t.AddCity(City(code, caps));
+    }
+    for (uint32_t c = 0; c < 3; ++c)
+    {
+        t.AddIsland(Island("i" + std::to_string(c), c, GBPS, 1e-3));
+    }
+    t.AddLink(Link(0, 1, GBPS, 10e-3));
+    t.AddLink(Link(1, 2, GBPS, 20e-3));
+    return t;
+}
+
+/** Star: hub H (no island) and leaves L0..L3 with one island each; access 1 Gbps / 0.5 ms,
+ *  hub links 10 Gbps / 5 ms. */
+WanTopology
+Star(const std::string& caps)
+{
+    WanTopology t;
+    t.AddCity(City("H", caps));
+    for (uint32_t l = 0; l < 4; ++l)
+    {
+        uint32_t c = t.AddCity(City("L" + std::to_string(l), caps));
+        t.AddIsland(Island("i" + std::to_string(l), c, GBPS, 0.5e-3));
+        t.AddLink(Link(0, c, 10 * GBPS, 5e-3));
+    }
+    return t;
+}
+
+/** Two cities A, B with islands 0, 1 in A and 2, 3 in B; access 1 Gbps / 0.5 ms, A-B 1 Gbps /
+ *  10 ms. */
+WanTopology
+TwoByTwo(const std::string& capsA, const std::string& capsB)
+{
+    WanTopology t;
+    t.AddCity(City("A", capsA));
+    t.AddCity(City("B", capsB));
+    t.AddIsland(Island("a0", 0, GBPS, 0.5e-3));
+    t.AddIsland(Island("a1", 0, GBPS, 0.5e-3));
+    t.AddIsland(Island("b0", 1, GBPS, 0.5e-3));
+    t.AddIsland(Island("b1", 1, GBPS, 0.5e-3));
+    t.AddLink(Link(0, 1, GBPS, 10e-3));
+    return t;
+}
+
+/** \param n islands \return all islands in one clique, DIRECT */
+Partition
+All(uint32_t n)
+{
+    Clique c;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        c.push_back(i);
+    }
+    return {c};
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Packet sizes: chunk count, wire bytes, default chunk payload from the MTU.
+ */
+class SyncCostModelSizesTestCase : public TestCase
+{
+  public:
+    SyncCostModelSizesTestCase()
+        : TestCase("chunking and per-packet overheads")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<SyncCostModel> m = MakeModel(Line("none"));
+        NS_TEST_ASSERT_MSG_EQ(m->GetPacketOverheadBytes(), 78u, "20 + 8 + 48 + 2");
+        NS_TEST_ASSERT_MSG_EQ(m->GetChunkCount(1000000), 1000u, "exact chunks");
+        NS_TEST_ASSERT_MSG_EQ(m->GetChunkCount(1000001), 1001u, "a partial last chunk");
+        NS_TEST_ASSERT_MSG_EQ(m->GetWireBytes(1000000), 1078000u, "payload + 1000 x 78");
+
+        // Defaults: gradient header 36 + 16 for up to 64 islands; MTU 9000 leaves
+        // 9000 - 20 - 8 - 52 = 8920 bytes, a multiple of 4.
+        Ptr<SyncCostModel> d = CreateObject<SyncCostModel>();
+        d->SetRouting(WanRouting(Line("none")));
+        NS_TEST_ASSERT_MSG_EQ(d->GetPacketOverheadBytes(), 20u + 8u + 52u + 2u, "defaults");
+        NS_TEST_ASSERT_MSG_EQ(d->GetChunkPayloadBytes(), 8920u, "MTU-derived chunk payload");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Line of three, global clique, DIRECT and RING, by hand.
+ */
+class SyncCostModelLineTestCase : public TestCase
+{
+  public:
+    SyncCostModelLineTestCase()
+        : TestCase("line of three: direct and ring by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // DIRECT, no capabilities: six unicast streams; every access link and every directed
+        // WAN link carries exactly two of them, so all run at 0.5 Gbps. The farthest pair
+        // (0, 2) has 1 + 10 + 20 + 1 = 32 ms of propagation.
+        Ptr<SyncCostModel> m = MakeModel(Line("none"));
+        SyncRoundEstimate e = m->EstimateRound(All(3), {SyncAlgorithm::DIRECT}, MODEL_BYTES);
+        NS_TEST_ASSERT_MSG_EQ(e.streams.size(), 6u, "k(k-1) unicast streams");
+        for (const auto& s : e.streams)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(s.rateBps, 0.5 * GBPS, 1e-3, "every stream at 0.5 Gbps");
+            NS_TEST_ASSERT_MSG_EQ(s.multicast, false, "no multicast");
+            NS_TEST_ASSERT_MSG_EQ(s.receivers.size(), 1u, "unicast");
+        }
+        double expected = WireBits(MODEL_BYTES) / (0.5 * GBPS) + 32e-3;
+        NS_TEST_ASSERT_MSG_EQ_TOL(e.syncTime, expected, TIME_TOL, "49.248 ms");
+        NS_TEST_ASSERT_MSG_EQ_TOL(expected, 49.248e-3, TIME_TOL, "hand value");
+        NS_TEST_ASSERT_MSG_EQ_TOL(m->EstimateSyncTime(All(3), {SyncAlgorithm::DIRECT}, MODEL_BYTES),
+                                  expected,
+                                  TIME_TOL,
+                                  "fast path agrees");
+
+        // RING 0 -> 1 -> 2 -> 0: the three streams share nothing, each at 1 Gbps; segments of
+        // ceil(M/3) = 333,334 bytes in 334 chunks; the step takes as long as 2 -> 0
+        // (32 ms of propagation); 2(k-1) = 4 steps.
+        SyncRoundEstimate r = m->EstimateRound(All(3), {SyncAlgorithm::RING}, MODEL_BYTES);
+        double step = WireBits(333334) / GBPS + 32e-3;
+        NS_TEST_ASSERT_MSG_EQ_TOL(WireBits(333334), 8.0 * (333334 + 334 * 78), 1e-6, "wire");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.syncTime, 4 * step, TIME_TOL, "four steps");
+        NS_TEST_ASSERT_MSG_EQ(r.streams.size(), 12u, "3 streams x 4 steps");
+        for (const auto& s : r.streams)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(s.rateBps, GBPS, 1e-3, "ring streams at 1 Gbps");
+            NS_TEST_ASSERT_MSG_EQ(s.receivers.size(), 1u, "one successor");
+            NS_TEST_ASSERT_MSG_EQ(s.receivers[0], (s.sender + 1) % 3, "ring successor");
+            NS_TEST_ASSERT_MSG_EQ(s.payloadBytes, 333334u, "segment bytes");
+            NS_TEST_ASSERT_MSG_EQ_TOL(s.startTime, s.ringStep * step, TIME_TOL, "step start");
+        }
+        NS_TEST_ASSERT_MSG_EQ(m->ChooseAlgorithm(All(3)[0], MODEL_BYTES),
+                              SyncAlgorithm::DIRECT,
+                              "latency-bound: direct wins");
+
+        // Multicast and FPGAs do not apply to ring traffic.
+        Ptr<SyncCostModel> both = MakeModel(Line("both"));
+        NS_TEST_ASSERT_MSG_EQ_TOL(
+            both->EstimateSyncTime(All(3), {SyncAlgorithm::RING}, MODEL_BYTES),
+            4 * step,
+            TIME_TOL,
+            "ring ignores capabilities");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Star of four leaves, global clique, every capability set.
+ *
+ * Hub links are 10x the access rate, so only access links bind. Without multicast a sender's
+ * egress carries 3 copies (1/3 Gbps each); without FPGAs a receiver's ingress carries 3
+ * streams (1/3 Gbps); only with both does each stream reach 1 Gbps.
+ */
+class SyncCostModelStarTestCase : public TestCase
+{
+  public:
+    SyncCostModelStarTestCase()
+        : TestCase("star of four: none, multicast, fpga, both")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double delay = 0.5e-3 + 5e-3 + 5e-3 + 0.5e-3; // leaf to leaf
+        const double wire = WireBits(MODEL_BYTES);
+
+        struct Case
+        {
+            const char* caps;
+            double rate;
+            double extraDelay;
+            size_t streams;
+        };
+
+        const Case cases[] = {
+            {"none", GBPS / 3, 0, 12},
+            {"multicast", GBPS / 3, 0, 4},
+            {"fpga", GBPS / 3, FPGA_LATENCY, 12},
+            {"both", GBPS, FPGA_LATENCY, 4},
+        };
+        for (const auto& c : cases)
+        {
+            Ptr<SyncCostModel> m = MakeModel(Star(c.caps));
+            SyncRoundEstimate e = m->EstimateRound(All(4), {SyncAlgorithm::DIRECT}, MODEL_BYTES);
+            NS_TEST_ASSERT_MSG_EQ(e.streams.size(), c.streams, c.caps);
+            for (const auto& s : e.streams)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(s.rateBps, c.rate, 1e-3, c.caps);
+                NS_TEST_ASSERT_MSG_EQ(s.aggregated, (c.extraDelay > 0), c.caps);
+                NS_TEST_ASSERT_MSG_EQ(s.receivers.size(), (c.streams == 4 ? 3u : 1u), c.caps);
+            }
+            NS_TEST_ASSERT_MSG_EQ_TOL(e.syncTime,
+                                      wire / c.rate + delay + c.extraDelay,
+                                      TIME_TOL,
+                                      c.caps);
+        }
+        // The FPGA weight: each of the three streams into an aggregated island uses 1/3.
+        Ptr<SyncCostModel> both = MakeModel(Star("both"));
+        SyncRoundEstimate e = both->EstimateRound(All(4), {SyncAlgorithm::DIRECT}, MODEL_BYTES);
+        uint32_t down0 = both->GetRouting().GetAccessDownResource(0);
+        bool found = false;
+        for (const auto& [res, w] : e.streams[1].resources)
+        {
+            if (res == down0)
+            {
+                found = true;
+                NS_TEST_ASSERT_MSG_EQ_TOL(w, 1.0 / 3.0, 1e-12, "1/(k-1) of the ingress");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(found, true, "sender 1's multicast reaches island 0");
+        // Five hops for a multicast stream on the star: up, leaf->hub, three hub->leaf, plus
+        // three ingress links.
+        NS_TEST_ASSERT_MSG_EQ(e.streams[0].resources.size(), 1u + 1u + 3u + 3u, "tree usage");
+
+        // Bandwidth-bound (100 MB, no capabilities): ring (1.5 M/B) beats direct (3 M/B).
+        Ptr<SyncCostModel> none = MakeModel(Star("none"));
+        const uint64_t big = 100000000;
+        NS_TEST_ASSERT_MSG_EQ(none->ChooseAlgorithm(All(4)[0], big),
+                              SyncAlgorithm::RING,
+                              "ring wins bandwidth-bound");
+        double ringTime = 6 * (WireBits(big / 4) / GBPS + delay);
+        NS_TEST_ASSERT_MSG_EQ_TOL(none->EstimateSyncTime(All(4), {SyncAlgorithm::RING}, big),
+                                  ringTime,
+                                  TIME_TOL,
+                                  "ring by hand");
+        NS_TEST_ASSERT_MSG_EQ(both->ChooseAlgorithm(All(4)[0], big),
+                              SyncAlgorithm::DIRECT,
+                              "with both capabilities direct wins");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Two cities with two islands each: multicast shares the WAN hop, cliques share links,
+ *        and the multicast rule needs every router on the tree.
+ */
+class SyncCostModelTwoByTwoTestCase : public TestCase
+{
+  public:
+    SyncCostModelTwoByTwoTestCase()
+        : TestCase("two cities x two islands: shared WAN link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double wire = WireBits(MODEL_BYTES);
+        const double cross = 0.5e-3 + 10e-3 + 0.5e-3;
+
+        // none: the A->B link carries 4 unicast copies (0.25 Gbps), the slowest streams.
+        // multicast: A->B carries 2 streams (0.5), but each ingress carries 3: 1/3 Gbps.
+        // fpga: like none on the WAN link: 0.25 Gbps.
+        // both: ingress is folded, A->B carries 2 streams: 0.5 Gbps.
+        struct Case
+        {
+            const char* caps;
+            double slowest;
+            double extraDelay;
+        };
+
+        const Case cases[] = {
+            {"none", GBPS / 4, 0},
+            {"multicast", GBPS / 3, 0},
+            {"fpga", GBPS / 4, FPGA_LATENCY},
+            {"both", GBPS / 2, FPGA_LATENCY},
+        };
+        for (const auto& c : cases)
+        {
+            Ptr<SyncCostModel> m = MakeModel(TwoByTwo(c.caps, c.caps));
+            SyncRoundEstimate e = m->EstimateRound(All(4), {SyncAlgorithm::DIRECT}, MODEL_BYTES);
+            double slowest = 1e300;
+            for (const auto& s : e.streams)
+            {
+                slowest = std::min(slowest, s.rateBps);
+            }
+            NS_TEST_ASSERT_MSG_EQ_TOL(slowest, c.slowest, 1e-3, c.caps);
+            NS_TEST_ASSERT_MSG_EQ_TOL(e.syncTime,
+                                      wire / c.slowest + cross + c.extraDelay,
+                                      TIME_TOL,
+                                      c.caps);
+        }
+        // none: the local streams (0 -> 1, ...) get what the cross streams leave: 0.5 Gbps.
+        Ptr<SyncCostModel> none = MakeModel(TwoByTwo("none", "none"));
+        SyncRoundEstimate e = none->EstimateRound(All(4), {SyncAlgorithm::DIRECT}, MODEL_BYTES);
+        for (const auto& s : e.streams)
+        {
+            bool local = (s.sender < 2) == (s.receivers[0] < 2);
+            NS_TEST_ASSERT_MSG_EQ_TOL(s.rateBps, (local ? GBPS / 2 : GBPS / 4), 1e-3, "rates");
+        }
+
+        // Multicast needs every router on the tree: with B not capable, nobody multicasts.
+        Ptr<SyncCostModel> half = MakeModel(TwoByTwo("multicast", "none"));
+        e = half->EstimateRound(All(4), {SyncAlgorithm::DIRECT}, MODEL_BYTES);
+        NS_TEST_ASSERT_MSG_EQ(e.streams.size(), 12u, "unicast copies only");
+        NS_TEST_ASSERT_MSG_EQ_TOL(e.syncTime, wire / (GBPS / 4) + cross, TIME_TOL, "as none");
+
+        // Two cliques {0,2} and {1,3} share the A-B link: 0.5 Gbps each, not 1 Gbps alone.
+        Partition pairs{{0, 2}, {1, 3}};
+        e = none->EstimateRound(pairs, {SyncAlgorithm::DIRECT, SyncAlgorithm::DIRECT}, MODEL_BYTES);
+        NS_TEST_ASSERT_MSG_EQ(e.cliqueTime.size(), 2u, "two cliques");
+        NS_TEST_ASSERT_MSG_EQ_TOL(e.cliqueTime[0], wire / (GBPS / 2) + cross, TIME_TOL, "shared");
+        NS_TEST_ASSERT_MSG_EQ_TOL(e.cliqueTime[1], wire / (GBPS / 2) + cross, TIME_TOL, "shared");
+        double alone = none->EstimateSyncTime(
+            {{0, 2}, {1}, {3}},
+            {SyncAlgorithm::DIRECT, SyncAlgorithm::DIRECT, SyncAlgorithm::DIRECT},
+            MODEL_BYTES);
+        NS_TEST_ASSERT_MSG_EQ_TOL(alone, wire / GBPS + cross, TIME_TOL, "alone at 1 Gbps");
+
+        // The plan of a schedule round follows the schedule's partition and algorithms.
+        CliqueSchedule s(4, {{{0, 1}, {2, 3}}, {{0, 2}, {1, 3}}});
+        SyncRoundEstimate plan = none->GetRoundPlan(s, 3, MODEL_BYTES);
+        NS_TEST_ASSERT_MSG_EQ(plan.streams.size(), 4u, "two pairs");
+        NS_TEST_ASSERT_MSG_EQ(plan.streams[0].sender, 0u, "clique 0 first");
+        NS_TEST_ASSERT_MSG_EQ(plan.streams[0].receivers[0], 2u, "round 3 uses partition 1");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The suite.
+ */
+class SyncCostModelTestSuite : public TestSuite
+{
+  public:
+    SyncCostModelTestSuite()
+        : TestSuite("sync-cost-model", UNIT)
+    {
+        AddTestCase(new SyncCostModelSizesTestCase, TestCase::QUICK);
+        AddTestCase(new SyncCostModelLineTestCase, TestCase::QUICK);
+        AddTestCase(new SyncCostModelStarTestCase, TestCase::QUICK);
+        AddTestCase(new SyncCostModelTwoByTwoTestCase, TestCase::QUICK);
+    }
+};
+
+/** Static instance. */
+static SyncCostModelTestSuite g_syncCostModelTestSuite;

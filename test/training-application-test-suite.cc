@@ -1,1 +1,647 @@
-// Placeholder: to be written.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of TrainingApplication and TrainingHelper on small topologies built in code: exact
+ * byte counts of a 3-island exchange under each capability set, the sync time of an
+ * uncongested direct exchange against its analytic value, ring all-reduce volumes, real-mode
+ * averages (global clique, 3x3 rotating cliques), exact results under random WAN loss, a cut
+ * link ending in a recorded lost peer, a straggler delaying only its own clique, and
+ * byte-identical CSV output for the same seed. Expected values are computed here from the
+ * model size, chunk size and header sizes, never read back from the simulation.
+ *
+ * Fixed-point tolerance (real mode): every parameter travels as round(x * Scale), so one
+ * averaging round is off the exact mean by at most 0.5 / Scale; R chained rounds by at most
+ * R * 0.5 / Scale. The tests allow (R + 1) * 0.5 / Scale.
+ */
+
+// ctest-suite: training-application
+
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/error-model.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/pointer.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/training-application.h"
+#include "ns3/training-helper.h"
+#include "ns3/training-workload.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology.h"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// One gigabit per second.
+const uint64_t GBPS = 1000000000ULL;
+/// Access link rate of every test island.
+const uint64_t ACCESS_BPS = 10 * GBPS;
+/// WAN link rate.
+const uint64_t WAN_BPS = 100 * GBPS;
+/// Access link delay, s.
+const double ACCESS_DELAY = 50e-6;
+/// WAN link delay, s.
+const double WAN_DELAY = 1e-3;
+/// Gradient header of a DATA/AGGREGATE/RING packet with up to 64 islands: 36 + 2 x 8.
+const uint32_t HEADER = 52;
+/// Chunk payload filling a 9000-byte MTU: 9000 - 20 (IPv4) - 8 (UDP) - 52, a multiple of 4.
+const uint32_t CHUNK = 9000 - 20 - 8 - HEADER;
+/// Wire bytes per packet besides the gradient header and payload: IPv4 + UDP + PPP.
+const uint32_t WIRE_EXTRA = 20 + 8 + 2;
+/// Fixed-point scale of the real-mode tests.
+const double SCALE = 65536.0;
+
+/**
+ * \brief A topology of \p cities cities in a ring (or a line for 2), \p perCity islands each.
+ * \param cities number of cities \param perCity islands per city \param caps capabilities
+ * \return the topology
+ */
+WanTopology
+MakeTopology(uint32_t cities, uint32_t perCity, const std::string& caps)
+{
+    WanTopology t;
+    for (uint32_t c = 0; c < cities; ++c)
+    {
+        WanCity city;
+        city.code = "C" + std::to_string(c);
+        city.name = city.code;
+        t.AddCity(city);
+    }
+    for (uint32_t c = 0; c + 1 < cities; ++c)
+    {
+        t.AddLink(WanLink{c, c + 1, WAN_BPS, WAN_DELAY});
+    }
+    if (cities > 2)
+    {
+        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, WAN_DELAY});
+    }
+    for (uint32_t c = 0; c < cities; ++c)
+    {
+        for (uint32_t i = 0; i < perCity; ++i)
+        {
+            WanIsland island;
+            island.name = "C" + std::to_string(c) + "-" + std::to_string(i);
+            island.city = c;
+            island.accessBps = ACCESS_BPS;
+            island.accessDelay = ACCESS_DELAY;
+            t.AddIsland(island);
+        }
+    }
+    t.SetCapabilities(WanCapabilities::Parse(caps, "test"));
+    return t;
+}
+
+/** \param bytes payload \return chunks of a stream of \p bytes */
+uint64_t
+Chunks(uint64_t bytes)
+{
+    return (bytes + CHUNK - 1) / CHUNK;
+}
+
+/** \param bytes payload \return gradient bytes (headers + payload) of a stream */
+uint64_t
+StreamBytes(uint64_t bytes)
+{
+    return bytes + Chunks(bytes) * HEADER;
+}
+
+/** Runs one training setup and keeps what the checks need. */
+struct RunResult
+{
+    std::vector<TrainingRoundRecord> records; //!< round-major, then island
+    std::vector<std::vector<double>> before;  //!< initial parameters (real)
+    std::vector<std::vector<double>> after;   //!< final parameters (real)
+    std::string csv;                          //!< rounds.csv rows
+    uint64_t queueDrops{0};                   //!< queue drops
+    uint64_t lossDrops{0};                    //!< error-model drops
+    double estimatedSync{0};                  //!< plan of period round 0
+};
+
+/** Knobs of one run. */
+struct Setup
+{
+    std::string caps{"none"};              //!< capability set
+    uint32_t cities{3};                    //!< cities
+    uint32_t perCity{1};                   //!< islands per city
+    uint64_t modelBytes{10 * CHUNK + 400}; //!< M
+    uint32_t rounds{1};                    //!< rounds
+    Time compute{MilliSeconds(10)};        //!< compute phase
+    bool real{false};                      //!< real workload
+    double loss{0};                        //!< WAN loss
+    int cut{-1};                           //!< island whose access link is cut
+    int straggler{-1};                     //!< island computing 10x longer
+    std::vector<Partition> partitions;     //!< schedule (empty: global clique)
+    bool ring{false};                      //!< RING for every clique
+    uint32_t seed{1};                      //!< RNG seed
+};
+
+RunResult
+Simulate(const Setup& setup)
+{
+    RngSeedManager::SetSeed(setup.seed);
+    RngSeedManager::SetRun(1);
+    const WanTopology topology = MakeTopology(setup.cities, setup.perCity, setup.caps);
+    const uint32_t n = topology.GetIslands().size();
+    WanTopologyHelper wan;
+    wan.Install(topology);
+    CliqueSchedule schedule = setup.partitions.empty()
+                                  ? CliqueSchedule::GlobalClique(n)
+                                  : CliqueSchedule(n, setup.partitions, "test");
+    if (setup.ring)
+    {
+        for (uint32_t t = 0; t < schedule.GetPeriod(); ++t)
+        {
+            schedule.SetAlgorithms(
+                t,
+                std::vector<SyncAlgorithm>(schedule.GetPartition(t).size(), SyncAlgorithm::RING));
+        }
+    }
+    TrainingHelper helper(wan, schedule);
+    helper.SetModelBytes(setup.modelBytes);
+    helper.SetRounds(setup.rounds);
+    helper.SetComputeTime(setup.compute);
+    helper.SetAppAttribute("Scale", DoubleValue(SCALE));
+    helper.SetAppAttribute("RetransmissionTimeout", TimeValue(MilliSeconds(20)));
+    helper.SetAppAttribute("MaxRetries", UintegerValue(4));
+    Ptr<QuadraticTrainingWorkload> workload;
+    if (setup.real)
+    {
+        workload = CreateObject<QuadraticTrainingWorkload>();
+        workload->SetAttribute("LocalSteps", UintegerValue(0));
+        helper.SetWorkload(workload);
+    }
+    if (setup.loss > 0)
+    {
+        helper.SetWanLossRate(setup.loss);
+    }
+    if (setup.straggler >= 0)
+    {
+        helper.SetComputeMultiplier(setup.straggler, 10.0);
+    }
+    helper.Install();
+    if (setup.cut >= 0)
+    {
+        // Both directions of the island's only link lose every packet.
+        for (Ptr<PointToPointNetDevice> device :
+             {wan.GetIslandDevice(setup.cut), wan.GetAccessPeerDevice(setup.cut)})
+        {
+            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+            em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+            em->SetAttribute("ErrorRate", DoubleValue(1.0));
+            device->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        }
+    }
+    RunResult run;
+    if (workload)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            run.before.push_back(workload->GetParameters(i));
+        }
+    }
+    helper.Run();
+    run.records = helper.GetRecords();
+    std::ostringstream csv;
+    helper.WriteRounds(csv, setup.caps, "test");
+    run.csv = csv.str();
+    run.queueDrops = helper.GetQueueDrops();
+    run.lossDrops = helper.GetLossDrops();
+    run.estimatedSync = helper.GetPlans().at(0).syncTime;
+    if (workload)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            run.after.push_back(workload->GetParameters(i));
+        }
+    }
+    Simulator::Destroy();
+    return run;
+}
+
+/** \param vectors parameter vectors \param members which \return their element-wise mean */
+std::vector<double>
+Mean(const std::vector<std::vector<double>>& vectors, const std::vector<uint32_t>& members)
+{
+    std::vector<double> mean(vectors.at(members.at(0)).size(), 0.0);
+    for (uint32_t m : members)
+    {
+        for (size_t d = 0; d < mean.size(); ++d)
+        {
+            mean[d] += vectors[m][d];
+        }
+    }
+    for (double& v : mean)
+    {
+        v /= members.size();
+    }
+    return mean;
+}
+
+/** \param a vector \param b vector \return max |a - b| */
+double
+MaxError(const std::vector<double>& a, const std::vector<double>& b)
+{
+    double error = 0;
+    for (size_t d = 0; d < a.size(); ++d)
+    {
+        error = std::max(error, std::fabs(a[d] - b[d]));
+    }
+    return error;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A 3-island global clique exchanges exactly the bytes the capability set implies.
+ */
+class TrainingExactBytesTestCase : public TestCase
+{
+  public:
+    /** \param caps capability set */
+    explicit TrainingExactBytesTestCase(const std::string& caps)
+        : TestCase("3-island direct exchange, exact bytes, capabilities=" + caps),
+          m_caps(caps)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = m_caps;
+        setup.rounds = 2;
+        const RunResult run = Simulate(setup);
+        const bool multicast = m_caps == "multicast" || m_caps == "both";
+        const bool fpga = m_caps == "fpga" || m_caps == "both";
+        const uint64_t chunks = Chunks(setup.modelBytes);
+        const uint64_t update = StreamBytes(setup.modelBytes);
+        // Sender: one multicast stream or two unicast copies.
+        const uint64_t sent = multicast ? update : 2 * update;
+        const uint64_t packetsSent = multicast ? chunks : 2 * chunks;
+        // Receiver: two peers' chunks, or one FPGA aggregate per chunk (same header size).
+        const uint64_t received = fpga ? update : 2 * update;
+        const uint64_t packetsReceived = fpga ? chunks : 2 * chunks;
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 6u, "2 rounds x 3 islands");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "round finished");
+            NS_TEST_ASSERT_MSG_EQ(r.bytesSent, sent, "bytes sent, island " << r.island);
+            NS_TEST_ASSERT_MSG_EQ(r.packetsSent, packetsSent, "packets sent");
+            NS_TEST_ASSERT_MSG_EQ(r.bytesReceived, received, "bytes received");
+            NS_TEST_ASSERT_MSG_EQ(r.packetsReceived, packetsReceived, "packets received");
+            NS_TEST_ASSERT_MSG_EQ(r.retransmissions, 0u, "no retransmissions");
+            NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 0u, "no lost peers");
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.queueDrops, 0u, "paced streams lose nothing in queues");
+    }
+
+    std::string m_caps; //!< capability set
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief An uncongested 2-island exchange takes path delay plus bottleneck serialisation.
+ */
+class TrainingSyncTimeTestCase : public TestCase
+{
+  public:
+    TrainingSyncTimeTestCase()
+        : TestCase("direct exchange sync time within 2% of the analytic value")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 2;
+        setup.modelBytes = 10000000;
+        const RunResult run = Simulate(setup);
+        // Each island sends one stream at the full 10 Gbps of its access link (the bottleneck).
+        const uint64_t chunks = Chunks(setup.modelBytes);
+        const double wireBits = 8.0 * (setup.modelBytes + chunks * (HEADER + WIRE_EXTRA));
+        const double analytic = wireBits / ACCESS_BPS + 2 * ACCESS_DELAY + WAN_DELAY;
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            const double sync = (r.syncEnd - r.syncStart).GetSeconds();
+            NS_TEST_ASSERT_MSG_EQ_TOL(sync, analytic, 0.02 * analytic, "island " << r.island);
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(run.estimatedSync, analytic, 0.02 * analytic, "cost model");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Ring all-reduce moves 2(k-1)/k x M bytes of payload per island in 2(k-1) steps.
+ */
+class TrainingRingTestCase : public TestCase
+{
+  public:
+    TrainingRingTestCase()
+        : TestCase("ring all-reduce volume and steps, FPGAs and multicast present")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t k = 4;
+        const uint64_t segmentChunks = 3;
+        Setup setup;
+        setup.caps = "both";
+        setup.cities = k;
+        setup.modelBytes = uint64_t{k} * segmentChunks * CHUNK;
+        setup.ring = true;
+        const RunResult run = Simulate(setup);
+        const uint64_t steps = 2 * (k - 1);
+        const uint64_t payload = steps * setup.modelBytes / k;
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_ASSERT_MSG_EQ(r.packetsSent, steps * segmentChunks, "packets = steps x chunks");
+            NS_TEST_ASSERT_MSG_EQ(r.bytesSent - r.packetsSent * HEADER, payload, "2(k-1)/k x M");
+            NS_TEST_ASSERT_MSG_EQ(r.bytesReceived - r.packetsReceived * HEADER,
+                                  payload,
+                                  "received from the predecessor");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Real payloads: one global-clique round leaves every island at the mean.
+ */
+class TrainingRealMeanTestCase : public TestCase
+{
+  public:
+    /** \param caps capability set */
+    explicit TrainingRealMeanTestCase(const std::string& caps)
+        : TestCase("real mode: global clique gives the mean, capabilities=" + caps),
+          m_caps(caps)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = m_caps;
+        setup.real = true;
+        setup.modelBytes = 3 * CHUNK + 40;
+        const RunResult run = Simulate(setup);
+        const std::vector<double> mean = Mean(run.before, {0, 1, 2});
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(MaxError(run.after[i], mean),
+                                        1.0 / SCALE,
+                                        "island " << i << " holds the mean");
+        }
+    }
+
+    std::string m_caps; //!< capability set
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Real payloads, 9 islands: rows then columns (3x3) give the global mean in 2 rounds,
+ *        by direct exchange and by ring all-reduce.
+ */
+class TrainingGridTestCase : public TestCase
+{
+  public:
+    /** \param ring use ring all-reduce in every clique */
+    explicit TrainingGridTestCase(bool ring)
+        : TestCase(std::string("real mode: 3x3 rotating cliques are exact after 2 rounds, ") +
+                   (ring ? "ring" : "direct")),
+          m_ring(ring)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "both";
+        setup.cities = 9;
+        setup.real = true;
+        setup.rounds = 2;
+        setup.ring = m_ring;
+        setup.modelBytes = 2 * CHUNK + 36;
+        setup.partitions = {{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, {{0, 3, 6}, {1, 4, 7}, {2, 5, 8}}};
+        const RunResult run = Simulate(setup);
+        const std::vector<double> mean = Mean(run.before, {0, 1, 2, 3, 4, 5, 6, 7, 8});
+        for (uint32_t i = 0; i < 9; ++i)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(MaxError(run.after[i], mean),
+                                        1.5 / SCALE,
+                                        "island " << i << " holds the global mean");
+        }
+    }
+
+    bool m_ring; //!< ring all-reduce
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Random loss on every WAN link: every round completes, results stay exact.
+ */
+class TrainingLossTestCase : public TestCase
+{
+  public:
+    /** \param loss per-packet loss \param caps capability set */
+    TrainingLossTestCase(double loss, const std::string& caps)
+        : TestCase("real mode with " + std::to_string(loss) + " WAN loss, capabilities=" + caps),
+          m_loss(loss),
+          m_caps(caps)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = m_caps;
+        setup.real = true;
+        setup.loss = m_loss;
+        setup.rounds = 2;
+        setup.modelBytes = 40 * CHUNK;
+        const RunResult run = Simulate(setup);
+        uint64_t retransmissions = 0;
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "round finished");
+            NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 0u, "nobody lost");
+            retransmissions += r.retransmissions;
+        }
+        NS_TEST_ASSERT_MSG_GT(run.lossDrops, 0u, "the error models dropped packets");
+        NS_TEST_ASSERT_MSG_GT(retransmissions, 0u, "losses were repaired by resends");
+        const std::vector<double> mean = Mean(run.before, {0, 1, 2});
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(MaxError(run.after[i], mean),
+                                        1.5 / SCALE,
+                                        "island " << i << " exact despite loss");
+        }
+    }
+
+    double m_loss;      //!< loss rate
+    std::string m_caps; //!< capability set
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A cut access link ends in recorded lost peers, never a hang.
+ */
+class TrainingCutLinkTestCase : public TestCase
+{
+  public:
+    /** \param ring use ring all-reduce */
+    explicit TrainingCutLinkTestCase(bool ring)
+        : TestCase(std::string("cut link: lost peer recorded, simulation ends, ") +
+                   (ring ? "ring" : "direct")),
+          m_ring(ring)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "both";
+        setup.cities = 3;
+        setup.rounds = 2;
+        setup.cut = 2;
+        setup.ring = m_ring;
+        const RunResult run = Simulate(setup); // returning at all proves there is no hang
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "round ended, island " << r.island);
+            if (r.island != 2)
+            {
+                // Direct: island 2 is lost. Ring: whoever waits on a broken link is.
+                NS_TEST_ASSERT_MSG_GT(r.lostPeers.size() + (m_ring ? 1 : 0),
+                                      0u,
+                                      "a lost peer is recorded");
+                if (!m_ring)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 1u, "one lost peer");
+                    NS_TEST_ASSERT_MSG_EQ(r.lostPeers[0], 2u, "island 2 is the lost one");
+                }
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_GT(r.lostPeers.size(), 0u, "the cut island loses its peers");
+            }
+        }
+    }
+
+    bool m_ring; //!< ring all-reduce
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A 10x straggler delays its own clique only, and is not declared lost.
+ */
+class TrainingStragglerTestCase : public TestCase
+{
+  public:
+    TrainingStragglerTestCase()
+        : TestCase("10x straggler delays only its clique")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 4;
+        setup.compute = MilliSeconds(100);
+        setup.straggler = 0;
+        setup.partitions = {{{0, 1}, {2, 3}}};
+        const RunResult run = Simulate(setup);
+        const double slow = 10 * 0.1;
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 0u, "a slow peer is not lost");
+            const double end = r.syncEnd.GetSeconds();
+            if (r.island <= 1)
+            {
+                NS_TEST_ASSERT_MSG_GT(end, slow, "the straggler's clique waits for it");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_LT(end, slow / 2, "the other clique does not wait");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The same seed gives byte-identical rounds.csv rows, under random loss.
+ */
+class TrainingDeterminismTestCase : public TestCase
+{
+  public:
+    TrainingDeterminismTestCase()
+        : TestCase("same seed, byte-identical CSV")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "both";
+        setup.loss = 0.02;
+        setup.rounds = 2;
+        setup.modelBytes = 20 * CHUNK;
+        const RunResult first = Simulate(setup);
+        const RunResult second = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(first.csv, second.csv, "identical CSV");
+        NS_TEST_ASSERT_MSG_GT(first.lossDrops, 0u, "the runs had random loss to repeat");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The training application's test suite.
+ */
+class TrainingApplicationTestSuite : public TestSuite
+{
+  public:
+    TrainingApplicationTestSuite()
+        : TestSuite("training-application", UNIT)
+    {
+        for (const char* caps : {"none", "multicast", "fpga", "both"})
+        {
+            AddTestCase(new TrainingExactBytesTestCase(caps), TestCase::QUICK);
+        }
+        AddTestCase(new TrainingSyncTimeTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingRingTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingRealMeanTestCase("none"), TestCase::QUICK);
+        AddTestCase(new TrainingRealMeanTestCase("both"), TestCase::QUICK);
+        AddTestCase(new TrainingGridTestCase(false), TestCase::QUICK);
+        AddTestCase(new TrainingGridTestCase(true), TestCase::QUICK);
+        AddTestCase(new TrainingLossTestCase(0.01, "none"), TestCase::QUICK);
+        AddTestCase(new TrainingLossTestCase(0.05, "both"), TestCase::QUICK);
+        AddTestCase(new TrainingCutLinkTestCase(false), TestCase::QUICK);
+        AddTestCase(new TrainingCutLinkTestCase(true), TestCase::QUICK);
+        AddTestCase(new TrainingStragglerTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingDeterminismTestCase(), TestCase::QUICK);
+    }
+};
+
+/// The suite's static instance.
+static TrainingApplicationTestSuite g_trainingApplicationTestSuite;

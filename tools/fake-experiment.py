@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Stand-in for examples/nine-city-training in the tests of tools/ (no simulation at all).
+
+Takes the same flags as the real example (ns-3 CommandLine style, --name=value; --PrintHelp
+and --PrintGlobals print ns-3's formats), rejects unknown flags and bad values with exit 1,
+sleeps a little, and writes summary.json, rounds.csv, links.csv and (with --payload=real)
+consensus.csv into --output in the format of the output contract. Every number is a
+deterministic function of the flags, so two runs with the same flags give identical files.
+
+Test hooks (environment variables, so the flags stay those of the real example):
+  FAKE_EXPERIMENT_SLEEP=SECONDS   how long to pretend to simulate (default 0.2)
+  FAKE_EXPERIMENT_COUNTER=FILE    append one line "<output folder>" per run (counts reruns)
+  FAKE_EXPERIMENT_FAIL=FLAG=VALUE exit 3 with an error when --FLAG has that value
+"""
+
+import csv
+import hashlib
+import json
+import math
+import os
+import re
+import sys
+import time
+
+PROGRAM = "nine-city-training"
+DEFAULT_TOPOLOGY = "data/topologies/doublezero-9.json"
+CAPABILITY_SETS = ("none", "multicast", "fpga", "both")
+SCHEDULES = ("global", "ring", "moshpit", "gossip", "exponential", "optimal")
+
+# Flag -> (default, help), in the order the real example declares them.
+FLAGS = {
+    "topology": (DEFAULT_TOPOLOGY, "Topology JSON file"),
+    "capabilities": ("both", "Capability set: none|multicast|fpga|both|all"),
+    "cityCapabilities": ("", "Per-city capability overrides CODE:set,..."),
+    "seed": ("1", "Random seed"),
+    "output": ("results/nine-city-training", "Output folder"),
+    "schedule": ("optimal", "Schedule: global|ring|moshpit|gossip|exponential|optimal|FILE"),
+    "modelBytes": ("100000000", "Model (update) size in bytes"),
+    "rounds": ("10", "Training rounds"),
+    "computeTime": ("100ms", "Compute time per round"),
+    "payload": ("virtual", "Payload mode: virtual|real"),
+    "lossRate": ("0", "Per-packet loss probability on every WAN link"),
+    "wanBandwidth": ("", "WAN link rate override, e.g. 100Gbps (empty: the file's)"),
+    "accessBandwidth": ("", "Access link rate override, e.g. 10Gbps (empty: the file's)"),
+    "epsilon": ("0.001", "Consensus distance target"),
+}
+
+# The nine-city set of doc FACTS (used when the default topology file does not exist yet).
+BUILTIN_CITIES = [
+    ("NYC", "New York", 40.7128, -74.0060), ("LAX", "Los Angeles", 34.0522, -118.2437),
+    ("LON", "London", 51.5074, -0.1278), ("AMS", "Amsterdam", 52.3676, 4.9041),
+    ("FRA", "Frankfurt", 50.1109, 8.6821), ("TYO", "Tokyo", 35.6762, 139.6503),
+    ("SEO", "Seoul", 37.5665, 126.9780), ("SIN", "Singapore", 1.3521, 103.8198),
+    ("BUE", "Buenos Aires", -34.6037, -58.3816),
+]
+BUILTIN_LINKS = [("SEO", "TYO"), ("TYO", "LAX"), ("TYO", "SIN"), ("SIN", "LAX"), ("SIN", "FRA"),
+                 ("LAX", "NYC"), ("NYC", "BUE"), ("NYC", "LON"), ("LON", "AMS"), ("LON", "FRA"),
+                 ("AMS", "FRA")]
+
+TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12, "min": 60.0,
+              "h": 3600.0, "d": 86400.0, "": 1.0}
+RATE_UNITS = {"bps": 1.0, "kbps": 1e3, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9, "Tbps": 1e12}
+DEFAULT_WAN_BPS = 100e9
+DEFAULT_ACCESS_BPS = 10e9
+
+CAPABILITY_FACTOR = {"none": 1.0, "multicast": 0.55, "fpga": 0.45, "both": 0.25}
+SCHEDULE_CLIQUE = {"global": 9, "ring": 9, "moshpit": 3, "gossip": 2, "exponential": 2,
+                   "optimal": 3}
+SCHEDULE_PERIOD = {"global": 1, "ring": 1, "moshpit": 2, "gossip": 4, "exponential": 4,
+                   "optimal": 2}
+# Contraction of the consensus distance per round (invented, plausible ordering).
+SCHEDULE_CONTRACTION = {"global": 1e-6, "ring": 0.85, "moshpit": 0.05, "gossip": 0.6,
+                        "exponential": 0.5, "optimal": 0.03}
+
+
+class UsageError(Exception):
+    pass
+
+
+def print_help(stream):
+    width = max(len(name) for name in FLAGS) + 3
+    stream.write(f"{PROGRAM} [Program Options] [General Arguments]\n\nProgram Options:\n")
+    for name, (default, text) in FLAGS.items():
+        stream.write(f"    --{(name + ':').ljust(width)}{text} [{default}]\n")
+    stream.write("\nGeneral Arguments:\n"
+                 "    --PrintGlobals:              Print the list of globals.\n"
+                 "    --PrintHelp:                 Print this help message.\n\n")
+
+
+def print_globals(stream):
+    stream.write("Global values:\n    --RngRun=[1]\n        The substream index used for all "
+                 "streams\n    --RngSeed=[1]\n        The global seed of all rng streams\n")
+
+
+def parse_time(text, flag):
+    match = re.fullmatch(r"([0-9.eE+-]+)\s*([a-z]*)", text)
+    if not match or match.group(2) not in TIME_UNITS:
+        raise UsageError(f"--{flag}={text}: not an ns-3 time (e.g. 100ms)")
+    return float(match.group(1)) * TIME_UNITS[match.group(2)]
+
+
+def parse_rate(text, flag, default):
+    if text == "":
+        return default
+    match = re.fullmatch(r"([0-9.eE+-]+)\s*([A-Za-z]+)", text)
+    if not match or match.group(2) not in RATE_UNITS:
+        raise UsageError(f"--{flag}={text}: not a data rate (e.g. 10Gbps)")
+    return float(match.group(1)) * RATE_UNITS[match.group(2)]
+
+
+def parse_args(argv):
+    values = {name: default for name, (default, _) in FLAGS.items()}
+    for arg in argv:
+        if arg in ("--PrintHelp", "--help"):
+            print_help(sys.stdout)
+            sys.exit(0)
+        if arg == "--PrintGlobals":
+            print_globals(sys.stdout)
+            sys.exit(0)
+    for arg in argv:
+        match = re.fullmatch(r"--?([A-Za-z][A-Za-z0-9_:]*)(?:=(.*))?", arg, re.S)
+        if not match or (match.group(1) not in FLAGS and match.group(1) not in ("RngRun",
+                                                                              "RngSeed")):
+            sys.stderr.write(f"Invalid command-line argument: {arg}\n")
+            print_help(sys.stderr)
+            sys.exit(1)
+        if match.group(1) in FLAGS:
+            values[match.group(1)] = match.group(2) or ""
+    return values
+
+
+def load_topology(path):
+    if not os.path.exists(path):
+        if path == DEFAULT_TOPOLOGY:
+            return ([{"code": c, "name": n, "latitude": la, "longitude": lo}
+                     for c, n, la, lo in BUILTIN_CITIES],
+                    [{"a": a, "b": b} for a, b in BUILTIN_LINKS])
+        raise UsageError(f"--topology={path}: file does not exist")
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        cities, links = data["cities"], data["links"]
+        codes = [c["code"] for c in cities]
+        for link in links:
+            if link["a"] not in codes or link["b"] not in codes:
+                raise KeyError(f"link {link['a']}-{link['b']}")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"--topology={path}: bad topology file: {e}")
+    return cities, links
+
+
+def validate(values):
+    cfg = dict(values)
+    if cfg["capabilities"] not in CAPABILITY_SETS + ("all",):
+        raise UsageError(f"--capabilities={cfg['capabilities']}: expected "
+                         f"none|multicast|fpga|both|all")
+    if cfg["schedule"] not in SCHEDULES:
+        raise UsageError(f"--schedule={cfg['schedule']}: unknown schedule (the fake knows "
+                         f"{'|'.join(SCHEDULES)})")
+    if cfg["payload"] not in ("virtual", "real"):
+        raise UsageError(f"--payload={cfg['payload']}: expected virtual|real")
+    for flag in ("seed", "modelBytes", "rounds"):
+        if not re.fullmatch(r"[0-9]+", cfg[flag]) or (flag != "seed" and int(cfg[flag]) == 0):
+            raise UsageError(f"--{flag}={cfg[flag]}: expected a positive integer")
+        cfg[flag] = int(cfg[flag])
+    for flag in ("lossRate", "epsilon"):
+        try:
+            cfg[flag] = float(cfg[flag])
+        except ValueError:
+            raise UsageError(f"--{flag}={cfg[flag]}: expected a number")
+    if not 0.0 <= cfg["lossRate"] < 1.0:
+        raise UsageError(f"--lossRate={cfg['lossRate']}: expected 0 <= P < 1")
+    parse_time(cfg["computeTime"], "computeTime")
+    parse_rate(cfg["wanBandwidth"], "wanBandwidth", DEFAULT_WAN_BPS)
+    parse_rate(cfg["accessBandwidth"], "accessBandwidth", DEFAULT_ACCESS_BPS)
+    return cfg
+
+
+def jitter(cfg, *keys):
+    """A deterministic number in [0, 1) from the flags and the given keys."""
+    text = json.dumps([sorted((k, str(v)) for k, v in cfg.items() if k != "output"), keys])
+    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) / 2.0**32
+
+
+def cliques(islands, schedule, rnd):
+    """Partition of the islands in round rnd: rotations; moshpit alternates rows/columns."""
+    size = min(SCHEDULE_CLIQUE[schedule], len(islands))
+    if schedule == "moshpit" and len(islands) == size * size:
+        if rnd % 2 == 0:
+            return [islands[i:i + size] for i in range(0, len(islands), size)]
+        return [islands[c::size] for c in range(size)]
+    shift = rnd % SCHEDULE_PERIOD[schedule]
+    order = islands[shift:] + islands[:shift]
+    return [order[i:i + size] for i in range(0, len(order), size)]
+
+
+def simulate(cfg, caps, islands, links):
+    """Rows of rounds.csv, consensus.csv, links.csv and one results entry for one set."""
+    schedule = cfg["schedule"]
+    compute_s = parse_time(cfg["computeTime"], "computeTime")
+    access_bps = parse_rate(cfg["accessBandwidth"], "accessBandwidth", DEFAULT_ACCESS_BPS)
+    wan_bps = parse_rate(cfg["wanBandwidth"], "wanBandwidth", DEFAULT_WAN_BPS)
+    k = min(SCHEDULE_CLIQUE[schedule], len(islands))
+    sync_est = (cfg["modelBytes"] * 8.0 * max(k - 1, 1) / access_bps * CAPABILITY_FACTOR[caps]
+                + 0.05)
+    packets = math.ceil(cfg["modelBytes"] / 1400)
+    rounds_rows, consensus_rows = [], []
+    round_times, sync_times = [], []
+    t = 0.0
+    distance = 1.0
+    for rnd in range(cfg["rounds"]):
+        round_end = t
+        for clique_id, members in enumerate(cliques(islands, schedule, rnd)):
+            for island in members:
+                sync = sync_est * (1.0 + 0.2 * jitter(cfg, caps, rnd, island))
+                retrans = round(packets * cfg["lossRate"] * (len(members) - 1))
+                rounds_rows.append({
+                    "capabilities": caps, "schedule": schedule, "island": island, "round": rnd,
+                    "clique": clique_id, "members": " ".join(members),
+                    "compute_start_s": f"{t:.9f}", "sync_start_s": f"{t + compute_s:.9f}",
+                    "sync_end_s": f"{t + compute_s + sync:.9f}",
+                    "bytes_sent": cfg["modelBytes"] * (len(members) - 1),
+                    "bytes_received": cfg["modelBytes"] * (len(members) - 1),
+                    "packets_sent": packets * (len(members) - 1),
+                    "packets_received": packets * (len(members) - 1),
+                    "retransmissions": retrans, "lost_peers": 0})
+                sync_times.append(sync)
+                round_end = max(round_end, t + compute_s + sync)
+        round_times.append(round_end - t)
+        t = round_end
+        distance *= SCHEDULE_CONTRACTION[schedule]
+        loss = 2.3 * math.exp(-0.3 * (rnd + 1)) + 0.1 * distance
+        consensus_rows.append({"capabilities": caps, "schedule": schedule, "round": rnd,
+                               "time_s": f"{t:.9f}", "consensus_distance": f"{distance:.6e}",
+                               "loss": f"{loss:.6f}"})
+    link_rows = []
+    for link in links:
+        for a, b in ((link["a"], link["b"]), (link["b"], link["a"])):
+            util = 0.05 + 0.9 * jitter(cfg, caps, a, b) * CAPABILITY_FACTOR[caps]
+            nbytes = int(util * wan_bps * t / 8)
+            link_rows.append({"capabilities": caps, "schedule": schedule, "link": f"{a}-{b}",
+                              "from": a, "to": b, "bytes": nbytes,
+                              "utilisation": f"{nbytes * 8 / (wan_bps * t):.6f}"})
+    round_times.sort()
+    rho = SCHEDULE_CONTRACTION[schedule]
+    to_eps = max(1, math.ceil(math.log(cfg["epsilon"]) / math.log(rho)))
+    mean_round = sum(round_times) / len(round_times)
+    colocated = to_eps * (compute_s + cfg["modelBytes"] * 8.0 / 400e9)
+    result = {
+        "capabilities": caps, "schedule": schedule,
+        "schedule_detail": f"{schedule}: cliques of {k}, period {SCHEDULE_PERIOD[schedule]}",
+        "period": SCHEDULE_PERIOD[schedule], "rounds": cfg["rounds"],
+        "mean_round_s": mean_round,
+        "p50_round_s": round_times[len(round_times) // 2],
+        "p99_round_s": round_times[min(len(round_times) - 1,
+                                       math.ceil(0.99 * len(round_times)) - 1)],
+        "mean_sync_s": sum(sync_times) / len(sync_times), "estimated_sync_s": sync_est,
+        "mean_compute_s": compute_s, "total_time_s": t, "rounds_to_epsilon": to_eps,
+        "time_to_epsilon_s": to_eps * mean_round, "queue_drops": 0,
+        "retransmissions": sum(r["retransmissions"] for r in rounds_rows), "lost_peers": 0,
+        "colocated_time_to_epsilon_s": colocated,
+        "gap_to_colocated": to_eps * mean_round / colocated,
+        "cliques_per_round": [len(cliques(islands, schedule, r)) for r in range(cfg["rounds"])],
+    }
+    if cfg["payload"] == "virtual":
+        result["rounds_to_epsilon"] = None  # numerics only exist in real mode
+        result["time_to_epsilon_s"] = None
+    return rounds_rows, consensus_rows, link_rows, result, t
+
+
+def write_csv(path, rows, columns):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def main(argv):
+    values = parse_args(argv)
+    try:
+        cfg = validate(values)
+        cities, links = load_topology(cfg["topology"])
+    except UsageError as e:
+        sys.stderr.write(f"error: {e}\n")
+        return 1
+    counter = os.environ.get("FAKE_EXPERIMENT_COUNTER")
+    if counter:
+        with open(counter, "a", encoding="utf-8") as f:
+            f.write(os.path.basename(os.path.normpath(cfg["output"])) + "\n")
+    fail = os.environ.get("FAKE_EXPERIMENT_FAIL", "")
+    if "=" in fail:
+        flag, value = fail.split("=", 1)
+        if values.get(flag) == value:
+            sys.stderr.write(f"fake failure requested for --{flag}={value}\nerror: giving up\n")
+            return 3
+    time.sleep(float(os.environ.get("FAKE_EXPERIMENT_SLEEP", "0.2")))
+
+    islands = [c["code"] for c in cities]
+    sets = CAPABILITY_SETS if cfg["capabilities"] == "all" else (cfg["capabilities"],)
+    all_rounds, all_consensus, all_links, results = [], [], [], []
+    wall0 = time.monotonic()
+    for caps in sets:
+        rounds_rows, consensus_rows, link_rows, result, sim_t = simulate(cfg, caps, islands,
+                                                                         links)
+        sys.stderr.write(f"progress: capabilities={caps} round {cfg['rounds']}/{cfg['rounds']} "
+                         f"sim={sim_t:.2f}s wall={time.monotonic() - wall0:.1f}s\n")
+        all_rounds += rounds_rows
+        all_consensus += consensus_rows
+        all_links += link_rows
+        results.append(result)
+
+    out = cfg["output"]
+    os.makedirs(out, exist_ok=True)
+    write_csv(os.path.join(out, "rounds.csv"), all_rounds,
+              ["capabilities", "schedule", "island", "round", "clique", "members",
+               "compute_start_s", "sync_start_s", "sync_end_s", "bytes_sent", "bytes_received",
+               "packets_sent", "packets_received", "retransmissions", "lost_peers"])
+    if cfg["payload"] == "real":
+        write_csv(os.path.join(out, "consensus.csv"), all_consensus,
+                  ["capabilities", "schedule", "round", "time_s", "consensus_distance", "loss"])
+    write_csv(os.path.join(out, "links.csv"), all_links,
+              ["capabilities", "schedule", "link", "from", "to", "bytes", "utilisation"])
+    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
+        json.dump({"config": cfg, "results": results}, f, indent=2)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

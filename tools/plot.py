@@ -1,0 +1,625 @@
+#!/usr/bin/env python3
+"""Figures from wan-training outputs (matplotlib, Agg backend). See doc/tools.rst.
+
+  plot.py experiment DIR [--out DIR] [--topology FILE]
+      DIR is an --output folder of examples/nine-city-training. Writes
+      round-breakdown.png  mean compute and sync time per round, per capability set/schedule
+      consensus.png        consensus distance (log) and loss against simulated time
+                           (only when DIR has consensus.csv rows: --payload=real)
+      link-utilisation.png WAN link utilisation on a latitude/longitude map of the cities
+  plot.py sweep RESULTS.csv --x FLAG --y METRIC [--by COLUMN] [--where FLAG=VALUE ...]
+                            [--out FILE] [--logx|--linx] [--logy]
+      A metric of a sweep's results.csv against one parameter, one line per capability set
+      (and per value of every other parameter that varies, so points are never averaged).
+  plot.py breakdown RESULTS.csv [--where FLAG=VALUE ...] [--out FILE]
+      The round-time breakdown of a sweep: one bar per capability set and schedule.
+
+Exit status 1 with a one-line message for missing or unreadable inputs.
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import sys
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's python3-matplotlib lives here
+REEXEC_ENV = "WAN_TRAINING_PLOT_REEXEC"
+
+DPI = 120
+BAR_WIDTH = 0.6
+MAX_LINK_WIDTH_PT = 8.0
+MIN_LINK_WIDTH_PT = 1.0
+LABEL_OFFSET_PT = 9.0
+LABEL_NEIGHBOUR_DEG = 20.0  # cities closer than this (in degrees) push labels apart
+CAPABILITY_COLOURS = {"none": "#4c72b0", "multicast": "#dd8452", "fpga": "#55a868",
+                      "both": "#c44e52"}
+LINE_STYLES = ["-", "--", ":", "-."]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X"]
+ENG_FORMAT_FROM = 1e4  # x values this large get SI prefixes (4 M, not 4e6)
+LOG_AXIS_SPAN = 100.0  # numeric axes spanning at least this ratio are drawn log-scaled
+
+# Units of the contract's summary fields and of the example's flags, for axis labels.
+UNITS = {
+    "modelBytes": "bytes", "computeTime": "s", "wanBandwidth": "bit/s",
+    "accessBandwidth": "bit/s", "lossRate": "probability per packet", "seed": "-",
+    "rounds": "rounds", "epsilon": "-", "period": "rounds", "rounds_to_epsilon": "rounds",
+    "queue_drops": "packets", "retransmissions": "packets", "lost_peers": "peers",
+    "gap_to_colocated": "x colocated", "utilisation": "fraction", "bytes": "bytes",
+}
+TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12, "fs": 1e-15,
+              "min": 60.0, "h": 3600.0, "d": 86400.0, "y": 365 * 86400.0}
+RATE_UNITS = {"bps": 1.0, "kbps": 1e3, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9, "Tbps": 1e12,
+              "b/s": 1.0, "kb/s": 1e3, "Mb/s": 1e6, "Gb/s": 1e9, "B/s": 8.0, "kB/s": 8e3,
+              "MB/s": 8e6, "GB/s": 8e9, "KiBps": 8192.0}
+
+
+class InputError(Exception):
+    """A missing or malformed input file: reported in one line, exit 1."""
+
+
+def unit_of(name):
+    name = name[len("result_"):] if name.startswith("result_") else name
+    if name in UNITS:
+        return UNITS[name]
+    if name.endswith("_s"):
+        return "s"
+    return "-"
+
+
+def label(name):
+    return f"{name} ({unit_of(name)})"
+
+
+def to_number(text):
+    """A float from a CSV cell: plain numbers, ns-3 times (100ms) and rates (10Gbps)."""
+    if text is None:
+        return None
+    text = str(text).strip()
+    if text == "":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    match = re.fullmatch(r"([-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z/]+)", text)
+    if match:
+        for table in (TIME_UNITS, RATE_UNITS):
+            if match.group(2) in table:
+                return float(match.group(1)) * table[match.group(2)]
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Input
+# ---------------------------------------------------------------------------------------------
+
+
+def read_csv(path, required_columns=()):
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: file not found")
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            rows = list(reader)
+            columns = reader.fieldnames or []
+    except (OSError, csv.Error, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: cannot read CSV: {e}")
+    missing = [c for c in required_columns if c not in columns]
+    if missing:
+        raise InputError(f"{path}: missing column(s) {', '.join(missing)}")
+    return rows, columns
+
+
+def read_json(path):
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: file not found")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}:{e.lineno}:{e.colno}: malformed JSON: {e.msg}")
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}")
+
+
+def resolve_topology(flag_value, summary, summary_path):
+    """The topology file: --topology, else summary.json config.topology (relative paths are
+    tried from the current folder, then from the repository root, where examples run)."""
+    path = flag_value
+    if not path:
+        path = (summary.get("config") or {}).get("topology")
+        if not path:
+            raise InputError(f"{summary_path}: config.topology is missing; pass --topology")
+    for candidate in (path, os.path.join(REPO_ROOT, path)):
+        if os.path.isfile(candidate):
+            return candidate
+    raise InputError(f"topology file {path} not found (from "
+                     f"{'--topology' if flag_value else summary_path + ' config.topology'})")
+
+
+def load_topology(path):
+    topo = read_json(path)
+    try:
+        cities = {c["code"]: (float(c["longitude"]), float(c["latitude"]), c.get("name", ""))
+                  for c in topo["cities"]}
+        links = [(link["a"], link["b"]) for link in topo["links"]]
+    except (KeyError, TypeError, ValueError) as e:
+        raise InputError(f"{path}: not a topology file (cities need code, latitude, "
+                         f"longitude; links need a, b): {e}")
+    for a, b in links:
+        for code in (a, b):
+            if code not in cities:
+                raise InputError(f"{path}: link {a}-{b} names unknown city {code}")
+    return cities, links
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def group_key(row):
+    return (row.get("capabilities", ""), row.get("schedule", ""))
+
+
+def key_label(key):
+    caps, schedule = key
+    return f"{caps} / {schedule}" if schedule else caps
+
+
+def save(fig, path):
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+    print(f"plot: wrote {path}", file=sys.stderr)
+
+
+def breakdown_figure(bars, title, path, note=""):
+    """bars: list of (label, compute_s, sync_s, estimated_sync_s or None)."""
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.1 * len(bars) + 2.5), 4.8))
+    xs = list(range(len(bars)))
+    compute = [b[1] for b in bars]
+    sync = [b[2] for b in bars]
+    ax.bar(xs, compute, width=BAR_WIDTH, color="#4c72b0", label="compute")
+    ax.bar(xs, sync, width=BAR_WIDTH, bottom=compute, color="#dd8452", label="sync (measured)")
+    ax.set_xlim(-0.5 - BAR_WIDTH, len(bars) - 0.5 + BAR_WIDTH)  # one bar stays a bar
+    est = [(x, b[1] + b[3]) for x, b in zip(xs, bars) if b[3] is not None]
+    if est:
+        ax.scatter([e[0] for e in est], [e[1] for e in est], marker="_", s=600, linewidths=2.5,
+                   color="black", zorder=3, label="compute + sync estimated by the cost model")
+    ax.set_xticks(xs)
+    ax.set_xticklabels([b[0] for b in bars], rotation=30 if len(bars) > 4 else 0,
+                       ha="right" if len(bars) > 4 else "center")
+    ax.set_xlabel("capability set / schedule")
+    ax.set_ylabel("mean time per round (s)")
+    ax.set_title(title + (f"\n{note}" if note else ""))
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.grid(axis="y", alpha=0.3)
+    save(fig, path)
+
+
+def plot_round_breakdown(rows, summary, path):
+    groups = {}
+    for row in rows:
+        start, sync_start, sync_end = (to_number(row.get(c)) for c in
+                                       ("compute_start_s", "sync_start_s", "sync_end_s"))
+        if None in (start, sync_start, sync_end):
+            continue
+        acc = groups.setdefault(group_key(row), [0.0, 0.0, 0])
+        acc[0] += sync_start - start
+        acc[1] += sync_end - sync_start
+        acc[2] += 1
+    if not groups:
+        raise InputError("rounds.csv has no rows with compute_start_s, sync_start_s, sync_end_s")
+    estimates = {}
+    for entry in summary.get("results") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("estimated_sync_s"), (int, float)):
+            estimates[(entry.get("capabilities", ""), entry.get("schedule", ""))] = \
+                entry["estimated_sync_s"]
+    bars = [(key_label(k), c / n, s / n, estimates.get(k)) for k, (c, s, n) in groups.items()]
+    config = summary.get("config") or {}
+    detail = ", ".join(f"{k}={config[k]}" for k in ("modelBytes", "rounds") if k in config)
+    breakdown_figure(bars, "Round time breakdown (mean over islands and rounds)", path,
+                     detail)
+
+
+def plot_consensus(rows, path):
+    import matplotlib.pyplot as plt
+    series = {}
+    for row in rows:
+        t, d, loss = (to_number(row.get(c)) for c in ("time_s", "consensus_distance", "loss"))
+        if t is None:
+            continue
+        series.setdefault(group_key(row), []).append((t, d, loss))
+    has_loss = any(p[2] is not None for pts in series.values() for p in pts)
+    fig, axes = plt.subplots(2 if has_loss else 1, 1, sharex=True,
+                             figsize=(8.0, 6.5 if has_loss else 4.0), squeeze=False)
+    ax_d = axes[0][0]
+    positive = [p[1] for pts in series.values() for p in pts if p[1] is not None and p[1] > 0]
+    floor = min(positive) / 10.0 if positive else 1e-12
+    clipped = False
+    for key, pts in series.items():
+        pts.sort()
+        ds = [(t, d) for t, d, _ in pts if d is not None]
+        clipped |= any(d <= 0 for _, d in ds)
+        ax_d.plot([t for t, _ in ds], [max(d, floor) for _, d in ds], marker="o",
+                  markersize=3, label=key_label(key))
+    ax_d.set_yscale("log")
+    ax_d.set_ylabel("consensus distance (-, log)")
+    ax_d.set_title("Consensus distance" + (" and loss" if has_loss else "") +
+                   " against simulated time" +
+                   (f"\n(exact consensus, distance 0, drawn at {floor:.1e})" if clipped else ""))
+    ax_d.grid(alpha=0.3, which="both")
+    ax_d.legend(title="capabilities / schedule", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    if has_loss:
+        ax_l = axes[1][0]
+        for key, pts in series.items():
+            ls = [(t, loss) for t, _, loss in pts if loss is not None]
+            ax_l.plot([t for t, _ in ls], [v for _, v in ls], marker="o", markersize=3,
+                      label=key_label(key))
+        ax_l.set_ylabel("training loss (-)")
+        ax_l.grid(alpha=0.3)
+        ax_l.legend(title="capabilities / schedule", loc="upper left",
+                    bbox_to_anchor=(1.01, 1.0))
+    axes[-1][0].set_xlabel("simulated time (s)")
+    save(fig, path)
+
+
+def split_at_antimeridian(lon_a, lat_a, lon_b, lat_b):
+    """Line segments for a link; a link shorter across the +-180 meridian is drawn that way."""
+    if abs(lon_b - lon_a) <= 180.0:
+        return [((lon_a, lon_b), (lat_a, lat_b))]
+    edge = -180.0 if lon_a < 0 else 180.0
+    lon_b_unwrapped = lon_b - 360.0 if lon_a < 0 else lon_b + 360.0
+    frac = (edge - lon_a) / (lon_b_unwrapped - lon_a)
+    lat_c = lat_a + frac * (lat_b - lat_a)
+    return [((lon_a, edge), (lat_a, lat_c)), ((-edge, lon_b), (lat_c, lat_b))]
+
+
+def label_direction(code, cities):
+    """Unit direction for a city's label: away from the cities near it (so the labels of a
+    cluster such as LON/AMS/FRA spread out), up-right for an isolated city."""
+    lon, lat, _ = cities[code]
+    near = [(c[0], c[1]) for other, c in cities.items() if other != code and
+            math.hypot(c[0] - lon, c[1] - lat) < LABEL_NEIGHBOUR_DEG]
+    if not near:
+        return (0.7071, 0.7071)
+    dx = lon - sum(p[0] for p in near) / len(near)
+    dy = lat - sum(p[1] for p in near) / len(near)
+    norm = math.hypot(dx, dy)
+    if norm == 0:
+        return (0.7071, 0.7071)
+    return (dx / norm, dy / norm)
+
+
+def plot_link_map(rows, cities, links, topo_path, path):
+    import matplotlib.pyplot as plt
+    from matplotlib import cm, colors
+    panels = {}
+    for row in rows:
+        util = to_number(row.get("utilisation"))
+        a, b = row.get("from", ""), row.get("to", "")
+        if (not a or not b) and "-" in row.get("link", ""):
+            a, b = row["link"].split("-", 1)
+        if util is None or not a or not b:
+            continue
+        pair = tuple(sorted((a, b)))
+        panel = panels.setdefault(group_key(row), {})
+        panel[pair] = max(panel.get(pair, 0.0), util)  # the busier direction
+    if not panels:
+        raise InputError("links.csv has no rows with from, to and utilisation")
+    keys = list(panels)
+    ncols = 1 if len(keys) == 1 else 2
+    nrows = math.ceil(len(keys) / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(7.5 * ncols, 4.2 * nrows + 0.8),
+                             squeeze=False)
+    vmax = max(1e-9, max(u for p in panels.values() for u in p.values()))
+    norm = colors.Normalize(vmin=0.0, vmax=vmax)  # the busiest link gets the widest line
+    cmap = plt.get_cmap("plasma_r")
+    crosses = False
+    for index, key in enumerate(keys):
+        ax = axes[index // ncols][index % ncols]
+        utils = panels[key]
+        for a, b in links:
+            pair = tuple(sorted((a, b)))
+            (lon_a, lat_a, _), (lon_b, lat_b, _) = cities[a], cities[b]
+            segments = split_at_antimeridian(lon_a, lat_a, lon_b, lat_b)
+            crosses |= len(segments) > 1
+            util = utils.get(pair)
+            for xs, ys in segments:
+                if util is None:
+                    ax.plot(xs, ys, color="lightgray", linestyle="--", linewidth=1.0, zorder=1)
+                else:
+                    width = MIN_LINK_WIDTH_PT + (MAX_LINK_WIDTH_PT - MIN_LINK_WIDTH_PT) * \
+                        min(1.0, util / norm.vmax)
+                    ax.plot(xs, ys, color=cmap(norm(util)), linewidth=width,
+                            solid_capstyle="round", zorder=2)
+        lons = [c[0] for c in cities.values()]
+        lats = [c[1] for c in cities.values()]
+        ax.scatter(lons, lats, s=40, color="black", zorder=3)
+        for code, (lon, lat, _) in cities.items():
+            dx, dy = label_direction(code, cities)
+            ax.annotate(code, (lon, lat), xytext=(LABEL_OFFSET_PT * dx, LABEL_OFFSET_PT * dy),
+                        textcoords="offset points", fontsize=9, fontweight="bold", zorder=4,
+                        ha="left" if dx > 0.3 else ("right" if dx < -0.3 else "center"),
+                        va="bottom" if dy > 0.3 else ("top" if dy < -0.3 else "center"),
+                        bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.8))
+        if crosses:
+            ax.set_xlim(-180, 180)
+        else:
+            ax.set_xlim(min(lons) - 15, max(lons) + 15)
+        ax.set_ylim(max(-90, min(lats) - 12), min(90, max(lats) + 12))
+        ax.set_xlabel("longitude (°)")
+        ax.set_ylabel("latitude (°)")
+        ax.set_title(f"capabilities / schedule: {key_label(key)}", fontsize=10)
+        ax.grid(alpha=0.3)
+    for index in range(len(keys), nrows * ncols):
+        axes[index // ncols][index % ncols].set_visible(False)
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color=cmap(norm(f * norm.vmax)),
+                      linewidth=MIN_LINK_WIDTH_PT + (MAX_LINK_WIDTH_PT - MIN_LINK_WIDTH_PT) * f,
+                      label=f"{100 * f * norm.vmax:.2g} % utilisation") for f in (0.25, 0.5, 1.0)]
+    handles.append(Line2D([], [], color="lightgray", linestyle="--", label="no traffic recorded"))
+    # Below the figure (bbox_inches="tight" grows the image), clear of the axis labels.
+    fig.legend(handles=handles, loc="upper center", ncol=len(handles), frameon=False,
+               bbox_to_anchor=(0.5, 0.0))
+    fig.colorbar(cm.ScalarMappable(norm=norm, cmap=cmap), ax=axes.ravel().tolist(),
+                 label="link utilisation, busier direction (fraction of rate)", shrink=0.8)
+    fig.suptitle(f"WAN link utilisation ({os.path.basename(topo_path)})")
+    save(fig, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sweep figures
+# ---------------------------------------------------------------------------------------------
+
+
+def sweep_parameters(results_path, columns):
+    """Parameter columns of a results.csv: the grid flags of the spec.json beside it, else
+    the columns between 'point' and the first result column."""
+    spec_path = os.path.join(os.path.dirname(os.path.abspath(results_path)), "spec.json")
+    if os.path.isfile(spec_path):
+        spec = read_json(spec_path)
+        params = list((spec.get("grid") or {})) + list((spec.get("fixed") or {}))
+        return [c for c in params if c in columns]
+    params = []
+    for column in columns[1:]:
+        if column.startswith("result_") or column in ("schedule_detail", "period",
+                                                      "mean_round_s"):
+            break
+        params.append(column)
+    return params
+
+
+def apply_where(rows, where, path, columns):
+    for clause in where or []:
+        if "=" not in clause:
+            raise InputError(f"--where {clause}: expected FLAG=VALUE")
+        column, value = clause.split("=", 1)
+        if column not in columns:
+            raise InputError(f"--where {clause}: {path} has no column {column}")
+        rows = [r for r in rows if r.get(column) == value]
+    if not rows:
+        raise InputError(f"{path}: no rows left after --where {' '.join(where)}")
+    return rows
+
+
+def capability_column(columns):
+    return "result_capabilities" if "result_capabilities" in columns else "capabilities"
+
+
+def plot_sweep(args):
+    rows, columns = read_csv(args.results)
+    if not rows:
+        raise InputError(f"{args.results}: no rows (did the sweep finish any point?)")
+    for column, flag in ((args.x, "--x"), (args.y, "--y")):
+        if column not in columns:
+            raise InputError(f"{flag} {column}: {args.results} has no such column; columns: "
+                             f"{', '.join(columns)}")
+    by = args.by or capability_column(columns)
+    if by not in columns:
+        raise InputError(f"--by {by}: {args.results} has no such column")
+    rows = apply_where(rows, args.where, args.results, columns)
+    params = sweep_parameters(args.results, columns)
+    # Every other parameter that varies splits the lines: points are never averaged.
+    by_param = by[len("result_"):] if by.startswith("result_") else by
+    others = [p for p in params if p not in (args.x, by, by_param) and
+              len({r.get(p) for r in rows}) > 1]
+    if by.startswith("result_") and by_param in params and args.x != by_param:
+        others = [p for p in others if p != by_param]
+    xs_numeric = all(to_number(r[args.x]) is not None for r in rows)
+    categories = []
+    if not xs_numeric:
+        for r in rows:
+            if r[args.x] not in categories:
+                categories.append(r[args.x])
+    lines = {}
+    for r in rows:
+        y = to_number(r[args.y])
+        if y is None:
+            continue
+        x = to_number(r[args.x]) if xs_numeric else categories.index(r[args.x])
+        key = (r[by],) + tuple(f"{p}={r[p]}" for p in others)
+        lines.setdefault(key, []).append((x, y))
+    if not lines:
+        raise InputError(f"--y {args.y}: no numeric values in {args.results} (null for this "
+                         f"mode?)")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8.0, 5.0))
+    # Colour: the --by value (capability set); line style and marker: the other parameters.
+    by_values = sorted({k[0] for k in lines}, key=lambda v: (v not in CAPABILITY_COLOURS,
+                                                             list(CAPABILITY_COLOURS).index(v)
+                                                             if v in CAPABILITY_COLOURS else 0,
+                                                             v))
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colour = {v: CAPABILITY_COLOURS.get(v, cycle[i % len(cycle)])
+              for i, v in enumerate(by_values)}
+    rest = sorted({k[1:] for k in lines})
+    for key in sorted(lines, key=lambda k: (by_values.index(k[0]), rest.index(k[1:]))):
+        pts = sorted(lines[key])
+        style = rest.index(key[1:])
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colour[key[0]],
+                linestyle=LINE_STYLES[style % len(LINE_STYLES)],
+                marker=MARKERS[style % len(MARKERS)], markersize=5, label=", ".join(key))
+    xvals = [p[0] for pts in lines.values() for p in pts]
+    logx = args.logx if args.logx is not None else (
+        xs_numeric and min(xvals) > 0 and max(xvals) / min(xvals) >= LOG_AXIS_SPAN)
+    if logx and xs_numeric:
+        ax.set_xscale("log")
+    if args.logy:
+        ax.set_yscale("log")
+    if xs_numeric and max(abs(x) for x in xvals) >= ENG_FORMAT_FROM:
+        from matplotlib.ticker import EngFormatter
+        ax.xaxis.set_major_formatter(EngFormatter())
+    if not xs_numeric:
+        ax.set_xticks(range(len(categories)))
+        ax.set_xticklabels(categories)
+    ax.set_xlabel(label(args.x) if xs_numeric else args.x)
+    ax.set_ylabel(label(args.y))
+    sweep_name = os.path.basename(os.path.dirname(os.path.abspath(args.results)))
+    where = f" [{', '.join(args.where)}]" if args.where else ""
+    ax.set_title(f"{args.y} against {args.x} (sweep {sweep_name}){where}")
+    ax.grid(alpha=0.3, which="both")
+    legend_title = by_param + (" / " + ", ".join(others) if others else "")
+    ax.legend(title=legend_title, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    out = args.out or os.path.join(os.path.dirname(os.path.abspath(args.results)),
+                                   f"sweep-{args.y}-vs-{args.x}.png")
+    save(fig, out)
+
+
+def plot_sweep_breakdown(args):
+    rows, columns = read_csv(args.results, ("mean_compute_s", "mean_sync_s"))
+    if not rows:
+        raise InputError(f"{args.results}: no rows")
+    rows = apply_where(rows, args.where, args.results, columns)
+    caps_col = capability_column(columns)
+    sched_col = "result_schedule" if "result_schedule" in columns else "schedule"
+    groups = {}
+    for r in rows:
+        c, s = to_number(r["mean_compute_s"]), to_number(r["mean_sync_s"])
+        if c is None or s is None:
+            continue
+        e = to_number(r.get("estimated_sync_s"))
+        acc = groups.setdefault((r.get(caps_col, ""), r.get(sched_col, "")), [0, 0, 0, 0, 0])
+        acc[0] += c
+        acc[1] += s
+        acc[2] += 1
+        if e is not None:
+            acc[3] += e
+            acc[4] += 1
+    if not groups:
+        raise InputError(f"{args.results}: no rows with mean_compute_s and mean_sync_s")
+    bars = [(key_label(k), c / n, s / n, (e / ne) if ne == n else None)
+            for k, (c, s, n, e, ne) in groups.items()]
+    counts = sorted({v[2] for v in groups.values()})
+    note = "" if counts == [1] else (f"mean over {'/'.join(map(str, counts))} sweep points per "
+                                     f"bar; use --where to fix the other parameters")
+    if args.where:
+        note = (note + "\n" if note else "") + ", ".join(args.where)
+    out = args.out or os.path.join(os.path.dirname(os.path.abspath(args.results)),
+                                   "sweep-round-breakdown.png")
+    breakdown_figure(bars, "Round time breakdown per capability set and schedule", out, note)
+
+
+def plot_experiment(args):
+    folder = args.dir
+    if not os.path.isdir(folder):
+        raise InputError(f"{folder}: experiment output folder not found")
+    summary_path = os.path.join(folder, "summary.json")
+    summary = read_json(summary_path)
+    if not isinstance(summary, dict):
+        raise InputError(f"{summary_path}: expected a JSON object with config and results")
+    rounds, _ = read_csv(os.path.join(folder, "rounds.csv"),
+                         ("compute_start_s", "sync_start_s", "sync_end_s"))
+    links, _ = read_csv(os.path.join(folder, "links.csv"), ("utilisation",))
+    topo_path = resolve_topology(args.topology, summary, summary_path)
+    cities, topo_links = load_topology(topo_path)
+    out = args.out or folder
+    os.makedirs(out, exist_ok=True)
+    plot_round_breakdown(rounds, summary, os.path.join(out, "round-breakdown.png"))
+    consensus_path = os.path.join(folder, "consensus.csv")
+    if os.path.isfile(consensus_path):
+        consensus, _ = read_csv(consensus_path, ("time_s", "consensus_distance"))
+        if consensus:
+            plot_consensus(consensus, os.path.join(out, "consensus.png"))
+        else:
+            print(f"plot: {consensus_path} has no rows: no consensus.png", file=sys.stderr)
+    else:
+        print(f"plot: no {consensus_path} (virtual payload mode): no consensus.png",
+              file=sys.stderr)
+    plot_link_map(links, cities, topo_links, topo_path, os.path.join(out, "link-utilisation.png"))
+
+
+def import_matplotlib(argv):
+    """Imports matplotlib with the Agg backend; if this interpreter lacks it (e.g. a pyenv
+    python3 first on PATH), re-runs the script once with Debian's python3."""
+    try:
+        import matplotlib
+    except ImportError:
+        me = os.path.realpath(sys.executable)
+        if (not os.environ.get(REEXEC_ENV) and os.path.exists(SYSTEM_PYTHON) and
+                os.path.realpath(SYSTEM_PYTHON) != me):
+            os.environ[REEXEC_ENV] = "1"
+            os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, os.path.abspath(__file__)] + argv)
+        raise InputError("matplotlib is not installed for this python3 "
+                         "(Debian: apt-get install python3-matplotlib)")
+    matplotlib.use("Agg")
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description="Figures from wan-training outputs "
+                                                 "(see doc/tools.rst).")
+    sub = parser.add_subparsers(dest="command", required=True)
+    exp = sub.add_parser("experiment", help="figures of one experiment output folder")
+    exp.add_argument("dir", help="the example's --output folder")
+    exp.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: DIR)")
+    exp.add_argument("--topology", metavar="FILE",
+                     help="topology JSON (default: summary.json config.topology)")
+    swp = sub.add_parser("sweep", help="a metric against a parameter of a sweep")
+    swp.add_argument("results", help="a sweep's results.csv")
+    swp.add_argument("--x", required=True, metavar="FLAG", help="parameter on the x axis")
+    swp.add_argument("--y", required=True, metavar="METRIC", help="results column on y")
+    swp.add_argument("--by", metavar="COLUMN",
+                     help="one line per value of this column (default: the capability set)")
+    swp.add_argument("--where", action="append", metavar="FLAG=VALUE",
+                     help="keep only rows with this value (repeatable)")
+    swp.add_argument("--out", metavar="FILE", help="PNG to write "
+                     "(default: sweep-<y>-vs-<x>.png beside results.csv)")
+    scale = swp.add_mutually_exclusive_group()
+    scale.add_argument("--logx", dest="logx", action="store_true", default=None,
+                       help="log-scaled x axis (default: when x spans 100x or more)")
+    scale.add_argument("--linx", dest="logx", action="store_false", help="linear x axis")
+    swp.add_argument("--logy", action="store_true", help="log-scaled y axis")
+    brk = sub.add_parser("breakdown", help="round-time breakdown of a sweep")
+    brk.add_argument("results", help="a sweep's results.csv")
+    brk.add_argument("--where", action="append", metavar="FLAG=VALUE",
+                     help="keep only rows with this value (repeatable)")
+    brk.add_argument("--out", metavar="FILE",
+                     help="PNG to write (default: sweep-round-breakdown.png beside results.csv)")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    try:
+        import_matplotlib(argv)
+        if args.command == "experiment":
+            plot_experiment(args)
+        elif args.command == "sweep":
+            plot_sweep(args)
+        else:
+            plot_sweep_breakdown(args)
+    except InputError as e:
+        print(f"plot: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
