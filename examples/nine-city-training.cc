@@ -12,6 +12,7 @@
  *   nine-city-training --capabilities=both --schedule=moshpit --modelBytes=100000000
  */
 
+#include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
@@ -51,7 +52,14 @@ struct ExperimentConfig
     bool real{false};                    //!< real payloads
     double lossRate{0};                  //!< WAN loss
     double epsilon{1e-3};                //!< consensus target
+    uint32_t seed{1};                    //!< optimiser's local-search seed
+    uint32_t maxPeriod{4};               //!< optimiser's largest period
 };
+
+/** Access rate of an island in the colocated reference (one data centre). */
+constexpr uint64_t COLOCATED_ACCESS_BPS = 400000000000ULL;
+/** Access delay of an island in the colocated reference. */
+constexpr double COLOCATED_ACCESS_DELAY_S = 1e-6;
 
 /** One experiment's outputs. */
 struct ExperimentResult
@@ -95,11 +103,6 @@ MakeSchedule(const std::string& spec, uint32_t n)
     if (spec == "exponential")
     {
         return CliqueSchedule::OnePeerExponential(n);
-    }
-    if (spec == "optimal")
-    {
-        throw std::runtime_error("--schedule: \"optimal\": the optimiser is not available in "
-                                 "this build");
     }
     if (spec.empty())
     {
@@ -170,6 +173,76 @@ CapabilityLabel(const WanTopology& topology)
         }
     }
     return cities[0].caps.ToString();
+}
+
+/**
+ * \brief The optimiser's best schedule for a topology and capability set.
+ * \param topology the topology with its capabilities applied
+ * \param config the experiment's settings (model bytes, compute, epsilon, seed, period)
+ * \return the best schedule, with the algorithm of every clique
+ */
+CliqueSchedule
+OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
+{
+    CliqueScheduleHelper optimiser;
+    optimiser.SetModelBytes(config.modelBytes);
+    optimiser.SetComputeTime(config.computeTime);
+    optimiser.SetEpsilon(config.epsilon);
+    optimiser.SetSeed(config.seed);
+    optimiser.SetMaxPeriod(config.maxPeriod);
+    const ScheduleSearchResult search = optimiser.Optimise(WanRouting(topology));
+    CliqueSchedule best = search.best.schedule;
+    best.SetName("optimal:" + best.GetName());
+    return best;
+}
+
+/**
+ * \param schedule a schedule \param topology its topology
+ * \return the cliques of every round with island names, e.g. "{NYC-0 LON-0} {...} | ..."
+ */
+std::string
+DescribeCliques(const CliqueSchedule& schedule, const WanTopology& topology)
+{
+    std::string text;
+    for (uint32_t r = 0; r < schedule.GetPeriod(); ++r)
+    {
+        text += r == 0 ? "" : " | ";
+        for (const Clique& clique : schedule.GetPartition(r))
+        {
+            text += "{";
+            for (uint32_t i = 0; i < clique.size(); ++i)
+            {
+                text += (i == 0 ? "" : " ") + topology.GetIslands()[clique[i]].name;
+            }
+            text += "}";
+        }
+    }
+    return text;
+}
+
+/**
+ * \brief The colocated reference: the same islands in one data centre (one router, 400 Gbps
+ *        access links, microsecond delays, no WAN).
+ * \param topology the WAN topology \return the single-city topology
+ */
+WanTopology
+ColocatedTopology(const WanTopology& topology)
+{
+    WanTopology dc;
+    dc.SetName("colocated");
+    WanCity city;
+    city.code = "DC";
+    city.name = "one data centre";
+    const uint32_t index = dc.AddCity(city);
+    for (WanIsland island : topology.GetIslands())
+    {
+        island.city = index;
+        island.accessBps = COLOCATED_ACCESS_BPS;
+        island.accessDelay = COLOCATED_ACCESS_DELAY_S;
+        dc.AddIsland(island);
+    }
+    dc.Validate();
+    return dc;
 }
 
 /**
@@ -348,7 +421,22 @@ Main(int argc, char** argv)
                        "rate of every access link, e.g. 10Gbps (empty: file's)",
                        accessBandwidth);
     cmd.Get().AddValue("epsilon", "consensus target for rounds to epsilon", config.epsilon);
+    bool baselines = true;
+    bool colocated = true;
+    cmd.Get().AddValue("baselines",
+                       "with --schedule=optimal, also run the global-clique and ring baselines",
+                       baselines);
+    cmd.Get().AddValue("colocated",
+                       "also simulate the colocated reference (one data centre, ring "
+                       "all-reduce) and report the gap to it",
+                       colocated);
+    cmd.Get().AddValue("maxPeriod", "largest period the optimiser considers", config.maxPeriod);
     cmd.Parse(argc, argv);
+    config.seed = cmd.GetSeed();
+    if (config.maxPeriod == 0)
+    {
+        throw std::runtime_error("--maxPeriod: 0: must be at least 1");
+    }
 
     if (config.modelBytes == 0)
     {
@@ -389,7 +477,20 @@ Main(int argc, char** argv)
 
     const WanTopology loaded = OverrideRates(cmd.LoadTopology(), wanBps, accessBps);
     const uint32_t n = loaded.GetIslands().size();
-    const CliqueSchedule schedule = MakeSchedule(config.schedule, n);
+    // The schedules each capability set runs: the one asked for; the optimiser's choice plus
+    // the global-clique and ring baselines with --schedule=optimal.
+    std::vector<std::string> specs = {config.schedule};
+    if (config.schedule == "optimal" && baselines)
+    {
+        specs = {"optimal", "global", "ring"};
+    }
+    for (const std::string& spec : specs)
+    {
+        if (spec != "optimal")
+        {
+            MakeSchedule(spec, n); // reject a bad name or file before anything runs
+        }
+    }
     const std::string output = cmd.PrepareOutput();
 
     // One experiment per capability set: the file's (or --capabilities), or all four.
@@ -411,7 +512,40 @@ Main(int argc, char** argv)
     std::vector<ExperimentResult> results;
     for (const auto& run : runs)
     {
-        results.push_back(RunExperiment(run.second, run.first, schedule, config.schedule, config));
+        for (const std::string& spec : specs)
+        {
+            CliqueSchedule schedule =
+                spec == "optimal" ? OptimalSchedule(run.second, config) : MakeSchedule(spec, n);
+            std::cout << run.first << " / " << spec << ": " << schedule.GetName() << ": "
+                      << DescribeCliques(schedule, run.second) << std::endl;
+            results.push_back(RunExperiment(run.second, run.first, schedule, spec, config));
+        }
+    }
+    if (colocated)
+    {
+        // The same workload in one data centre with ring all-reduce: the gap is the ratio of
+        // times to epsilon-consensus.
+        ExperimentResult reference = RunExperiment(ColocatedTopology(loaded),
+                                                   "colocated",
+                                                   MakeSchedule("ring", n),
+                                                   "ring",
+                                                   config);
+        const std::optional<double> referenceTime = reference.summary.timeToEpsilon;
+        for (ExperimentResult& r : results)
+        {
+            if (referenceTime && *referenceTime > 0)
+            {
+                r.summary.colocatedTimeToEpsilon = *referenceTime;
+                r.summary.gapToColocated.reset();
+                if (r.summary.timeToEpsilon)
+                {
+                    r.summary.gapToColocated = *r.summary.timeToEpsilon / *referenceTime;
+                }
+            }
+        }
+        reference.summary.colocatedTimeToEpsilon = referenceTime.value_or(0);
+        reference.summary.gapToColocated = 1.0;
+        results.push_back(reference);
     }
 
     std::ostringstream rounds;
@@ -447,7 +581,11 @@ Main(int argc, char** argv)
                          {"lossRate", config.lossRate},
                          {"wanBandwidth", wanBandwidth},
                          {"accessBandwidth", accessBandwidth},
-                         {"epsilon", config.epsilon}};
+                         {"epsilon", config.epsilon},
+                         {"cityCapabilities", cmd.GetCityCapabilities()},
+                         {"baselines", baselines},
+                         {"colocated", colocated},
+                         {"maxPeriod", config.maxPeriod}};
     summary["results"] = resultList;
     WriteFile(output + "/summary.json", summary.dump(2) + "\n");
     PrintTable(results);

@@ -188,6 +188,12 @@ WanCommandLine::GetCapabilities() const
     return m_capabilities;
 }
 
+const std::string&
+WanCommandLine::GetCityCapabilities() const
+{
+    return m_cityCapabilities;
+}
+
 uint32_t
 WanCommandLine::GetSeed() const
 {

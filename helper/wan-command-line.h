@@ -57,6 +57,8 @@ class WanCommandLine
     const std::string& GetTopologyPath() const;
     /** \return --capabilities ("" when not given: the file's own capabilities stand) */
     const std::string& GetCapabilities() const;
+    /** \return --cityCapabilities ("" when not given) */
+    const std::string& GetCityCapabilities() const;
     /** \return --seed */
     uint32_t GetSeed() const;
     /** \return --output */
