@@ -22,6 +22,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/wan-router-net-device.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -464,6 +465,22 @@ RunWorkload(Network& net, const BenchConfig& config)
 }
 
 /**
+ * \param best the fastest result so far (wallSeconds 0: none yet) \param run a new result
+ * \return the faster of the two; the CPU time is the fastest seen too
+ */
+Result
+Fastest(const Result& best, const Result& run)
+{
+    if (best.wallSeconds == 0)
+    {
+        return run;
+    }
+    Result fastest = run.wallSeconds < best.wallSeconds ? run : best;
+    fastest.cpuSeconds = std::min(best.cpuSeconds, run.cpuSeconds);
+    return fastest;
+}
+
+/**
  * \brief Print one configuration's figures.
  * \param name configuration name \param r its result
  * \return packet-hops per wall second and per CPU second
@@ -494,6 +511,7 @@ main(int argc, char** argv)
     BenchConfig config;
     std::string mode = "both";
     std::string hosts = "both";
+    uint32_t repeat = 3;
     CommandLine cmd(__FILE__);
     cmd.AddValue("packets", "Packets per flow (72 flows)", config.packetsPerFlow);
     cmd.AddValue("interval", "Gap between a flow's packets", config.interval);
@@ -502,6 +520,7 @@ main(int argc, char** argv)
                  "Hosts: stack (UDP sockets and the full host stack), raw (packets injected "
                  "and counted at the host devices) or both",
                  hosts);
+    cmd.AddValue("repeat", "Runs of each configuration; the fastest is reported", repeat);
     cmd.Parse(argc, argv);
     if (mode != "both" && mode != "fabric" && mode != "stock")
     {
@@ -513,9 +532,9 @@ main(int argc, char** argv)
         std::cerr << "error: --hosts must be both, stack or raw, not '" << hosts << "'\n";
         return 1;
     }
-    if (config.packetsPerFlow == 0 || !config.interval.IsStrictlyPositive())
+    if (config.packetsPerFlow == 0 || !config.interval.IsStrictlyPositive() || repeat == 0)
     {
-        std::cerr << "error: --packets and --interval must be positive\n";
+        std::cerr << "error: --packets, --interval and --repeat must be positive\n";
         return 1;
     }
 
@@ -526,17 +545,32 @@ main(int argc, char** argv)
             continue;
         }
         config.rawHosts = hostMode == "raw";
+        // The machine may be shared: each configuration runs `repeat` times, alternating,
+        // and the fastest run counts (noise only ever slows a run down).
+        Result stock;
+        Result fabric;
+        for (uint32_t r = 0; r < repeat; ++r)
+        {
+            if (mode != "fabric")
+            {
+                Network net = BuildStock(config);
+                stock = Fastest(stock, RunWorkload(net, config));
+            }
+            if (mode != "stock")
+            {
+                Network net = BuildFabric(config);
+                fabric = Fastest(fabric, RunWorkload(net, config));
+            }
+        }
         std::pair<double, double> stockRate;
         std::pair<double, double> fabricRate;
         if (mode != "fabric")
         {
-            Network net = BuildStock(config);
-            stockRate = Report("stock/" + hostMode, RunWorkload(net, config));
+            stockRate = Report("stock/" + hostMode, stock);
         }
         if (mode != "stock")
         {
-            Network net = BuildFabric(config);
-            fabricRate = Report("fabric/" + hostMode, RunWorkload(net, config));
+            fabricRate = Report("fabric/" + hostMode, fabric);
         }
         if (mode == "both")
         {

@@ -47,7 +47,7 @@ constexpr double P50 = 0.5;
  * Event scheduler Run() installs: hundreds of thousands of packets are in flight on long WAN
  * links, where the calendar queue's O(1) insertion beats the default map (about 20% faster).
  */
-const char* const DEFAULT_SCHEDULER = "ns3::CalendarScheduler";
+const char* const DEFAULT_SCHEDULER = "ns3::HeapScheduler";
 /** FPGA slots provisioned per slot the delay spread needs (bursts, stragglers). */
 constexpr double FPGA_SLOT_HEADROOM = 2.0;
 /** Extra FPGA slot hold time beyond the senders' delay spread. */

@@ -38,35 +38,6 @@ Quote(const std::string& text)
     return "\"" + text + "\"";
 }
 
-/**
- * \brief Find a relative path from the working directory, else from the module's source folder.
- *
- * Examples run from the repository root find data/ directly; run from a build folder they
- * still find the module's own data files. The source folder is two levels above this file
- * (helper/wan-command-line.cc), which works in-tree and standalone alike.
- * \param path the path as given
- * \return an existing path, or \p path unchanged so the error names what the user typed
- */
-std::string
-ResolveDataPath(const std::string& path)
-{
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path given(path);
-    if (path.empty() || given.is_absolute() || fs::exists(given, ec))
-    {
-        return path;
-    }
-    const fs::path moduleRoot = fs::path(__FILE__).parent_path().parent_path();
-    const fs::path candidate = moduleRoot / given;
-    if (moduleRoot.is_absolute() && fs::exists(candidate, ec))
-    {
-        NS_LOG_INFO("using " << candidate.string() << " for " << path);
-        return candidate.string();
-    }
-    return path;
-}
-
 } // namespace
 
 WanCommandLine::WanCommandLine(const std::string& usage)
@@ -186,6 +157,26 @@ const std::string&
 WanCommandLine::GetCapabilities() const
 {
     return m_capabilities;
+}
+
+std::string
+WanCommandLine::ResolveDataPath(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path given(path);
+    if (path.empty() || given.is_absolute() || fs::exists(given, ec))
+    {
+        return path;
+    }
+    const fs::path moduleRoot = fs::path(__FILE__).parent_path().parent_path();
+    const fs::path candidate = moduleRoot / given;
+    if (moduleRoot.is_absolute() && fs::exists(candidate, ec))
+    {
+        NS_LOG_INFO("using " << candidate.string() << " for " << path);
+        return candidate.string();
+    }
+    return path;
 }
 
 const std::string&

@@ -65,6 +65,15 @@ class WanCommandLine
     const std::string& GetOutput() const;
 
     /**
+     * \brief Find a relative data path from the working directory, else from the module's
+     *        source folder (so examples and tests find data/ from any working directory,
+     *        in-tree and standalone).
+     * \param path the path as given
+     * \return an existing path, or \p path unchanged so an error names what the user typed
+     */
+    static std::string ResolveDataPath(const std::string& path);
+
+    /**
      * \brief Run an example's body, turning exceptions into a message and exit code 1.
      * \param body the example's main work \return the process exit code
      */

@@ -114,8 +114,9 @@ TrainingApplication::GetTypeId()
                           MakeUintegerAccessor(&TrainingApplication::m_port),
                           MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("RetransmissionTimeout",
-                          "Silence from a missing peer (plus the largest RTT to a peer) "
-                          "before it is asked again by NACK.",
+                          "Check interval of the exchange: a missing peer silent for a whole "
+                          "interval is asked by NACK, at the earliest this long plus the round "
+                          "trip to it after the exchange started or after its last NACK.",
                           TimeValue(MilliSeconds(100)),
                           MakeTimeAccessor(&TrainingApplication::m_retransmissionTimeout),
                           MakeTimeChecker(NanoSeconds(1)))
@@ -535,15 +536,14 @@ TrainingApplication::StartSync(RoundState& state)
         CheckRoundComplete(state);
         return;
     }
-    Time maxRtt(0);
-    for (uint32_t member : state.config->members)
+    // A peer is not asked before its data could have arrived: RetransmissionTimeout plus the
+    // round trip to it (its delay, and time for a "not yet" answer).
+    state.waitUntil.assign(state.k, Simulator::Now());
+    for (uint32_t slot = 0; slot < state.k; ++slot)
     {
-        if (member < m_rtt.size())
-        {
-            maxRtt = std::max(maxRtt, m_rtt[member]);
-        }
+        state.waitUntil[slot] += m_retransmissionTimeout + PeerRtt(state.config->members[slot]);
     }
-    state.check = Simulator::Schedule(m_retransmissionTimeout + maxRtt,
+    state.check = Simulator::Schedule(m_retransmissionTimeout,
                                       &TrainingApplication::CheckProgress,
                                       this,
                                       state.round);
@@ -689,6 +689,8 @@ void
 TrainingApplication::FinishRound(RoundState& state)
 {
     NS_LOG_FUNCTION(this << state.round);
+    NS_LOG_DEBUG("island " << m_island << " round " << state.round << " finished"
+                           << (state.abandoned ? " (abandoned)" : ""));
     state.finished = true;
     state.syncing = false;
     state.check.Cancel();
@@ -770,8 +772,14 @@ TrainingApplication::CheckProgress(uint32_t round)
         }
         if (ring)
         {
-            const uint32_t steps = 2 * (state->k - 1);
-            if (s != predecessor || state->stepMissing[steps - 1] == 0)
+            // Steps can complete out of order (a resent chunk of an early step), so look at
+            // every step, not only the last.
+            bool missing = false;
+            for (uint32_t m : state->stepMissing)
+            {
+                missing = missing || m > 0;
+            }
+            if (s != predecessor || !missing)
             {
                 continue;
             }
@@ -780,14 +788,20 @@ TrainingApplication::CheckProgress(uint32_t round)
         {
             continue;
         }
+        const Time now = Simulator::Now();
         if (state->progress[s] != state->progressAtCheck[s])
         {
-            // Data is flowing: the peer is sending; nothing to ask yet.
+            // Data is flowing: the peer is sending; ask only after a silent check interval.
             state->progressAtCheck[s] = state->progress[s];
             state->retries[s] = 0;
             state->nacked[s] = false;
             state->answered[s] = false;
+            state->waitUntil[s] = now;
             continue;
+        }
+        if (now < state->waitUntil[s])
+        {
+            continue; // its data or its answer may still be on the way
         }
         if (state->answered[s])
         {
@@ -806,18 +820,11 @@ TrainingApplication::CheckProgress(uint32_t round)
         }
         SendNack(*state, s);
         state->nacked[s] = true;
+        state->waitUntil[s] = now + m_retransmissionTimeout + PeerRtt(state->config->members[s]);
     }
     if (!state->finished)
     {
-        Time maxRtt(0);
-        for (uint32_t member : state->config->members)
-        {
-            if (member < m_rtt.size())
-            {
-                maxRtt = std::max(maxRtt, m_rtt[member]);
-            }
-        }
-        state->check = Simulator::Schedule(m_retransmissionTimeout + maxRtt,
+        state->check = Simulator::Schedule(m_retransmissionTimeout,
                                            &TrainingApplication::CheckProgress,
                                            this,
                                            round);
@@ -851,6 +858,8 @@ void
 TrainingApplication::SendNack(RoundState& state, uint32_t slot)
 {
     const uint32_t peer = state.config->members[slot];
+    NS_LOG_DEBUG("island " << m_island << " round " << state.round << ": NACK to " << peer
+                           << " retries " << state.retries[slot]);
     const std::vector<uint64_t>* bits = nullptr;
     uint32_t chunkCount = 0;
     uint16_t step = 0;
@@ -867,6 +876,8 @@ TrainingApplication::SendNack(RoundState& state, uint32_t slot)
             ++step;
         }
         NS_ASSERT(step < steps);
+        NS_LOG_DEBUG("  ring step " << step << " missing " << state.stepMissing[step]
+                                    << " ringSent " << state.ringSent);
         bits = &state.stepBits[step];
         chunkCount = state.stepChunks[step];
     }
@@ -928,6 +939,7 @@ TrainingApplication::SendNotYet(uint32_t round,
                                 const IslandBitmap& members,
                                 uint32_t peer)
 {
+    NS_LOG_DEBUG("island " << m_island << " round " << round << ": not yet to " << peer);
     GradientHeader header;
     header.SetType(GradientHeader::ACK);
     header.SetSender(static_cast<uint16_t>(m_island));
@@ -981,6 +993,9 @@ TrainingApplication::ReceiveNack(const GradientHeader& header)
         }
         if (state.ringSent <= step)
         {
+            NS_LOG_DEBUG("  asked step " << step << " ringSent " << state.ringSent << " missing "
+                                         << (step > 0 ? state.stepMissing[step - 1] : 0)
+                                         << " syncing " << state.syncing);
             if (!state.finished && !state.abandoned)
             {
                 SendNotYet(round, header.GetCliqueId(), header.GetMembers(), peer);
@@ -1454,6 +1469,12 @@ TrainingApplication::RateTo(const RoundState& state,
         rate = FALLBACK_RATE_BPS;
     }
     return rate;
+}
+
+Time
+TrainingApplication::PeerRtt(uint32_t peer) const
+{
+    return peer < m_rtt.size() ? m_rtt[peer] : Time(0);
 }
 
 Time

@@ -148,8 +148,9 @@ class TrainingApplication : public Application
     /** \param addresses every island's IPv4 address, by island index */
     void SetIslandAddresses(const std::vector<Ipv4Address>& addresses);
     /**
-     * \param rtt per island, the round-trip propagation delay to it; the NACK check interval
-     *        of a round is RetransmissionTimeout plus the largest RTT to a peer
+     * \param rtt per island, the round-trip propagation delay to it; a peer is NACKed only
+     *        RetransmissionTimeout plus this after the exchange started or after its last NACK,
+     *        and only when silent for a whole check interval (RetransmissionTimeout)
      */
     void SetPeerRtt(const std::vector<Time>& rtt);
     /** \param configs this island's part of each round of the schedule's period */
@@ -232,6 +233,7 @@ class TrainingApplication : public Application
         std::vector<bool> nacked;                  //!< a NACK went out since the last answer
         std::vector<bool> answered;                //!< a "not yet" arrived since the last check
         std::vector<bool> lost;                    //!< declared lost
+        std::vector<Time> waitUntil;               //!< no NACK to the peer before this time
         uint32_t peersIncomplete{0};               //!< DIRECT: peers neither complete nor lost
         // RING
         std::vector<std::vector<uint64_t>> stepBits; //!< per step: chunk bits from predecessor
@@ -328,6 +330,8 @@ class TrainingApplication : public Application
     uint32_t RingReceiveSegment(const RoundState& state, uint32_t step) const;
     /** \param state round \param peer island \return pacing rate to that peer */
     double RateTo(const RoundState& state, uint32_t peer, uint16_t ringStep, bool ring) const;
+    /** \param peer an island \return the round-trip propagation delay to it */
+    Time PeerRtt(uint32_t peer) const;
     /** \param wireBits bits so far \param rate rate \param start origin \return send time */
     static Time PacedDelay(Time start, double wireBits, double rateBps);
     /** \param packet gradient packet \return bits on the wire (IPv4, UDP and PPP added) */

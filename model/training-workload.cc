@@ -314,7 +314,8 @@ QuadraticTrainingWorkload::Loss(uint32_t island, const std::vector<double>& x) c
         const double e = x[d] - m_centre[island][d];
         sum += 0.5 * m_curvature[island][d] * e * e;
     }
-    return sum;
+    // Per coordinate, so losses of different model sizes compare.
+    return m_dimension > 0 ? sum / m_dimension : 0.0;
 }
 
 const std::vector<double>&

@@ -81,7 +81,8 @@ class TrainingWorkload : public Object
 /**
  * \ingroup wan-training
  * \brief A real workload: island i minimises a separable quadratic with its own centre,
- *        f_i(x) = 1/2 sum_d a_{i,d} (x_d - c_{i,d})^2, by gradient steps (optionally noisy).
+ *        f_i(x) = 1/(2D) sum_d a_{i,d} (x_d - c_{i,d})^2 (D the dimension), by gradient steps
+ *        on the sum (optionally noisy).
  *
  * Curvatures a in [CurvatureMin, CurvatureMax], centres c in [-CentreSpread, CentreSpread] and
  * the initial parameters in [-InitialSpread, InitialSpread] are drawn from a generator seeded

@@ -473,8 +473,8 @@ WanRouterNetDevice::ForwardMulticast(Ptr<const Packet> packet,
         Drop(packet, inPort, DROP_MULTICAST_DISABLED);
         return;
     }
-    auto entry =
-        m_multicastRoutes.find((static_cast<uint64_t>(fields.source) << 32) | fields.destination);
+    auto entry = m_multicastRoutes.find(
+        MulticastKey(Ipv4Address(fields.source), Ipv4Address(fields.destination)));
     if (entry == m_multicastRoutes.end())
     {
         Drop(packet, inPort, DROP_NO_ROUTE);

@@ -764,7 +764,7 @@ class FpgaMulticastTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(d.header.GetContributors(), Bitmap({1, 2}), "both peers");
             NS_TEST_ASSERT_MSG_EQ(d.header.GetElementCount(), 256u, "size kept");
             NS_TEST_ASSERT_MSG_EQ(d.ip.GetDestination(),
-                                  configured ? ISLAND_ADDRESS : group,
+                                  (configured ? ISLAND_ADDRESS : group),
                                   "aggregate destination");
         }
     }

@@ -458,11 +458,13 @@ class TrainingGridTestCase : public TestCase
 class TrainingLossTestCase : public TestCase
 {
   public:
-    /** \param loss per-packet loss \param caps capability set */
-    TrainingLossTestCase(double loss, const std::string& caps)
-        : TestCase("real mode with " + std::to_string(loss) + " WAN loss, capabilities=" + caps),
+    /** \param loss per-packet loss \param caps capability set \param ring ring all-reduce */
+    TrainingLossTestCase(double loss, const std::string& caps, bool ring)
+        : TestCase("real mode with " + std::to_string(loss) + " WAN loss, capabilities=" + caps +
+                   (ring ? ", ring" : ", direct")),
           m_loss(loss),
-          m_caps(caps)
+          m_caps(caps),
+          m_ring(ring)
     {
     }
 
@@ -473,6 +475,8 @@ class TrainingLossTestCase : public TestCase
         setup.caps = m_caps;
         setup.real = true;
         setup.loss = m_loss;
+        setup.ring = m_ring;
+        setup.cities = m_ring ? 4 : 3;
         setup.rounds = 2;
         setup.modelBytes = 40 * CHUNK;
         const RunResult run = Simulate(setup);
@@ -485,8 +489,13 @@ class TrainingLossTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_GT(run.lossDrops, 0u, "the error models dropped packets");
         NS_TEST_ASSERT_MSG_GT(retransmissions, 0u, "losses were repaired by resends");
-        const std::vector<double> mean = Mean(run.before, {0, 1, 2});
-        for (uint32_t i = 0; i < 3; ++i)
+        std::vector<uint32_t> all;
+        for (uint32_t i = 0; i < setup.cities; ++i)
+        {
+            all.push_back(i);
+        }
+        const std::vector<double> mean = Mean(run.before, all);
+        for (uint32_t i : all)
         {
             NS_TEST_ASSERT_MSG_LT_OR_EQ(MaxError(run.after[i], mean),
                                         1.5 / SCALE,
@@ -496,6 +505,7 @@ class TrainingLossTestCase : public TestCase
 
     double m_loss;      //!< loss rate
     std::string m_caps; //!< capability set
+    bool m_ring;        //!< ring all-reduce
 };
 
 /**
@@ -634,8 +644,9 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingRealMeanTestCase("both"), TestCase::QUICK);
         AddTestCase(new TrainingGridTestCase(false), TestCase::QUICK);
         AddTestCase(new TrainingGridTestCase(true), TestCase::QUICK);
-        AddTestCase(new TrainingLossTestCase(0.01, "none"), TestCase::QUICK);
-        AddTestCase(new TrainingLossTestCase(0.05, "both"), TestCase::QUICK);
+        AddTestCase(new TrainingLossTestCase(0.01, "none", false), TestCase::QUICK);
+        AddTestCase(new TrainingLossTestCase(0.05, "both", false), TestCase::QUICK);
+        AddTestCase(new TrainingLossTestCase(0.05, "both", true), TestCase::QUICK);
         AddTestCase(new TrainingCutLinkTestCase(false), TestCase::QUICK);
         AddTestCase(new TrainingCutLinkTestCase(true), TestCase::QUICK);
         AddTestCase(new TrainingStragglerTestCase(), TestCase::QUICK);

@@ -138,7 +138,8 @@ class WanTopologyDoubleZeroTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const WanTopology t = WanTopology::LoadFile("data/topologies/doublezero-9.json");
+        const WanTopology t = WanTopology::LoadFile(
+            WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
         NS_TEST_ASSERT_MSG_EQ(t.GetName(), "doublezero-9", "name");
         NS_TEST_ASSERT_MSG_EQ(t.GetCities().size(), 9, "nine cities");
         NS_TEST_ASSERT_MSG_EQ(t.GetIslands().size(), 9, "one island per city");
@@ -191,7 +192,8 @@ class WanTopologyDenseTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const WanTopology t = WanTopology::LoadFile("data/topologies/dense-9.json");
+        const WanTopology t =
+            WanTopology::LoadFile(WanCommandLine::ResolveDataPath("data/topologies/dense-9.json"));
         NS_TEST_ASSERT_MSG_EQ(t.GetName(), "dense-9", "name");
         NS_TEST_ASSERT_MSG_EQ(t.GetCities().size(), 9, "nine cities");
         NS_TEST_ASSERT_MSG_EQ(t.GetIslands().size(), 9, "nine islands");
@@ -313,7 +315,8 @@ class WanTopologyRoundTripTestCase : public TestCase
   private:
     void DoRun() override
     {
-        WanTopology t = WanTopology::LoadFile("data/topologies/doublezero-9.json");
+        WanTopology t = WanTopology::LoadFile(
+            WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
         // Make it irregular, so defaults cannot stand in for written values.
         t.ApplyCityCapabilities("NYC:none,SIN:multicast,TYO:fpga");
         WanIsland extra;
@@ -380,7 +383,8 @@ class WanTopologyCapabilitiesTestCase : public TestCase
   private:
     void DoRun() override
     {
-        WanTopology t = WanTopology::LoadFile("data/topologies/doublezero-9.json");
+        WanTopology t = WanTopology::LoadFile(
+            WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
         t.SetCapabilities(WanCapabilities::Parse("none", "test"));
         for (const auto& city : t.GetCities())
         {
