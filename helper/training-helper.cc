@@ -375,10 +375,12 @@ void
 TrainingHelper::TuneFpgas()
 {
     // A slot for chunk c at island j stays open from the first to the last sender's copy of c:
-    // the spread of the senders' path delays to j. Its FPGA must hold a slot that long (else it
-    // flushes partial aggregates) and hold as many slots as chunks arrive meanwhile (else it
-    // passes packets through); either failure overloads j's ingress, which the plan's rates
-    // assume folded.
+    // the spread of the senders' path delays to j, plus the spread of the senders' start
+    // times (islands start syncing when their own previous round ends, which differ by at most
+    // a round's sync time). Its FPGA must hold a slot that long (else it flushes partial
+    // aggregates) and hold as many slots as chunks arrive meanwhile, but never more than two
+    // rounds of chunks (else it passes packets through); either failure overloads j's ingress,
+    // which the plan's rates assume folded.
     const WanRouting& routing = m_topology.GetRouting();
     const uint32_t n = m_topology.GetTopology().GetIslands().size();
     const double packetBits =
@@ -417,14 +419,20 @@ TrainingHelper::TuneFpgas()
         {
             continue;
         }
-        const Time hold = Seconds(spread) + m_fpgaTimeoutMargin;
+        double stagger = 0;
+        for (const SyncRoundEstimate& plan : m_plans)
+        {
+            stagger = std::max(stagger, plan.syncTime);
+        }
+        const Time hold = Seconds(spread + stagger) + m_fpgaTimeoutMargin;
         TimeValue timeout;
         fpga->GetAttribute("Timeout", timeout);
         if (timeout.Get() < hold)
         {
             fpga->SetAttribute("Timeout", TimeValue(hold));
         }
-        const double needed = FPGA_SLOT_HEADROOM * hold.GetSeconds() * rate / packetBits;
+        const double needed = std::min(FPGA_SLOT_HEADROOM * hold.GetSeconds() * rate / packetBits,
+                                       2.0 * m_costModel->GetChunkCount(m_modelBytes));
         UintegerValue slots;
         fpga->GetAttribute("SlotCount", slots);
         if (needed > slots.Get())

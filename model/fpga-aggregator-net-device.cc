@@ -102,7 +102,7 @@ FpgaAggregatorNetDevice::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::FpgaAggregatorNetDevice")
-            .SetParent<NetDevice>()
+            .SetParent<WanPortDevice>()
             .SetGroupName("WanTraining")
             .AddConstructor<FpgaAggregatorNetDevice>()
             .AddAttribute("IslandIndex",
@@ -172,9 +172,7 @@ FpgaAggregatorNetDevice::GetTypeId()
 }
 
 FpgaAggregatorNetDevice::FpgaAggregatorNetDevice()
-    : m_address(Mac48Address::Allocate()),
-      m_ifIndex(0),
-      m_mtu(DEFAULT_MTU),
+    : WanPortDevice(Mac48Address::Allocate(), DEFAULT_MTU),
       m_islandIndex(0),
       m_gradientPort(GradientHeader::DEFAULT_PORT),
       m_slotCount(0),
@@ -210,17 +208,7 @@ FpgaAggregatorNetDevice::DoDispose()
     m_pending.clear();
     m_islandPort = nullptr;
     m_routerPort = nullptr;
-    m_node = nullptr;
-    m_rxCallback =
-        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
-    m_promiscRxCallback = MakeNullCallback<bool,
-                                           Ptr<NetDevice>,
-                                           Ptr<const Packet>,
-                                           uint16_t,
-                                           const Address&,
-                                           const Address&,
-                                           NetDevice::PacketType>();
-    NetDevice::DoDispose();
+    WanPortDevice::DoDispose();
 }
 
 void
@@ -690,155 +678,6 @@ FpgaAggregatorNetDevice::GetSlotsInUse() const
     return static_cast<uint32_t>(m_index.size());
 }
 
-// ---------------------------------------------------------------------------------------------
-// NetDevice interface: a bump in the wire, invisible to IP (its node has no stack).
-
-void
-FpgaAggregatorNetDevice::SetIfIndex(const uint32_t index)
-{
-    m_ifIndex = index;
-}
-
-uint32_t
-FpgaAggregatorNetDevice::GetIfIndex() const
-{
-    return m_ifIndex;
-}
-
-Ptr<Channel>
-FpgaAggregatorNetDevice::GetChannel() const
-{
-    return nullptr;
-}
-
-void
-FpgaAggregatorNetDevice::SetAddress(Address address)
-{
-    m_address = Mac48Address::ConvertFrom(address);
-}
-
-Address
-FpgaAggregatorNetDevice::GetAddress() const
-{
-    return m_address;
-}
-
-bool
-FpgaAggregatorNetDevice::SetMtu(const uint16_t mtu)
-{
-    m_mtu = mtu;
-    return true;
-}
-
-uint16_t
-FpgaAggregatorNetDevice::GetMtu() const
-{
-    return m_mtu;
-}
-
-bool
-FpgaAggregatorNetDevice::IsLinkUp() const
-{
-    return true;
-}
-
-void
-FpgaAggregatorNetDevice::AddLinkChangeCallback(Callback<void> callback)
-{
-}
-
-bool
-FpgaAggregatorNetDevice::IsBroadcast() const
-{
-    return false;
-}
-
-Address
-FpgaAggregatorNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-FpgaAggregatorNetDevice::IsMulticast() const
-{
-    return false;
-}
-
-Address
-FpgaAggregatorNetDevice::GetMulticast(Ipv4Address multicastGroup) const
-{
-    return Mac48Address::GetMulticast(multicastGroup);
-}
-
-Address
-FpgaAggregatorNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-FpgaAggregatorNetDevice::IsPointToPoint() const
-{
-    return false;
-}
-
-bool
-FpgaAggregatorNetDevice::IsBridge() const
-{
-    return false;
-}
-
-bool
-FpgaAggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
-{
-    // Nothing on the FPGA node originates traffic.
-    return false;
-}
-
-bool
-FpgaAggregatorNetDevice::SendFrom(Ptr<Packet> packet,
-                                  const Address& source,
-                                  const Address& dest,
-                                  uint16_t protocolNumber)
-{
-    return false;
-}
-
-Ptr<Node>
-FpgaAggregatorNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-FpgaAggregatorNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-}
-
-bool
-FpgaAggregatorNetDevice::NeedsArp() const
-{
-    return false;
-}
-
-void
-FpgaAggregatorNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
-{
-    m_rxCallback = cb;
-}
-
-void
-FpgaAggregatorNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
-{
-    m_promiscRxCallback = cb;
-}
-
-bool
-FpgaAggregatorNetDevice::SupportsSendFrom() const
-{
-    return false;
-}
+// The NetDevice interface (a bump in the wire, invisible to IP) is WanPortDevice's.
 
 } // namespace ns3

@@ -6,12 +6,11 @@
 #define FPGA_AGGREGATOR_NET_DEVICE_H
 
 #include "gradient-header.h"
+#include "wan-port-device.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
-#include "ns3/mac48-address.h"
-#include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
@@ -51,7 +50,7 @@ class Packet;
  * incomplete after Timeout is flushed as a partial AGGREGATE carrying its bitmap. With no free
  * slot (SlotCount in use), a packet passes through untouched.
  */
-class FpgaAggregatorNetDevice : public NetDevice
+class FpgaAggregatorNetDevice : public WanPortDevice
 {
   public:
     /** Why a packet passed through without aggregation (trace argument, counter index). */
@@ -127,35 +126,6 @@ class FpgaAggregatorNetDevice : public NetDevice
     uint64_t GetWrapCount() const;
     /** \return slots in use now */
     uint32_t GetSlotsInUse() const;
-
-    // NetDevice interface
-    void SetIfIndex(const uint32_t index) override;
-    uint32_t GetIfIndex() const override;
-    Ptr<Channel> GetChannel() const override;
-    void SetAddress(Address address) override;
-    Address GetAddress() const override;
-    bool SetMtu(const uint16_t mtu) override;
-    uint16_t GetMtu() const override;
-    bool IsLinkUp() const override;
-    void AddLinkChangeCallback(Callback<void> callback) override;
-    bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
-    bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsPointToPoint() const override;
-    bool IsBridge() const override;
-    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    bool SendFrom(Ptr<Packet> packet,
-                  const Address& source,
-                  const Address& dest,
-                  uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
-    void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
 
   protected:
     void DoDispose() override;
@@ -288,14 +258,8 @@ class FpgaAggregatorNetDevice : public NetDevice
                      uint16_t protocol,
                      PassReason reason);
 
-    Ptr<Node> m_node;                                      //!< the FPGA node
-    Ptr<NetDevice> m_islandPort;                           //!< towards the island
-    Ptr<NetDevice> m_routerPort;                           //!< towards the router
-    Mac48Address m_address;                                //!< this device's address
-    uint32_t m_ifIndex;                                    //!< interface index
-    uint16_t m_mtu;                                        //!< MTU (informational)
-    NetDevice::ReceiveCallback m_rxCallback;               //!< unused: the node has no stack
-    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< unused likewise
+    Ptr<NetDevice> m_islandPort; //!< towards the island
+    Ptr<NetDevice> m_routerPort; //!< towards the router
 
     // Attributes
     uint32_t m_islandIndex;      //!< the island served

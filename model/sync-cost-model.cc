@@ -206,6 +206,30 @@ SyncCostModel::GetWireBytes(uint64_t payloadBytes) const
     return payloadBytes + GetChunkCount(payloadBytes) * GetPacketOverheadBytes();
 }
 
+uint64_t
+SyncCostModel::GetRingSegmentBytes(uint64_t modelBytes, uint32_t k, uint32_t segment)
+{
+    NS_ASSERT_MSG(k > 0, "a ring has members");
+    const uint64_t elements =
+        (modelBytes + GradientHeader::ELEMENT_SIZE - 1) / GradientHeader::ELEMENT_SIZE;
+    const uint64_t size = (elements + k - 1) / k;
+    const uint64_t start = std::min<uint64_t>(elements, size * segment);
+    const uint64_t end = std::min<uint64_t>(elements, start + size);
+    return (end - start) * GradientHeader::ELEMENT_SIZE;
+}
+
+uint32_t
+SyncCostModel::GetRingSendSegment(uint32_t k, uint32_t position, uint32_t step)
+{
+    NS_ASSERT_MSG(k > 1 && position < k && step < 2 * (k - 1), "ring step out of range");
+    if (step < k - 1)
+    {
+        return (position + k - step) % k; // reduce-scatter: own index minus the step
+    }
+    const uint32_t t = step - (k - 1);
+    return (position + 1 + k - t) % k; // all-gather: from the segment reduced here
+}
+
 void
 SyncCostModel::BuildAndSolve(const Partition& partition,
                              const std::vector<SyncAlgorithm>& algorithms,
@@ -239,10 +263,11 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
         }
         if (algorithms[c] == SyncAlgorithm::RING)
         {
-            // Ring order: ascending island index. One step's k streams stand for every step.
+            // Ring order: ascending island index. One step's k streams stand for every step:
+            // each member always sends to the same successor, so the rates are the same.
             Clique ring = clique;
             std::sort(ring.begin(), ring.end());
-            uint64_t segment = (modelBytes + k - 1) / k;
+            uint64_t segment = GetRingSegmentBytes(modelBytes, k, 0);
             for (uint32_t p = 0; p < k; ++p)
             {
                 uint32_t s = ring[p];
@@ -361,6 +386,78 @@ SyncCostModel::StreamDuration(const Draft& draft, double rate) const
     return GetWireBytes(draft.payloadBytes) * BITS_PER_BYTE / rate + draft.delay;
 }
 
+double
+SyncCostModel::RingCompletion(const Clique& ring,
+                              const std::vector<double>& rates,
+                              uint64_t modelBytes,
+                              std::vector<std::vector<RingStepTime>>* times,
+                              std::vector<double>* completion) const
+{
+    const uint32_t k = ring.size();
+    NS_ASSERT_MSG(k >= 2 && rates.size() == k, "one rate per ring member");
+    const uint32_t steps = 2 * (k - 1);
+    const uint64_t chunkPayload = GetChunkPayloadBytes();
+    const uint64_t overhead = GetPacketOverheadBytes();
+    if (times)
+    {
+        times->assign(k, std::vector<RingStepTime>(steps, RingStepTime{0, 0}));
+    }
+    // handed[p]: member p handed its previous step's last packet to the socket.
+    // input[p]: the last packet of the predecessor's previous step reached p.
+    std::vector<double> handed(k, 0.0);
+    std::vector<double> input(k, 0.0);
+    std::vector<double> nextInput(k, 0.0);
+    for (uint32_t step = 0; step < steps; ++step)
+    {
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            if (!(rates[p] > 0))
+            {
+                return std::numeric_limits<double>::infinity();
+            }
+            const uint32_t q = (p + 1) % k;
+            const double start = std::max(handed[p], input[p]);
+            const uint64_t bytes =
+                GetRingSegmentBytes(modelBytes, k, GetRingSendSegment(k, p, step));
+            // An empty segment still sends one header-only packet.
+            const uint64_t chunks = std::max<uint64_t>(1, GetChunkCount(bytes));
+            const uint64_t lastWire = bytes - (chunks - 1) * chunkPayload + overhead;
+            const double wireBits = BITS_PER_BYTE * (bytes + chunks * overhead);
+            // Pacing hands packet n to the socket when the bits before it are paid for at the
+            // stream's rate: the step is handed off one packet before its fluid end.
+            handed[p] = start + (wireBits - BITS_PER_BYTE * lastWire) / rates[p];
+            // The last packet then crosses every link store-and-forward, then propagates.
+            double transit = m_pathDelay[ring[p]][ring[q]];
+            for (uint32_t res : m_pathResources[ring[p]][ring[q]])
+            {
+                transit += BITS_PER_BYTE * lastWire / m_routing->GetResourceCapacity(res);
+            }
+            nextInput[q] = handed[p] + transit;
+            if (times)
+            {
+                (*times)[p][step] = RingStepTime{start, nextInput[q]};
+            }
+        }
+        input.swap(nextInput);
+    }
+    // A member is done when it has sent its last step and received its predecessor's.
+    double sum = 0;
+    if (completion)
+    {
+        completion->assign(k, 0.0);
+    }
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        const double done = std::max(handed[p], input[p]);
+        sum += done;
+        if (completion)
+        {
+            (*completion)[p] = done;
+        }
+    }
+    return sum / k;
+}
+
 SyncRoundEstimate
 SyncCostModel::EstimateRound(const Partition& partition,
                              const std::vector<SyncAlgorithm>& algorithms,
@@ -375,21 +472,49 @@ SyncCostModel::EstimateRound(const Partition& partition,
 
     SyncRoundEstimate est;
     est.cliqueTime.assign(partition.size(), 0.0);
-    std::vector<double> duration(drafts.size());
+    est.islandTime.assign(m_islandCity.size(), 0.0);
+    // RING cliques: their drafts are consecutive, in ring position order.
+    std::vector<size_t> ringFirst(partition.size(), drafts.size());
+    std::vector<std::vector<std::vector<RingStepTime>>> ringTimes(partition.size());
     for (size_t f = 0; f < drafts.size(); ++f)
     {
-        duration[f] = StreamDuration(drafts[f], rates[f]);
         uint32_t c = drafts[f].clique;
-        est.cliqueTime[c] = std::max(est.cliqueTime[c], duration[f]);
+        if (!drafts[f].ring)
+        {
+            const Draft& d = drafts[f];
+            est.cliqueTime[c] = std::max(est.cliqueTime[c], StreamDuration(d, rates[f]));
+            // A DIRECT island is done when its own streams are sent and every peer's arrived.
+            const double sending = StreamDuration(d, rates[f]) - d.delay;
+            est.islandTime[d.sender] = std::max(est.islandTime[d.sender], sending);
+            for (uint32_t r = 0; r < d.receiverCount; ++r)
+            {
+                const uint32_t j = receivers[d.firstReceiver + r];
+                const double arrival =
+                    sending + m_pathDelay[d.sender][j] +
+                    (HasFpga(j) && d.aggregated ? m_fpgaLatency.GetSeconds() : 0.0);
+                est.islandTime[j] = std::max(est.islandTime[j], arrival);
+            }
+        }
+        else if (ringFirst[c] == drafts.size())
+        {
+            ringFirst[c] = f;
+        }
     }
-    // A RING clique's step time is its slowest stream; its steps run one after the other.
-    std::vector<double> stepTime(partition.size(), 0.0);
     for (uint32_t c = 0; c < partition.size(); ++c)
     {
-        if (algorithms[c] == SyncAlgorithm::RING && partition[c].size() >= 2)
+        if (ringFirst[c] == drafts.size())
         {
-            stepTime[c] = est.cliqueTime[c];
-            est.cliqueTime[c] = 2.0 * (partition[c].size() - 1) * stepTime[c];
+            continue;
+        }
+        Clique ring = partition[c];
+        std::sort(ring.begin(), ring.end());
+        std::vector<double> ringRates(rates.begin() + ringFirst[c],
+                                      rates.begin() + ringFirst[c] + ring.size());
+        std::vector<double> completion;
+        est.cliqueTime[c] = RingCompletion(ring, ringRates, modelBytes, &ringTimes[c], &completion);
+        for (uint32_t p = 0; p < ring.size(); ++p)
+        {
+            est.islandTime[ring[p]] = completion[p];
         }
     }
     for (size_t f = 0; f < drafts.size(); ++f)
@@ -404,30 +529,43 @@ SyncCostModel::EstimateRound(const Partition& partition,
         stream.algorithm = d.ring ? SyncAlgorithm::RING : SyncAlgorithm::DIRECT;
         stream.multicast = d.multicast;
         stream.aggregated = d.aggregated;
-        stream.payloadBytes = d.payloadBytes;
-        stream.chunks = GetChunkCount(d.payloadBytes);
-        stream.wireBytes = GetWireBytes(d.payloadBytes);
         stream.rateBps = rates[f];
         stream.delay = d.delay;
         stream.resources = usages[f];
         if (!d.ring)
         {
-            stream.finishTime = duration[f];
+            stream.payloadBytes = d.payloadBytes;
+            stream.chunks = GetChunkCount(d.payloadBytes);
+            stream.wireBytes = GetWireBytes(d.payloadBytes);
+            stream.finishTime = StreamDuration(d, rates[f]);
             est.streams.push_back(stream);
             continue;
         }
-        uint32_t steps = 2 * (partition[d.clique].size() - 1);
-        for (uint32_t step = 0; step < steps; ++step)
+        const uint32_t k = partition[d.clique].size();
+        const uint32_t position = static_cast<uint32_t>(f - ringFirst[d.clique]);
+        const auto& times = ringTimes[d.clique];
+        for (uint32_t step = 0; step < 2 * (k - 1); ++step)
         {
             stream.ringStep = step;
-            stream.startTime = step * stepTime[d.clique];
-            stream.finishTime = stream.startTime + duration[f];
+            stream.payloadBytes =
+                GetRingSegmentBytes(modelBytes, k, GetRingSendSegment(k, position, step));
+            stream.chunks = std::max<uint64_t>(1, GetChunkCount(stream.payloadBytes));
+            stream.wireBytes = stream.payloadBytes + stream.chunks * GetPacketOverheadBytes();
+            if (position < times.size())
+            {
+                stream.startTime = times[position][step].start;
+                stream.finishTime = times[position][step].arrival;
+            }
             est.streams.push_back(stream);
         }
     }
     for (double t : est.cliqueTime)
     {
         est.syncTime = std::max(est.syncTime, t);
+    }
+    for (double t : est.islandTime)
+    {
+        est.meanIslandTime += t / est.islandTime.size();
     }
     m_roundEstimated(est.syncTime, static_cast<uint32_t>(est.streams.size()));
     return est;
@@ -450,21 +588,26 @@ SyncCostModel::EstimateSyncTime(const Partition& partition,
     std::vector<uint32_t> receivers;
     std::vector<double> rates;
     BuildAndSolve(partition, algorithms, modelBytes, drafts, receivers, nullptr, rates);
-    std::vector<double> cliqueTime(partition.size(), 0.0);
+    double sync = 0;
+    std::vector<bool> ringDone(partition.size(), false);
     for (size_t f = 0; f < drafts.size(); ++f)
     {
-        uint32_t c = drafts[f].clique;
-        cliqueTime[c] = std::max(cliqueTime[c], StreamDuration(drafts[f], rates[f]));
-    }
-    double sync = 0;
-    for (uint32_t c = 0; c < partition.size(); ++c)
-    {
-        double t = cliqueTime[c];
-        if (algorithms[c] == SyncAlgorithm::RING)
+        const uint32_t c = drafts[f].clique;
+        if (!drafts[f].ring)
         {
-            t *= 2.0 * (partition[c].size() - 1);
+            sync = std::max(sync, StreamDuration(drafts[f], rates[f]));
+            continue;
         }
-        sync = std::max(sync, t);
+        if (ringDone[c])
+        {
+            continue;
+        }
+        // The first draft of a RING clique: its k drafts follow in ring position order.
+        ringDone[c] = true;
+        Clique ring = partition[c];
+        std::sort(ring.begin(), ring.end());
+        std::vector<double> ringRates(rates.begin() + f, rates.begin() + f + ring.size());
+        sync = std::max(sync, RingCompletion(ring, ringRates, modelBytes, nullptr, nullptr));
     }
     return sync;
 }

@@ -40,13 +40,13 @@ struct SyncStream
     bool multicast{false};                          //!< one multicast stream down the sender's tree
     bool aggregated{false};                         //!< an FPGA folds this stream at some receiver
     uint32_t ringStep{NO_RING_STEP};                //!< RING step 0 .. 2(k-1)-1, else NO_RING_STEP
-    uint64_t payloadBytes{0}; //!< gradient bytes carried (M, or ceil(M/k) for RING)
+    uint64_t payloadBytes{0}; //!< gradient bytes carried (M, or the step's segment for RING)
     uint64_t chunks{0};       //!< packets: ceil(payloadBytes / chunk payload)
     uint64_t wireBytes{0};    //!< payload + chunks x per-packet header bytes
     double rateBps{0};        //!< max-min fair rate, bit/s (of wire bytes)
     double delay{0};          //!< propagation (+ FPGA latency), to the farthest receiver
     double startTime{0};      //!< when the stream starts, s
-    double finishTime{0};     //!< startTime + wireBytes x 8 / rate + delay, s
+    double finishTime{0};     //!< when its last packet arrives (DIRECT: at the farthest receiver)
     std::vector<MaxMinFairShare::Usage> resources; //!< (WanRouting resource, weight) used
 };
 
@@ -57,8 +57,16 @@ struct SyncStream
 struct SyncRoundEstimate
 {
     std::vector<SyncStream> streams; //!< the plan, by clique then sender (then ring step)
-    std::vector<double> cliqueTime;  //!< sync time of each clique, s (0 for a singleton)
-    double syncTime{0};              //!< max over cliques, s
+    /**
+     * Sync time of each clique, s (0 for a singleton): its per-round sync time in steady
+     * state. DIRECT: its slowest stream (every member waits for it from the second round on).
+     * RING: the mean of its members' completions (see SyncCostModel).
+     */
+    std::vector<double> cliqueTime;
+    /** Each island's completion when every island starts the round together, s. */
+    std::vector<double> islandTime;
+    double meanIslandTime{0}; //!< mean of islandTime (a first round's mean sync time), s
+    double syncTime{0};       //!< max over cliques, s
 };
 
 /**
@@ -69,10 +77,19 @@ struct SyncRoundEstimate
  * It follows the routing and multicast rules of the packet model (WanRouting): a DIRECT sender
  * multicasts when its whole tree is multicast-capable, and otherwise sends unicast copies; an
  * FPGA in front of a receiver folds the k-1 incoming streams into one, so each of them uses
- * 1/(k-1) of the receiver's ingress. RING cliques run 2(k-1) sequential steps of ceil(M/k)
- * bytes to the ring successor (ring order: ascending island index); FPGAs and multicast do not
- * apply to ring traffic. All cliques of a round share the WAN, so the rates of all their
- * streams are computed together (RING cliques contribute the streams of one step).
+ * 1/(k-1) of the receiver's ingress. RING cliques run 2(k-1) steps of one segment (ceil(M/k)
+ * bytes, cut by int32 elements) to the ring successor (ring order: ascending island index);
+ * FPGAs and multicast do not apply to ring traffic. The steps are not synchronous: as in
+ * TrainingApplication, a member starts step s once it has handed its own step s-1 to the socket
+ * and has received its predecessor's step s-1, so the critical path runs around the ring and
+ * adds the delays of consecutive ring edges. A member's completion is the chain of 2(k-1) edges
+ * ending at it, which starts at the member 2(k-1) positions back. From the second round on the
+ * members start at their own previous completion, so each member's sync time is its chain plus
+ * the difference of two members' previous completions; summed over the ring those differences
+ * cancel. A RING clique's time is therefore the mean of its members' chains: the mean sync
+ * time of every round, and (odd k) the steady-state round time. All cliques of a round share the
+ * WAN, so the rates of all their streams are computed together (RING cliques contribute the streams
+ * of one step).
  *
  * This is the one place where a round's streams and rates are built: the training helper
  * paces packets by GetRoundPlan().
@@ -143,6 +160,19 @@ class SyncCostModel : public Object
     uint64_t GetChunkCount(uint64_t payloadBytes) const;
     /** \param payloadBytes bytes of gradient \return bytes on the wire, headers included */
     uint64_t GetWireBytes(uint64_t payloadBytes) const;
+    /**
+     * \brief Bytes of one RING segment, as the application cuts the model: ceil(E/k) int32
+     *        elements per segment (E = ceil(M/4)), the last segments shorter or empty.
+     * \param modelBytes M \param k ring size \param segment segment index 0 .. k-1
+     * \return the segment's gradient bytes
+     */
+    static uint64_t GetRingSegmentBytes(uint64_t modelBytes, uint32_t k, uint32_t segment);
+    /**
+     * \brief The segment a ring member sends at a step (reduce-scatter, then all-gather).
+     * \param k ring size \param position the member's ring position \param step 0 .. 2(k-1)-1
+     * \return the segment index
+     */
+    static uint32_t GetRingSendSegment(uint32_t k, uint32_t position, uint32_t step);
 
   protected:
     void DoDispose() override;
@@ -181,6 +211,30 @@ class SyncCostModel : public Object
      * \param draft a solved draft \param rate its rate \return seconds to finish it
      */
     double StreamDuration(const Draft& draft, double rate) const;
+
+    /** When one ring member sends one step, s from the start of the sync phase. */
+    struct RingStepTime
+    {
+        double start;   //!< first packet leaves
+        double arrival; //!< last packet reaches the successor
+    };
+
+    /**
+     * \brief A RING clique's completion by the application's step recurrence: a member starts
+     *        step s once it has handed its step s-1 to the socket and has received all of its
+     *        predecessor's step s-1; it is done when it has sent every step and received the
+     *        last.
+     * \param ring members in ring order \param rates by ring position, bit/s
+     * \param modelBytes M
+     * \param times if not null, receives [position][step] times
+     * \param completion if not null, receives each position's completion, s
+     * \return the clique's sync time: the mean of its members' completions, s
+     */
+    double RingCompletion(const Clique& ring,
+                          const std::vector<double>& rates,
+                          uint64_t modelBytes,
+                          std::vector<std::vector<RingStepTime>>* times,
+                          std::vector<double>* completion) const;
     /** \param island an island \return true if its city has an FPGA */
     bool HasFpga(uint32_t island) const;
     /** \return gradient header bytes per packet (attribute, or the DATA header size) */

@@ -131,7 +131,7 @@ WanRouterNetDevice::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::WanRouterNetDevice")
-            .SetParent<NetDevice>()
+            .SetParent<WanPortDevice>()
             .SetGroupName("WanTraining")
             .AddConstructor<WanRouterNetDevice>()
             .AddAttribute(
@@ -200,9 +200,7 @@ WanRouterNetDevice::DropReasonName(DropReason reason)
 }
 
 WanRouterNetDevice::WanRouterNetDevice()
-    : m_node(nullptr),
-      m_ifIndex(0),
-      m_mtu(IPV4_MAX_TOTAL_LENGTH),
+    : WanPortDevice(Mac48Address(), IPV4_MAX_TOTAL_LENGTH),
       m_multicastEnabled(true),
       m_forwardingDelay(Seconds(0)),
       m_maxFanOut(std::numeric_limits<uint32_t>::max()),
@@ -226,17 +224,7 @@ WanRouterNetDevice::DoDispose()
     m_ports.clear();
     m_hostRoutes.clear();
     m_multicastRoutes.clear();
-    m_rxCallback =
-        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
-    m_promiscRxCallback = MakeNullCallback<bool,
-                                           Ptr<NetDevice>,
-                                           Ptr<const Packet>,
-                                           uint16_t,
-                                           const Address&,
-                                           const Address&,
-                                           NetDevice::PacketType>();
-    m_node = nullptr;
-    NetDevice::DoDispose();
+    WanPortDevice::DoDispose();
 }
 
 uint32_t
@@ -548,63 +536,8 @@ WanRouterNetDevice::Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason r
     m_dropTrace(packet, inPort, reason);
 }
 
-// NetDevice interface: the router originates and delivers nothing, like a bridge's ports.
-
-void
-WanRouterNetDevice::SetIfIndex(const uint32_t index)
-{
-    m_ifIndex = index;
-}
-
-uint32_t
-WanRouterNetDevice::GetIfIndex() const
-{
-    return m_ifIndex;
-}
-
-Ptr<Channel>
-WanRouterNetDevice::GetChannel() const
-{
-    // The ports have their own channels; the router has none of its own.
-    return nullptr;
-}
-
-void
-WanRouterNetDevice::SetAddress(Address address)
-{
-    m_address = Mac48Address::ConvertFrom(address);
-}
-
-Address
-WanRouterNetDevice::GetAddress() const
-{
-    return m_address;
-}
-
-bool
-WanRouterNetDevice::SetMtu(const uint16_t mtu)
-{
-    NS_LOG_FUNCTION(this << mtu);
-    m_mtu = mtu;
-    return true;
-}
-
-uint16_t
-WanRouterNetDevice::GetMtu() const
-{
-    return m_mtu;
-}
-
-bool
-WanRouterNetDevice::IsLinkUp() const
-{
-    return true;
-}
-
-void
-WanRouterNetDevice::AddLinkChangeCallback(Callback<void> callback)
-{
-}
+// NetDevice interface: WanPortDevice holds the rest; the router advertises broadcast and
+// multicast support as it always has.
 
 bool
 WanRouterNetDevice::IsBroadcast() const
@@ -612,93 +545,10 @@ WanRouterNetDevice::IsBroadcast() const
     return true;
 }
 
-Address
-WanRouterNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
 bool
 WanRouterNetDevice::IsMulticast() const
 {
     return true;
-}
-
-Address
-WanRouterNetDevice::GetMulticast(Ipv4Address multicastGroup) const
-{
-    return Mac48Address::GetMulticast(multicastGroup);
-}
-
-Address
-WanRouterNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-WanRouterNetDevice::IsPointToPoint() const
-{
-    return false;
-}
-
-bool
-WanRouterNetDevice::IsBridge() const
-{
-    return false;
-}
-
-bool
-WanRouterNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
-{
-    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
-    return false; // the router originates nothing
-}
-
-bool
-WanRouterNetDevice::SendFrom(Ptr<Packet> packet,
-                             const Address& source,
-                             const Address& dest,
-                             uint16_t protocolNumber)
-{
-    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
-    return false; // the router originates nothing
-}
-
-Ptr<Node>
-WanRouterNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-WanRouterNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-}
-
-bool
-WanRouterNetDevice::NeedsArp() const
-{
-    return false;
-}
-
-void
-WanRouterNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
-{
-    m_rxCallback = cb;
-}
-
-void
-WanRouterNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
-{
-    m_promiscRxCallback = cb;
-}
-
-bool
-WanRouterNetDevice::SupportsSendFrom() const
-{
-    return false;
 }
 
 } // namespace ns3

@@ -5,9 +5,9 @@
 #ifndef WAN_ROUTER_NET_DEVICE_H
 #define WAN_ROUTER_NET_DEVICE_H
 
+#include "wan-port-device.h"
+
 #include "ns3/ipv4-address.h"
-#include "ns3/mac48-address.h"
-#include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
@@ -35,7 +35,7 @@ class Packet;
  * is true; otherwise multicast packets are dropped and counted. The tables are installed by
  * WanTopologyHelper (the WAN controller).
  */
-class WanRouterNetDevice : public NetDevice
+class WanRouterNetDevice : public WanPortDevice
 {
   public:
     /** Why a packet was dropped (the Drop trace's reason and the counters' index). */
@@ -123,34 +123,9 @@ class WanRouterNetDevice : public NetDevice
      */
     uint32_t LookupHostRoute(Ipv4Address destination) const;
 
-    // NetDevice interface
-    void SetIfIndex(const uint32_t index) override;
-    uint32_t GetIfIndex() const override;
-    Ptr<Channel> GetChannel() const override;
-    void SetAddress(Address address) override;
-    Address GetAddress() const override;
-    bool SetMtu(const uint16_t mtu) override;
-    uint16_t GetMtu() const override;
-    bool IsLinkUp() const override;
-    void AddLinkChangeCallback(Callback<void> callback) override;
+    // NetDevice interface: the rest is WanPortDevice's
     bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
     bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsPointToPoint() const override;
-    bool IsBridge() const override;
-    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    bool SendFrom(Ptr<Packet> packet,
-                  const Address& source,
-                  const Address& dest,
-                  uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
-    void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
 
   protected:
     void DoDispose() override;
@@ -225,10 +200,6 @@ class WanRouterNetDevice : public NetDevice
      */
     static uint64_t MulticastKey(Ipv4Address source, Ipv4Address group);
 
-    Ptr<Node> m_node;        //!< node this device is installed on
-    uint32_t m_ifIndex;      //!< interface index on the node
-    Mac48Address m_address;  //!< address (the first port's)
-    uint16_t m_mtu;          //!< largest IPv4 total length forwarded
     bool m_multicastEnabled; //!< replicate multicast (else drop it)
     Time m_forwardingDelay;  //!< processing delay per forwarded packet
     uint32_t m_maxFanOut;    //!< largest multicast entry served
@@ -241,10 +212,8 @@ class WanRouterNetDevice : public NetDevice
     std::unordered_map<uint32_t, uint32_t> m_hostRoutes;
     /** Multicast table: MulticastKey(source, group) to egress port indices. */
     std::unordered_map<uint64_t, std::vector<uint32_t>> m_multicastRoutes;
-    std::array<uint64_t, DROP_REASON_COUNT> m_dropCount;   //!< drops per reason
-    uint64_t m_forwardCount;                               //!< copies sent
-    NetDevice::ReceiveCallback m_rxCallback;               //!< stored, never called
-    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< stored, never called
+    std::array<uint64_t, DROP_REASON_COUNT> m_dropCount; //!< drops per reason
+    uint64_t m_forwardCount;                             //!< copies sent
 
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace;   //!< Forward
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_replicateTrace; //!< Replicate

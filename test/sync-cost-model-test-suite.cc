@@ -17,6 +17,7 @@
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -223,23 +224,79 @@ class SyncCostModelLineTestCase : public TestCase
                                   expected,
                                   TIME_TOL,
                                   "fast path agrees");
+        // Each island is done when the farthest peer's stream has arrived: islands 0 and 2
+        // wait 32 ms of propagation, island 1 waits 22 ms (from island 2).
+        const double fluid = WireBits(MODEL_BYTES) / (0.5 * GBPS);
+        NS_TEST_ASSERT_MSG_EQ_TOL(e.islandTime[0], fluid + 32e-3, TIME_TOL, "island 0");
+        NS_TEST_ASSERT_MSG_EQ_TOL(e.islandTime[1], fluid + 22e-3, TIME_TOL, "island 1");
+        NS_TEST_ASSERT_MSG_EQ_TOL(e.islandTime[2], fluid + 32e-3, TIME_TOL, "island 2");
+        NS_TEST_ASSERT_MSG_EQ_TOL(e.meanIslandTime, fluid + 86e-3 / 3, TIME_TOL, "mean");
 
-        // RING 0 -> 1 -> 2 -> 0: the three streams share nothing, each at 1 Gbps; segments of
-        // ceil(M/3) = 333,334 bytes in 334 chunks; the step takes as long as 2 -> 0
-        // (32 ms of propagation); 2(k-1) = 4 steps.
+        // RING 0 -> 1 -> 2 -> 0: the three streams share nothing, each at 1 Gbps. M = 10^6
+        // bytes is E = 250,000 int32 elements in segments of ceil(E/3) = 83,334 elements:
+        // segments 0 and 1 carry 333,336 bytes (334 chunks, the last of 336 bytes), segment 2
+        // the remaining 83,332 elements = 333,328 bytes (334 chunks, the last of 328 bytes).
+        //
+        // The application starts step s at a member once its predecessor's step s-1 has
+        // arrived (here always later than its own hand-off, the delays being >= 12 ms), so a
+        // member's completion is the chain of the 2(k-1) = 4 ring edges ending at it, each
+        // carrying the same segment around the ring. One edge costs: the segment's wire bits
+        // at 1 Gbps, minus the last packet (pacing hands it off one packet early), plus that
+        // last packet stored and forwarded on every 1 Gbps link of the path, plus the
+        // propagation delay: edge = wire / B + (links - 1) x last / B + delay.
+        // Edges: 0->1 (3 links, 12 ms), 1->2 (3 links, 22 ms), 2->0 (4 links, 32 ms).
+        //   member 0: edges 2->0, 0->1, 1->2, 2->0 with segment 2: 10 extra last packets, 98 ms;
+        //   member 1: edges 0->1, 1->2, 2->0, 0->1 with segment 0:  9 extra, 78 ms;
+        //   member 2: edges 1->2, 2->0, 0->1, 1->2 with segment 1:  9 extra, 88 ms.
         SyncRoundEstimate r = m->EstimateRound(All(3), {SyncAlgorithm::RING}, MODEL_BYTES);
-        double step = WireBits(333334) / GBPS + 32e-3;
-        NS_TEST_ASSERT_MSG_EQ_TOL(WireBits(333334), 8.0 * (333334 + 334 * 78), 1e-6, "wire");
-        NS_TEST_ASSERT_MSG_EQ_TOL(r.syncTime, 4 * step, TIME_TOL, "four steps");
+        const double last01 = 8.0 * (336 + OVERHEAD);
+        const double last2 = 8.0 * (328 + OVERHEAD);
+        const double member0 = 4 * WireBits(333328) / GBPS + 10 * last2 / GBPS + 98e-3;
+        const double member1 = 4 * WireBits(333336) / GBPS + 9 * last01 / GBPS + 78e-3;
+        const double member2 = 4 * WireBits(333336) / GBPS + 9 * last01 / GBPS + 88e-3;
+        NS_TEST_ASSERT_MSG_EQ_TOL(WireBits(333328), 8.0 * (333328 + 334 * 78), 1e-6, "wire");
+        // A RING clique's time is the mean of its members' completions (their mean sync time
+        // in every round); each island's completion is reported too.
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.syncTime,
+                                  (member0 + member1 + member2) / 3,
+                                  TIME_TOL,
+                                  "mean of the members");
+        NS_TEST_ASSERT_MSG_EQ(r.islandTime.size(), 3u, "one time per island");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.islandTime[0], member0, TIME_TOL, "member 0");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.islandTime[1], member1, TIME_TOL, "member 1");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.islandTime[2], member2, TIME_TOL, "member 2");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.meanIslandTime, r.syncTime, TIME_TOL, "one clique");
+        NS_TEST_ASSERT_MSG_EQ_TOL(member0, 0.10950016 + 10 * last2 / GBPS, 1e-12, "by hand");
         NS_TEST_ASSERT_MSG_EQ(r.streams.size(), 12u, "3 streams x 4 steps");
         for (const auto& s : r.streams)
         {
             NS_TEST_ASSERT_MSG_EQ_TOL(s.rateBps, GBPS, 1e-3, "ring streams at 1 Gbps");
             NS_TEST_ASSERT_MSG_EQ(s.receivers.size(), 1u, "one successor");
             NS_TEST_ASSERT_MSG_EQ(s.receivers[0], (s.sender + 1) % 3, "ring successor");
-            NS_TEST_ASSERT_MSG_EQ(s.payloadBytes, 333334u, "segment bytes");
-            NS_TEST_ASSERT_MSG_EQ_TOL(s.startTime, s.ringStep * step, TIME_TOL, "step start");
+            // Reduce-scatter sends segment (p - s) mod 3, all-gather (p + 1 - (s - 2)) mod 3.
+            uint32_t segment = s.ringStep < 2 ? (s.sender + 3 - s.ringStep) % 3
+                                              : (s.sender + 1 + 3 - (s.ringStep - 2)) % 3;
+            NS_TEST_ASSERT_MSG_EQ(s.payloadBytes,
+                                  (segment == 2 ? 333328u : 333336u),
+                                  "segment bytes");
+            if (s.ringStep == 0)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(s.startTime, 0.0, TIME_TOL, "all start at once");
+            }
         }
+        // Member 1 starts step 1 when member 0's step 0 (segment 0) has arrived over 0 -> 1.
+        const double arrive01 = WireBits(333336) / GBPS + 2 * last01 / GBPS + 12e-3;
+        bool seen = false;
+        for (const auto& s : r.streams)
+        {
+            if (s.sender == 1 && s.ringStep == 1)
+            {
+                seen = true;
+                NS_TEST_ASSERT_MSG_EQ_TOL(s.startTime, arrive01, TIME_TOL, "step 1 of member 1");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(seen, true, "member 1 has a step 1");
+        const double step = r.syncTime / 4; // for the capability check below
         NS_TEST_ASSERT_MSG_EQ(m->ChooseAlgorithm(All(3)[0], MODEL_BYTES),
                               SyncAlgorithm::DIRECT,
                               "latency-bound: direct wins");
@@ -249,7 +306,7 @@ class SyncCostModelLineTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ_TOL(
             both->EstimateSyncTime(All(3), {SyncAlgorithm::RING}, MODEL_BYTES),
             4 * step,
-            TIME_TOL,
+            1e-15,
             "ring ignores capabilities");
     }
 };
@@ -330,7 +387,13 @@ class SyncCostModelStarTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(none->ChooseAlgorithm(All(4)[0], big),
                               SyncAlgorithm::RING,
                               "ring wins bandwidth-bound");
-        double ringTime = 6 * (WireBits(big / 4) / GBPS + delay);
+        // Ring: every edge is leaf -> hub -> leaf (4 links: 1, 10, 10, 1 Gbps) and every
+        // segment is 25 MB (25,000 chunks, the last of 1000 bytes); the chain of 2(k-1) = 6
+        // edges costs, per edge, the wire bits at 1 Gbps minus the last packet, plus the last
+        // packet stored and forwarded on the four links, plus 11 ms.
+        const double lastBits = 8.0 * (1000 + OVERHEAD);
+        const double forward = lastBits / GBPS + 2 * lastBits / (10 * GBPS) + lastBits / GBPS;
+        double ringTime = 6 * ((WireBits(big / 4) - lastBits) / GBPS + forward + delay);
         NS_TEST_ASSERT_MSG_EQ_TOL(none->EstimateSyncTime(All(4), {SyncAlgorithm::RING}, big),
                                   ringTime,
                                   TIME_TOL,

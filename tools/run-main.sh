@@ -5,8 +5,8 @@
 #   1. virtual payloads with a large model (round times, link use):  results/<stamp>/virtual
 #   2. real payloads with a small model (consensus and loss curves):  results/<stamp>/real
 # then draws the figures (PNG) beside each and prints the tables.
-# Environment: MODEL_BYTES (default 1000000000), ROUNDS (2), REAL_MODEL_BYTES (400000),
-# REAL_ROUNDS (8), COMPUTE_TIME (1s), RESULTS (results). Extra arguments go to both runs.
+# Environment: MODEL_BYTES (default 100000000), ROUNDS (2), REAL_MODEL_BYTES (400000),
+# REAL_ROUNDS (8), COMPUTE_TIME (100ms), RESULTS (results). Extra arguments go to both runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
@@ -15,11 +15,11 @@ tools/build.sh release
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out=${RESULTS:-results}/$stamp
 mkdir -p "$out"
-common=(--capabilities=all --schedule=optimal --computeTime="${COMPUTE_TIME:-1s}")
+common=(--capabilities=all --schedule=optimal --computeTime="${COMPUTE_TIME:-100ms}")
 
-echo "== virtual payloads, ${MODEL_BYTES:-1000000000}-byte model -> $out/virtual" >&2
+echo "== virtual payloads, ${MODEL_BYTES:-100000000}-byte model -> $out/virtual" >&2
 build/examples/nine-city-training "${common[@]}" --payload=virtual \
-    --modelBytes="${MODEL_BYTES:-1000000000}" --rounds="${ROUNDS:-2}" --output="$out/virtual" "$@"
+    --modelBytes="${MODEL_BYTES:-100000000}" --rounds="${ROUNDS:-2}" --output="$out/virtual" "$@"
 echo "== real payloads, ${REAL_MODEL_BYTES:-400000}-byte model -> $out/real" >&2
 build/examples/nine-city-training "${common[@]}" --payload=real \
     --modelBytes="${REAL_MODEL_BYTES:-400000}" --rounds="${REAL_ROUNDS:-8}" --output="$out/real" "$@"

@@ -1,0 +1,213 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-port-device.h"
+
+#include "ns3/channel.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanPortDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(WanPortDevice);
+
+TypeId
+WanPortDevice::GetTypeId()
+{
+    // No constructor: the class is a base only. No attributes: the derived devices keep theirs.
+    static TypeId tid =
+        TypeId("ns3::WanPortDevice").SetParent<NetDevice>().SetGroupName("WanTraining");
+    return tid;
+}
+
+WanPortDevice::WanPortDevice(Mac48Address address, uint16_t mtu)
+    : m_node(nullptr),
+      m_ifIndex(0),
+      m_address(address),
+      m_mtu(mtu)
+{
+    NS_LOG_FUNCTION(this << address << mtu);
+}
+
+WanPortDevice::~WanPortDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+WanPortDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_node = nullptr;
+    m_rxCallback =
+        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    m_promiscRxCallback = MakeNullCallback<bool,
+                                           Ptr<NetDevice>,
+                                           Ptr<const Packet>,
+                                           uint16_t,
+                                           const Address&,
+                                           const Address&,
+                                           NetDevice::PacketType>();
+    NetDevice::DoDispose();
+}
+
+// NetDevice interface: the device originates and delivers nothing, like a bridge's ports.
+
+void
+WanPortDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+WanPortDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+WanPortDevice::GetChannel() const
+{
+    // The ports have their own channels; this device has none of its own.
+    return nullptr;
+}
+
+void
+WanPortDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+WanPortDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+WanPortDevice::SetMtu(const uint16_t mtu)
+{
+    NS_LOG_FUNCTION(this << mtu);
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+WanPortDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+WanPortDevice::IsLinkUp() const
+{
+    return true;
+}
+
+void
+WanPortDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    // The link never changes state: nothing to notify.
+}
+
+bool
+WanPortDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+WanPortDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+WanPortDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+WanPortDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+WanPortDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+WanPortDevice::IsPointToPoint() const
+{
+    return false;
+}
+
+bool
+WanPortDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+WanPortDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    return false; // nothing on a port-device node originates traffic
+}
+
+bool
+WanPortDevice::SendFrom(Ptr<Packet> packet,
+                        const Address& source,
+                        const Address& dest,
+                        uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
+    return false; // nothing on a port-device node originates traffic
+}
+
+Ptr<Node>
+WanPortDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+WanPortDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+WanPortDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+WanPortDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+WanPortDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscRxCallback = cb;
+}
+
+bool
+WanPortDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3
