@@ -721,6 +721,56 @@ TrainingHelper::GetSimulatedTime() const
     return m_simulatedTime;
 }
 
+double
+TrainingHelper::EstimateMeanSync() const
+{
+    // Like for like with the simulated mean sync: replay the rounds with the cost model's
+    // plans. Islands start syncing when their own compute ends, so from the second round on
+    // they start at different times; an island's sync ends when its own streams are sent and
+    // every peer's stream has arrived (sender's start + transfer + path delay), or, in a ring
+    // clique, when its own chain of steps ends.
+    const WanRouting& routing = m_topology.GetRouting();
+    const uint32_t n = m_apps.size();
+    std::vector<double> end(n, 0.0);
+    std::vector<double> start(n);
+    std::vector<double> finish(n);
+    double sum = 0;
+    uint64_t count = 0;
+    for (uint32_t r = 0; r < m_rounds; ++r)
+    {
+        const SyncRoundEstimate& plan = m_plans.at(r % m_plans.size());
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            start[i] = end[i] + m_computeTime.GetSeconds() * m_multipliers[i];
+            finish[i] = start[i];
+        }
+        for (const SyncStream& stream : plan.streams)
+        {
+            const uint32_t i = stream.sender;
+            if (stream.algorithm == SyncAlgorithm::RING)
+            {
+                // A member's chain of ring steps, as the cost model times it; over the ring the
+                // members' start differences cancel in the mean.
+                finish[i] = std::max(finish[i], start[i] + plan.islandTime.at(i));
+                continue;
+            }
+            const double sent = start[i] + stream.finishTime - stream.startTime - stream.delay;
+            finish[i] = std::max(finish[i], sent);
+            for (uint32_t j : stream.receivers)
+            {
+                finish[j] = std::max(finish[j], sent + routing.GetIslandDelay(i, j));
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            sum += finish[i] - start[i];
+            ++count;
+        }
+        end = finish;
+    }
+    return count > 0 ? sum / count : 0;
+}
+
 TrainingSummary
 TrainingHelper::Summarise(double epsilon) const
 {
@@ -776,12 +826,7 @@ TrainingHelper::Summarise(double epsilon) const
         s.meanSync = syncSum / finished;
         s.meanCompute = computeSum / finished;
     }
-    double estimated = 0;
-    for (uint32_t r = 0; r < m_rounds; ++r)
-    {
-        estimated += m_plans.at(r % m_plans.size()).syncTime;
-    }
-    s.estimatedSync = m_rounds > 0 ? estimated / m_rounds : 0;
+    s.estimatedSync = EstimateMeanSync();
     s.totalTime = m_simulatedTime;
     const uint64_t rounds = m_schedule.GetRoundsToEpsilon(epsilon);
     if (rounds != CliqueSchedule::UNREACHABLE)

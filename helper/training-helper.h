@@ -58,15 +58,15 @@ struct TrainingConsensusPoint
  */
 struct TrainingSummary
 {
-    uint32_t period{0};                      //!< T
-    uint32_t rounds{0};                      //!< rounds run
-    double meanRound{0};                     //!< mean round time, s
-    double p50Round{0};                      //!< median round time, s
-    double p99Round{0};                      //!< 99th percentile round time, s
-    double meanSync{0};                      //!< mean per-island sync time, s
-    double estimatedSync{0};                 //!< mean of the cost model's sync time, s
-    double meanCompute{0};                   //!< mean per-island compute time, s
-    double totalTime{0};                     //!< end of the last round, s
+    uint32_t period{0};      //!< T
+    uint32_t rounds{0};      //!< rounds run
+    double meanRound{0};     //!< mean round time, s
+    double p50Round{0};      //!< median round time, s
+    double p99Round{0};      //!< 99th percentile round time, s
+    double meanSync{0};      //!< mean per-island sync time, s
+    double estimatedSync{0}; //!< cost model's mean per-island sync time (rounds replayed), s
+    double meanCompute{0};   //!< mean per-island compute time, s
+    double totalTime{0};     //!< end of the last round, s
     std::optional<uint64_t> roundsToEpsilon; //!< from the schedule's mixing (none: never)
     std::optional<double> timeToEpsilon;     //!< roundsToEpsilon x meanRound, s
     uint64_t queueDrops{0};                  //!< packets dropped by device queues
@@ -213,6 +213,8 @@ class TrainingHelper
     void ConnectCounters();
     /** \brief Size every FPGA's Timeout and SlotCount for the plans (see SetTuneFpgas). */
     void TuneFpgas();
+    /** \return the cost model's mean per-island sync time over the rounds run, s */
+    double EstimateMeanSync() const;
     /** \brief Install the WAN error models. */
     void InstallLoss();
     /** \param force print even if the period has not elapsed \brief progress line */
