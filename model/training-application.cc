@@ -474,6 +474,8 @@ TrainingApplication::InitState(RoundState& state)
             state.stepMissing[s] = chunks;
             state.stepBits[s].assign(WordsFor(chunks), 0);
         }
+        state.ringStepStart.assign(steps, Time::Max());
+        state.ringStepRate.assign(steps, 0);
         if (real)
         {
             state.sum.assign(m_elements, 0);
@@ -604,6 +606,8 @@ TrainingApplication::MaybeAdvanceRing(RoundState& state)
     stream.chunkCount = std::max<uint32_t>(1, (length + chunkElements - 1) / chunkElements);
     stream.ringStep = static_cast<uint16_t>(step);
     stream.start = Simulator::Now();
+    state.ringStepStart[step] = stream.start;
+    state.ringStepRate[step] = stream.rateBps;
     state.streams.clear();
     state.streams.push_back(stream);
     state.streams[0].timer =
@@ -1017,12 +1021,20 @@ TrainingApplication::ReceiveNack(const GradientHeader& header)
         ++m_dropped;
         return;
     }
+    std::vector<GradientHeader::ChunkRange> ranges = header.GetNackRanges();
+    TrimRecentChunks(state, peer, step, ring, ranges);
+    if (ranges.empty())
+    {
+        // Everything asked for is still legitimately on the way: keep the requester patient.
+        SendNotYet(round, header.GetCliqueId(), header.GetMembers(), peer);
+        return;
+    }
     const auto key = std::make_tuple(round, peer, step);
     auto job = m_resends.find(key);
     if (job != m_resends.end())
     {
         // The newer NACK is the requester's latest view: serve it instead.
-        job->second.ranges = header.GetNackRanges();
+        job->second.ranges = ranges;
         job->second.rangeIndex = 0;
         job->second.offset = 0;
         return;
@@ -1032,10 +1044,77 @@ TrainingApplication::ReceiveNack(const GradientHeader& header)
     fresh.peer = peer;
     fresh.ringStep = step;
     fresh.ring = ring;
-    fresh.ranges = header.GetNackRanges();
+    fresh.ranges = ranges;
     fresh.rateBps = RateTo(state, peer, step, ring);
     fresh.start = Simulator::Now();
     fresh.timer = Simulator::ScheduleNow(&TrainingApplication::SendResend, this, round, peer, step);
+}
+
+void
+TrainingApplication::TrimRecentChunks(const RoundState& state,
+                                      uint32_t peer,
+                                      uint16_t step,
+                                      bool ring,
+                                      std::vector<GradientHeader::ChunkRange>& ranges) const
+{
+    // First pass of the stream that carried these chunks to the peer: chunk c left at
+    // start + c x (full chunk wire bits) / rate (the pacing clock of SendNextChunk).
+    Time start = Time::Max();
+    double rate = 0;
+    if (ring)
+    {
+        if (step < state.ringStepStart.size())
+        {
+            start = state.ringStepStart[step];
+            rate = state.ringStepRate[step];
+        }
+    }
+    else
+    {
+        for (uint32_t i = 0; i < state.config->streams.size() && i < state.streams.size(); ++i)
+        {
+            const std::vector<uint32_t>& receivers = state.config->streams[i].receivers;
+            if (std::find(receivers.begin(), receivers.end(), peer) != receivers.end())
+            {
+                start = state.streams[i].start;
+                rate = state.streams[i].rateBps;
+                break;
+            }
+        }
+    }
+    if (start == Time::Max())
+    {
+        return; // no first pass known (the caller already answered "not yet" if unsent)
+    }
+    if (!(rate > 0) || std::isinf(rate))
+    {
+        rate = FALLBACK_RATE_BPS;
+    }
+    const Time cutoff = Simulator::Now() - PeerRtt(peer) - m_retransmissionTimeout;
+    if (cutoff < start)
+    {
+        ranges.clear();
+        return;
+    }
+    const double chunkBits = (DataHeaderBytes(m_islandCount) + m_chunkPayload + IPV4_HEADER_BYTES +
+                              UDP_HEADER_BYTES + PPP_HEADER_BYTES) *
+                             BITS_PER_BYTE;
+    // Chunks [0, oldEnough) were first sent at or before the cutoff.
+    const double sentBefore = std::floor((cutoff - start).GetSeconds() * rate / chunkBits) + 1;
+    const uint64_t oldEnough = sentBefore >= std::numeric_limits<uint32_t>::max()
+                                   ? std::numeric_limits<uint32_t>::max()
+                                   : static_cast<uint64_t>(sentBefore);
+    std::vector<GradientHeader::ChunkRange> kept;
+    for (const GradientHeader::ChunkRange& range : ranges)
+    {
+        if (range.first >= oldEnough)
+        {
+            continue;
+        }
+        const uint64_t end = std::min<uint64_t>(uint64_t{range.first} + range.count, oldEnough);
+        kept.push_back({range.first, static_cast<uint32_t>(end - range.first)});
+    }
+    ranges.swap(kept);
 }
 
 void

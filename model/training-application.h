@@ -90,7 +90,10 @@ struct TrainingRoundRecord
  * FPGA aggregate covers several); missing senders are asked again by NACK after
  * RetransmissionTimeout without progress; a sender that has not yet produced the data answers
  * "not yet" (an ACK with an empty contributor bitmap) so it is not declared lost for being
- * slow; MaxRetries unanswered NACK rounds declare a peer lost. See doc/training.rst.
+ * slow; a NACKed sender resends only chunks first sent at least the round trip to the
+ * requester plus RetransmissionTimeout ago (younger ones may still be on the way, and "not
+ * yet" answers if none is left); MaxRetries unanswered NACK rounds declare a peer lost. See
+ * doc/training.rst.
  */
 class TrainingApplication : public Application
 {
@@ -240,6 +243,8 @@ class TrainingApplication : public Application
         std::vector<uint32_t> stepChunks;            //!< per step: chunks
         std::vector<uint32_t> stepMissing;           //!< per step: chunks missing
         uint32_t ringSent{0};                        //!< steps completely sent
+        std::vector<Time> ringStepStart;             //!< per step: when its first pass began
+        std::vector<double> ringStepRate;            //!< per step: its pacing rate, bit/s
         // Real payloads
         std::vector<int32_t> own;    //!< own parameters, fixed point
         std::vector<int32_t> sum;    //!< DIRECT: peers' sum; RING: reduce-scatter
@@ -298,6 +303,21 @@ class TrainingApplication : public Application
      * \param state the round \param slot the peer's position
      */
     void SendNack(RoundState& state, uint32_t slot);
+    /**
+     * \brief Drop from a NACK's ranges the chunks whose first transmission may still be on
+     *        the way to the requester.
+     *
+     * The requester's view is at least one round trip old when its NACK arrives, and it asks
+     * only after a silent check interval, so a chunk first sent less than RTT +
+     * RetransmissionTimeout ago is not known to be lost: resending it would only duplicate it.
+     * \param state the round \param peer the requester \param step ring step
+     * \param ring a RING step \param ranges the asked ranges, trimmed in place
+     */
+    void TrimRecentChunks(const RoundState& state,
+                          uint32_t peer,
+                          uint16_t step,
+                          bool ring,
+                          std::vector<GradientHeader::ChunkRange>& ranges) const;
     /** \param state the round \param peer requester \brief tell a peer "not yet" */
     void SendNotYet(uint32_t round, uint32_t clique, const IslandBitmap& members, uint32_t peer);
     /** \param round the round \param peer the requester \param step ring step \brief pace */

@@ -63,10 +63,11 @@ const double SCALE = 65536.0;
 /**
  * \brief A topology of \p cities cities in a ring (or a line for 2), \p perCity islands each.
  * \param cities number of cities \param perCity islands per city \param caps capabilities
+ * \param wanDelay delay of every WAN link, s
  * \return the topology
  */
 WanTopology
-MakeTopology(uint32_t cities, uint32_t perCity, const std::string& caps)
+MakeTopology(uint32_t cities, uint32_t perCity, const std::string& caps, double wanDelay)
 {
     WanTopology t;
     for (uint32_t c = 0; c < cities; ++c)
@@ -78,11 +79,11 @@ MakeTopology(uint32_t cities, uint32_t perCity, const std::string& caps)
     }
     for (uint32_t c = 0; c + 1 < cities; ++c)
     {
-        t.AddLink(WanLink{c, c + 1, WAN_BPS, WAN_DELAY});
+        t.AddLink(WanLink{c, c + 1, WAN_BPS, wanDelay});
     }
     if (cities > 2)
     {
-        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, WAN_DELAY});
+        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, wanDelay});
     }
     for (uint32_t c = 0; c < cities; ++c)
     {
@@ -142,6 +143,7 @@ struct Setup
     std::vector<Partition> partitions;     //!< schedule (empty: global clique)
     bool ring{false};                      //!< RING for every clique
     uint32_t seed{1};                      //!< RNG seed
+    double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
 };
 
 RunResult
@@ -149,7 +151,8 @@ Simulate(const Setup& setup)
 {
     RngSeedManager::SetSeed(setup.seed);
     RngSeedManager::SetRun(1);
-    const WanTopology topology = MakeTopology(setup.cities, setup.perCity, setup.caps);
+    const WanTopology topology =
+        MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay);
     const uint32_t n = topology.GetIslands().size();
     WanTopologyHelper wan;
     wan.Install(topology);
@@ -599,6 +602,49 @@ class TrainingStragglerTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Without loss nothing is resent, even when peers are silent for many check intervals
+ *        (a 10x straggler): a NACK that races data still on the way is answered "not yet".
+ */
+class TrainingNoNeedlessResendTestCase : public TestCase
+{
+  public:
+    /** \param ring ring all-reduce (else direct exchange) */
+    explicit TrainingNoNeedlessResendTestCase(bool ring)
+        : TestCase(std::string("no loss, straggler: zero retransmissions, ") +
+                   (ring ? "ring" : "direct")),
+          m_ring(ring)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 4;
+        setup.rounds = 3;
+        setup.compute = MilliSeconds(50);
+        setup.straggler = 1;
+        setup.ring = m_ring;
+        setup.modelBytes = 40 * CHUNK;
+        // WAN round trips (>= 120 ms) longer than a step's send time and than the 20 ms check
+        // interval: a NACK sent in a silence arrives after the whole step has left.
+        setup.wanDelay = 0.03;
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), setup.rounds * setup.cities, "all records");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 0u, "a slow peer is not lost");
+            NS_TEST_ASSERT_MSG_EQ(r.retransmissions, 0u, "island " << r.island << " resent");
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.queueDrops + run.lossDrops, 0u, "a clean network");
+    }
+
+    bool m_ring; //!< ring all-reduce
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The same seed gives byte-identical rounds.csv rows, under random loss.
  */
 class TrainingDeterminismTestCase : public TestCase
@@ -650,6 +696,8 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingCutLinkTestCase(false), TestCase::QUICK);
         AddTestCase(new TrainingCutLinkTestCase(true), TestCase::QUICK);
         AddTestCase(new TrainingStragglerTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingNoNeedlessResendTestCase(false), TestCase::QUICK);
+        AddTestCase(new TrainingNoNeedlessResendTestCase(true), TestCase::QUICK);
         AddTestCase(new TrainingDeterminismTestCase(), TestCase::QUICK);
     }
 };
