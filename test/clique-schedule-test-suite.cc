@@ -51,24 +51,14 @@ City(uint32_t index, const std::string& caps)
 WanIsland
 Island(uint32_t index, uint32_t city, double bps, double delay)
 {
-    WanIsland i;
-    i.name = "i" + std::to_string(index);
-    i.city = city;
-    i.accessBps = static_cast<uint64_t>(bps);
-    i.accessDelay = delay;
-    return i;
+    return WanIsland{"i" + std::to_string(index), city, static_cast<uint64_t>(bps), delay};
 }
 
 /** \return a link */
 WanLink
 Link(uint32_t a, uint32_t b, double bps, double delay)
 {
-    WanLink l;
-    l.a = a;
-    l.b = b;
-    l.bps = static_cast<uint64_t>(bps);
-    l.delay = delay;
-    return l;
+    return WanLink{a, b, static_cast<uint64_t>(bps), delay};
 }
 
 /** Full mesh of n cities, one island each: access 1 Gbps / 0.5 ms, links 10 Gbps / 5 ms. */

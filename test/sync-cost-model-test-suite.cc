@@ -64,24 +64,14 @@ City(const std::string& code, const std::string& caps)
 WanIsland
 Island(const std::string& name, uint32_t city, double bps, double delay)
 {
-    WanIsland i;
-    i.name = name;
-    i.city = city;
-    i.accessBps = static_cast<uint64_t>(bps);
-    i.accessDelay = delay;
-    return i;
+    return WanIsland{name, city, static_cast<uint64_t>(bps), delay};
 }
 
 /** \return a link */
 WanLink
 Link(uint32_t a, uint32_t b, double bps, double delay)
 {
-    WanLink l;
-    l.a = a;
-    l.b = b;
-    l.bps = static_cast<uint64_t>(bps);
-    l.delay = delay;
-    return l;
+    return WanLink{a, b, static_cast<uint64_t>(bps), delay};
 }
 
 /** \return a cost model with the tests' packet sizes on \p topology */

@@ -59,24 +59,14 @@ AddCity(WanTopology& t, const std::string& code)
 uint32_t
 AddLink(WanTopology& t, uint32_t a, uint32_t b, uint64_t bps, double delay)
 {
-    WanLink l;
-    l.a = a;
-    l.b = b;
-    l.bps = bps;
-    l.delay = delay;
-    return t.AddLink(l);
+    return t.AddLink(WanLink{a, b, bps, delay});
 }
 
 /** Add an island. \return its index */
 uint32_t
 AddIsland(WanTopology& t, const std::string& name, uint32_t city, uint64_t bps, double delay)
 {
-    WanIsland i;
-    i.name = name;
-    i.city = city;
-    i.accessBps = bps;
-    i.accessDelay = delay;
-    return t.AddIsland(i);
+    return t.AddIsland(WanIsland{name, city, bps, delay});
 }
 
 /** Serialisation time of \p bytes at \p bps, in whole ns (the tests pick exact values). */

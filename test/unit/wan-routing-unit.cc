@@ -38,24 +38,14 @@ City(WanTopology& t, const std::string& code)
 uint32_t
 Link(WanTopology& t, uint32_t a, uint32_t b, double delayMs, uint64_t bps = 10 * GBPS)
 {
-    WanLink l;
-    l.a = a;
-    l.b = b;
-    l.bps = bps;
-    l.delay = delayMs * MS;
-    return t.AddLink(l);
+    return t.AddLink(WanLink{a, b, bps, delayMs * MS});
 }
 
 /** Add an island at \p city. */
 uint32_t
 Island(WanTopology& t, const std::string& name, uint32_t city, uint64_t bps, double delay)
 {
-    WanIsland i;
-    i.name = name;
-    i.city = city;
-    i.accessBps = bps;
-    i.accessDelay = delay;
-    return t.AddIsland(i);
+    return t.AddIsland(WanIsland{name, city, bps, delay});
 }
 
 /** Integer nanoseconds of a delay in ms, rounded as the routing does. */
