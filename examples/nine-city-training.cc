@@ -331,7 +331,7 @@ ResultJson(const ExperimentResult& r)
             {"loss_drops", s.lossDrops},
             {"retransmissions", s.retransmissions},
             {"lost_peers", s.lostPeers},
-            {"colocated_time_to_epsilon_s", s.colocatedTimeToEpsilon},
+            {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
             {"gap_to_colocated", OrNull(s.gapToColocated)}};
 }
 
@@ -531,21 +531,15 @@ Main(int argc, char** argv)
                                                    "ring",
                                                    config);
         const std::optional<double> referenceTime = reference.summary.timeToEpsilon;
+        results.push_back(reference);
         for (ExperimentResult& r : results)
         {
-            if (referenceTime && *referenceTime > 0)
+            r.summary.colocatedTimeToEpsilon = referenceTime;
+            if (referenceTime && *referenceTime > 0 && r.summary.timeToEpsilon)
             {
-                r.summary.colocatedTimeToEpsilon = *referenceTime;
-                r.summary.gapToColocated.reset();
-                if (r.summary.timeToEpsilon)
-                {
-                    r.summary.gapToColocated = *r.summary.timeToEpsilon / *referenceTime;
-                }
+                r.summary.gapToColocated = *r.summary.timeToEpsilon / *referenceTime;
             }
         }
-        reference.summary.colocatedTimeToEpsilon = referenceTime.value_or(0);
-        reference.summary.gapToColocated = 1.0;
-        results.push_back(reference);
     }
 
     std::ostringstream rounds;

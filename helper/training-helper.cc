@@ -836,26 +836,6 @@ TrainingHelper::Summarise(double epsilon) const
     }
     s.queueDrops = m_queueDrops;
     s.lossDrops = m_lossDrops;
-    // Colocated reference: the same islands in one datacenter, each behind its access rate,
-    // no propagation delay: one exact round (global ring all-reduce) reaches any epsilon.
-    const auto& islands = m_topology.GetTopology().GetIslands();
-    uint64_t access = islands.empty() ? 0 : islands[0].accessBps;
-    for (const WanIsland& island : islands)
-    {
-        access = std::min(access, island.accessBps);
-    }
-    double colocatedSync = 0;
-    if (n > 1 && access > 0)
-    {
-        const uint64_t segment = (m_modelBytes + n - 1) / n;
-        colocatedSync =
-            2.0 * (n - 1) * m_costModel->GetWireBytes(segment) * 8.0 / static_cast<double>(access);
-    }
-    s.colocatedTimeToEpsilon = m_computeTime.GetSeconds() + colocatedSync;
-    if (s.timeToEpsilon && s.colocatedTimeToEpsilon > 0)
-    {
-        s.gapToColocated = *s.timeToEpsilon / s.colocatedTimeToEpsilon;
-    }
     return s;
 }
 

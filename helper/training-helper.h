@@ -67,14 +67,14 @@ struct TrainingSummary
     double estimatedSync{0}; //!< cost model's mean per-island sync time (rounds replayed), s
     double meanCompute{0};   //!< mean per-island compute time, s
     double totalTime{0};     //!< end of the last round, s
-    std::optional<uint64_t> roundsToEpsilon; //!< from the schedule's mixing (none: never)
-    std::optional<double> timeToEpsilon;     //!< roundsToEpsilon x meanRound, s
-    uint64_t queueDrops{0};                  //!< packets dropped by device queues
-    uint64_t lossDrops{0};                   //!< packets dropped by the WAN error models
-    uint64_t retransmissions{0};             //!< chunks resent
-    uint64_t lostPeers{0};                   //!< (island, round, peer) losses declared
-    double colocatedTimeToEpsilon{0};        //!< one exact round in a datacenter, s
-    std::optional<double> gapToColocated;    //!< timeToEpsilon / colocatedTimeToEpsilon
+    std::optional<uint64_t> roundsToEpsilon;      //!< from the schedule's mixing (none: never)
+    std::optional<double> timeToEpsilon;          //!< roundsToEpsilon x meanRound, s
+    uint64_t queueDrops{0};                       //!< packets dropped by device queues
+    uint64_t lossDrops{0};                        //!< packets dropped by the WAN error models
+    uint64_t retransmissions{0};                  //!< chunks resent
+    uint64_t lostPeers{0};                        //!< (island, round, peer) losses declared
+    std::optional<double> colocatedTimeToEpsilon; //!< the simulated colocated reference's, s
+    std::optional<double> gapToColocated;         //!< timeToEpsilon / colocatedTimeToEpsilon
 };
 
 /**
