@@ -12,9 +12,12 @@
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/queue.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-link-channel.h"
 
 #include <set>
 #include <sstream>
@@ -57,7 +60,8 @@ WanTopologyHelper::WanTopologyHelper()
 {
     m_routerFactory.SetTypeId(WanRouterNetDevice::GetTypeId());
     m_fpgaFactory.SetTypeId(FpgaAggregatorNetDevice::GetTypeId());
-    m_p2p.SetQueue(QUEUE_TYPE);
+    m_deviceFactory.SetTypeId(PointToPointNetDevice::GetTypeId());
+    m_queueFactory.SetTypeId(QUEUE_TYPE);
 }
 
 WanTopologyHelper::~WanTopologyHelper() = default;
@@ -84,7 +88,7 @@ WanTopologyHelper::SetInBoxLink(DataRate rate, Time delay)
 void
 WanTopologyHelper::SetQueueAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_p2p.SetQueue(QUEUE_TYPE, name, value);
+    m_queueFactory.Set(name, value);
 }
 
 void
@@ -96,12 +100,29 @@ WanTopologyHelper::SetMtu(uint16_t mtu)
 std::array<Ptr<PointToPointNetDevice>, 2>
 WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
 {
-    m_p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
-    m_p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
-    m_p2p.SetChannelAttribute("Delay", TimeValue(delay));
-    NetDeviceContainer devices = m_p2p.Install(a, b);
-    return {DynamicCast<PointToPointNetDevice>(devices.Get(0)),
-            DynamicCast<PointToPointNetDevice>(devices.Get(1))};
+    // As PointToPointHelper::Install does (addresses, queues, flow control), but over a
+    // WanLinkChannel, which keeps a link's packets in flight out of the event queue.
+    m_deviceFactory.Set("DataRate", DataRateValue(rate));
+    m_deviceFactory.Set("Mtu", UintegerValue(m_mtu));
+    std::array<Ptr<PointToPointNetDevice>, 2> devices;
+    std::array<Ptr<Node>, 2> nodes{a, b};
+    for (uint32_t end = 0; end < devices.size(); ++end)
+    {
+        Ptr<PointToPointNetDevice> device = m_deviceFactory.Create<PointToPointNetDevice>();
+        device->SetAddress(Mac48Address::Allocate());
+        nodes[end]->AddDevice(device);
+        Ptr<Queue<Packet>> queue = m_queueFactory.Create<Queue<Packet>>();
+        device->SetQueue(queue);
+        Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
+        queueInterface->GetTxQueue(0)->ConnectQueueTraces(queue);
+        device->AggregateObject(queueInterface);
+        devices[end] = device;
+    }
+    Ptr<WanLinkChannel> channel =
+        CreateObjectWithAttributes<WanLinkChannel>("Delay", TimeValue(delay));
+    devices[0]->Attach(channel);
+    devices[1]->Attach(channel);
+    return devices;
 }
 
 void

@@ -158,7 +158,9 @@ class WanTopologyHelper
 
     ObjectFactory m_routerFactory;         //!< creates the WanRouterNetDevices
     ObjectFactory m_fpgaFactory;           //!< creates the FpgaAggregatorNetDevices
-    PointToPointHelper m_p2p;              //!< creates every link (queue attributes, pcap)
+    ObjectFactory m_deviceFactory;         //!< creates every PointToPointNetDevice
+    ObjectFactory m_queueFactory;          //!< creates every device queue (SetQueueAttribute)
+    PointToPointHelper m_p2p;              //!< enables pcap on the devices
     DataRate m_inBoxRate;                  //!< FPGA to router link rate
     Time m_inBoxDelay;                     //!< FPGA to router link delay
     uint16_t m_mtu;                        //!< MTU of every point-to-point device

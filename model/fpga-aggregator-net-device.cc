@@ -199,8 +199,10 @@ FpgaAggregatorNetDevice::DoDispose()
     NS_LOG_FUNCTION(this);
     for (Slot& slot : m_slots)
     {
-        slot.timeout.Cancel();
+        slot.emission.Cancel();
     }
+    m_timerEvent.Cancel();
+    m_deadlines.clear();
     m_slots.clear();
     m_freeSlots.clear();
     m_index.clear();
@@ -462,8 +464,8 @@ FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
         slot.ttl = fields.ttl;
         slot.tos = fields.tos;
         slot.emitting = false;
-        slot.timeout =
-            Simulator::Schedule(m_timeout, &FpgaAggregatorNetDevice::EmitPartial, this, index);
+        slot.serial = m_nextSerial++;
+        AddDeadline(Deadline{Simulator::Now() + m_timeout, index, slot.serial});
         m_slotAllocatedTrace(header);
     }
     else
@@ -494,17 +496,16 @@ FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
     if (slot.contributors == slot.expected)
     {
         slot.emitting = true;
-        slot.timeout.Cancel();
         if (m_pipelineLatency.IsZero())
         {
             Emit(index, true);
         }
         else
         {
-            slot.timeout = Simulator::Schedule(m_pipelineLatency,
-                                               &FpgaAggregatorNetDevice::EmitComplete,
-                                               this,
-                                               index);
+            slot.emission = Simulator::Schedule(m_pipelineLatency,
+                                                &FpgaAggregatorNetDevice::EmitComplete,
+                                                this,
+                                                index);
         }
     }
 }
@@ -536,10 +537,66 @@ FpgaAggregatorNetDevice::EmitComplete(uint32_t index)
     Emit(index, true);
 }
 
-void
-FpgaAggregatorNetDevice::EmitPartial(uint32_t index)
+bool
+FpgaAggregatorNetDevice::IsOpen(uint32_t index, uint64_t serial) const
 {
-    Emit(index, false);
+    // Emit() sets a freed slot's serial to FREE_SERIAL; reuse gives it a new one.
+    const Slot& slot = m_slots[index];
+    return slot.serial == serial && !slot.emitting;
+}
+
+void
+FpgaAggregatorNetDevice::AddDeadline(const Deadline& d)
+{
+    if (m_deadlines.empty() || m_deadlines.back().at <= d.at)
+    {
+        m_deadlines.push_back(d);
+    }
+    else
+    {
+        // Only after Timeout was shortened at run time: keep the FIFO ascending.
+        auto later = std::upper_bound(m_deadlines.begin(),
+                                      m_deadlines.end(),
+                                      d.at,
+                                      [](const Time& at, const Deadline& x) { return at < x.at; });
+        m_deadlines.insert(later, d);
+    }
+    if (m_deadlines.front().index == d.index && m_deadlines.front().serial == d.serial)
+    {
+        m_timerEvent.Cancel();
+        ArmTimer();
+    }
+}
+
+void
+FpgaAggregatorNetDevice::ArmTimer()
+{
+    while (!m_deadlines.empty() && !IsOpen(m_deadlines.front().index, m_deadlines.front().serial))
+    {
+        m_deadlines.pop_front();
+    }
+    if (!m_deadlines.empty() && !m_timerEvent.IsRunning())
+    {
+        m_timerEvent = Simulator::Schedule(m_deadlines.front().at - Simulator::Now(),
+                                           &FpgaAggregatorNetDevice::ExpireSlots,
+                                           this);
+    }
+}
+
+void
+FpgaAggregatorNetDevice::ExpireSlots()
+{
+    const Time now = Simulator::Now();
+    while (!m_deadlines.empty() && m_deadlines.front().at <= now)
+    {
+        const Deadline d = m_deadlines.front();
+        m_deadlines.pop_front();
+        if (IsOpen(d.index, d.serial))
+        {
+            Emit(d.index, false);
+        }
+    }
+    ArmTimer();
 }
 
 void
@@ -604,7 +661,9 @@ FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
     packet->AddHeader(ip);
 
     // Free the slot before sending: the trace sinks and the send see a consistent table.
-    slot.timeout.Cancel();
+    // Its deadline, if any, goes stale (IsOpen) and the timer skips it.
+    slot.emission.Cancel();
+    slot.serial = FREE_SERIAL;
     m_index.erase(slot.key);
     m_freeSlots.push_back(index);
     if (complete)

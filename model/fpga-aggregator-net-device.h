@@ -162,8 +162,21 @@ class FpgaAggregatorNetDevice : public WanPortDevice
         uint16_t sourcePort;       //!< first contribution's UDP source port
         uint8_t ttl;               //!< first contribution's TTL
         uint8_t tos;               //!< first contribution's TOS byte
-        EventId timeout;           //!< partial flush, or the emission once complete
+        uint64_t serial;           //!< allocation number: tells a live deadline from a stale one
+        EventId emission;          //!< emission once complete (PipelineLatency > 0)
         bool emitting;             //!< complete; waiting for PipelineLatency
+    };
+
+    /**
+     * When a slot times out. Deadlines are kept in a FIFO (a constant Timeout makes them
+     * ascend in allocation order) with one timer event for the earliest live one, instead of
+     * one event per slot: completed slots leave stale entries that the timer skips.
+     */
+    struct Deadline
+    {
+        Time at;         //!< allocation time + Timeout
+        uint32_t index;  //!< slot index
+        uint64_t serial; //!< the slot's serial when the deadline was set
     };
 
     /** A gradient packet waiting for the aggregation engine (ProcessingRate > 0). */
@@ -241,8 +254,14 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     void AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset);
     /** \param index slot index \brief the slot's pipeline latency elapsed: emit it complete */
     void EmitComplete(uint32_t index);
-    /** \param index slot index \brief the slot timed out: emit it partial */
-    void EmitPartial(uint32_t index);
+    /** \param index slot index \param serial its serial \return true if the slot is open */
+    bool IsOpen(uint32_t index, uint64_t serial) const;
+    /** \brief Add a new slot's deadline and arm the timer if it is the earliest. \param d it */
+    void AddDeadline(const Deadline& d);
+    /** \brief Drop stale deadlines at the front; schedule the timer for the first live one. */
+    void ArmTimer();
+    /** \brief The timer fired: emit partial every open slot whose deadline has come. */
+    void ExpireSlots();
     /**
      * \brief Build the AGGREGATE packet of a slot, send it to the island, free the slot.
      * \param index slot index \param complete whether the bitmap is full
@@ -275,6 +294,11 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     std::vector<uint32_t> m_freeSlots;                          //!< indices of free pool slots
     std::unordered_map<SlotKey, uint32_t, SlotKeyHash> m_index; //!< key -> pool index
     std::vector<uint8_t> m_scratch;                             //!< payload copy buffer
+    std::deque<Deadline> m_deadlines;                           //!< ascending by time
+    EventId m_timerEvent;                                       //!< earliest live deadline
+    uint64_t m_nextSerial{1};                                   //!< next slot allocation number
+    /** The serial of a free slot (allocation numbers start at 1). */
+    static constexpr uint64_t FREE_SERIAL = 0;
     /** IPv4 header (no options) and UDP header bytes. */
     static constexpr uint32_t IPV4_UDP_SIZE = 20 + 8;
     /** IPv4 + UDP + the largest gradient header: what Process() copies out of a packet. */

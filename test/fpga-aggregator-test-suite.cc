@@ -587,6 +587,94 @@ class FpgaPartialTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * Every slot times out at exactly its own allocation time plus the Timeout in force when it
+ * opened, independently of the others: a slot completed in time never flushes, and a slot
+ * opened after Timeout was shortened flushes before an older slot with a longer deadline.
+ */
+class FpgaDeadlineTestCase : public TestCase
+{
+  public:
+    FpgaDeadlineTestCase()
+        : TestCase("each slot flushes at its own deadline; completed slots never do")
+    {
+    }
+
+  private:
+    std::map<uint32_t, Time> m_opened;  //!< chunk -> allocation time
+    std::map<uint32_t, Time> m_emitted; //!< chunk -> emission time
+    std::map<uint32_t, bool> m_full;    //!< chunk -> complete
+
+    void Opened(const GradientHeader& header)
+    {
+        m_opened[header.GetChunkIndex()] = Simulator::Now();
+    }
+
+    void Emitted(Ptr<const Packet> packet, const GradientHeader& header, bool complete)
+    {
+        m_emitted[header.GetChunkIndex()] = Simulator::Now();
+        m_full[header.GetChunkIndex()] = complete;
+    }
+
+    static void Shorten(Ptr<FpgaAggregatorNetDevice> fpga, Time timeout)
+    {
+        fpga->SetAttribute("Timeout", TimeValue(timeout));
+    }
+
+    void DoRun() override
+    {
+        const IslandBitmap members = Bitmap({0, 1, 2});
+        const Time longTimeout = MilliSeconds(1);
+        const Time shortTimeout = MicroSeconds(100);
+        RawHarness h;
+        h.Build(Attributes(0, 64, longTimeout));
+        h.fpga->TraceConnectWithoutContext("SlotAllocated",
+                                           MakeCallback(&FpgaDeadlineTestCase::Opened, this));
+        h.fpga->TraceConnectWithoutContext("AggregateEmitted",
+                                           MakeCallback(&FpgaDeadlineTestCase::Emitted, this));
+        auto inject = [&h, &members](Time t, uint16_t sender, uint32_t chunk) {
+            GradientHeader header = DataHeader(members, sender, chunk, 8);
+            header.SetElementCount(16);
+            h.InjectFromRouter(t,
+                               MakeUdp(GradientHeader::CreateVirtualPacket(header),
+                                       SenderAddress(sender),
+                                       ISLAND_ADDRESS,
+                                       PORT));
+        };
+        // Chunks 0 and 2 get one contribution of two; chunk 1 gets both, 10 us apart.
+        inject(MicroSeconds(1), 1, 0);
+        inject(MicroSeconds(50), 1, 1);
+        inject(MicroSeconds(60), 2, 1);
+        inject(MicroSeconds(100), 2, 2);
+        // Timeout shortened at 200 us: chunk 3 (opened at 300 us) is due at 400 us, before
+        // chunk 0 (due at 1001 us), which keeps the Timeout it opened with.
+        Simulator::Schedule(MicroSeconds(200),
+                            &FpgaDeadlineTestCase::Shorten,
+                            h.fpga,
+                            shortTimeout);
+        inject(MicroSeconds(300), 1, 3);
+        h.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_opened.size(), 4u, "four slots opened");
+        NS_TEST_ASSERT_MSG_EQ(m_emitted.size(), 4u, "four aggregates emitted, one per slot");
+        NS_TEST_ASSERT_MSG_EQ(h.fpga->GetPartialCount(), 3u, "chunks 0, 2 and 3 partial");
+        NS_TEST_ASSERT_MSG_EQ(h.fpga->GetCompleteCount(), 1u, "chunk 1 complete");
+        NS_TEST_ASSERT_MSG_EQ(m_full[1], true, "chunk 1 complete");
+        // The in-box link adds the same serialisation and delay to every injected frame, so
+        // the second contribution of chunk 1 arrives 10 us after the first; the aggregate
+        // leaves PipelineLatency (default 500 ns) later.
+        NS_TEST_ASSERT_MSG_EQ(m_emitted[1],
+                              m_opened[1] + MicroSeconds(10) + NanoSeconds(500),
+                              "chunk 1 on completion");
+        NS_TEST_ASSERT_MSG_EQ(m_emitted[0], m_opened[0] + longTimeout, "chunk 0 at its deadline");
+        NS_TEST_ASSERT_MSG_EQ(m_emitted[2], m_opened[2] + longTimeout, "chunk 2 at its deadline");
+        NS_TEST_ASSERT_MSG_EQ(m_emitted[3], m_opened[3] + shortTimeout, "chunk 3, shorter timeout");
+        NS_TEST_ASSERT_MSG_LT(m_emitted[3], m_emitted[0], "the later slot flushes first");
+        NS_TEST_ASSERT_MSG_EQ(h.fpga->GetSlotsInUse(), 0u, "every slot freed");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * Everything that is not aggregatable DATA crosses the FPGA byte for byte, in both
  * directions, and is counted under the right reason.
  */
@@ -1190,6 +1278,7 @@ class FpgaAggregatorTestSuite : public TestSuite
         AddTestCase(new FpgaDuplicateTestCase, TestCase::QUICK);
         AddTestCase(new FpgaSlotExhaustionTestCase, TestCase::QUICK);
         AddTestCase(new FpgaPartialTestCase, TestCase::QUICK);
+        AddTestCase(new FpgaDeadlineTestCase, TestCase::QUICK);
         AddTestCase(new FpgaPassThroughTestCase, TestCase::QUICK);
         AddTestCase(new FpgaMulticastTestCase, TestCase::QUICK);
         AddTestCase(new FpgaProcessingRateTestCase, TestCase::QUICK);
