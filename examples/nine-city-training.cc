@@ -10,6 +10,9 @@
  * --output, and prints a summary table. See doc/training.rst and the output contract.
  *
  *   nine-city-training --capabilities=both --schedule=moshpit --modelBytes=100000000
+ *
+ * With --jobs=N the experiments (capability set x schedule, and the colocated reference) run
+ * in up to N child processes at once; the outputs are byte for byte those of --jobs=1.
  */
 
 #include "ns3/clique-schedule-helper.h"
@@ -18,16 +21,25 @@
 #include "ns3/simulator.h"
 #include "ns3/training-helper.h"
 #include "ns3/training-workload.h"
+#include "ns3/uinteger.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -45,21 +57,36 @@ const std::vector<std::string> ALL_SETS = {"none", "multicast", "fpga", "both"};
 /** Everything one experiment needs besides the topology. */
 struct ExperimentConfig
 {
-    std::string schedule{"global"};      //!< global|ring|moshpit|gossip|exponential|FILE
-    uint64_t modelBytes{100000000};      //!< M
-    uint32_t rounds{10};                 //!< rounds
-    Time computeTime{MilliSeconds(100)}; //!< compute phase
-    bool real{false};                    //!< real payloads
-    double lossRate{0};                  //!< WAN loss
-    double epsilon{1e-3};                //!< consensus target
-    uint32_t seed{1};                    //!< optimiser's local-search seed
-    uint32_t maxPeriod{4};               //!< optimiser's largest period
+    std::string schedule{"global"};               //!< global|ring|moshpit|gossip|exponential|FILE
+    uint64_t modelBytes{100000000};               //!< M
+    uint32_t rounds{10};                          //!< rounds
+    Time computeTime{MilliSeconds(100)};          //!< compute phase
+    bool real{false};                             //!< real payloads
+    double lossRate{0};                           //!< WAN loss
+    double epsilon{1e-3};                         //!< consensus target
+    uint32_t seed{1};                             //!< optimiser's local-search seed
+    uint32_t maxPeriod{4};                        //!< optimiser's largest period
+    uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
 };
+
+/** Smallest --mtu: IPv6's minimum link MTU, room for every header and a useful chunk. */
+constexpr uint32_t MIN_MTU = 1280;
+/** Largest --mtu: the largest IPv4 total length. */
+constexpr uint32_t MAX_MTU = 65535;
 
 /** Access rate of an island in the colocated reference (one data centre). */
 constexpr uint64_t COLOCATED_ACCESS_BPS = 400000000000ULL;
 /** Access delay of an island in the colocated reference. */
 constexpr double COLOCATED_ACCESS_DELAY_S = 1e-6;
+
+/** One experiment to run. */
+struct ExperimentJob
+{
+    WanTopology topology;      //!< the topology with its capabilities applied
+    std::string capabilities;  //!< label of the capability set
+    std::string scheduleLabel; //!< "optimal", a baseline name or a schedule file
+    uint32_t rounds;           //!< rounds to run
+};
 
 /** One experiment's outputs. */
 struct ExperimentResult
@@ -67,6 +94,7 @@ struct ExperimentResult
     std::string capabilities;   //!< label of the capability set
     std::string schedule;       //!< schedule label
     std::string scheduleDetail; //!< name and clique sizes
+    std::string cliques;        //!< the cliques of every round, with island names
     TrainingSummary summary;    //!< figures
     std::string roundsCsv;      //!< rounds.csv rows
     std::string consensusCsv;   //!< consensus.csv rows
@@ -190,6 +218,7 @@ OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
     optimiser.SetEpsilon(config.epsilon);
     optimiser.SetSeed(config.seed);
     optimiser.SetMaxPeriod(config.maxPeriod);
+    optimiser.SetCostModelAttribute("Mtu", UintegerValue(config.mtu));
     const ScheduleSearchResult search = optimiser.Optimise(WanRouting(topology));
     CliqueSchedule best = search.best.schedule;
     best.SetName("optimal:" + best.GetName());
@@ -264,6 +293,7 @@ RunExperiment(const WanTopology& topology,
               const ExperimentConfig& config)
 {
     WanTopologyHelper wan;
+    wan.SetMtu(static_cast<uint16_t>(config.mtu));
     wan.Install(topology);
     TrainingHelper helper(wan, schedule);
     helper.SetModelBytes(config.modelBytes);
@@ -351,6 +381,198 @@ WriteFile(const std::string& path, const std::string& text)
     }
 }
 
+/**
+ * \brief Build a job's schedule, then run it (RunExperiment).
+ * \param job the job \param config the settings \return the results
+ */
+ExperimentResult
+RunJob(const ExperimentJob& job, const ExperimentConfig& config)
+{
+    const uint32_t n = job.topology.GetIslands().size();
+    const CliqueSchedule schedule = job.scheduleLabel == "optimal"
+                                        ? OptimalSchedule(job.topology, config)
+                                        : MakeSchedule(job.scheduleLabel, n);
+    ExperimentConfig jobConfig = config;
+    jobConfig.rounds = job.rounds;
+    ExperimentResult result =
+        RunExperiment(job.topology, job.capabilities, schedule, job.scheduleLabel, jobConfig);
+    result.cliques = schedule.GetName() + ": " + DescribeCliques(schedule, job.topology);
+    return result;
+}
+
+/** \param r a result \return everything in it, for a child process to hand to its parent */
+nlohmann::json
+PartJson(const ExperimentResult& r)
+{
+    nlohmann::json part = ResultJson(r);
+    part["cliques"] = r.cliques;
+    part["rounds_csv"] = r.roundsCsv;
+    part["consensus_csv"] = r.consensusCsv;
+    part["links_csv"] = r.linksCsv;
+    return part;
+}
+
+/** \param j a JSON value or null \return it as an optional */
+template <typename T>
+std::optional<T>
+FromNullable(const nlohmann::json& j)
+{
+    return j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
+}
+
+/** \param part what PartJson wrote \return the result it holds (the inverse of PartJson) */
+ExperimentResult
+PartResult(const nlohmann::json& part)
+{
+    ExperimentResult r;
+    r.capabilities = part.at("capabilities").get<std::string>();
+    r.schedule = part.at("schedule").get<std::string>();
+    r.scheduleDetail = part.at("schedule_detail").get<std::string>();
+    r.cliques = part.at("cliques").get<std::string>();
+    r.roundsCsv = part.at("rounds_csv").get<std::string>();
+    r.consensusCsv = part.at("consensus_csv").get<std::string>();
+    r.linksCsv = part.at("links_csv").get<std::string>();
+    TrainingSummary& s = r.summary;
+    s.period = part.at("period").get<uint32_t>();
+    s.rounds = part.at("rounds").get<uint32_t>();
+    s.meanRound = part.at("mean_round_s").get<double>();
+    s.p50Round = part.at("p50_round_s").get<double>();
+    s.p99Round = part.at("p99_round_s").get<double>();
+    s.meanSync = part.at("mean_sync_s").get<double>();
+    s.estimatedSync = part.at("estimated_sync_s").get<double>();
+    s.meanCompute = part.at("mean_compute_s").get<double>();
+    s.totalTime = part.at("total_time_s").get<double>();
+    s.roundsToEpsilon = FromNullable<uint64_t>(part.at("rounds_to_epsilon"));
+    s.timeToEpsilon = FromNullable<double>(part.at("time_to_epsilon_s"));
+    s.queueDrops = part.at("queue_drops").get<uint64_t>();
+    s.lossDrops = part.at("loss_drops").get<uint64_t>();
+    s.retransmissions = part.at("retransmissions").get<uint64_t>();
+    s.lostPeers = part.at("lost_peers").get<uint64_t>();
+    s.colocatedTimeToEpsilon = FromNullable<double>(part.at("colocated_time_to_epsilon_s"));
+    s.gapToColocated = FromNullable<double>(part.at("gap_to_colocated"));
+    return r;
+}
+
+/** \param job a job \return how messages name it, e.g. "fpga / optimal" */
+std::string
+JobName(const ExperimentJob& job)
+{
+    return job.capabilities + " / " + job.scheduleLabel;
+}
+
+/**
+ * \brief Run the jobs, up to \p workers at a time in child processes (in this process when
+ *        workers is 1), and return their results in job order.
+ *
+ * Each child runs one job and writes its result as JSON into \p output/.parts; the parent
+ * reads them back in order, so the outputs do not depend on the number of workers.
+ * \param jobs the jobs \param config the settings \param workers processes at once
+ * \param output the output folder \return one result per job, in order
+ * \throws std::runtime_error naming every job that failed
+ */
+std::vector<ExperimentResult>
+RunJobs(const std::vector<ExperimentJob>& jobs,
+        const ExperimentConfig& config,
+        uint32_t workers,
+        const std::string& output)
+{
+    std::vector<ExperimentResult> results;
+    if (workers <= 1 || jobs.size() <= 1)
+    {
+        for (const ExperimentJob& job : jobs)
+        {
+            results.push_back(RunJob(job, config));
+        }
+        return results;
+    }
+    const std::string parts = output + "/.parts";
+    if (mkdir(parts.c_str(), 0755) != 0 && errno != EEXIST)
+    {
+        throw std::runtime_error("--output: cannot create \"" + parts +
+                                 "\": " + std::strerror(errno));
+    }
+    auto partPath = [&parts](size_t index) {
+        return parts + "/" + std::to_string(index) + ".json";
+    };
+    std::map<pid_t, size_t> running;
+    std::vector<std::string> failed;
+    size_t next = 0;
+    while (next < jobs.size() || !running.empty())
+    {
+        while (running.size() < workers && next < jobs.size())
+        {
+            std::cout.flush();
+            std::cerr.flush();
+            const pid_t pid = fork();
+            if (pid < 0)
+            {
+                throw std::runtime_error(std::string("--jobs: cannot start a process: ") +
+                                         std::strerror(errno));
+            }
+            if (pid == 0)
+            {
+                int code = 0;
+                try
+                {
+                    WriteFile(partPath(next), PartJson(RunJob(jobs[next], config)).dump());
+                }
+                catch (const std::exception& e)
+                {
+                    std::cerr << "error: " << JobName(jobs[next]) << ": " << e.what() << std::endl;
+                    code = 1;
+                }
+                std::cout.flush();
+                std::cerr.flush();
+                _exit(code); // the parent owns every other resource
+            }
+            running[pid] = next++;
+        }
+        int status = 0;
+        const pid_t done = waitpid(-1, &status, 0);
+        if (done < 0)
+        {
+            throw std::runtime_error(std::string("--jobs: waiting for a process: ") +
+                                     std::strerror(errno));
+        }
+        auto it = running.find(done);
+        if (it == running.end())
+        {
+            continue;
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        {
+            failed.push_back(JobName(jobs[it->second]));
+        }
+        running.erase(it);
+    }
+    for (size_t i = 0; i < jobs.size(); ++i)
+    {
+        std::ifstream in(partPath(i), std::ios::binary);
+        if (failed.empty())
+        {
+            if (!in)
+            {
+                failed.push_back(JobName(jobs[i]) + " (no result file)");
+                continue;
+            }
+            results.push_back(PartResult(nlohmann::json::parse(in)));
+        }
+        in.close();
+        std::remove(partPath(i).c_str());
+    }
+    rmdir(parts.c_str());
+    if (!failed.empty())
+    {
+        std::string names;
+        for (const std::string& name : failed)
+        {
+            names += (names.empty() ? "" : ", ") + name;
+        }
+        throw std::runtime_error("experiments failed: " + names);
+    }
+    return results;
+}
+
 /** \param results the results \brief print the summary table on stdout */
 void
 PrintTable(const std::vector<ExperimentResult>& results)
@@ -431,8 +653,32 @@ Main(int argc, char** argv)
                        "all-reduce) and report the gap to it",
                        colocated);
     cmd.Get().AddValue("maxPeriod", "largest period the optimiser considers", config.maxPeriod);
+    uint32_t baselineRounds = 0;
+    cmd.Get().AddValue("baselineRounds",
+                       "rounds of the baselines and the colocated reference (0: --rounds); "
+                       "their period is 1 and one round reaches exact consensus",
+                       baselineRounds);
+    uint32_t workers = 1;
+    cmd.Get().AddValue("jobs",
+                       "experiments run at once, in child processes (outputs do not depend on "
+                       "it)",
+                       workers);
+    cmd.Get().AddValue("mtu",
+                       "MTU of every link, bytes (1280-65535); gradient chunks fill it, so a "
+                       "larger MTU means fewer, larger packets",
+                       config.mtu);
     cmd.Parse(argc, argv);
     config.seed = cmd.GetSeed();
+    baselineRounds = baselineRounds == 0 ? config.rounds : baselineRounds;
+    if (workers == 0)
+    {
+        throw std::runtime_error("--jobs: 0: must be at least 1");
+    }
+    if (config.mtu < MIN_MTU || config.mtu > MAX_MTU)
+    {
+        throw std::runtime_error("--mtu: " + std::to_string(config.mtu) + ": expected " +
+                                 std::to_string(MIN_MTU) + " to " + std::to_string(MAX_MTU));
+    }
     if (config.maxPeriod == 0)
     {
         throw std::runtime_error("--maxPeriod: 0: must be at least 1");
@@ -509,29 +755,30 @@ Main(int argc, char** argv)
         runs.emplace_back(CapabilityLabel(loaded), loaded);
     }
 
-    std::vector<ExperimentResult> results;
+    std::vector<ExperimentJob> jobs;
     for (const auto& run : runs)
     {
         for (const std::string& spec : specs)
         {
-            CliqueSchedule schedule =
-                spec == "optimal" ? OptimalSchedule(run.second, config) : MakeSchedule(spec, n);
-            std::cout << run.first << " / " << spec << ": " << schedule.GetName() << ": "
-                      << DescribeCliques(schedule, run.second) << std::endl;
-            results.push_back(RunExperiment(run.second, run.first, schedule, spec, config));
+            // The baselines --schedule=optimal adds may run fewer rounds (--baselineRounds).
+            const bool added = spec != config.schedule;
+            jobs.push_back({run.second, run.first, spec, added ? baselineRounds : config.rounds});
         }
     }
     if (colocated)
     {
         // The same workload in one data centre with ring all-reduce: the gap is the ratio of
         // times to epsilon-consensus.
-        ExperimentResult reference = RunExperiment(ColocatedTopology(loaded),
-                                                   "colocated",
-                                                   MakeSchedule("ring", n),
-                                                   "ring",
-                                                   config);
-        const std::optional<double> referenceTime = reference.summary.timeToEpsilon;
-        results.push_back(reference);
+        jobs.push_back({ColocatedTopology(loaded), "colocated", "ring", baselineRounds});
+    }
+    std::vector<ExperimentResult> results = RunJobs(jobs, config, workers, output);
+    for (const ExperimentResult& r : results)
+    {
+        std::cout << r.capabilities << " / " << r.schedule << ": " << r.cliques << std::endl;
+    }
+    if (colocated)
+    {
+        const std::optional<double> referenceTime = results.back().summary.timeToEpsilon;
         for (ExperimentResult& r : results)
         {
             r.summary.colocatedTimeToEpsilon = referenceTime;
@@ -579,7 +826,9 @@ Main(int argc, char** argv)
                          {"cityCapabilities", cmd.GetCityCapabilities()},
                          {"baselines", baselines},
                          {"colocated", colocated},
-                         {"maxPeriod", config.maxPeriod}};
+                         {"maxPeriod", config.maxPeriod},
+                         {"mtu", config.mtu},
+                         {"baselineRounds", baselineRounds}};
     summary["results"] = resultList;
     WriteFile(output + "/summary.json", summary.dump(2) + "\n");
     PrintTable(results);

@@ -44,8 +44,9 @@ constexpr double P99 = 0.99;
 /** Median. */
 constexpr double P50 = 0.5;
 /**
- * Event scheduler Run() installs: hundreds of thousands of packets are in flight on long WAN
- * links, where the calendar queue's O(1) insertion beats the default map (about 20% faster).
+ * Event scheduler Run() installs. WanLinkChannel keeps packets in flight out of the event
+ * queue, so it holds a few hundred events (one per busy device, wire, stream and timer); a
+ * binary heap is the cheapest there (the default map allocates a tree node per event).
  */
 const char* const DEFAULT_SCHEDULER = "ns3::HeapScheduler";
 /** FPGA slots provisioned per slot the delay spread needs (bursts, stragglers). */
@@ -116,6 +117,8 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
     }
     m_multipliers.assign(n, 1.0);
     m_costModel = CreateObject<SyncCostModel>();
+    // Chunks fill the devices' MTU, whatever the topology helper set it to.
+    m_costModel->SetAttribute("Mtu", UintegerValue(topology.GetMtu()));
     m_costModel->SetRouting(topology.GetRouting());
 }
 

@@ -97,6 +97,12 @@ WanTopologyHelper::SetMtu(uint16_t mtu)
     m_mtu = mtu;
 }
 
+uint16_t
+WanTopologyHelper::GetMtu() const
+{
+    return m_mtu;
+}
+
 std::array<Ptr<PointToPointNetDevice>, 2>
 WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
 {

@@ -71,6 +71,8 @@ class WanTopologyHelper
     void SetQueueAttribute(const std::string& name, const AttributeValue& value);
     /** \param mtu MTU of every point-to-point device (default 9000 bytes) */
     void SetMtu(uint16_t mtu);
+    /** \return the MTU of every point-to-point device, bytes */
+    uint16_t GetMtu() const;
 
     /**
      * \brief Build nodes, devices, addresses and unicast routes. Call once.

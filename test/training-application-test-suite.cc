@@ -21,6 +21,7 @@
 #include "ns3/error-model.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/ppp-header.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
@@ -31,6 +32,7 @@
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -125,7 +127,21 @@ struct RunResult
     uint64_t queueDrops{0};                   //!< queue drops
     uint64_t lossDrops{0};                    //!< error-model drops
     double estimatedSync{0};                  //!< plan of period round 0
+    uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
+    uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
 };
+
+/**
+ * \param run where to count
+ * \param packet a frame island 0's device sends: a PPP header before an IPv4 packet
+ */
+void
+CountIsland0(RunResult* run, Ptr<const Packet> packet)
+{
+    ++run->island0Packets;
+    const uint32_t ipv4Bytes = packet->GetSize() - PppHeader().GetSerializedSize();
+    run->island0Largest = std::max(run->island0Largest, ipv4Bytes);
+}
 
 /** Knobs of one run. */
 struct Setup
@@ -144,6 +160,7 @@ struct Setup
     bool ring{false};                      //!< RING for every clique
     uint32_t seed{1};                      //!< RNG seed
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
+    uint16_t mtu{9000};                    //!< MTU of every device
 };
 
 RunResult
@@ -155,6 +172,7 @@ Simulate(const Setup& setup)
         MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay);
     const uint32_t n = topology.GetIslands().size();
     WanTopologyHelper wan;
+    wan.SetMtu(setup.mtu);
     wan.Install(topology);
     CliqueSchedule schedule = setup.partitions.empty()
                                   ? CliqueSchedule::GlobalClique(n)
@@ -204,6 +222,8 @@ Simulate(const Setup& setup)
         }
     }
     RunResult run;
+    wan.GetIslandDevice(0)->TraceConnectWithoutContext("MacTx",
+                                                       MakeBoundCallback(&CountIsland0, &run));
     if (workload)
     {
         for (uint32_t i = 0; i < n; ++i)
@@ -309,6 +329,42 @@ class TrainingExactBytesTestCase : public TestCase
     }
 
     std::string m_caps; //!< capability set
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief With a 1500-byte MTU, chunks fill exactly that MTU: no packet is larger, none is
+ *        fragmented (one IPv4 packet per chunk), and the bytes are exact.
+ */
+class TrainingMtuTestCase : public TestCase
+{
+  public:
+    TrainingMtuTestCase()
+        : TestCase("chunks fill a 1500-byte MTU, never more")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.mtu = 1500;
+        const RunResult run = Simulate(setup);
+        // 1500 - 20 (IPv4) - 8 (UDP) - 52 (gradient header) = 1420, a multiple of 4.
+        const uint64_t chunk = 1420;
+        const uint64_t chunks = (setup.modelBytes + chunk - 1) / chunk;
+        NS_TEST_ASSERT_MSG_EQ(chunks, 64u, "89,600 bytes in 1420-byte chunks (by hand)");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "round finished");
+            NS_TEST_ASSERT_MSG_EQ(r.packetsSent, 2 * chunks, "two unicast copies per chunk");
+            NS_TEST_ASSERT_MSG_EQ(r.bytesSent,
+                                  2 * (setup.modelBytes + chunks * HEADER),
+                                  "payload and gradient headers, twice");
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.island0Packets, 2 * chunks, "one IPv4 packet per chunk copy");
+        NS_TEST_ASSERT_MSG_EQ(run.island0Largest, 1500u, "full chunks fill the MTU exactly");
+    }
 };
 
 /**
@@ -685,6 +741,7 @@ class TrainingApplicationTestSuite : public TestSuite
             AddTestCase(new TrainingExactBytesTestCase(caps), TestCase::QUICK);
         }
         AddTestCase(new TrainingSyncTimeTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingMtuTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingRingTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingRealMeanTestCase("none"), TestCase::QUICK);
         AddTestCase(new TrainingRealMeanTestCase("both"), TestCase::QUICK);
