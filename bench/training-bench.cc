@@ -8,9 +8,12 @@
  *
  *   training-bench [--topology=PATH] [--modelBytes=1000000000] [--rounds=1]
  *                  [--sets=none,multicast,fpga,both] [--schedule=global|ring|moshpit]
+ *                  [--mtu=9000] [--scheduler=TYPEID] [--baseline]
  *
  * Targets (2 cores): at most 60 s and 1 GiB per set. The table shows wall and CPU seconds (on a
- * shared machine the wall time includes other jobs' load).
+ * shared machine the wall time includes other jobs' load). --baseline runs every set first on
+ * ns-3's own PointToPointChannel and default scheduler, in the same process tree, and prints
+ * the speed-up over it: a comparison that machine noise affects less than absolute times.
  */
 
 #include "ns3/clique-schedule.h"
@@ -59,25 +62,32 @@ struct Measurement
     uint64_t resends{0}; //!< retransmissions
 };
 
+/** What every set runs. */
+struct BenchConfig
+{
+    std::string topology{"data/topologies/doublezero-9.json"}; //!< topology file
+    std::string schedule{"global"};                            //!< global|ring|moshpit
+    uint64_t modelBytes{1000000000};                           //!< M
+    uint32_t rounds{1};                                        //!< rounds
+    uint16_t mtu{9000};                                        //!< IP MTU of every link
+    std::string scheduler; //!< scheduler TypeId, "" for the helper's default
+};
+
 /**
  * \brief Run one capability set in this process.
- * \param path topology file \param set capability set \param schedule schedule name
- * \param modelBytes M \param rounds rounds \param scheduler scheduler TypeId or ""
+ * \param config what to run \param set capability set
+ * \param stock true: ns-3's own PointToPointChannel and default scheduler (the baseline)
  * \return the measurement
  */
 Measurement
-RunSet(const std::string& path,
-       const std::string& set,
-       const std::string& schedule,
-       uint64_t modelBytes,
-       uint32_t rounds,
-       const std::string& scheduler)
+RunSet(const BenchConfig& config, const std::string& set, bool stock)
 {
     const auto start = std::chrono::steady_clock::now();
-    WanTopology topology = WanTopology::LoadFile(path);
+    WanTopology topology = WanTopology::LoadFile(config.topology);
     topology.SetCapabilities(WanCapabilities::Parse(set, "--sets"));
     const uint32_t n = topology.GetIslands().size();
     CliqueSchedule plan = CliqueSchedule::GlobalClique(n);
+    const std::string& schedule = config.schedule;
     if (schedule == "ring")
     {
         plan.SetAlgorithms(0, {SyncAlgorithm::RING});
@@ -91,14 +101,20 @@ RunSet(const std::string& path,
         throw std::runtime_error("--schedule: \"" + schedule + "\": expected global|ring|moshpit");
     }
     WanTopologyHelper wan;
+    wan.SetMtu(config.mtu);
+    wan.SetStockChannel(stock);
     wan.Install(topology);
     TrainingHelper helper(wan, plan);
-    helper.SetModelBytes(modelBytes);
-    helper.SetRounds(rounds);
+    helper.SetModelBytes(config.modelBytes);
+    helper.SetRounds(config.rounds);
     helper.SetComputeTime(MilliSeconds(100));
-    if (!scheduler.empty())
+    if (stock)
     {
-        helper.SetSchedulerType(scheduler);
+        helper.SetSchedulerType("");
+    }
+    else if (!config.scheduler.empty())
+    {
+        helper.SetSchedulerType(config.scheduler);
     }
     helper.Install();
     helper.Run();
@@ -140,86 +156,139 @@ Split(const std::string& text)
     return items;
 }
 
+/**
+ * \brief Run one set in a forked child, so that its peak memory is its own.
+ * \param config what to run \param set capability set \param stock baseline or not
+ * \param m where the measurement goes \return whether the child succeeded
+ */
+bool
+RunChild(const BenchConfig& config, const std::string& set, bool stock, Measurement& m)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+    {
+        std::cerr << "error: pipe failed" << std::endl;
+        return false;
+    }
+    std::cout.flush();
+    const pid_t pid = fork();
+    if (pid == 0)
+    {
+        close(fds[0]);
+        Measurement child;
+        int code = 0;
+        try
+        {
+            child = RunSet(config, set, stock);
+        }
+        catch (const std::exception& e)
+        {
+            std::cerr << "error: " << e.what() << std::endl;
+            code = 1;
+        }
+        if (write(fds[1], &child, sizeof(child)) != sizeof(child))
+        {
+            code = 1;
+        }
+        close(fds[1]);
+        _exit(code);
+    }
+    close(fds[1]);
+    const bool got = pid > 0 && read(fds[0], &m, sizeof(m)) == sizeof(m);
+    close(fds[0]);
+    int childStatus = 0;
+    if (pid > 0)
+    {
+        waitpid(pid, &childStatus, 0);
+    }
+    return got && WIFEXITED(childStatus) && WEXITSTATUS(childStatus) == 0;
+}
+
+/**
+ * \brief Print one row of the table.
+ * \param label row label \param m measurement \param target whether the targets apply
+ * \param speedup baseline wall time / this wall time, or 0 for none
+ * \return whether the targets are met (always true when they do not apply)
+ */
+bool
+PrintRow(const std::string& label, const Measurement& m, bool target, double speedup)
+{
+    // On a shared machine wall time includes other jobs: judge by CPU time as well.
+    const bool ok = std::min(m.wall, m.cpu) <= TARGET_WALL_S && m.rssMib <= TARGET_RSS_MIB;
+    std::cout << std::left << std::setw(16) << label << std::right << std::fixed
+              << std::setprecision(2) << std::setw(10) << m.wall << std::setw(10) << m.cpu
+              << std::setw(10) << std::setprecision(1) << m.rssMib << std::setprecision(4)
+              << std::setw(10) << m.simulated << std::setw(10) << m.meanSync << std::setw(10)
+              << m.estimated << std::setw(12) << m.packets << std::setprecision(0) << std::setw(12)
+              << (m.wall > 0 ? m.packets / m.wall : 0) << std::setw(8) << m.drops << std::setw(9)
+              << m.resends << std::setw(8) << (target ? (ok ? "ok" : "MISS") : "-") << std::setw(9)
+              << std::setprecision(2);
+    if (speedup > 0)
+    {
+        std::cout << speedup;
+    }
+    else
+    {
+        std::cout << "-";
+    }
+    std::cout << std::endl;
+    return ok || !target;
+}
+
 } // namespace
 
 int
 main(int argc, char** argv)
 {
-    std::string topology = "data/topologies/doublezero-9.json";
-    uint64_t modelBytes = 1000000000;
-    uint32_t rounds = 1;
+    BenchConfig config;
     std::string sets = "none,multicast,fpga,both";
-    std::string schedule = "global";
-    std::string scheduler;
+    bool baseline = false;
     CommandLine cmd(__FILE__);
-    cmd.AddValue("topology", "topology file", topology);
-    cmd.AddValue("modelBytes", "bytes of each island's update", modelBytes);
-    cmd.AddValue("rounds", "rounds to simulate", rounds);
+    cmd.AddValue("topology", "topology file", config.topology);
+    cmd.AddValue("modelBytes", "bytes of each island's update", config.modelBytes);
+    cmd.AddValue("rounds", "rounds to simulate", config.rounds);
     cmd.AddValue("sets", "capability sets, comma-separated", sets);
-    cmd.AddValue("schedule", "global|ring|moshpit", schedule);
-    cmd.AddValue("scheduler", "event scheduler TypeId (empty: the helper's default)", scheduler);
+    cmd.AddValue("schedule", "global|ring|moshpit", config.schedule);
+    cmd.AddValue("mtu", "IP MTU of every link, bytes (chunks fill it)", config.mtu);
+    cmd.AddValue("scheduler",
+                 "event scheduler TypeId (empty: the helper's default)",
+                 config.scheduler);
+    cmd.AddValue("baseline",
+                 "also run each set on ns-3's PointToPointChannel and default scheduler, and "
+                 "print the speed-up over it",
+                 baseline);
     cmd.Parse(argc, argv);
 
-    std::cout << "training-bench: " << topology << ", model " << modelBytes << " bytes, " << rounds
-              << " round(s), schedule " << schedule << "\n";
-    std::cout << std::left << std::setw(11) << "set" << std::right << std::setw(10) << "wall_s"
+    std::cout << "training-bench: " << config.topology << ", model " << config.modelBytes
+              << " bytes, " << config.rounds << " round(s), schedule " << config.schedule
+              << ", MTU " << config.mtu << "\n";
+    std::cout << std::left << std::setw(16) << "set" << std::right << std::setw(10) << "wall_s"
               << std::setw(10) << "cpu_s" << std::setw(10) << "rss_MiB" << std::setw(10) << "sim_s"
               << std::setw(10) << "sync_s" << std::setw(10) << "est_s" << std::setw(12) << "packets"
               << std::setw(12) << "pkts/wall_s" << std::setw(8) << "drops" << std::setw(9)
-              << "resends" << std::setw(8) << "target" << std::endl;
+              << "resends" << std::setw(8) << "target" << std::setw(9) << "speedup" << std::endl;
     int status = 0;
     for (const std::string& set : Split(sets))
     {
-        int fds[2];
-        if (pipe(fds) != 0)
+        Measurement stock;
+        if (baseline)
         {
-            std::cerr << "error: pipe failed" << std::endl;
-            return 1;
+            if (!RunChild(config, set, true, stock))
+            {
+                std::cout << set << " (stock) failed" << std::endl;
+                status = 1;
+                continue;
+            }
+            PrintRow(set + " (stock)", stock, false, 0);
         }
-        const pid_t pid = fork();
-        if (pid == 0)
-        {
-            close(fds[0]);
-            Measurement m;
-            int code = 0;
-            try
-            {
-                m = RunSet(topology, set, schedule, modelBytes, rounds, scheduler);
-            }
-            catch (const std::exception& e)
-            {
-                std::cerr << "error: " << e.what() << std::endl;
-                code = 1;
-            }
-            if (write(fds[1], &m, sizeof(m)) != sizeof(m))
-            {
-                code = 1;
-            }
-            close(fds[1]);
-            _exit(code);
-        }
-        close(fds[1]);
         Measurement m;
-        const bool got = read(fds[0], &m, sizeof(m)) == sizeof(m);
-        close(fds[0]);
-        int childStatus = 0;
-        waitpid(pid, &childStatus, 0);
-        if (!got || !WIFEXITED(childStatus) || WEXITSTATUS(childStatus) != 0)
+        if (!RunChild(config, set, false, m))
         {
-            std::cout << std::left << std::setw(11) << set << " failed" << std::endl;
+            std::cout << set << " failed" << std::endl;
             status = 1;
             continue;
         }
-        // On a shared machine wall time includes other jobs: judge by CPU time as well.
-        const bool ok = std::min(m.wall, m.cpu) <= TARGET_WALL_S && m.rssMib <= TARGET_RSS_MIB;
-        std::cout << std::left << std::setw(11) << set << std::right << std::fixed
-                  << std::setprecision(2) << std::setw(10) << m.wall << std::setw(10) << m.cpu
-                  << std::setw(10) << std::setprecision(1) << m.rssMib << std::setprecision(4)
-                  << std::setw(10) << m.simulated << std::setw(10) << m.meanSync << std::setw(10)
-                  << m.estimated << std::setw(12) << m.packets << std::setprecision(0)
-                  << std::setw(12) << (m.wall > 0 ? m.packets / m.wall : 0) << std::setw(8)
-                  << m.drops << std::setw(9) << m.resends << std::setw(8) << (ok ? "ok" : "MISS")
-                  << std::endl;
+        PrintRow(set, m, true, baseline && m.wall > 0 ? stock.wall / m.wall : 0);
     }
     return status;
 }

@@ -45,10 +45,11 @@ constexpr double P99 = 0.99;
 constexpr double P50 = 0.5;
 /**
  * Event scheduler Run() installs. WanLinkChannel keeps packets in flight out of the event
- * queue, so it holds a few hundred events (one per busy device, wire, stream and timer); a
- * binary heap is the cheapest there (the default map allocates a tree node per event).
+ * queue, so it holds a few hundred events (one per busy device, wire, stream and timer). On a
+ * 3 MB global-clique round without multicast (callgrind, instructions executed by the whole
+ * program): PriorityQueue 2.11 G, Map (ns-3's default) 2.16 G, Calendar 2.22 G, Heap 2.33 G.
  */
-const char* const DEFAULT_SCHEDULER = "ns3::HeapScheduler";
+const char* const DEFAULT_SCHEDULER = "ns3::PriorityQueueScheduler";
 /** FPGA slots provisioned per slot the delay spread needs (bursts, stragglers). */
 constexpr double FPGA_SLOT_HEADROOM = 2.0;
 /** Extra FPGA slot hold time beyond the senders' delay spread. */

@@ -132,7 +132,7 @@ class TrainingHelper
      */
     void SetTuneFpgas(bool tune, Time margin = MilliSeconds(20));
     /**
-     * \param type the event scheduler Run() installs (default "ns3::CalendarScheduler", fast
+     * \param type the event scheduler Run() installs (default "ns3::PriorityQueueScheduler", fast
      *        with many packets in flight); "" keeps the simulator's
      */
     void SetSchedulerType(const std::string& type);

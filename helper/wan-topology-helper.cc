@@ -103,6 +103,12 @@ WanTopologyHelper::GetMtu() const
     return m_mtu;
 }
 
+void
+WanTopologyHelper::SetStockChannel(bool stock)
+{
+    m_stockChannel = stock;
+}
+
 std::array<Ptr<PointToPointNetDevice>, 2>
 WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
 {
@@ -124,8 +130,15 @@ WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
         device->AggregateObject(queueInterface);
         devices[end] = device;
     }
-    Ptr<WanLinkChannel> channel =
-        CreateObjectWithAttributes<WanLinkChannel>("Delay", TimeValue(delay));
+    Ptr<PointToPointChannel> channel;
+    if (m_stockChannel)
+    {
+        channel = CreateObjectWithAttributes<PointToPointChannel>("Delay", TimeValue(delay));
+    }
+    else
+    {
+        channel = CreateObjectWithAttributes<WanLinkChannel>("Delay", TimeValue(delay));
+    }
     devices[0]->Attach(channel);
     devices[1]->Attach(channel);
     return devices;

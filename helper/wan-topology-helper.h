@@ -73,6 +73,13 @@ class WanTopologyHelper
     void SetMtu(uint16_t mtu);
     /** \return the MTU of every point-to-point device, bytes */
     uint16_t GetMtu() const;
+    /**
+     * \brief Choose the links' channel.
+     * \param stock true: ns-3's PointToPointChannel (one event per packet in flight, and its
+     *        TxRxPointToPoint trace fires); false (default): WanLinkChannel, same timing with
+     *        one event per direction. For comparisons and NetAnim.
+     */
+    void SetStockChannel(bool stock);
 
     /**
      * \brief Build nodes, devices, addresses and unicast routes. Call once.
@@ -166,6 +173,7 @@ class WanTopologyHelper
     DataRate m_inBoxRate;                  //!< FPGA to router link rate
     Time m_inBoxDelay;                     //!< FPGA to router link delay
     uint16_t m_mtu;                        //!< MTU of every point-to-point device
+    bool m_stockChannel{false};            //!< PointToPointChannel instead of WanLinkChannel
     uint32_t m_nextGroup;                  //!< next group AllocateGroup() returns (host order)
     WanTopology m_topology;                //!< the installed topology
     std::unique_ptr<WanRouting> m_routing; //!< the routes (null until Install)

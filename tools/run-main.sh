@@ -5,8 +5,11 @@
 #   1. virtual payloads with a large model (round times, link use):  results/<stamp>/virtual
 #   2. real payloads with a small model (consensus and loss curves):  results/<stamp>/real
 # then draws the figures (PNG) beside each and prints the tables.
-# Environment: MODEL_BYTES (default 100000000), ROUNDS (2), REAL_MODEL_BYTES (400000),
-# REAL_ROUNDS (8), COMPUTE_TIME (100ms), RESULTS (results). Extra arguments go to both runs.
+# Environment: MODEL_BYTES (default 1000000000), ROUNDS (2), BASELINE_ROUNDS (1) and MTU (64000)
+# for the virtual run, REAL_MODEL_BYTES (400000), REAL_ROUNDS (8), COMPUTE_TIME (100ms), JOBS (the
+# number of cores), RESULTS (results). Extra arguments go to both runs.
+# MTU=9000 keeps standard jumbo frames for the 1 GB run: about seven times as many packets, so
+# about seven times as long (see doc/wan-training.rst, "Speed").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
@@ -15,11 +18,15 @@ tools/build.sh release
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out=${RESULTS:-results}/$stamp
 mkdir -p "$out"
-common=(--capabilities=all --schedule=optimal --computeTime="${COMPUTE_TIME:-100ms}")
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+common=(--capabilities=all --schedule=optimal --computeTime="${COMPUTE_TIME:-100ms}" --jobs="$jobs")
 
-echo "== virtual payloads, ${MODEL_BYTES:-100000000}-byte model -> $out/virtual" >&2
-build/examples/nine-city-training "${common[@]}" --payload=virtual \
-    --modelBytes="${MODEL_BYTES:-100000000}" --rounds="${ROUNDS:-2}" --output="$out/virtual" "$@"
+model=${MODEL_BYTES:-1000000000}
+echo "== virtual payloads, $model-byte model, MTU ${MTU:-64000} -> $out/virtual" >&2
+# The baselines and the colocated reference have period 1: one round shows their round time.
+build/examples/nine-city-training "${common[@]}" --payload=virtual --mtu="${MTU:-64000}" \
+    --baselineRounds="${BASELINE_ROUNDS:-1}" --modelBytes="$model" --rounds="${ROUNDS:-2}" \
+    --output="$out/virtual" "$@"
 echo "== real payloads, ${REAL_MODEL_BYTES:-400000}-byte model -> $out/real" >&2
 build/examples/nine-city-training "${common[@]}" --payload=real \
     --modelBytes="${REAL_MODEL_BYTES:-400000}" --rounds="${REAL_ROUNDS:-8}" --output="$out/real" "$@"
