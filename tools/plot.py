@@ -171,6 +171,27 @@ def key_label(key):
     return f"{caps} / {schedule}" if schedule else caps
 
 
+def series_styles(keys):
+    """Line style per (capabilities, schedule) key: one colour per capability set, one line
+    style and marker per schedule, so that a dozen series stay apart."""
+    import matplotlib.pyplot as plt
+    palette = plt.get_cmap("tab10").colors
+    caps_order, schedule_order = [], []
+    for caps, schedule in keys:
+        if caps not in caps_order:
+            caps_order.append(caps)
+        if schedule not in schedule_order:
+            schedule_order.append(schedule)
+    lines, markers = ["-", "--", ":", "-."], ["o", "s", "^", "D"]
+    styles = {}
+    for caps, schedule in keys:
+        c, k = caps_order.index(caps), schedule_order.index(schedule)
+        styles[(caps, schedule)] = dict(color=palette[c % len(palette)],
+                                        linestyle=lines[k % len(lines)],
+                                        marker=markers[k % len(markers)])
+    return styles
+
+
 def save(fig, path):
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
     import matplotlib.pyplot as plt
@@ -223,7 +244,10 @@ def plot_round_breakdown(rows, summary, path):
                 entry["estimated_sync_s"]
     bars = [(key_label(k), c / n, s / n, estimates.get(k)) for k, (c, s, n) in groups.items()]
     config = summary.get("config") or {}
-    detail = ", ".join(f"{k}={config[k]}" for k in ("modelBytes", "rounds") if k in config)
+    shown = ["modelBytes", "rounds", "mtu"]
+    if config.get("baselineRounds") not in (None, config.get("rounds")):
+        shown.insert(2, "baselineRounds")
+    detail = ", ".join(f"{k}={config[k]}" for k in shown if k in config)
     breakdown_figure(bars, "Round time breakdown (mean over islands and rounds)", path,
                      detail)
 
@@ -243,29 +267,30 @@ def plot_consensus(rows, path):
     positive = [p[1] for pts in series.values() for p in pts if p[1] is not None and p[1] > 0]
     floor = min(positive) / 10.0 if positive else 1e-12
     clipped = False
+    styles = series_styles(list(series))
     for key, pts in series.items():
         pts.sort()
         ds = [(t, d) for t, d, _ in pts if d is not None]
         clipped |= any(d <= 0 for _, d in ds)
-        ax_d.plot([t for t, _ in ds], [max(d, floor) for _, d in ds], marker="o",
-                  markersize=3, label=key_label(key))
+        ax_d.plot([t for t, _ in ds], [max(d, floor) for _, d in ds], markersize=4,
+                  label=key_label(key), **styles[key])
     ax_d.set_yscale("log")
     ax_d.set_ylabel("consensus distance (-, log)")
     ax_d.set_title("Consensus distance" + (" and loss" if has_loss else "") +
                    " against simulated time" +
                    (f"\n(exact consensus, distance 0, drawn at {floor:.1e})" if clipped else ""))
     ax_d.grid(alpha=0.3, which="both")
-    ax_d.legend(title="capabilities / schedule", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    # One legend for both panels (same series); identical runs draw on top of each other.
+    ax_d.legend(title="capabilities / schedule\n(colour / line; identical\nruns overlap)", loc="upper left",
+                bbox_to_anchor=(1.01, 1.0))
     if has_loss:
         ax_l = axes[1][0]
         for key, pts in series.items():
             ls = [(t, loss) for t, _, loss in pts if loss is not None]
-            ax_l.plot([t for t, _ in ls], [v for _, v in ls], marker="o", markersize=3,
-                      label=key_label(key))
+            ax_l.plot([t for t, _ in ls], [v for _, v in ls], markersize=4,
+                      label=key_label(key), **styles[key])
         ax_l.set_ylabel("training loss (-)")
         ax_l.grid(alpha=0.3)
-        ax_l.legend(title="capabilities / schedule", loc="upper left",
-                    bbox_to_anchor=(1.01, 1.0))
     axes[-1][0].set_xlabel("simulated time (s)")
     save(fig, path)
 
@@ -363,11 +388,12 @@ def plot_link_map(rows, cities, links, topo_path, path):
     from matplotlib.lines import Line2D
     handles = [Line2D([], [], color=cmap(norm(f * norm.vmax)),
                       linewidth=MIN_LINK_WIDTH_PT + (MAX_LINK_WIDTH_PT - MIN_LINK_WIDTH_PT) * f,
-                      label=f"{100 * f * norm.vmax:.2g} % utilisation") for f in (0.25, 0.5, 1.0)]
+                      label=f"utilisation {f * norm.vmax:.2g}") for f in (0.25, 0.5, 1.0)]
     handles.append(Line2D([], [], color="lightgray", linestyle="--", label="no traffic recorded"))
     # Below the figure (bbox_inches="tight" grows the image), clear of the axis labels.
     fig.legend(handles=handles, loc="upper center", ncol=len(handles), frameon=False,
                bbox_to_anchor=(0.5, 0.0))
+    fig.subplots_adjust(hspace=0.4)  # room for each row's x label above the next row's title
     fig.colorbar(cm.ScalarMappable(norm=norm, cmap=cmap), ax=axes.ravel().tolist(),
                  label="link utilisation, busier direction (fraction of rate)", shrink=0.8)
     fig.suptitle(f"WAN link utilisation ({os.path.basename(topo_path)})")
