@@ -215,7 +215,7 @@ PrintRow(const std::string& label, const Measurement& m, bool target, double spe
 {
     // On a shared machine wall time includes other jobs: judge by CPU time as well.
     const bool ok = std::min(m.wall, m.cpu) <= TARGET_WALL_S && m.rssMib <= TARGET_RSS_MIB;
-    std::cout << std::left << std::setw(16) << label << std::right << std::fixed
+    std::cout << std::left << std::setw(18) << label << std::right << std::fixed
               << std::setprecision(2) << std::setw(10) << m.wall << std::setw(10) << m.cpu
               << std::setw(10) << std::setprecision(1) << m.rssMib << std::setprecision(4)
               << std::setw(10) << m.simulated << std::setw(10) << m.meanSync << std::setw(10)
@@ -262,7 +262,7 @@ main(int argc, char** argv)
     std::cout << "training-bench: " << config.topology << ", model " << config.modelBytes
               << " bytes, " << config.rounds << " round(s), schedule " << config.schedule
               << ", MTU " << config.mtu << "\n";
-    std::cout << std::left << std::setw(16) << "set" << std::right << std::setw(10) << "wall_s"
+    std::cout << std::left << std::setw(18) << "set" << std::right << std::setw(10) << "wall_s"
               << std::setw(10) << "cpu_s" << std::setw(10) << "rss_MiB" << std::setw(10) << "sim_s"
               << std::setw(10) << "sync_s" << std::setw(10) << "est_s" << std::setw(12) << "packets"
               << std::setw(12) << "pkts/wall_s" << std::setw(8) << "drops" << std::setw(9)

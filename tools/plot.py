@@ -247,6 +247,7 @@ def plot_round_breakdown(rows, summary, path):
     shown = ["modelBytes", "rounds", "mtu"]
     if config.get("baselineRounds") not in (None, config.get("rounds")):
         shown.insert(2, "baselineRounds")
+    shown += [k for k in ("accessBandwidth", "wanBandwidth") if config.get(k)]  # "": the file's
     detail = ", ".join(f"{k}={config[k]}" for k in shown if k in config)
     breakdown_figure(bars, "Round time breakdown (mean over islands and rounds)", path,
                      detail)
