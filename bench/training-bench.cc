@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -69,7 +70,7 @@ struct BenchConfig
     std::string schedule{"global"};                            //!< global|ring|moshpit
     uint64_t modelBytes{1000000000};                           //!< M
     uint32_t rounds{1};                                        //!< rounds
-    uint16_t mtu{9000};                                        //!< IP MTU of every link
+    uint32_t mtu{9000};                                        //!< IP MTU of every link
     std::string scheduler; //!< scheduler TypeId, "" for the helper's default
 };
 
@@ -101,7 +102,7 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
         throw std::runtime_error("--schedule: \"" + schedule + "\": expected global|ring|moshpit");
     }
     WanTopologyHelper wan;
-    wan.SetMtu(config.mtu);
+    wan.SetMtu(static_cast<uint16_t>(config.mtu));
     wan.SetStockChannel(stock);
     wan.Install(topology);
     TrainingHelper helper(wan, plan);
@@ -258,6 +259,12 @@ main(int argc, char** argv)
                  "print the speed-up over it",
                  baseline);
     cmd.Parse(argc, argv);
+    if (config.mtu < WanTopologyHelper::MIN_MTU || config.mtu > UINT16_MAX)
+    {
+        std::cerr << "error: --mtu: " << config.mtu << ": expected " << WanTopologyHelper::MIN_MTU
+                  << " to " << UINT16_MAX << std::endl;
+        return 1;
+    }
 
     std::cout << "training-bench: " << config.topology << ", model " << config.modelBytes
               << " bytes, " << config.rounds << " round(s), schedule " << config.schedule

@@ -69,8 +69,8 @@ struct ExperimentConfig
     uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
 };
 
-/** Smallest --mtu: IPv6's minimum link MTU, room for every header and a useful chunk. */
-constexpr uint32_t MIN_MTU = 1280;
+/** Smallest --mtu: what WanTopologyHelper::SetMtu accepts. */
+constexpr uint32_t MIN_MTU = WanTopologyHelper::MIN_MTU;
 /** Largest --mtu: the largest IPv4 total length. */
 constexpr uint32_t MAX_MTU = 65535;
 

@@ -21,6 +21,7 @@
 
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -94,6 +95,11 @@ WanTopologyHelper::SetQueueAttribute(const std::string& name, const AttributeVal
 void
 WanTopologyHelper::SetMtu(uint16_t mtu)
 {
+    if (mtu < MIN_MTU)
+    {
+        throw std::invalid_argument("WanTopologyHelper::SetMtu: " + std::to_string(mtu) +
+                                    " bytes: the MTU must be at least " + std::to_string(MIN_MTU));
+    }
     m_mtu = mtu;
 }
 

@@ -69,7 +69,10 @@ class WanTopologyHelper
      * \param name attribute name \param value attribute value
      */
     void SetQueueAttribute(const std::string& name, const AttributeValue& value);
-    /** \param mtu MTU of every point-to-point device (default 9000 bytes) */
+    /**
+     * \param mtu MTU of every point-to-point device (default 9000 bytes); gradient chunks fill it
+     * \throws std::invalid_argument below MIN_MTU
+     */
     void SetMtu(uint16_t mtu);
     /** \return the MTU of every point-to-point device, bytes */
     uint16_t GetMtu() const;
@@ -140,6 +143,8 @@ class WanTopologyHelper
     static const Time DEFAULT_IN_BOX_DELAY;
     /** Default MTU of every point-to-point device, bytes. */
     static constexpr uint16_t DEFAULT_MTU = 9000;
+    /** Smallest MTU SetMtu accepts: IPv6's minimum link MTU, room for every header and a chunk. */
+    static constexpr uint16_t MIN_MTU = 1280;
     /** First multicast group handed out by AllocateGroup() (239.0.0.1). */
     static constexpr uint32_t FIRST_GROUP = 0xEF000001;
     /** Last multicast group AllocateGroup() may hand out (239.255.255.255). */

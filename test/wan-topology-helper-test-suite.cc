@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -525,7 +526,7 @@ class BadInputTest : public TestCase
 {
   public:
     BadInputTest()
-        : TestCase("bad island indices and group addresses throw")
+        : TestCase("bad island indices, group addresses and MTUs throw")
     {
     }
 
@@ -559,6 +560,20 @@ class BadInputTest : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(thrown, true, "unicast group address");
         NS_TEST_EXPECT_MSG_EQ(helper.GetIslandIndex(Ipv4Address("10.9.9.9")), UINT32_MAX, "none");
+        WanTopologyHelper mtu;
+        thrown = false;
+        try
+        {
+            mtu.SetMtu(1279);
+        }
+        catch (const std::invalid_argument&)
+        {
+            thrown = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(thrown, true, "an MTU below 1280 bytes");
+        NS_TEST_EXPECT_MSG_EQ(mtu.GetMtu(), 9000, "the rejected MTU is not kept");
+        mtu.SetMtu(1280);
+        NS_TEST_EXPECT_MSG_EQ(mtu.GetMtu(), 1280, "1280 bytes is accepted");
         Simulator::Destroy();
     }
 };
