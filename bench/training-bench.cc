@@ -26,11 +26,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -102,7 +102,7 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
         throw std::runtime_error("--schedule: \"" + schedule + "\": expected global|ring|moshpit");
     }
     WanTopologyHelper wan;
-    wan.SetMtu(static_cast<uint16_t>(config.mtu));
+    wan.SetMtu(config.mtu);
     wan.SetStockChannel(stock);
     wan.Install(topology);
     TrainingHelper helper(wan, plan);
@@ -209,9 +209,8 @@ RunChild(const BenchConfig& config, const std::string& set, bool stock, Measurem
  * \brief Print one row of the table.
  * \param label row label \param m measurement \param target whether the targets apply
  * \param speedup baseline wall time / this wall time, or 0 for none
- * \return whether the targets are met (always true when they do not apply)
  */
-bool
+void
 PrintRow(const std::string& label, const Measurement& m, bool target, double speedup)
 {
     // On a shared machine wall time includes other jobs: judge by CPU time as well.
@@ -233,7 +232,6 @@ PrintRow(const std::string& label, const Measurement& m, bool target, double spe
         std::cout << "-";
     }
     std::cout << std::endl;
-    return ok || !target;
 }
 
 } // namespace
@@ -259,10 +257,13 @@ main(int argc, char** argv)
                  "print the speed-up over it",
                  baseline);
     cmd.Parse(argc, argv);
-    if (config.mtu < WanTopologyHelper::MIN_MTU || config.mtu > UINT16_MAX)
+    try
     {
-        std::cerr << "error: --mtu: " << config.mtu << ": expected " << WanTopologyHelper::MIN_MTU
-                  << " to " << UINT16_MAX << std::endl;
+        WanTopologyHelper::CheckMtu(config.mtu);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: --mtu: " << e.what() << std::endl;
         return 1;
     }
 

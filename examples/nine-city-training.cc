@@ -36,6 +36,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -68,11 +69,6 @@ struct ExperimentConfig
     uint32_t maxPeriod{4};                        //!< optimiser's largest period
     uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
 };
-
-/** Smallest --mtu: what WanTopologyHelper::SetMtu accepts. */
-constexpr uint32_t MIN_MTU = WanTopologyHelper::MIN_MTU;
-/** Largest --mtu: the largest IPv4 total length. */
-constexpr uint32_t MAX_MTU = 65535;
 
 /** Access rate of an island in the colocated reference (one data centre). */
 constexpr uint64_t COLOCATED_ACCESS_BPS = 400000000000ULL;
@@ -293,7 +289,7 @@ RunExperiment(const WanTopology& topology,
               const ExperimentConfig& config)
 {
     WanTopologyHelper wan;
-    wan.SetMtu(static_cast<uint16_t>(config.mtu));
+    wan.SetMtu(config.mtu);
     wan.Install(topology);
     TrainingHelper helper(wan, schedule);
     helper.SetModelBytes(config.modelBytes);
@@ -674,10 +670,13 @@ Main(int argc, char** argv)
     {
         throw std::runtime_error("--jobs: 0: must be at least 1");
     }
-    if (config.mtu < MIN_MTU || config.mtu > MAX_MTU)
+    try
     {
-        throw std::runtime_error("--mtu: " + std::to_string(config.mtu) + ": expected " +
-                                 std::to_string(MIN_MTU) + " to " + std::to_string(MAX_MTU));
+        WanTopologyHelper::CheckMtu(config.mtu);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw std::runtime_error(std::string("--mtu: ") + e.what());
     }
     if (config.maxPeriod == 0)
     {

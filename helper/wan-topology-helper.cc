@@ -93,14 +93,20 @@ WanTopologyHelper::SetQueueAttribute(const std::string& name, const AttributeVal
 }
 
 void
-WanTopologyHelper::SetMtu(uint16_t mtu)
+WanTopologyHelper::CheckMtu(uint32_t mtu)
 {
-    if (mtu < MIN_MTU)
+    if (mtu < MIN_MTU || mtu > MAX_MTU)
     {
-        throw std::invalid_argument("WanTopologyHelper::SetMtu: " + std::to_string(mtu) +
-                                    " bytes: the MTU must be at least " + std::to_string(MIN_MTU));
+        throw std::invalid_argument("MTU " + std::to_string(mtu) + " bytes: expected " +
+                                    std::to_string(MIN_MTU) + " to " + std::to_string(MAX_MTU));
     }
-    m_mtu = mtu;
+}
+
+void
+WanTopologyHelper::SetMtu(uint32_t mtu)
+{
+    CheckMtu(mtu);
+    m_mtu = static_cast<uint16_t>(mtu);
 }
 
 uint16_t

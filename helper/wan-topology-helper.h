@@ -71,9 +71,15 @@ class WanTopologyHelper
     void SetQueueAttribute(const std::string& name, const AttributeValue& value);
     /**
      * \param mtu MTU of every point-to-point device (default 9000 bytes); gradient chunks fill it
-     * \throws std::invalid_argument below MIN_MTU
+     * \throws std::invalid_argument outside MIN_MTU..MAX_MTU (CheckMtu)
      */
-    void SetMtu(uint16_t mtu);
+    void SetMtu(uint32_t mtu);
+    /**
+     * \brief Check an MTU before use, e.g. a command-line flag before anything runs.
+     * \param mtu bytes
+     * \throws std::invalid_argument naming the value, outside MIN_MTU..MAX_MTU
+     */
+    static void CheckMtu(uint32_t mtu);
     /** \return the MTU of every point-to-point device, bytes */
     uint16_t GetMtu() const;
     /**
@@ -145,6 +151,8 @@ class WanTopologyHelper
     static constexpr uint16_t DEFAULT_MTU = 9000;
     /** Smallest MTU SetMtu accepts: IPv6's minimum link MTU, room for every header and a chunk. */
     static constexpr uint16_t MIN_MTU = 1280;
+    /** Largest MTU SetMtu accepts: the largest IPv4 total length. */
+    static constexpr uint16_t MAX_MTU = 65535;
     /** First multicast group handed out by AllocateGroup() (239.0.0.1). */
     static constexpr uint32_t FIRST_GROUP = 0xEF000001;
     /** Last multicast group AllocateGroup() may hand out (239.255.255.255). */
