@@ -8,12 +8,16 @@
  *
  *   training-bench [--topology=PATH] [--modelBytes=1000000000] [--rounds=1]
  *                  [--sets=none,multicast,fpga,both] [--schedule=global|ring|moshpit]
- *                  [--mtu=9000] [--scheduler=TYPEID] [--baseline]
+ *                  [--mtu=9000] [--scheduler=TYPEID] [--ranks=2] [--baseline]
  *
- * Targets (2 cores): at most 60 s and 1 GiB per set. The table shows wall and CPU seconds (on a
- * shared machine the wall time includes other jobs' load). --baseline runs every set first on
- * ns-3's own PointToPointChannel and default scheduler, in the same process tree, and prints
- * the speed-up over it: a comparison that machine noise affects less than absolute times.
+ * Targets (2 cores): at most 60 s and 1 GiB per set. --ranks (default 2, the target machine's
+ * cores) splits each set's simulation over that many processes by city
+ * (TrainingHelper::SetRanks); "crossed" counts the packets that went between them, and the
+ * memory is the sum of the processes' peaks. The table shows wall and CPU seconds (on a shared
+ * machine the wall time includes other jobs' load). --baseline runs every set first in one
+ * process on ns-3's own PointToPointChannel and default scheduler, in the same process tree,
+ * and prints the speed-up over it: a comparison that machine noise affects less than absolute
+ * times.
  */
 
 #include "ns3/clique-schedule.h"
@@ -61,6 +65,7 @@ struct Measurement
     uint64_t packets{0}; //!< gradient packets sent by all islands
     uint64_t drops{0};   //!< queue drops
     uint64_t resends{0}; //!< retransmissions
+    uint64_t crossed{0}; //!< packets between ranks
 };
 
 /** What every set runs. */
@@ -72,6 +77,7 @@ struct BenchConfig
     uint32_t rounds{1};                                        //!< rounds
     uint32_t mtu{9000};                                        //!< IP MTU of every link
     std::string scheduler; //!< scheduler TypeId, "" for the helper's default
+    uint32_t ranks{2};     //!< processes per set (TrainingHelper::SetRanks)
 };
 
 /**
@@ -117,6 +123,10 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
     {
         helper.SetSchedulerType(config.scheduler);
     }
+    if (!stock)
+    {
+        helper.SetRanks(config.ranks);
+    }
     helper.Install();
     helper.Run();
     Measurement m;
@@ -126,17 +136,23 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
     m.estimated = s.estimatedSync;
     m.drops = s.queueDrops;
     m.resends = s.retransmissions;
+    m.crossed = helper.GetParallelInfo().packetsBetweenRanks;
     for (const TrainingRoundRecord& r : helper.GetRecords())
     {
         m.packets += r.packetsSent;
     }
     Simulator::Destroy();
     m.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    m.rssMib = usage.ru_maxrss / KIB;
-    m.cpu = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 + usage.ru_stime.tv_sec +
-            usage.ru_stime.tv_usec * 1e-6;
+    // With several ranks, the other ranks are this process's children: add their peaks and
+    // CPU times (the sum bounds the peak of the set from above).
+    for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN})
+    {
+        struct rusage usage;
+        getrusage(who, &usage);
+        m.rssMib += usage.ru_maxrss / KIB;
+        m.cpu += usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 + usage.ru_stime.tv_sec +
+                 usage.ru_stime.tv_usec * 1e-6;
+    }
     return m;
 }
 
@@ -221,8 +237,8 @@ PrintRow(const std::string& label, const Measurement& m, bool target, double spe
               << std::setw(10) << m.simulated << std::setw(10) << m.meanSync << std::setw(10)
               << m.estimated << std::setw(12) << m.packets << std::setprecision(0) << std::setw(12)
               << (m.wall > 0 ? m.packets / m.wall : 0) << std::setw(8) << m.drops << std::setw(9)
-              << m.resends << std::setw(8) << (target ? (ok ? "ok" : "MISS") : "-") << std::setw(9)
-              << std::setprecision(2);
+              << m.resends << std::setw(10) << m.crossed << std::setw(8)
+              << (target ? (ok ? "ok" : "MISS") : "-") << std::setw(9) << std::setprecision(2);
     if (speedup > 0)
     {
         std::cout << speedup;
@@ -252,11 +268,19 @@ main(int argc, char** argv)
     cmd.AddValue("scheduler",
                  "event scheduler TypeId (empty: the helper's default)",
                  config.scheduler);
+    cmd.AddValue("ranks",
+                 "processes per set, cities split between them (TrainingHelper::SetRanks)",
+                 config.ranks);
     cmd.AddValue("baseline",
                  "also run each set on ns-3's PointToPointChannel and default scheduler, and "
                  "print the speed-up over it",
                  baseline);
     cmd.Parse(argc, argv);
+    if (config.ranks == 0)
+    {
+        std::cerr << "error: --ranks: 0: must be at least 1" << std::endl;
+        return 1;
+    }
     try
     {
         WanTopologyHelper::CheckMtu(config.mtu);
@@ -269,12 +293,13 @@ main(int argc, char** argv)
 
     std::cout << "training-bench: " << config.topology << ", model " << config.modelBytes
               << " bytes, " << config.rounds << " round(s), schedule " << config.schedule
-              << ", MTU " << config.mtu << "\n";
+              << ", MTU " << config.mtu << ", " << config.ranks << " rank(s) per set\n";
     std::cout << std::left << std::setw(18) << "set" << std::right << std::setw(10) << "wall_s"
               << std::setw(10) << "cpu_s" << std::setw(10) << "rss_MiB" << std::setw(10) << "sim_s"
               << std::setw(10) << "sync_s" << std::setw(10) << "est_s" << std::setw(12) << "packets"
               << std::setw(12) << "pkts/wall_s" << std::setw(8) << "drops" << std::setw(9)
-              << "resends" << std::setw(8) << "target" << std::setw(9) << "speedup" << std::endl;
+              << "resends" << std::setw(10) << "crossed" << std::setw(8) << "target" << std::setw(9)
+              << "speedup" << std::endl;
     int status = 0;
     for (const std::string& set : Split(sets))
     {

@@ -12,7 +12,9 @@
  *   nine-city-training --capabilities=both --schedule=moshpit --modelBytes=100000000
  *
  * With --jobs=N the experiments (capability set x schedule, and the colocated reference) run
- * in up to N child processes at once; the outputs are byte for byte those of --jobs=1.
+ * in up to N child processes at once; the outputs are byte for byte those of --jobs=1. With
+ * --ranks=R each experiment is itself split over R processes by city (WanParallelRunner):
+ * --jobs spreads many experiments over the cores, --ranks makes one large experiment faster.
  */
 
 #include "ns3/clique-schedule-helper.h"
@@ -68,6 +70,7 @@ struct ExperimentConfig
     uint32_t seed{1};                             //!< optimiser's local-search seed
     uint32_t maxPeriod{4};                        //!< optimiser's largest period
     uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
+    uint32_t ranks{1};                            //!< processes per experiment
 };
 
 /** Access rate of an island in the colocated reference (one data centre). */
@@ -304,6 +307,8 @@ RunExperiment(const WanTopology& topology,
         helper.SetWanLossRate(config.lossRate);
     }
     helper.SetProgress("capabilities=" + capabilities, PROGRESS_SECONDS);
+    // The colocated reference is one city: it runs in one process.
+    helper.SetRanks(std::min<uint32_t>(config.ranks, topology.GetCities().size()));
     helper.Install();
     helper.Run();
 
@@ -663,6 +668,10 @@ Main(int argc, char** argv)
                        "MTU of every link, bytes (1280-65535); gradient chunks fill it, so a "
                        "larger MTU means fewer, larger packets",
                        config.mtu);
+    cmd.Get().AddValue("ranks",
+                       "processes each experiment is split over, by city (at most the number "
+                       "of cities; virtual payloads only; results do not depend on it)",
+                       config.ranks);
     cmd.Parse(argc, argv);
     config.seed = cmd.GetSeed();
     baselineRounds = baselineRounds == 0 ? config.rounds : baselineRounds;
@@ -677,6 +686,10 @@ Main(int argc, char** argv)
     catch (const std::invalid_argument& e)
     {
         throw std::runtime_error(std::string("--mtu: ") + e.what());
+    }
+    if (config.ranks == 0)
+    {
+        throw std::runtime_error("--ranks: 0: must be at least 1");
     }
     if (config.maxPeriod == 0)
     {
@@ -703,6 +716,12 @@ Main(int argc, char** argv)
                                  ": --payload=real allows at most " +
                                  std::to_string(MAX_REAL_MODEL_BYTES));
     }
+    if (config.real && config.ranks > 1)
+    {
+        throw std::runtime_error("--ranks: " + std::to_string(config.ranks) +
+                                 ": --payload=real needs 1 (consensus is computed over all "
+                                 "islands' parameters as rounds end)");
+    }
     if (!(config.lossRate >= 0 && config.lossRate < 1))
     {
         std::ostringstream os;
@@ -722,6 +741,12 @@ Main(int argc, char** argv)
 
     const WanTopology loaded = OverrideRates(cmd.LoadTopology(), wanBps, accessBps);
     const uint32_t n = loaded.GetIslands().size();
+    if (config.ranks > loaded.GetCities().size())
+    {
+        throw std::runtime_error("--ranks: " + std::to_string(config.ranks) +
+                                 ": the topology has " + std::to_string(loaded.GetCities().size()) +
+                                 " cities");
+    }
     // The schedules each capability set runs: the one asked for; the optimiser's choice plus
     // the global-clique and ring baselines with --schedule=optimal.
     std::vector<std::string> specs = {config.schedule};

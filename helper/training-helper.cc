@@ -19,6 +19,7 @@
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-parallel-runner.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +27,7 @@
 #include <iostream>
 #include <limits>
 #include <sstream>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -54,6 +56,12 @@ const char* const DEFAULT_SCHEDULER = "ns3::PriorityQueueScheduler";
 constexpr double FPGA_SLOT_HEADROOM = 2.0;
 /** Extra FPGA slot hold time beyond the senders' delay spread. */
 const Time DEFAULT_FPGA_TIMEOUT_MARGIN = MilliSeconds(20);
+/**
+ * Work of a packet through the stock IPv4/UDP stack of an island (sent or received), in units
+ * of a router's or FPGA's handling of one packet (callgrind: about 20 k instructions per
+ * device hop, about 40 k per end of the host stack).
+ */
+constexpr double HOST_PACKET_WORK = 2.0;
 /** Digits after the point of times in CSV (nanosecond resolution). */
 constexpr int TIME_DIGITS = 9;
 
@@ -102,6 +110,8 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_tuneFpgas(true),
       m_fpgaTimeoutMargin(DEFAULT_FPGA_TIMEOUT_MARGIN),
       m_schedulerType(DEFAULT_SCHEDULER),
+      m_ranks(1),
+      m_localIslands(0),
       m_installed(false),
       m_roundsDone(0),
       m_queueDrops(0),
@@ -211,6 +221,73 @@ TrainingHelper::SetProgress(const std::string& label, double seconds)
 {
     m_progressLabel = label;
     m_progressSeconds = seconds;
+}
+
+void
+TrainingHelper::SetRanks(uint32_t ranks)
+{
+    const uint32_t cities = m_topology.GetTopology().GetCities().size();
+    if (ranks < 1 || ranks > cities)
+    {
+        throw std::invalid_argument("ranks: " + std::to_string(ranks) + ": expected 1 to " +
+                                    std::to_string(cities) + " (the number of cities)");
+    }
+    m_ranks = ranks;
+}
+
+const TrainingParallelInfo&
+TrainingHelper::GetParallelInfo() const
+{
+    return m_parallel;
+}
+
+void
+TrainingHelper::EstimateLoad(std::vector<double>& cityLoad, std::vector<double>& linkPackets) const
+{
+    // Where each resource's packets are handled: a WAN hop by the routers at both ends, an
+    // access link by the island's stack and its router (or FPGA) at the other end.
+    const WanTopology& topology = m_topology.GetTopology();
+    const WanRouting& routing = m_topology.GetRouting();
+    std::vector<std::vector<std::pair<uint32_t, double>>> work(routing.GetResourceCount());
+    std::vector<uint32_t> linkOf(routing.GetResourceCount(), WanRouting::NO_LINK);
+    const auto& links = topology.GetLinks();
+    for (uint32_t l = 0; l < links.size(); ++l)
+    {
+        for (const WanHop& hop :
+             {WanHop{l, links[l].a, links[l].b}, WanHop{l, links[l].b, links[l].a}})
+        {
+            work[routing.GetHopResource(hop)] = {{hop.from, 1.0}, {hop.to, 1.0}};
+            linkOf[routing.GetHopResource(hop)] = l;
+        }
+    }
+    for (uint32_t i = 0; i < topology.GetIslands().size(); ++i)
+    {
+        const uint32_t city = topology.GetIslands()[i].city;
+        work[routing.GetAccessUpResource(i)] = {{city, HOST_PACKET_WORK + 1.0}};
+        work[routing.GetAccessDownResource(i)] = {{city, HOST_PACKET_WORK + 1.0}};
+    }
+    cityLoad.assign(topology.GetCities().size(), 0.0);
+    linkPackets.assign(links.size(), 0.0);
+    for (uint32_t t = 0; t < m_plans.size(); ++t)
+    {
+        // Rounds t, t + T, ... of the run use plan t.
+        const uint32_t uses = m_rounds / m_plans.size() + (t < m_rounds % m_plans.size() ? 1 : 0);
+        for (const SyncStream& stream : m_plans[t].streams)
+        {
+            for (const auto& [resource, weight] : stream.resources)
+            {
+                const double packets = double(uses) * stream.chunks * weight;
+                for (const auto& [city, units] : work[resource])
+                {
+                    cityLoad[city] += packets * units;
+                }
+                if (linkOf[resource] != WanRouting::NO_LINK)
+                {
+                    linkPackets[linkOf[resource]] += packets;
+                }
+            }
+        }
+    }
 }
 
 ApplicationContainer
@@ -361,6 +438,7 @@ TrainingHelper::Install()
         m_apps.push_back(app);
     }
     m_finishedPerRound.assign(m_rounds, 0);
+    m_localIslands = n;
     m_roundDoneTime.assign(m_rounds, 0.0);
     m_snapshots.assign(real ? m_rounds : 0, std::vector<std::vector<double>>(n));
     if (m_tuneFpgas)
@@ -558,13 +636,13 @@ TrainingHelper::OnSyncFinished(uint32_t island, uint32_t round, Time duration)
     {
         m_snapshots[round][island] = m_workload->GetParameters(island);
     }
-    if (++m_finishedPerRound[round] < m_apps.size())
+    if (++m_finishedPerRound[round] < m_localIslands)
     {
         return;
     }
     m_roundDoneTime[round] = Simulator::Now().GetSeconds();
     while (m_roundsDone < m_finishedPerRound.size() &&
-           m_finishedPerRound[m_roundsDone] == m_apps.size())
+           m_finishedPerRound[m_roundsDone] == m_localIslands)
     {
         ++m_roundsDone;
     }
@@ -644,7 +722,21 @@ TrainingHelper::Run()
         scheduler.SetTypeId(m_schedulerType);
         Simulator::SetScheduler(scheduler);
     }
-    Simulator::Run();
+    std::vector<std::vector<TrainingRoundRecord>> islandRecords(m_apps.size());
+    m_parallel = TrainingParallelInfo();
+    m_parallel.ranks = m_ranks;
+    if (m_ranks > 1)
+    {
+        RunParallel(islandRecords);
+    }
+    else
+    {
+        Simulator::Run();
+        for (uint32_t i = 0; i < m_apps.size(); ++i)
+        {
+            islandRecords[i] = m_apps[i]->GetRecords();
+        }
+    }
     if (m_progressSeconds > 0)
     {
         PrintProgress(true);
@@ -653,15 +745,200 @@ TrainingHelper::Run()
     m_simulatedTime = 0;
     for (uint32_t r = 0; r < m_rounds; ++r)
     {
-        for (const auto& app : m_apps)
+        for (const auto& records : islandRecords)
         {
-            const TrainingRoundRecord& record = app->GetRecords().at(r);
+            const TrainingRoundRecord& record = records.at(r);
             m_records.push_back(record);
             if (record.finished)
             {
                 m_simulatedTime = std::max(m_simulatedTime, record.syncEnd.GetSeconds());
             }
         }
+    }
+}
+
+void
+TrainingHelper::RunParallel(std::vector<std::vector<TrainingRoundRecord>>& islandRecords)
+{
+    if (!m_snapshots.empty())
+    {
+        throw std::invalid_argument("ranks: " + std::to_string(m_ranks) +
+                                    ": real payloads need one rank (the consensus of every "
+                                    "round is computed over all islands' parameters)");
+    }
+    const WanTopology& topology = m_topology.GetTopology();
+    std::vector<double> cityLoad;
+    std::vector<double> linkPackets;
+    EstimateLoad(cityLoad, linkPackets);
+    m_parallel.cityRanks =
+        WanParallelRunner::PartitionCities(topology, cityLoad, linkPackets, m_ranks);
+    const std::vector<uint32_t>& cityRanks = m_parallel.cityRanks;
+    std::vector<uint32_t> nodeRank(NodeList::GetNNodes(), 0);
+    for (uint32_t c = 0; c < cityRanks.size(); ++c)
+    {
+        const NodeContainer nodes = m_topology.GetCityNodes(c);
+        for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+        {
+            nodeRank[(*it)->GetId()] = cityRanks[c];
+        }
+    }
+    WanParallelRunner runner(nodeRank, m_ranks);
+    const uint32_t rank = runner.Fork();
+    try
+    {
+        std::vector<uint32_t> localIslands;
+        for (uint32_t i = 0; i < m_apps.size(); ++i)
+        {
+            const bool local = runner.IsLocal(m_apps[i]->GetNode()->GetId());
+            m_apps[i]->SetRemote(!local);
+            if (local)
+            {
+                localIslands.push_back(i);
+            }
+        }
+        m_localIslands = localIslands.size();
+        if (rank != 0)
+        {
+            m_progressSeconds = 0;
+        }
+        NS_LOG_INFO("rank " << rank << ": " << m_localIslands << " islands, lookahead "
+                            << runner.GetLookahead().As(Time::MS));
+        runner.Run();
+        NS_LOG_INFO("rank " << rank << ": " << runner.GetWindows() << " windows, "
+                            << runner.GetPacketsSent() << " packets to other ranks");
+        const std::vector<std::string> results =
+            runner.Gather(EncodeRankResults(localIslands, runner.GetPacketsSent()));
+        if (rank != 0)
+        {
+            runner.Finish(); // does not return
+        }
+        for (uint32_t i : localIslands)
+        {
+            islandRecords[i] = m_apps[i]->GetRecords();
+        }
+        for (uint32_t r = 1; r < results.size(); ++r)
+        {
+            DecodeRankResults(results[r], islandRecords);
+        }
+        runner.Finish();
+        m_localIslands = m_apps.size();
+        m_parallel.lookahead = runner.GetLookahead().GetSeconds();
+        m_parallel.windows = runner.GetWindows();
+        m_parallel.packetsBetweenRanks += runner.GetPacketsSent();
+    }
+    catch (const std::exception& e)
+    {
+        if (rank == 0)
+        {
+            throw;
+        }
+        std::cerr << "error: parallel run, rank " << rank << ": " << e.what() << std::endl;
+        _exit(1);
+    }
+}
+
+std::string
+TrainingHelper::EncodeRankResults(const std::vector<uint32_t>& islands, uint64_t packetsSent) const
+{
+    std::ostringstream os;
+    os << packetsSent << " " << m_queueDrops << " " << m_lossDrops << " " << m_links.size();
+    for (const TrainingLinkUsage& usage : m_links)
+    {
+        os << " " << usage.bytes;
+    }
+    os << " " << islands.size();
+    for (uint32_t island : islands)
+    {
+        const std::vector<TrainingRoundRecord>& records = m_apps[island]->GetRecords();
+        os << " " << island << " " << records.size();
+        for (const TrainingRoundRecord& r : records)
+        {
+            os << " " << r.island << " " << r.round << " " << r.clique << " " << r.members.size();
+            for (uint32_t m : r.members)
+            {
+                os << " " << m;
+            }
+            os << " " << r.computeStart.GetTimeStep() << " " << r.syncStart.GetTimeStep() << " "
+               << r.syncEnd.GetTimeStep() << " " << r.bytesSent << " " << r.bytesReceived << " "
+               << r.packetsSent << " " << r.packetsReceived << " " << r.retransmissions << " "
+               << r.lostPeers.size();
+            for (uint32_t peer : r.lostPeers)
+            {
+                os << " " << peer;
+            }
+            os << " " << (r.finished ? 1 : 0);
+        }
+    }
+    return os.str();
+}
+
+void
+TrainingHelper::DecodeRankResults(const std::string& text,
+                                  std::vector<std::vector<TrainingRoundRecord>>& islandRecords)
+{
+    std::istringstream is(text);
+    const auto next = [&is]() {
+        uint64_t value = 0;
+        if (!(is >> value))
+        {
+            throw std::runtime_error("parallel run: malformed results from another rank");
+        }
+        return value;
+    };
+    const auto nextTime = [&is]() {
+        int64_t step = 0;
+        if (!(is >> step))
+        {
+            throw std::runtime_error("parallel run: malformed results from another rank");
+        }
+        return TimeStep(step);
+    };
+    m_parallel.packetsBetweenRanks += next();
+    m_queueDrops += next();
+    m_lossDrops += next();
+    if (next() != m_links.size())
+    {
+        throw std::runtime_error("parallel run: another rank has a different link list");
+    }
+    for (TrainingLinkUsage& usage : m_links)
+    {
+        usage.bytes += next();
+    }
+    const uint64_t islands = next();
+    for (uint64_t k = 0; k < islands; ++k)
+    {
+        const uint64_t island = next();
+        if (island >= islandRecords.size())
+        {
+            throw std::runtime_error("parallel run: results of an unknown island");
+        }
+        std::vector<TrainingRoundRecord> records(next());
+        for (TrainingRoundRecord& r : records)
+        {
+            r.island = next();
+            r.round = next();
+            r.clique = next();
+            r.members.resize(next());
+            for (uint32_t& m : r.members)
+            {
+                m = next();
+            }
+            r.computeStart = nextTime();
+            r.syncStart = nextTime();
+            r.syncEnd = nextTime();
+            r.bytesSent = next();
+            r.bytesReceived = next();
+            r.packetsSent = next();
+            r.packetsReceived = next();
+            r.retransmissions = next();
+            r.lostPeers.resize(next());
+            for (uint32_t& peer : r.lostPeers)
+            {
+                peer = next();
+            }
+            r.finished = next() == 1;
+        }
+        islandRecords[island] = std::move(records);
     }
 }
 

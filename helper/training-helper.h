@@ -29,6 +29,19 @@ class Packet;
 
 /**
  * \ingroup wan-training
+ * \brief How a parallel run (TrainingHelper::SetRanks) was split.
+ */
+struct TrainingParallelInfo
+{
+    uint32_t ranks{1};               //!< processes
+    std::vector<uint32_t> cityRanks; //!< rank of each city (empty with one rank)
+    double lookahead{0};             //!< window length: smallest delay between ranks, s
+    uint64_t windows{0};             //!< windows (barriers) of rank 0
+    uint64_t packetsBetweenRanks{0}; //!< packets that crossed ranks, all ranks together
+};
+
+/**
+ * \ingroup wan-training
  * \brief Bytes carried by one direction of one WAN link during a run.
  */
 struct TrainingLinkUsage
@@ -138,6 +151,28 @@ class TrainingHelper
     void SetSchedulerType(const std::string& type);
     /** \param label prefix of progress lines, e.g. "capabilities=both" \param seconds period */
     void SetProgress(const std::string& label, double seconds);
+    /**
+     * \brief Split the simulation over several processes (WanParallelRunner), by city.
+     * \param ranks number of processes, 1 (default: one process) to the number of cities
+     *
+     * Run() then assigns the cities to ranks so that the estimated work of the plan (packets
+     * sent, forwarded and received, weighted by where the stock IPv4/UDP stack runs) is
+     * balanced, forks, and gathers every island's records, the drop counters and the link
+     * usage back into this process; the other ranks end inside Run(). Needs the
+     * WanLinkChannel (not WanTopologyHelper::SetStockChannel) and virtual payloads (the
+     * consensus of real payloads is computed across all islands' parameters as rounds end).
+     * Results equal those of one process up to the order of events at the same nanosecond.
+     */
+    void SetRanks(uint32_t ranks);
+    /** \return how the last Run() was split (one rank: only ranks is set) */
+    const TrainingParallelInfo& GetParallelInfo() const;
+    /**
+     * \brief The work of the run's plan that Run() balances across ranks.
+     * \param cityLoad per city: packets its router, FPGA and island handle, weighted (a host's
+     *        packet through the IPv4/UDP stack counts HOST_PACKET_WORK router handlings)
+     * \param linkPackets per WAN link: packets it carries, both directions
+     */
+    void EstimateLoad(std::vector<double>& cityLoad, std::vector<double>& linkPackets) const;
 
     /**
      * \brief Plan the rounds and install one application per island (starting at time 0).
@@ -219,6 +254,18 @@ class TrainingHelper
     void InstallLoss();
     /** \param force print even if the period has not elapsed \brief progress line */
     void PrintProgress(bool force);
+    /**
+     * \brief Run on m_ranks processes; at rank 0, fill islandRecords with every island's.
+     * \param islandRecords per island, its records (the other ranks' islands are filled)
+     */
+    void RunParallel(std::vector<std::vector<TrainingRoundRecord>>& islandRecords);
+    /** \param islands the islands of this rank \param packetsSent packets it sent to other
+     *  ranks \return this rank's counters and its islands' records, as text */
+    std::string EncodeRankResults(const std::vector<uint32_t>& islands, uint64_t packetsSent) const;
+    /** \brief Add another rank's counters and records. \param text its EncodeRankResults()
+     *  \param islandRecords per island, its records */
+    void DecodeRankResults(const std::string& text,
+                           std::vector<std::vector<TrainingRoundRecord>>& islandRecords);
 
     WanTopologyHelper& m_topology;     //!< the WAN
     CliqueSchedule m_schedule;         //!< schedule (algorithms resolved)
@@ -237,6 +284,9 @@ class TrainingHelper
     bool m_tuneFpgas;                  //!< size FPGAs for the plan
     Time m_fpgaTimeoutMargin;          //!< extra FPGA hold time
     std::string m_schedulerType;       //!< scheduler Run() installs
+    uint32_t m_ranks;                  //!< processes Run() uses
+    TrainingParallelInfo m_parallel;   //!< how the last Run() was split
+    uint32_t m_localIslands;           //!< islands this process simulates
     bool m_installed;                  //!< Install() ran
 
     std::vector<Ptr<TrainingApplication>> m_apps;              //!< by island

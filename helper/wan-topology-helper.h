@@ -112,6 +112,9 @@ class WanTopologyHelper
     Ptr<Node> GetRouterNode(uint32_t city) const;
     /** \param city city index \return its router device */
     Ptr<WanRouterNetDevice> GetRouter(uint32_t city) const;
+    /** \param city city index \return its nodes: router, then its islands' FPGA nodes and
+     *  hosts in island order */
+    NodeContainer GetCityNodes(uint32_t city) const;
     /** \param island island index \return the FPGA in front of it, or nullptr */
     Ptr<FpgaAggregatorNetDevice> GetFpga(uint32_t island) const;
     /** \param island island index \return the island's own end of its access link */

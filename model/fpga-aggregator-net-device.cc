@@ -227,7 +227,7 @@ FpgaAggregatorNetDevice::SetIslandPort(Ptr<NetDevice> port)
         MakeCallback(&FpgaAggregatorNetDevice::ReceiveFromIsland, this),
         0,
         port,
-        true);
+        false); // every frame of a point-to-point port reaches a non-promiscuous handler
 }
 
 void
@@ -243,7 +243,7 @@ FpgaAggregatorNetDevice::SetRouterPort(Ptr<NetDevice> port)
         MakeCallback(&FpgaAggregatorNetDevice::ReceiveFromRouter, this),
         0,
         port,
-        true);
+        false);
 }
 
 Ptr<NetDevice>

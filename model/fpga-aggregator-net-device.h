@@ -32,7 +32,7 @@ class Packet;
  *        chunks flowing into the island (ingress relief).
  *
  * A two-port bump in the wire, shaped after BridgeNetDevice: the FPGA node has no IP stack;
- * this device registers a promiscuous protocol handler on its island port (the access link)
+ * this device registers a protocol handler on its island port (the access link)
  * and its router port (the in-box link) and moves IPv4 packets between them itself.
  *
  * Outbound (island to router) everything passes through untouched. Inbound (router to
@@ -187,7 +187,7 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     };
 
     /**
-     * \brief Promiscuous handler of the island port: forwards out of the router port.
+     * \brief Handler of the island port: forwards out of the router port.
      * \param device receiving port \param packet packet \param protocol EtherType
      * \param source source address \param destination destination address
      * \param packetType packet type
@@ -199,7 +199,7 @@ class FpgaAggregatorNetDevice : public WanPortDevice
                            const Address& destination,
                            NetDevice::PacketType packetType);
     /**
-     * \brief Promiscuous handler of the router port: aggregates or passes through.
+     * \brief Handler of the router port: aggregates or passes through.
      * \param device receiving port \param packet packet \param protocol EtherType
      * \param source source address \param destination destination address
      * \param packetType packet type

@@ -187,6 +187,7 @@ TrainingApplication::TrainingApplication()
       m_elements(0),
       m_round(0),
       m_running(false),
+      m_remote(false),
       m_computing(false),
       m_current(nullptr),
       m_dropped(0),
@@ -266,6 +267,12 @@ TrainingApplication::SetWorkload(Ptr<TrainingWorkload> workload)
     m_workload = workload;
 }
 
+void
+TrainingApplication::SetRemote(bool remote)
+{
+    m_remote = remote;
+}
+
 const std::vector<TrainingRoundRecord>&
 TrainingApplication::GetRecords() const
 {
@@ -319,6 +326,11 @@ void
 TrainingApplication::StartApplication()
 {
     NS_LOG_FUNCTION(this);
+    if (m_remote)
+    {
+        NS_LOG_LOGIC("island " << m_island << " runs on another rank");
+        return;
+    }
     if (m_chunkPayload == 0)
     {
         m_chunkPayload = DefaultChunkPayload(DEFAULT_MTU, m_islandCount);

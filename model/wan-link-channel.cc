@@ -4,6 +4,8 @@
 
 #include "wan-link-channel.h"
 
+#include "wan-parallel-runner.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -70,13 +72,46 @@ WanLinkChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> sr
 {
     NS_LOG_FUNCTION(this << p << src << txTime);
     const uint32_t wire = WireOf(src);
+    const Time arrival = Simulator::Now() + txTime + GetDelay();
+    if (m_remote[wire])
+    {
+        m_runner->Send(GetId(), wire, arrival, p);
+        return true;
+    }
+    Enqueue(wire, arrival, p->Copy());
+    return true;
+}
+
+void
+WanLinkChannel::Enqueue(uint32_t wire, Time arrival, Ptr<Packet> packet)
+{
     std::deque<InFlight>& inFlight = m_wires[wire];
-    inFlight.push_back({Simulator::Now() + txTime + GetDelay(), p->Copy()});
+    inFlight.push_back({arrival, packet});
     if (inFlight.size() == 1)
     {
         ScheduleHead(wire);
     }
-    return true;
+}
+
+void
+WanLinkChannel::SetParallelRunner(WanParallelRunner* runner)
+{
+    NS_LOG_FUNCTION(this << runner);
+    m_runner = runner;
+    for (uint32_t wire = 0; wire < 2; ++wire)
+    {
+        m_remote[wire] =
+            runner != nullptr && !runner->IsLocal(GetDestination(wire)->GetNode()->GetId());
+    }
+}
+
+void
+WanLinkChannel::ReceiveRemote(uint32_t wire, Time arrival, Ptr<Packet> packet)
+{
+    NS_LOG_FUNCTION(this << wire << arrival << packet);
+    NS_ABORT_MSG_IF(wire > 1 || arrival < Simulator::Now(),
+                    "WanLinkChannel: remote packet on wire " << wire << " arrives in the past");
+    Enqueue(wire, arrival, packet);
 }
 
 void

@@ -17,6 +17,7 @@ namespace ns3
 
 class Packet;
 class PointToPointNetDevice;
+class WanParallelRunner;
 
 /**
  * \ingroup wan-training
@@ -58,6 +59,22 @@ class WanLinkChannel : public PointToPointChannel
     /** \param src one of the attached devices \return packets in flight away from src */
     uint32_t GetInFlight(Ptr<PointToPointNetDevice> src) const;
 
+    /**
+     * \brief Join a parallel run (WanParallelRunner::Fork) or leave it.
+     * \param runner the runner, or null: every packet is delivered in this process
+     *
+     * A direction whose far device another rank simulates hands its packets to the runner.
+     */
+    void SetParallelRunner(WanParallelRunner* runner);
+
+    /**
+     * \brief Carry a packet that another rank transmitted (WanParallelRunner).
+     * \param wire the direction (0: device 0 to device 1)
+     * \param arrival when it reaches the far device, not before now
+     * \param packet the packet
+     */
+    void ReceiveRemote(uint32_t wire, Time arrival, Ptr<Packet> packet);
+
   protected:
     void DoDispose() override;
 
@@ -73,10 +90,15 @@ class WanLinkChannel : public PointToPointChannel
     uint32_t WireOf(Ptr<PointToPointNetDevice> src) const;
     /** \brief Schedule the delivery of the head of a wire. \param wire direction index */
     void ScheduleHead(uint32_t wire);
+    /** \brief Queue a packet on a wire. \param wire direction \param arrival when it
+     *  arrives \param packet the packet */
+    void Enqueue(uint32_t wire, Time arrival, Ptr<Packet> packet);
     /** \brief Deliver the head of a wire and schedule the next one. \param wire direction */
     void Deliver(uint32_t wire);
 
     std::array<std::deque<InFlight>, 2> m_wires; //!< packets in flight, per direction
+    WanParallelRunner* m_runner{nullptr};        //!< parallel run, or null
+    std::array<bool, 2> m_remote{false, false};  //!< per direction: far device on another rank
 };
 
 } // namespace ns3

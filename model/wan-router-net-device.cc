@@ -242,11 +242,13 @@ WanRouterNetDevice::AddPort(Ptr<NetDevice> port)
     {
         m_address = Mac48Address::ConvertFrom(port->GetAddress());
     }
-    // Binding the port index into the handler saves a device-to-index lookup per packet.
+    // Binding the port index into the handler saves a device-to-index lookup per packet. Not
+    // promiscuous: a point-to-point port hands every frame to the node's ordinary receive
+    // path, and a promiscuous handler would make it run the promiscuous path as well.
     m_node->RegisterProtocolHandler(MakeCallback(&WanRouterNetDevice::ReceiveFromPort, this, index),
                                     0,
                                     port,
-                                    true);
+                                    false);
     m_ports.push_back(port);
     return index;
 }

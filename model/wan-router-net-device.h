@@ -28,7 +28,7 @@ class Packet;
  *        unicast and (source, group) multicast tables.
  *
  * Shaped after BridgeNetDevice: the router node has no IP stack; this device owns the node's
- * PointToPointNetDevice ports and registers a promiscuous protocol handler on each. Forwarding
+ * PointToPointNetDevice ports and registers a protocol handler on each. Forwarding
  * decrements the TTL (dropping at zero), looks the destination up in a hash table (unicast) or
  * the (source, group) pair (multicast) and sends copies out of the listed ports, never back
  * out of the port the packet came in on. Multicast is replicated only while MulticastEnabled
@@ -88,7 +88,7 @@ class WanRouterNetDevice : public WanPortDevice
     ~WanRouterNetDevice() override;
 
     /**
-     * \brief Add a port; the router receives on it promiscuously and forwards out of it.
+     * \brief Add a port; the router receives every frame on it and forwards out of it.
      * \param port a point-to-point device installed on the same node
      * \return the port index used by the route tables
      */
@@ -144,7 +144,7 @@ class WanRouterNetDevice : public WanPortDevice
     };
 
     /**
-     * \brief Promiscuous protocol handler of one port (the port index is bound).
+     * \brief Protocol handler of one port (the port index is bound).
      * \param inPort index of the port the packet came in on
      * \param device the port device \param packet the packet, link header removed
      * \param protocol Ethernet protocol number \param from link source

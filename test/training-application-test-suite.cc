@@ -129,6 +129,7 @@ struct RunResult
     double estimatedSync{0};                  //!< plan of period round 0
     uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
     uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
+    TrainingParallelInfo parallel;            //!< how the run was split
 };
 
 /**
@@ -162,6 +163,7 @@ struct Setup
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
     uint16_t mtu{9000};                    //!< MTU of every device
     bool stockChannel{false};              //!< ns-3's PointToPointChannel on every link
+    uint32_t ranks{1};                     //!< processes (TrainingHelper::SetRanks)
 };
 
 RunResult
@@ -210,6 +212,7 @@ Simulate(const Setup& setup)
     {
         helper.SetComputeMultiplier(setup.straggler, 10.0);
     }
+    helper.SetRanks(setup.ranks);
     helper.Install();
     if (setup.cut >= 0)
     {
@@ -240,6 +243,7 @@ Simulate(const Setup& setup)
     run.csv = csv.str();
     run.queueDrops = helper.GetQueueDrops();
     run.lossDrops = helper.GetLossDrops();
+    run.parallel = helper.GetParallelInfo();
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
     if (workload)
     {
@@ -614,11 +618,12 @@ class TrainingLossTestCase : public TestCase
 class TrainingCutLinkTestCase : public TestCase
 {
   public:
-    /** \param ring use ring all-reduce */
-    explicit TrainingCutLinkTestCase(bool ring)
+    /** \param ring use ring all-reduce \param ranks processes */
+    TrainingCutLinkTestCase(bool ring, uint32_t ranks)
         : TestCase(std::string("cut link: lost peer recorded, simulation ends, ") +
-                   (ring ? "ring" : "direct")),
-          m_ring(ring)
+                   (ring ? "ring" : "direct") + ", ranks=" + std::to_string(ranks)),
+          m_ring(ring),
+          m_ranks(ranks)
     {
     }
 
@@ -631,7 +636,9 @@ class TrainingCutLinkTestCase : public TestCase
         setup.rounds = 2;
         setup.cut = 2;
         setup.ring = m_ring;
+        setup.ranks = m_ranks;
         const RunResult run = Simulate(setup); // returning at all proves there is no hang
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 6u, "3 islands x 2 rounds");
         for (const TrainingRoundRecord& r : run.records)
         {
             NS_TEST_ASSERT_MSG_EQ(r.finished, true, "round ended, island " << r.island);
@@ -654,7 +661,131 @@ class TrainingCutLinkTestCase : public TestCase
         }
     }
 
-    bool m_ring; //!< ring all-reduce
+    bool m_ring;      //!< ring all-reduce
+    uint32_t m_ranks; //!< processes
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A run split over several processes (WanParallelRunner, one to four ranks over four
+ *        cities) against the same run in one process: rounds.csv is byte-identical, for direct
+ *        and ring sync, with and without multicast and FPGAs, and under random WAN loss.
+ */
+class TrainingRanksTestCase : public TestCase
+{
+  public:
+    TrainingRanksTestCase()
+        : TestCase("two to four ranks give the rounds of one process")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const char* caps : {"none", "both"})
+        {
+            for (bool ring : {false, true})
+            {
+                Setup setup;
+                setup.caps = caps;
+                setup.ring = ring;
+                setup.cities = 4;
+                setup.perCity = 2;
+                setup.rounds = 2;
+                const RunResult one = Simulate(setup);
+                NS_TEST_ASSERT_MSG_EQ(one.records.size(), 16u, "8 islands x 2 rounds");
+                for (uint32_t ranks : {2u, 4u})
+                {
+                    setup.ranks = ranks;
+                    const RunResult split = Simulate(setup);
+                    const std::string what = std::string(caps) + (ring ? " ring" : " direct") +
+                                             ", ranks=" + std::to_string(ranks);
+                    NS_TEST_ASSERT_MSG_EQ(split.csv, one.csv, what);
+                    NS_TEST_ASSERT_MSG_EQ(split.queueDrops, one.queueDrops, what);
+                    // The run was split: every rank got cities, packets crossed, and the
+                    // windows were one WAN delay long (every link has WAN_DELAY).
+                    const std::vector<uint32_t>& cityRanks = split.parallel.cityRanks;
+                    NS_TEST_ASSERT_MSG_EQ(cityRanks.size(), 4u, what);
+                    NS_TEST_ASSERT_MSG_EQ(*std::max_element(cityRanks.begin(), cityRanks.end()),
+                                          ranks - 1,
+                                          what);
+                    NS_TEST_ASSERT_MSG_GT(split.parallel.packetsBetweenRanks, 0u, what);
+                    NS_TEST_ASSERT_MSG_EQ(split.parallel.lookahead, WAN_DELAY, what);
+                }
+            }
+        }
+        // Loss: the error models draw in the receiving rank, in the same order.
+        Setup lossy;
+        lossy.caps = "both";
+        lossy.cities = 4;
+        lossy.perCity = 2;
+        lossy.rounds = 2;
+        lossy.loss = 0.02;
+        const RunResult one = Simulate(lossy);
+        lossy.ranks = 2;
+        const RunResult split = Simulate(lossy);
+        NS_TEST_ASSERT_MSG_GT(one.lossDrops, 0u, "2% loss drops packets");
+        NS_TEST_ASSERT_MSG_EQ(split.lossDrops, one.lossDrops, "same drops");
+        NS_TEST_ASSERT_MSG_EQ(split.csv, one.csv, "same rounds under loss");
+        for (const TrainingRoundRecord& r : split.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "round ended, island " << r.island);
+            NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 0u, "loss recovered, nobody lost");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief What a parallel run cannot do is refused before anything runs.
+ */
+class TrainingRanksErrorsTestCase : public TestCase
+{
+  public:
+    TrainingRanksErrorsTestCase()
+        : TestCase("ranks: bad counts, real payloads and the stock channel are refused")
+    {
+    }
+
+  private:
+    /** \param setup the run \return the message of the std::invalid_argument it throws */
+    std::string Refusal(const Setup& setup)
+    {
+        std::string message;
+        try
+        {
+            Simulate(setup);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        Simulator::Destroy();
+        return message;
+    }
+
+    void DoRun() override
+    {
+        Setup setup;
+        setup.ranks = 0;
+        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("ranks: 0: expected 1 to 3"),
+                              std::string::npos,
+                              "0 ranks");
+        setup.ranks = 4;
+        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("ranks: 4: expected 1 to 3"),
+                              std::string::npos,
+                              "more ranks than cities");
+        setup.ranks = 2;
+        setup.real = true;
+        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("real payloads need one rank"),
+                              std::string::npos,
+                              "real payloads");
+        setup.real = false;
+        setup.stockChannel = true;
+        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("only WanLinkChannel can"),
+                              std::string::npos,
+                              "PointToPointChannel between ranks");
+    }
 };
 
 /**
@@ -791,8 +922,12 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingLossTestCase(0.01, "none", false), TestCase::QUICK);
         AddTestCase(new TrainingLossTestCase(0.05, "both", false), TestCase::QUICK);
         AddTestCase(new TrainingLossTestCase(0.05, "both", true), TestCase::QUICK);
-        AddTestCase(new TrainingCutLinkTestCase(false), TestCase::QUICK);
-        AddTestCase(new TrainingCutLinkTestCase(true), TestCase::QUICK);
+        AddTestCase(new TrainingCutLinkTestCase(false, 1), TestCase::QUICK);
+        AddTestCase(new TrainingCutLinkTestCase(true, 1), TestCase::QUICK);
+        AddTestCase(new TrainingCutLinkTestCase(false, 2), TestCase::QUICK);
+        AddTestCase(new TrainingCutLinkTestCase(true, 2), TestCase::QUICK);
+        AddTestCase(new TrainingRanksTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingRanksErrorsTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingStragglerTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingNoNeedlessResendTestCase(false), TestCase::QUICK);
         AddTestCase(new TrainingNoNeedlessResendTestCase(true), TestCase::QUICK);

@@ -7,6 +7,7 @@ packages=(
     cmake g++ make pkg-config
     ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev # Debian's ns3Config.cmake needs these
     libboost-dev nlohmann-json3-dev libgtest-dev
+    libtcmalloc-minimal4 # faster allocation for the examples and benchmarks
     python3 python3-matplotlib
     "$@"
 )
