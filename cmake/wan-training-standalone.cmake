@@ -99,12 +99,14 @@ function(build_lib)
   add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/examples ${CMAKE_BINARY_DIR}/examples)
   if(WAN_TRAINING_TESTS)
     wan_training_register_smoke_tests(${CMAKE_CURRENT_SOURCE_DIR}/examples/smoke-tests.txt)
-    # nine-city-training's outputs must not depend on --jobs.
-    add_test(NAME example/nine-city-training-jobs
-             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/jobs-identical.sh
-                     ${CMAKE_BINARY_DIR}/examples/nine-city-training ${CMAKE_BINARY_DIR}/smoke/jobs)
-    set_tests_properties(example/nine-city-training-jobs PROPERTIES WORKING_DIRECTORY
-                                                                    ${CMAKE_CURRENT_SOURCE_DIR})
+    # nine-city-training's outputs must not depend on --jobs or --ranks.
+    foreach(mode jobs ranks)
+      add_test(NAME example/nine-city-training-${mode}
+               COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/outputs-identical.sh ${mode}
+                       ${CMAKE_BINARY_DIR}/examples/nine-city-training ${CMAKE_BINARY_DIR}/smoke/${mode})
+      set_tests_properties(example/nine-city-training-${mode} PROPERTIES WORKING_DIRECTORY
+                                                                         ${CMAKE_CURRENT_SOURCE_DIR})
+    endforeach()
     # The Python tools' own tests (sweeps, plots) run against the built examples.
     find_package(Python3 COMPONENTS Interpreter)
     if(Python3_FOUND AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tools/test_tools.py)

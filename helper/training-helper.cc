@@ -62,6 +62,11 @@ const Time DEFAULT_FPGA_TIMEOUT_MARGIN = MilliSeconds(20);
  * device hop, about 40 k per end of the host stack).
  */
 constexpr double HOST_PACKET_WORK = 2.0;
+/**
+ * Work of a packet through an in-line FPGA (the extra hop: received, then sent or folded into
+ * an aggregate), in the same units.
+ */
+constexpr double FPGA_PACKET_WORK = 2.0;
 /** Digits after the point of times in CSV (nanosecond resolution). */
 constexpr int TIME_DIGITS = 9;
 
@@ -245,7 +250,9 @@ void
 TrainingHelper::EstimateLoad(std::vector<double>& cityLoad, std::vector<double>& linkPackets) const
 {
     // Where each resource's packets are handled: a WAN hop by the routers at both ends, an
-    // access link by the island's stack and its router (or FPGA) at the other end.
+    // access link by the island's stack and its router at the other end, plus the FPGA in
+    // between if there is one. Into an island with an FPGA, every sender's packet crosses the
+    // in-box link before the FPGA folds it (the access link then carries the aggregates).
     const WanTopology& topology = m_topology.GetTopology();
     const WanRouting& routing = m_topology.GetRouting();
     std::vector<std::vector<std::pair<uint32_t, double>>> work(routing.GetResourceCount());
@@ -263,7 +270,8 @@ TrainingHelper::EstimateLoad(std::vector<double>& cityLoad, std::vector<double>&
     for (uint32_t i = 0; i < topology.GetIslands().size(); ++i)
     {
         const uint32_t city = topology.GetIslands()[i].city;
-        work[routing.GetAccessUpResource(i)] = {{city, HOST_PACKET_WORK + 1.0}};
+        const double fpga = m_topology.GetFpga(i) ? FPGA_PACKET_WORK : 0.0;
+        work[routing.GetAccessUpResource(i)] = {{city, HOST_PACKET_WORK + 1.0 + fpga}};
         work[routing.GetAccessDownResource(i)] = {{city, HOST_PACKET_WORK + 1.0}};
     }
     cityLoad.assign(topology.GetCities().size(), 0.0);
@@ -284,6 +292,14 @@ TrainingHelper::EstimateLoad(std::vector<double>& cityLoad, std::vector<double>&
                 if (linkOf[resource] != WanRouting::NO_LINK)
                 {
                     linkPackets[linkOf[resource]] += packets;
+                }
+            }
+            for (uint32_t receiver : stream.receivers)
+            {
+                if (m_topology.GetFpga(receiver))
+                {
+                    cityLoad[topology.GetIslands()[receiver].city] +=
+                        double(uses) * stream.chunks * FPGA_PACKET_WORK;
                 }
             }
         }

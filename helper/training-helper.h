@@ -168,8 +168,9 @@ class TrainingHelper
     const TrainingParallelInfo& GetParallelInfo() const;
     /**
      * \brief The work of the run's plan that Run() balances across ranks.
-     * \param cityLoad per city: packets its router, FPGA and island handle, weighted (a host's
-     *        packet through the IPv4/UDP stack counts HOST_PACKET_WORK router handlings)
+     * \param cityLoad per city: packets its router, FPGAs and islands handle, weighted in
+     *        handlings of one packet by a device: 1 per end of a WAN hop, 1 + 2 per packet an
+     *        island sends or receives (its IPv4/UDP stack), 2 more per packet through an FPGA
      * \param linkPackets per WAN link: packets it carries, both directions
      */
     void EstimateLoad(std::vector<double>& cityLoad, std::vector<double>& linkPackets) const;

@@ -130,6 +130,8 @@ struct RunResult
     uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
     uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
     TrainingParallelInfo parallel;            //!< how the run was split
+    std::vector<double> cityLoad;             //!< TrainingHelper::EstimateLoad
+    std::vector<double> linkPackets;          //!< TrainingHelper::EstimateLoad
 };
 
 /**
@@ -244,6 +246,7 @@ Simulate(const Setup& setup)
     run.queueDrops = helper.GetQueueDrops();
     run.lossDrops = helper.GetLossDrops();
     run.parallel = helper.GetParallelInfo();
+    helper.EstimateLoad(run.cityLoad, run.linkPackets);
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
     if (workload)
     {
@@ -737,6 +740,55 @@ class TrainingRanksTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The work TrainingHelper balances across ranks, by hand: three cities in a triangle,
+ *        one island each, global clique, 11 chunks per stream. Units: 1 per end of a WAN hop,
+ *        3 per packet an island sends or receives, 2 more per packet through an FPGA.
+ */
+class TrainingEstimateLoadTestCase : public TestCase
+{
+  public:
+    TrainingEstimateLoadTestCase()
+        : TestCase("EstimateLoad by hand for the four capability sets")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double chunks = double(Chunks(10 * CHUNK + 400));
+        NS_TEST_ASSERT_MSG_EQ(chunks, 11.0, "10 full chunks and 400 bytes");
+        // Per city, per chunk:
+        // none: 2 copies up (2 x 3), 2 hops out, 2 hops in, 2 copies down (2 x 3) = 16;
+        // multicast: 1 stream up (3), 2 tree edges out, 2 in, 2 streams down (6) = 13;
+        // fpga: copies up through the FPGA (2 x 5), 2 + 2 hops, 2 packets into the FPGA
+        //   (2 x 2), one aggregate down (2 x 1/2 x 3) = 21;
+        // both: 1 x 5 up, 2 + 2 hops, 2 x 2 into the FPGA, 2 x 1/2 x 3 down = 16.
+        const std::vector<std::pair<std::string, double>> expected = {{"none", 16},
+                                                                      {"multicast", 13},
+                                                                      {"fpga", 21},
+                                                                      {"both", 16}};
+        for (const auto& [caps, perChunk] : expected)
+        {
+            Setup setup;
+            setup.caps = caps;
+            const RunResult run = Simulate(setup);
+            NS_TEST_ASSERT_MSG_EQ(run.cityLoad.size(), 3u, caps);
+            for (double load : run.cityLoad)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(load, perChunk * chunks, 1e-9, caps);
+            }
+            // Every link carries one chunk stream each way.
+            NS_TEST_ASSERT_MSG_EQ(run.linkPackets.size(), 3u, caps);
+            for (double packets : run.linkPackets)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(packets, 2 * chunks, 1e-9, caps);
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief What a parallel run cannot do is refused before anything runs.
  */
 class TrainingRanksErrorsTestCase : public TestCase
@@ -928,6 +980,7 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingCutLinkTestCase(true, 2), TestCase::QUICK);
         AddTestCase(new TrainingRanksTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingRanksErrorsTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingEstimateLoadTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingStragglerTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingNoNeedlessResendTestCase(false), TestCase::QUICK);
         AddTestCase(new TrainingNoNeedlessResendTestCase(true), TestCase::QUICK);
