@@ -862,6 +862,13 @@ TrainingHelper::EncodeRankResults(const std::vector<uint32_t>& islands, uint64_t
     {
         os << " " << usage.bytes;
     }
+    const auto writeList = [&os](const std::vector<uint32_t>& list) {
+        os << " " << list.size();
+        for (uint32_t value : list)
+        {
+            os << " " << value;
+        }
+    };
     os << " " << islands.size();
     for (uint32_t island : islands)
     {
@@ -869,19 +876,12 @@ TrainingHelper::EncodeRankResults(const std::vector<uint32_t>& islands, uint64_t
         os << " " << island << " " << records.size();
         for (const TrainingRoundRecord& r : records)
         {
-            os << " " << r.island << " " << r.round << " " << r.clique << " " << r.members.size();
-            for (uint32_t m : r.members)
-            {
-                os << " " << m;
-            }
+            os << " " << r.island << " " << r.round << " " << r.clique;
+            writeList(r.members);
             os << " " << r.computeStart.GetTimeStep() << " " << r.syncStart.GetTimeStep() << " "
                << r.syncEnd.GetTimeStep() << " " << r.bytesSent << " " << r.bytesReceived << " "
-               << r.packetsSent << " " << r.packetsReceived << " " << r.retransmissions << " "
-               << r.lostPeers.size();
-            for (uint32_t peer : r.lostPeers)
-            {
-                os << " " << peer;
-            }
+               << r.packetsSent << " " << r.packetsReceived << " " << r.retransmissions;
+            writeList(r.lostPeers);
             os << " " << (r.finished ? 1 : 0);
         }
     }
@@ -909,6 +909,13 @@ TrainingHelper::DecodeRankResults(const std::string& text,
         }
         return TimeStep(step);
     };
+    const auto nextList = [&next](std::vector<uint32_t>& list) {
+        list.resize(next());
+        for (uint32_t& value : list)
+        {
+            value = static_cast<uint32_t>(next());
+        }
+    };
     m_parallel.packetsBetweenRanks += next();
     m_queueDrops += next();
     m_lossDrops += next();
@@ -934,11 +941,7 @@ TrainingHelper::DecodeRankResults(const std::string& text,
             r.island = next();
             r.round = next();
             r.clique = next();
-            r.members.resize(next());
-            for (uint32_t& m : r.members)
-            {
-                m = next();
-            }
+            nextList(r.members);
             r.computeStart = nextTime();
             r.syncStart = nextTime();
             r.syncEnd = nextTime();
@@ -947,11 +950,7 @@ TrainingHelper::DecodeRankResults(const std::string& text,
             r.packetsSent = next();
             r.packetsReceived = next();
             r.retransmissions = next();
-            r.lostPeers.resize(next());
-            for (uint32_t& peer : r.lostPeers)
-            {
-                peer = next();
-            }
+            nextList(r.lostPeers);
             r.finished = next() == 1;
         }
         islandRecords[island] = std::move(records);

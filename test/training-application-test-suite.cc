@@ -259,6 +259,30 @@ Simulate(const Setup& setup)
     return run;
 }
 
+/**
+ * \return the runs two implementations must agree on byte for byte: 4 cities of 2 islands,
+ *         2 rounds, none and both, direct and ring
+ */
+std::vector<Setup>
+EquivalenceSetups()
+{
+    std::vector<Setup> setups;
+    for (const char* caps : {"none", "both"})
+    {
+        for (bool ring : {false, true})
+        {
+            Setup setup;
+            setup.caps = caps;
+            setup.ring = ring;
+            setup.cities = 4;
+            setup.perCity = 2;
+            setup.rounds = 2;
+            setups.push_back(setup);
+        }
+    }
+    return setups;
+}
+
 /** \param vectors parameter vectors \param members which \return their element-wise mean */
 std::vector<double>
 Mean(const std::vector<std::vector<double>>& vectors, const std::vector<uint32_t>& members)
@@ -358,22 +382,15 @@ class TrainingStockChannelTestCase : public TestCase
   private:
     void DoRun() override
     {
-        for (const char* caps : {"none", "both"})
+        for (Setup setup : EquivalenceSetups())
         {
-            for (bool ring : {false, true})
-            {
-                Setup setup;
-                setup.caps = caps;
-                setup.ring = ring;
-                setup.cities = 4;
-                setup.perCity = 2;
-                setup.rounds = 2;
-                const RunResult wan = Simulate(setup);
-                setup.stockChannel = true;
-                const RunResult stock = Simulate(setup);
-                NS_TEST_ASSERT_MSG_EQ(wan.records.size(), 16u, "8 islands x 2 rounds");
-                NS_TEST_ASSERT_MSG_EQ(wan.csv, stock.csv, caps << (ring ? " ring" : " direct"));
-            }
+            const RunResult wan = Simulate(setup);
+            setup.stockChannel = true;
+            const RunResult stock = Simulate(setup);
+            NS_TEST_ASSERT_MSG_EQ(wan.records.size(), 16u, "8 islands x 2 rounds");
+            NS_TEST_ASSERT_MSG_EQ(wan.csv,
+                                  stock.csv,
+                                  setup.caps << (setup.ring ? " ring" : " direct"));
         }
     }
 };
@@ -685,36 +702,27 @@ class TrainingRanksTestCase : public TestCase
   private:
     void DoRun() override
     {
-        for (const char* caps : {"none", "both"})
+        for (Setup setup : EquivalenceSetups())
         {
-            for (bool ring : {false, true})
+            const RunResult one = Simulate(setup);
+            NS_TEST_ASSERT_MSG_EQ(one.records.size(), 16u, "8 islands x 2 rounds");
+            for (uint32_t ranks : {2u, 4u})
             {
-                Setup setup;
-                setup.caps = caps;
-                setup.ring = ring;
-                setup.cities = 4;
-                setup.perCity = 2;
-                setup.rounds = 2;
-                const RunResult one = Simulate(setup);
-                NS_TEST_ASSERT_MSG_EQ(one.records.size(), 16u, "8 islands x 2 rounds");
-                for (uint32_t ranks : {2u, 4u})
-                {
-                    setup.ranks = ranks;
-                    const RunResult split = Simulate(setup);
-                    const std::string what = std::string(caps) + (ring ? " ring" : " direct") +
-                                             ", ranks=" + std::to_string(ranks);
-                    NS_TEST_ASSERT_MSG_EQ(split.csv, one.csv, what);
-                    NS_TEST_ASSERT_MSG_EQ(split.queueDrops, one.queueDrops, what);
-                    // The run was split: every rank got cities, packets crossed, and the
-                    // windows were one WAN delay long (every link has WAN_DELAY).
-                    const std::vector<uint32_t>& cityRanks = split.parallel.cityRanks;
-                    NS_TEST_ASSERT_MSG_EQ(cityRanks.size(), 4u, what);
-                    NS_TEST_ASSERT_MSG_EQ(*std::max_element(cityRanks.begin(), cityRanks.end()),
-                                          ranks - 1,
-                                          what);
-                    NS_TEST_ASSERT_MSG_GT(split.parallel.packetsBetweenRanks, 0u, what);
-                    NS_TEST_ASSERT_MSG_EQ(split.parallel.lookahead, WAN_DELAY, what);
-                }
+                setup.ranks = ranks;
+                const RunResult split = Simulate(setup);
+                const std::string what = setup.caps + (setup.ring ? " ring" : " direct") +
+                                         ", ranks=" + std::to_string(ranks);
+                NS_TEST_ASSERT_MSG_EQ(split.csv, one.csv, what);
+                NS_TEST_ASSERT_MSG_EQ(split.queueDrops, one.queueDrops, what);
+                // The run was split: every rank got cities, packets crossed, and the
+                // windows were one WAN delay long (every link has WAN_DELAY).
+                const std::vector<uint32_t>& cityRanks = split.parallel.cityRanks;
+                NS_TEST_ASSERT_MSG_EQ(cityRanks.size(), 4u, what);
+                NS_TEST_ASSERT_MSG_EQ(*std::max_element(cityRanks.begin(), cityRanks.end()),
+                                      ranks - 1,
+                                      what);
+                NS_TEST_ASSERT_MSG_GT(split.parallel.packetsBetweenRanks, 0u, what);
+                NS_TEST_ASSERT_MSG_EQ(split.parallel.lookahead, WAN_DELAY, what);
             }
         }
         // Loss: the error models draw in the receiving rank, in the same order.
