@@ -25,6 +25,7 @@
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/training-helper.h"
+#include "ns3/wan-parallel-runner.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
 
@@ -276,11 +277,6 @@ main(int argc, char** argv)
                  "print the speed-up over it",
                  baseline);
     cmd.Parse(argc, argv);
-    if (config.ranks == 0)
-    {
-        std::cerr << "error: --ranks: 0: must be at least 1" << std::endl;
-        return 1;
-    }
     try
     {
         WanTopologyHelper::CheckMtu(config.mtu);
@@ -288,6 +284,21 @@ main(int argc, char** argv)
     catch (const std::invalid_argument& e)
     {
         std::cerr << "error: --mtu: " << e.what() << std::endl;
+        return 1;
+    }
+    try
+    {
+        WanParallelRunner::CheckRanks(config.ranks,
+                                      WanTopology::LoadFile(config.topology).GetCities().size());
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: --" << e.what() << std::endl; // "ranks: R: expected ..."
+        return 1;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl; // the topology file
         return 1;
     }
 

@@ -25,6 +25,7 @@
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-command-line.h"
+#include "ns3/wan-parallel-runner.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
 
@@ -687,10 +688,6 @@ Main(int argc, char** argv)
     {
         throw std::runtime_error(std::string("--mtu: ") + e.what());
     }
-    if (config.ranks == 0)
-    {
-        throw std::runtime_error("--ranks: 0: must be at least 1");
-    }
     if (config.maxPeriod == 0)
     {
         throw std::runtime_error("--maxPeriod: 0: must be at least 1");
@@ -741,11 +738,13 @@ Main(int argc, char** argv)
 
     const WanTopology loaded = OverrideRates(cmd.LoadTopology(), wanBps, accessBps);
     const uint32_t n = loaded.GetIslands().size();
-    if (config.ranks > loaded.GetCities().size())
+    try
     {
-        throw std::runtime_error("--ranks: " + std::to_string(config.ranks) +
-                                 ": the topology has " + std::to_string(loaded.GetCities().size()) +
-                                 " cities");
+        WanParallelRunner::CheckRanks(config.ranks, loaded.GetCities().size());
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw std::runtime_error(std::string("--") + e.what());
     }
     // The schedules each capability set runs: the one asked for; the optimiser's choice plus
     // the global-clique and ring baselines with --schedule=optimal.

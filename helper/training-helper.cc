@@ -231,12 +231,7 @@ TrainingHelper::SetProgress(const std::string& label, double seconds)
 void
 TrainingHelper::SetRanks(uint32_t ranks)
 {
-    const uint32_t cities = m_topology.GetTopology().GetCities().size();
-    if (ranks < 1 || ranks > cities)
-    {
-        throw std::invalid_argument("ranks: " + std::to_string(ranks) + ": expected 1 to " +
-                                    std::to_string(cities) + " (the number of cities)");
-    }
+    WanParallelRunner::CheckRanks(ranks, m_topology.GetTopology().GetCities().size());
     m_ranks = ranks;
 }
 

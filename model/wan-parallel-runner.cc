@@ -206,6 +206,16 @@ Search(const PartitionProblem& p,
 
 } // namespace
 
+void
+WanParallelRunner::CheckRanks(uint32_t ranks, uint32_t cities)
+{
+    if (ranks < 1 || ranks > cities)
+    {
+        throw std::invalid_argument("ranks: " + std::to_string(ranks) + ": expected 1 to " +
+                                    std::to_string(cities) + " (the number of cities)");
+    }
+}
+
 std::vector<uint32_t>
 WanParallelRunner::PartitionCities(const WanTopology& topology,
                                    const std::vector<double>& cityLoad,
@@ -213,11 +223,7 @@ WanParallelRunner::PartitionCities(const WanTopology& topology,
                                    uint32_t ranks)
 {
     const uint32_t n = topology.GetCities().size();
-    if (ranks < 1 || ranks > n)
-    {
-        throw std::invalid_argument("ranks: " + std::to_string(ranks) + ": expected 1 to " +
-                                    std::to_string(n) + " (the number of cities)");
-    }
+    CheckRanks(ranks, n);
     if (cityLoad.size() != n)
     {
         throw std::invalid_argument("city loads: " + std::to_string(cityLoad.size()) +
@@ -347,16 +353,16 @@ WanParallelRunner::Fork()
     }
     // The links between ranks and the lookahead.
     m_channels.assign(ChannelList::GetNChannels(), nullptr);
+    m_wireRank.assign(ChannelList::GetNChannels(), {0, 0});
     bool coupled = false;
     for (uint32_t id = 0; id < ChannelList::GetNChannels(); ++id)
     {
         Ptr<Channel> channel = ChannelList::GetChannel(id);
+        const uint32_t first = m_nodeRank[channel->GetDevice(0)->GetNode()->GetId()];
         bool crosses = false;
-        for (std::size_t d = 0; d < channel->GetNDevices(); ++d)
+        for (std::size_t d = 1; d < channel->GetNDevices(); ++d)
         {
-            const uint32_t node = channel->GetDevice(d)->GetNode()->GetId();
-            crosses = crosses ||
-                      m_nodeRank[node] != m_nodeRank[channel->GetDevice(0)->GetNode()->GetId()];
+            crosses = crosses || m_nodeRank[channel->GetDevice(d)->GetNode()->GetId()] != first;
         }
         if (!crosses)
         {
@@ -379,6 +385,8 @@ WanParallelRunner::Fork()
         m_lookahead = coupled ? std::min(m_lookahead, delay.Get()) : delay.Get();
         coupled = true;
         m_channels[id] = link;
+        // Wire 0 runs from device 0 to device 1, wire 1 back.
+        m_wireRank[id] = {m_nodeRank[link->GetDevice(1)->GetNode()->GetId()], first};
     }
 
     // Sockets: one pair per pair of ranks; sockets[i][j] is i's end towards j.
@@ -491,9 +499,7 @@ WanParallelRunner::Barrier()
 void
 WanParallelRunner::Send(uint32_t channel, uint32_t wire, Time arrival, Ptr<const Packet> packet)
 {
-    Ptr<WanLinkChannel> link = m_channels.at(channel);
-    const uint32_t node = link->GetDevice(wire == 0 ? 1 : 0)->GetNode()->GetId();
-    Peer& peer = m_peers[m_nodeRank[node]];
+    Peer& peer = m_peers[m_wireRank[channel][wire]];
     PacketRecord record;
     record.arrivalNs = arrival.GetNanoSeconds();
     record.channel = channel;

@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <sys/types.h>
@@ -90,6 +91,14 @@ class WanParallelRunner
      * balanced, and the lookahead chooses among them (fewer barriers, more slack per window).
      */
     static constexpr double LOAD_TOLERANCE = 0.03;
+
+    /**
+     * \brief Check a number of ranks against a topology: 1 to its number of cities.
+     * \param ranks the number asked for \param cities the topology's cities
+     *
+     * Throws std::invalid_argument naming the value and the range otherwise.
+     */
+    static void CheckRanks(uint32_t ranks, uint32_t cities);
 
     /** Largest number of assignments PartitionCities tries one by one. */
     static constexpr uint64_t MAX_EXHAUSTIVE = 2000000;
@@ -179,17 +188,18 @@ class WanParallelRunner
     /** \brief Close every socket. */
     void CloseAll();
 
-    std::vector<uint32_t> m_nodeRank;            //!< rank of each node
-    uint32_t m_ranks;                            //!< R
-    uint32_t m_rank;                             //!< this process's rank
-    Time m_lookahead;                            //!< window length
-    std::vector<Peer> m_peers;                   //!< by rank
-    std::vector<pid_t> m_children;               //!< rank 0: pids of ranks 1 .. R-1
-    std::vector<Ptr<WanLinkChannel>> m_channels; //!< by channel id; null: no wire crosses ranks
-    uint64_t m_windows;                          //!< windows run
-    uint64_t m_packetsSent;                      //!< packets sent to other ranks
-    bool m_forked;                               //!< Fork() ran
-    bool m_done;                                 //!< the last barrier ran
+    std::vector<uint32_t> m_nodeRank;                //!< rank of each node
+    uint32_t m_ranks;                                //!< R
+    uint32_t m_rank;                                 //!< this process's rank
+    Time m_lookahead;                                //!< window length
+    std::vector<Peer> m_peers;                       //!< by rank
+    std::vector<pid_t> m_children;                   //!< rank 0: pids of ranks 1 .. R-1
+    std::vector<Ptr<WanLinkChannel>> m_channels;     //!< by channel id; null: no wire crosses ranks
+    std::vector<std::array<uint32_t, 2>> m_wireRank; //!< by channel id: rank each wire reaches
+    uint64_t m_windows;                              //!< windows run
+    uint64_t m_packetsSent;                          //!< packets sent to other ranks
+    bool m_forked;                                   //!< Fork() ran
+    bool m_done;                                     //!< the last barrier ran
 };
 
 } // namespace ns3
