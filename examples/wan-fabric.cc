@@ -114,8 +114,7 @@ class FabricRun
         const uint32_t nIslands = topology.GetIslands().size();
         // Every datagram of every copy may sit in the sender's access queue at once.
         const uint32_t queuePackets = sizes.size() * nIslands + QUEUE_SLACK;
-        m_helper.SetQueueAttribute("MaxSize",
-                                   QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, queuePackets)));
+        m_helper.SetQueueSize(QueueSize(QueueSizeUnit::PACKETS, queuePackets));
         m_helper.Install(topology);
         m_result.lastByte.assign(nIslands, -1.0);
         m_result.receivedBytes.assign(nIslands, 0);

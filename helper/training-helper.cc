@@ -16,9 +16,9 @@
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
-#include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-link-net-device.h"
 #include "ns3/wan-parallel-runner.h"
 
 #include <algorithm>
@@ -552,7 +552,7 @@ TrainingHelper::InstallLoss()
                              end == 0 ? links[l].b : links[l].a};
             // The error model sits on the receiving device of each direction.
             const WanHop reverse{l, hop.to, hop.from};
-            Ptr<PointToPointNetDevice> receiver = m_topology.GetWanDevice(reverse);
+            Ptr<NetDevice> receiver = m_topology.GetWanDevice(reverse);
             Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
             em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
             em->SetAttribute("ErrorRate", DoubleValue(m_lossRate));
@@ -571,15 +571,14 @@ TrainingHelper::ConnectCounters()
         Ptr<Node> node = NodeList::GetNode(n);
         for (uint32_t d = 0; d < node->GetNDevices(); ++d)
         {
-            Ptr<PointToPointNetDevice> device =
-                DynamicCast<PointToPointNetDevice>(node->GetDevice(d));
-            if (!device)
+            Ptr<NetDevice> device = node->GetDevice(d);
+            if (!DynamicCast<WanLinkNetDevice>(device) &&
+                !DynamicCast<PointToPointNetDevice>(device))
             {
                 continue;
             }
-            device->GetQueue()->TraceConnectWithoutContext(
-                "Drop",
-                MakeCallback(&TrainingHelper::OnQueueDrop, this));
+            // MacTxDrop fires once per packet a full queue refuses (the stock device's queue
+            // also fires its own Drop for it: counting both would count it twice).
             device->TraceConnectWithoutContext("MacTxDrop",
                                                MakeCallback(&TrainingHelper::OnQueueDrop, this));
             device->TraceConnectWithoutContext("PhyRxDrop",
@@ -591,6 +590,7 @@ TrainingHelper::ConnectCounters()
     const auto& links = topology.GetLinks();
     const auto& cities = topology.GetCities();
     m_links.clear();
+    m_linkFraming.clear();
     for (uint32_t l = 0; l < links.size(); ++l)
     {
         for (uint32_t end = 0; end < 2; ++end)
@@ -604,10 +604,18 @@ TrainingHelper::ConnectCounters()
             usage.rateBps = static_cast<double>(links[l].bps);
             const uint32_t index = m_links.size();
             m_links.push_back(usage);
-            m_topology.GetWanDevice(WanHop{l, from, to})
-                ->TraceConnectWithoutContext(
-                    "PhyTxEnd",
-                    MakeBoundCallback(&TrainingHelper::OnWanTxStatic, this, index));
+            const Ptr<NetDevice> device = m_topology.GetWanDevice(WanHop{l, from, to});
+            // A stock device's packets carry their PPP header; a WanLinkNetDevice only counts
+            // its framing in the transmission time.
+            UintegerValue framing(0);
+            if (DynamicCast<WanLinkNetDevice>(device))
+            {
+                device->GetAttribute("FramingBytes", framing);
+            }
+            m_linkFraming.push_back(static_cast<uint32_t>(framing.Get()));
+            device->TraceConnectWithoutContext(
+                "PhyTxEnd",
+                MakeBoundCallback(&TrainingHelper::OnWanTxStatic, this, index));
         }
     }
 }
@@ -621,7 +629,7 @@ TrainingHelper::OnWanTxStatic(TrainingHelper* helper, uint32_t index, Ptr<const 
 void
 TrainingHelper::OnWanTx(uint32_t index, Ptr<const Packet> packet)
 {
-    m_links[index].bytes += packet->GetSize();
+    m_links[index].bytes += packet->GetSize() + m_linkFraming[index];
 }
 
 void

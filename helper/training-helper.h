@@ -49,7 +49,7 @@ struct TrainingLinkUsage
     std::string link;  //!< "A-B" with the link's ends as in the topology
     std::string from;  //!< city code the direction leaves
     std::string to;    //!< city code the direction enters
-    uint64_t bytes{0}; //!< bytes transmitted (PPP frames)
+    uint64_t bytes{0}; //!< bytes transmitted: IP packets plus 2 bytes of PPP framing each
     double rateBps{0}; //!< the link's rate
 };
 
@@ -299,11 +299,12 @@ class TrainingHelper
     std::vector<TrainingConsensusPoint> m_consensus;           //!< real mode
     std::vector<TrainingRoundRecord> m_records;                //!< collected after Run()
     std::vector<TrainingLinkUsage> m_links;                    //!< per WAN link direction
-    uint64_t m_queueDrops;                                     //!< device queue drops
-    uint64_t m_lossDrops;                                      //!< error model drops
-    double m_simulatedTime;                                    //!< end of the last round
-    std::chrono::steady_clock::time_point m_wallStart;         //!< Run() start
-    std::chrono::steady_clock::time_point m_lastProgress;      //!< last progress line
+    std::vector<uint32_t> m_linkFraming; //!< per direction: framing bytes not in its packets
+    uint64_t m_queueDrops;               //!< device queue drops
+    uint64_t m_lossDrops;                //!< error model drops
+    double m_simulatedTime;              //!< end of the last round
+    std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
+    std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line
 };
 
 } // namespace ns3

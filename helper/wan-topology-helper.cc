@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/drop-tail-queue.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
@@ -14,10 +15,14 @@
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/point-to-point-channel.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
-#include "ns3/queue.h"
+#include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-link-channel.h"
+#include "ns3/wan-link-net-device.h"
 
 #include <set>
 #include <sstream>
@@ -45,8 +50,8 @@ const char* const ACCESS_MASK = "255.255.255.0";
 const char* const GROUP_BLOCK = "239.0.0.0";
 /** Mask of GROUP_BLOCK (/8). */
 const char* const GROUP_MASK = "255.0.0.0";
-/** The queue type of every point-to-point device. */
-const char* const QUEUE_TYPE = "ns3::DropTailQueue<Packet>";
+/** Default bound of every link device's transmit queue (DropTailQueue's own default). */
+const char* const DEFAULT_QUEUE_SIZE = "100p";
 
 } // namespace
 
@@ -61,8 +66,7 @@ WanTopologyHelper::WanTopologyHelper()
 {
     m_routerFactory.SetTypeId(WanRouterNetDevice::GetTypeId());
     m_fpgaFactory.SetTypeId(FpgaAggregatorNetDevice::GetTypeId());
-    m_deviceFactory.SetTypeId(PointToPointNetDevice::GetTypeId());
-    m_queueFactory.SetTypeId(QUEUE_TYPE);
+    m_queueSize = QueueSize(DEFAULT_QUEUE_SIZE);
 }
 
 WanTopologyHelper::~WanTopologyHelper() = default;
@@ -87,9 +91,9 @@ WanTopologyHelper::SetInBoxLink(DataRate rate, Time delay)
 }
 
 void
-WanTopologyHelper::SetQueueAttribute(const std::string& name, const AttributeValue& value)
+WanTopologyHelper::SetQueueSize(QueueSize size)
 {
-    m_queueFactory.Set(name, value);
+    m_queueSize = size;
 }
 
 void
@@ -121,38 +125,52 @@ WanTopologyHelper::SetStockChannel(bool stock)
     m_stockChannel = stock;
 }
 
-std::array<Ptr<PointToPointNetDevice>, 2>
+std::array<Ptr<NetDevice>, 2>
 WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
 {
-    // As PointToPointHelper::Install does (addresses, queues), but over a WanLinkChannel,
-    // which keeps a link's packets in flight out of the event queue. Flow control (a
+    std::array<Ptr<NetDevice>, 2> devices;
+    const std::array<Ptr<Node>, 2> nodes{a, b};
+    if (!m_stockChannel)
+    {
+        Ptr<WanLinkChannel> channel =
+            CreateObjectWithAttributes<WanLinkChannel>("Delay", TimeValue(delay));
+        for (uint32_t end = 0; end < devices.size(); ++end)
+        {
+            Ptr<WanLinkNetDevice> device =
+                CreateObjectWithAttributes<WanLinkNetDevice>("DataRate",
+                                                             DataRateValue(rate),
+                                                             "Mtu",
+                                                             UintegerValue(m_mtu),
+                                                             "TxQueueMaxSize",
+                                                             QueueSizeValue(m_queueSize));
+            device->SetAddress(Mac48Address::Allocate());
+            nodes[end]->AddDevice(device);
+            device->Attach(channel);
+            devices[end] = device;
+        }
+        return devices;
+    }
+    // As PointToPointHelper::Install does (addresses, queues). Flow control (a
     // NetDeviceQueueInterface) only serves an IP stack's traffic-control layer: InstallHosts()
     // adds it to the islands' devices; on router and FPGA ports its queue trace sinks would
-    // only cost time (about 5% of a run).
-    m_deviceFactory.Set("DataRate", DataRateValue(rate));
-    m_deviceFactory.Set("Mtu", UintegerValue(m_mtu));
-    std::array<Ptr<PointToPointNetDevice>, 2> devices;
-    std::array<Ptr<Node>, 2> nodes{a, b};
+    // only cost time.
+    Ptr<PointToPointChannel> channel =
+        CreateObjectWithAttributes<PointToPointChannel>("Delay", TimeValue(delay));
     for (uint32_t end = 0; end < devices.size(); ++end)
     {
-        Ptr<PointToPointNetDevice> device = m_deviceFactory.Create<PointToPointNetDevice>();
+        Ptr<PointToPointNetDevice> device =
+            CreateObjectWithAttributes<PointToPointNetDevice>("DataRate",
+                                                              DataRateValue(rate),
+                                                              "Mtu",
+                                                              UintegerValue(m_mtu));
         device->SetAddress(Mac48Address::Allocate());
         nodes[end]->AddDevice(device);
-        Ptr<Queue<Packet>> queue = m_queueFactory.Create<Queue<Packet>>();
-        device->SetQueue(queue);
+        device->SetQueue(
+            CreateObjectWithAttributes<DropTailQueue<Packet>>("MaxSize",
+                                                              QueueSizeValue(m_queueSize)));
+        device->Attach(channel);
         devices[end] = device;
     }
-    Ptr<PointToPointChannel> channel;
-    if (m_stockChannel)
-    {
-        channel = CreateObjectWithAttributes<PointToPointChannel>("Delay", TimeValue(delay));
-    }
-    else
-    {
-        channel = CreateObjectWithAttributes<WanLinkChannel>("Delay", TimeValue(delay));
-    }
-    devices[0]->Attach(channel);
-    devices[1]->Attach(channel);
     return devices;
 }
 
@@ -194,7 +212,7 @@ WanTopologyHelper::Install(const WanTopology& topology)
     m_accessPeers.assign(nIslands, nullptr);
     m_fpgas.assign(nIslands, nullptr);
     m_inBox.assign(nIslands, {nullptr, nullptr});
-    std::vector<Ptr<PointToPointNetDevice>> routerSide(nIslands);
+    std::vector<Ptr<NetDevice>> routerSide(nIslands);
     for (uint32_t i = 0; i < nIslands; ++i)
     {
         const WanIsland& island = islands[i];
@@ -277,9 +295,15 @@ WanTopologyHelper::InstallHosts()
     m_islandByAddress.clear();
     for (uint32_t i = 0; i < nIslands; ++i)
     {
-        Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
-        queueInterface->GetTxQueue(0)->ConnectQueueTraces(m_islandDevices[i]->GetQueue());
-        m_islandDevices[i]->AggregateObject(queueInterface);
+        const Ptr<PointToPointNetDevice> stockDevice =
+            DynamicCast<PointToPointNetDevice>(m_islandDevices[i]);
+        if (stockDevice)
+        {
+            // Flow control between the traffic-control layer and the stock device's queue.
+            Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
+            queueInterface->GetTxQueue(0)->ConnectQueueTraces(stockDevice->GetQueue());
+            stockDevice->AggregateObject(queueInterface);
+        }
         const Ipv4Address address(ISLAND_NET_BASE | (i << ISLAND_SUBNET_SHIFT) | ISLAND_HOST_PART);
         const Ptr<Ipv4> ipv4 = m_islandNodes.Get(i)->GetObject<Ipv4>();
         const int32_t interface = ipv4->AddInterface(m_islandDevices[i]);
@@ -430,21 +454,21 @@ WanTopologyHelper::GetFpga(uint32_t island) const
     return m_fpgas[island];
 }
 
-Ptr<PointToPointNetDevice>
+Ptr<NetDevice>
 WanTopologyHelper::GetIslandDevice(uint32_t island) const
 {
     CheckIsland(island, "GetIslandDevice");
     return m_islandDevices[island];
 }
 
-Ptr<PointToPointNetDevice>
+Ptr<NetDevice>
 WanTopologyHelper::GetAccessPeerDevice(uint32_t island) const
 {
     CheckIsland(island, "GetAccessPeerDevice");
     return m_accessPeers[island];
 }
 
-Ptr<PointToPointNetDevice>
+Ptr<NetDevice>
 WanTopologyHelper::GetWanDevice(const WanHop& hop) const
 {
     CheckInstalled("GetWanDevice");
@@ -528,11 +552,27 @@ WanTopologyHelper::InstallMulticastTree(uint32_t sender,
 }
 
 void
+WanTopologyHelper::EnablePcap(const std::string& prefix, Ptr<NetDevice> device)
+{
+    const Ptr<WanLinkNetDevice> linkDevice = DynamicCast<WanLinkNetDevice>(device);
+    if (!linkDevice)
+    {
+        m_p2p.EnablePcap(prefix, device);
+        return;
+    }
+    // The packets of a WanLinkNetDevice carry no link header: raw IPv4.
+    PcapHelper pcap;
+    const std::string file = pcap.GetFilenameFromDevice(prefix, device);
+    Ptr<PcapFileWrapper> wrapper = pcap.CreateFile(file, std::ios::out, PcapHelper::DLT_RAW);
+    pcap.HookDefaultSink<WanLinkNetDevice>(linkDevice, "PromiscSniffer", wrapper);
+}
+
+void
 WanTopologyHelper::EnablePcapAccess(const std::string& prefix, uint32_t island)
 {
     CheckIsland(island, "EnablePcapAccess");
-    m_p2p.EnablePcap(prefix, m_islandDevices[island]);
-    m_p2p.EnablePcap(prefix, m_accessPeers[island]);
+    EnablePcap(prefix, m_islandDevices[island]);
+    EnablePcap(prefix, m_accessPeers[island]);
 }
 
 void
@@ -541,17 +581,17 @@ WanTopologyHelper::EnablePcapAll(const std::string& prefix)
     CheckInstalled("EnablePcapAll");
     for (const auto& link : m_wanDevices)
     {
-        m_p2p.EnablePcap(prefix, link[0]);
-        m_p2p.EnablePcap(prefix, link[1]);
+        EnablePcap(prefix, link[0]);
+        EnablePcap(prefix, link[1]);
     }
     for (uint32_t i = 0; i < m_islandDevices.size(); ++i)
     {
-        m_p2p.EnablePcap(prefix, m_islandDevices[i]);
-        m_p2p.EnablePcap(prefix, m_accessPeers[i]);
+        EnablePcap(prefix, m_islandDevices[i]);
+        EnablePcap(prefix, m_accessPeers[i]);
         if (m_inBox[i][0])
         {
-            m_p2p.EnablePcap(prefix, m_inBox[i][0]);
-            m_p2p.EnablePcap(prefix, m_inBox[i][1]);
+            EnablePcap(prefix, m_inBox[i][0]);
+            EnablePcap(prefix, m_inBox[i][1]);
         }
     }
 }

@@ -14,7 +14,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/point-to-point-helper.h"
-#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue-size.h"
 #include "ns3/wan-router-net-device.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology.h"
@@ -29,7 +29,6 @@ namespace ns3
 {
 
 class FpgaAggregatorNetDevice;
-class PointToPointNetDevice;
 class WanRouterNetDevice;
 
 /**
@@ -65,10 +64,12 @@ class WanTopologyHelper
      */
     void SetInBoxLink(DataRate rate, Time delay);
     /**
-     * \brief Set an attribute of every PointToPointNetDevice queue, e.g. "MaxSize".
-     * \param name attribute name \param value attribute value
+     * \brief Bound every link device's transmit queue (default 100 packets): a
+     *        WanLinkNetDevice's TxQueueMaxSize, or the MaxSize of a stock device's DropTail
+     *        queue. A packet beyond it is dropped (the device's MacTxDrop).
+     * \param size the bound, in packets or bytes
      */
-    void SetQueueAttribute(const std::string& name, const AttributeValue& value);
+    void SetQueueSize(QueueSize size);
     /**
      * \param mtu MTU of every point-to-point device (default 9000 bytes); gradient chunks fill it
      * \throws std::invalid_argument outside MIN_MTU..MAX_MTU (CheckMtu)
@@ -83,10 +84,12 @@ class WanTopologyHelper
     /** \return the MTU of every point-to-point device, bytes */
     uint16_t GetMtu() const;
     /**
-     * \brief Choose the links' channel.
-     * \param stock true: ns-3's PointToPointChannel (one event per packet in flight, and its
-     *        TxRxPointToPoint trace fires); false (default): WanLinkChannel, same timing with
-     *        one event per direction. For comparisons and NetAnim.
+     * \brief Choose the links' devices and channel.
+     * \param stock true: ns-3's PointToPointNetDevice (PPP header, DropTail Queue object,
+     *        flow control on the islands' devices) over PointToPointChannel (one event per
+     *        packet in flight, and its TxRxPointToPoint trace fires); false (default):
+     *        WanLinkNetDevice over WanLinkChannel, the same packet timing at a fraction of the
+     *        cost per frame. For comparisons, NetAnim and the stock traces.
      */
     void SetStockChannel(bool stock);
 
@@ -118,11 +121,11 @@ class WanTopologyHelper
     /** \param island island index \return the FPGA in front of it, or nullptr */
     Ptr<FpgaAggregatorNetDevice> GetFpga(uint32_t island) const;
     /** \param island island index \return the island's own end of its access link */
-    Ptr<PointToPointNetDevice> GetIslandDevice(uint32_t island) const;
+    Ptr<NetDevice> GetIslandDevice(uint32_t island) const;
     /** \param island island index \return the far end of the access link (FPGA or router port) */
-    Ptr<PointToPointNetDevice> GetAccessPeerDevice(uint32_t island) const;
+    Ptr<NetDevice> GetAccessPeerDevice(uint32_t island) const;
     /** \param hop a directed WAN hop \return the device that transmits that hop */
-    Ptr<PointToPointNetDevice> GetWanDevice(const WanHop& hop) const;
+    Ptr<NetDevice> GetWanDevice(const WanHop& hop) const;
 
     /** \return a fresh group address from 239.0.0.0/8 (239.0.0.1, 239.0.0.2, ...) */
     Ipv4Address AllocateGroup();
@@ -168,10 +171,10 @@ class WanTopologyHelper
      * \param delay one-way propagation delay
      * \return the two devices, a's first
      */
-    std::array<Ptr<PointToPointNetDevice>, 2> Connect(Ptr<Node> a,
-                                                      Ptr<Node> b,
-                                                      DataRate rate,
-                                                      Time delay);
+    std::array<Ptr<NetDevice>, 2> Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay);
+    /** \brief Write a pcap file of one device. \param prefix file name prefix
+     *  \param device a link device (raw IPv4 for WanLinkNetDevice, PPP for the stock one) */
+    void EnablePcap(const std::string& prefix, Ptr<NetDevice> device);
     /** \brief Give every island host its stack, address and host routes. */
     void InstallHosts();
     /** \brief Install the unicast host route of every island on every router. */
@@ -183,13 +186,12 @@ class WanTopologyHelper
 
     ObjectFactory m_routerFactory;         //!< creates the WanRouterNetDevices
     ObjectFactory m_fpgaFactory;           //!< creates the FpgaAggregatorNetDevices
-    ObjectFactory m_deviceFactory;         //!< creates every PointToPointNetDevice
-    ObjectFactory m_queueFactory;          //!< creates every device queue (SetQueueAttribute)
-    PointToPointHelper m_p2p;              //!< enables pcap on the devices
+    QueueSize m_queueSize;                 //!< bound of every device's transmit queue
+    PointToPointHelper m_p2p;              //!< enables pcap on the stock devices
     DataRate m_inBoxRate;                  //!< FPGA to router link rate
     Time m_inBoxDelay;                     //!< FPGA to router link delay
-    uint16_t m_mtu;                        //!< MTU of every point-to-point device
-    bool m_stockChannel{false};            //!< PointToPointChannel instead of WanLinkChannel
+    uint16_t m_mtu;                        //!< MTU of every link device
+    bool m_stockChannel{false};            //!< stock point-to-point devices and channels
     uint32_t m_nextGroup;                  //!< next group AllocateGroup() returns (host order)
     WanTopology m_topology;                //!< the installed topology
     std::unique_ptr<WanRouting> m_routing; //!< the routes (null until Install)
@@ -199,14 +201,14 @@ class WanTopologyHelper
     NodeContainer m_fpgaNodes;                               //!< FPGA nodes, in island order
     std::vector<Ptr<WanRouterNetDevice>> m_routers;          //!< router device per city
     std::vector<Ptr<FpgaAggregatorNetDevice>> m_fpgas;       //!< per island, null without FPGA
-    std::vector<Ptr<PointToPointNetDevice>> m_islandDevices; //!< island end of access links
-    std::vector<Ptr<PointToPointNetDevice>> m_accessPeers;   //!< far end of access links
-    std::vector<std::array<Ptr<PointToPointNetDevice>, 2>> m_inBox; //!< per island: FPGA, router
-    std::vector<std::array<Ptr<PointToPointNetDevice>, 2>> m_wanDevices; //!< per link: at a, at b
-    std::vector<std::array<uint32_t, 2>> m_wanPorts; //!< per link: router port at a, at b
-    std::vector<uint32_t> m_accessPorts;             //!< per island: its router's port
-    std::vector<Ipv4Address> m_islandAddresses;      //!< per island: its address
-    std::map<uint32_t, uint32_t> m_islandByAddress;  //!< address (host order) to island
+    std::vector<Ptr<NetDevice>> m_islandDevices;             //!< island end of access links
+    std::vector<Ptr<NetDevice>> m_accessPeers;               //!< far end of access links
+    std::vector<std::array<Ptr<NetDevice>, 2>> m_inBox;      //!< per island: FPGA, router
+    std::vector<std::array<Ptr<NetDevice>, 2>> m_wanDevices; //!< per link: at a, at b
+    std::vector<std::array<uint32_t, 2>> m_wanPorts;         //!< per link: router port at a, at b
+    std::vector<uint32_t> m_accessPorts;                     //!< per island: its router's port
+    std::vector<Ipv4Address> m_islandAddresses;              //!< per island: its address
+    std::map<uint32_t, uint32_t> m_islandByAddress;          //!< address (host order) to island
 };
 
 } // namespace ns3

@@ -4,13 +4,13 @@
 
 #include "wan-link-channel.h"
 
+#include "wan-link-net-device.h"
 #include "wan-parallel-runner.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
-#include "ns3/point-to-point-net-device.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -23,11 +23,15 @@ NS_OBJECT_ENSURE_REGISTERED(WanLinkChannel);
 TypeId
 WanLinkChannel::GetTypeId()
 {
-    // The Delay attribute is the base class's.
     static TypeId tid = TypeId("ns3::WanLinkChannel")
-                            .SetParent<PointToPointChannel>()
+                            .SetParent<Channel>()
                             .SetGroupName("WanTraining")
-                            .AddConstructor<WanLinkChannel>();
+                            .AddConstructor<WanLinkChannel>()
+                            .AddAttribute("Delay",
+                                          "Propagation delay from one end to the other",
+                                          TimeValue(Seconds(0)),
+                                          MakeTimeAccessor(&WanLinkChannel::m_delay),
+                                          MakeTimeChecker(Seconds(0)));
     return tid;
 }
 
@@ -50,43 +54,77 @@ WanLinkChannel::DoDispose()
     {
         inFlight.clear();
     }
-    PointToPointChannel::DoDispose();
+    m_devices = {nullptr, nullptr};
+    m_nDevices = 0;
+    m_runner = nullptr;
+    Channel::DoDispose();
+}
+
+void
+WanLinkChannel::Attach(Ptr<WanLinkNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_UNLESS(device, "WanLinkChannel::Attach: null device");
+    NS_ABORT_MSG_IF(m_nDevices == m_devices.size(),
+                    "WanLinkChannel::Attach: channel " << GetId() << " already has two devices");
+    m_devices[m_nDevices++] = device;
+}
+
+Time
+WanLinkChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+std::size_t
+WanLinkChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+WanLinkChannel::GetDevice(std::size_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_nDevices, "WanLinkChannel::GetDevice: no device " << i);
+    return m_devices[i];
 }
 
 uint32_t
-WanLinkChannel::WireOf(Ptr<PointToPointNetDevice> src) const
+WanLinkChannel::WireOf(Ptr<WanLinkNetDevice> src) const
 {
-    NS_ABORT_MSG_UNLESS(IsInitialized(),
+    NS_ABORT_MSG_UNLESS(m_nDevices == m_devices.size(),
                         "WanLinkChannel: a packet was sent before both devices were attached");
-    if (src == GetSource(0))
+    if (src == m_devices[0])
     {
         return 0;
     }
-    NS_ABORT_MSG_UNLESS(src == GetSource(1),
+    NS_ABORT_MSG_UNLESS(src == m_devices[1],
                         "WanLinkChannel: the sending device is not attached to this channel");
     return 1;
 }
 
-bool
-WanLinkChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> src, Time txTime)
+void
+WanLinkChannel::TransmitStart(Ptr<Packet> packet,
+                              uint16_t protocol,
+                              Ptr<WanLinkNetDevice> src,
+                              Time txTime)
 {
-    NS_LOG_FUNCTION(this << p << src << txTime);
+    NS_LOG_FUNCTION(this << packet << protocol << src << txTime);
     const uint32_t wire = WireOf(src);
-    const Time arrival = Simulator::Now() + txTime + GetDelay();
+    const Time arrival = Simulator::Now() + txTime + m_delay;
     if (m_remote[wire])
     {
-        m_runner->Send(GetId(), wire, arrival, p);
-        return true;
+        m_runner->Send(GetId(), wire, arrival, protocol, packet);
+        return;
     }
-    Enqueue(wire, arrival, p->Copy());
-    return true;
+    Enqueue(wire, {arrival, packet, protocol});
 }
 
 void
-WanLinkChannel::Enqueue(uint32_t wire, Time arrival, Ptr<Packet> packet)
+WanLinkChannel::Enqueue(uint32_t wire, InFlight frame)
 {
     std::deque<InFlight>& inFlight = m_wires[wire];
-    inFlight.push_back({arrival, packet});
+    inFlight.push_back(std::move(frame));
     if (inFlight.size() == 1)
     {
         ScheduleHead(wire);
@@ -101,17 +139,17 @@ WanLinkChannel::SetParallelRunner(WanParallelRunner* runner)
     for (uint32_t wire = 0; wire < 2; ++wire)
     {
         m_remote[wire] =
-            runner != nullptr && !runner->IsLocal(GetDestination(wire)->GetNode()->GetId());
+            runner != nullptr && !runner->IsLocal(GetDevice(1 - wire)->GetNode()->GetId());
     }
 }
 
 void
-WanLinkChannel::ReceiveRemote(uint32_t wire, Time arrival, Ptr<Packet> packet)
+WanLinkChannel::ReceiveRemote(uint32_t wire, Time arrival, uint16_t protocol, Ptr<Packet> packet)
 {
-    NS_LOG_FUNCTION(this << wire << arrival << packet);
+    NS_LOG_FUNCTION(this << wire << arrival << protocol << packet);
     NS_ABORT_MSG_IF(wire > 1 || arrival < Simulator::Now(),
                     "WanLinkChannel: remote packet on wire " << wire << " arrives in the past");
-    Enqueue(wire, arrival, packet);
+    Enqueue(wire, {arrival, packet, protocol});
 }
 
 void
@@ -119,7 +157,7 @@ WanLinkChannel::ScheduleHead(uint32_t wire)
 {
     // Cross-node event: in the receiving node's context, as PointToPointChannel does. The
     // event holds a reference, so the channel outlives it even if disposed meanwhile.
-    Simulator::ScheduleWithContext(GetDestination(wire)->GetNode()->GetId(),
+    Simulator::ScheduleWithContext(m_devices[1 - wire]->GetNode()->GetId(),
                                    m_wires[wire].front().arrival - Simulator::Now(),
                                    &WanLinkChannel::Deliver,
                                    Ptr<WanLinkChannel>(this),
@@ -134,18 +172,18 @@ WanLinkChannel::Deliver(uint32_t wire)
     {
         return; // disposed while the event was pending
     }
-    Ptr<Packet> packet = inFlight.front().packet;
+    const InFlight frame = std::move(inFlight.front());
     inFlight.pop_front();
     if (!inFlight.empty())
     {
         ScheduleHead(wire);
     }
-    NS_LOG_LOGIC("deliver " << packet << " on wire " << wire);
-    GetDestination(wire)->Receive(packet);
+    NS_LOG_LOGIC("deliver " << frame.packet << " on wire " << wire);
+    m_devices[1 - wire]->Receive(frame.packet, frame.protocol);
 }
 
 uint32_t
-WanLinkChannel::GetInFlight(Ptr<PointToPointNetDevice> src) const
+WanLinkChannel::GetInFlight(Ptr<WanLinkNetDevice> src) const
 {
     return static_cast<uint32_t>(m_wires[WireOf(src)].size());
 }

@@ -5,8 +5,8 @@
 #ifndef WAN_LINK_CHANNEL_H
 #define WAN_LINK_CHANNEL_H
 
+#include "ns3/channel.h"
 #include "ns3/nstime.h"
-#include "ns3/point-to-point-channel.h"
 
 #include <array>
 #include <cstdint>
@@ -16,30 +16,30 @@ namespace ns3
 {
 
 class Packet;
-class PointToPointNetDevice;
+class WanLinkNetDevice;
 class WanParallelRunner;
 
 /**
  * \ingroup wan-training
- * \brief A point-to-point channel that keeps the packets in flight in a FIFO per direction
- *        and has at most one delivery event pending per direction.
+ * \brief The channel between two WanLinkNetDevices: a full-duplex wire with a propagation
+ *        delay that keeps the packets in flight in a FIFO per direction and has at most one
+ *        delivery event pending per direction.
  *
- * PointToPointChannel schedules one event per packet in flight, so a long, fast WAN link
- * holds its whole bandwidth-delay product in the simulator's event queue (tens of thousands
- * of packets on a 100 Gbps, 20 ms link), and every other event pays for that depth. On a
- * point-to-point wire the arrival times of one direction never decrease (the sender
- * serialises one packet after another and the propagation delay is a constant), so the
+ * ns-3's PointToPointChannel schedules one event per packet in flight, so a long, fast WAN
+ * link holds its whole bandwidth-delay product in the simulator's event queue (tens of
+ * thousands of packets on a 100 Gbps, 20 ms link), and every other event pays for that
+ * depth. On a point-to-point wire the arrival times of one direction never decrease (the
+ * sender serialises one frame after another and the propagation delay is a constant), so the
  * packets can wait in a FIFO instead and only the head of each direction needs an event.
  *
- * Timing is exactly PointToPointChannel's: a packet whose transmission starts at t and lasts
- * txTime reaches the other device at t + txTime + Delay, as a copy, through
- * PointToPointNetDevice::Receive, in the receiving node's context. Order among events at the
- * same instant may differ from the stock channel's (its events are created earlier), which
- * leaves every result of a run deterministic. The base class's TxRxPointToPoint trace
- * (NetAnim) is private to it and does not fire; the devices' own traces (PhyTxBegin,
- * PhyRxEnd, MacRx, ...) fire as usual.
+ * Timing is PointToPointChannel's: a frame whose transmission starts at t and lasts txTime
+ * reaches the other device at t + txTime + Delay, through WanLinkNetDevice::Receive, in the
+ * receiving node's context. Order among events at the same instant may differ from the stock
+ * channel's (its events are created earlier), which leaves every result of a run
+ * deterministic. The receiver gets the sender's packet object itself, not a copy: neither
+ * device adds or strips a header, and the layers above copy before they change a packet.
  */
-class WanLinkChannel : public PointToPointChannel
+class WanLinkChannel : public Channel
 {
   public:
     /** \brief Get the type ID. \return the object TypeId */
@@ -48,16 +48,28 @@ class WanLinkChannel : public PointToPointChannel
     ~WanLinkChannel() override;
 
     /**
-     * \brief Start carrying a packet from src to the other device.
-     * \param p the packet (the far device receives a copy)
-     * \param src the transmitting device, one of the two attached
-     * \param txTime serialisation time of the packet at src's rate
-     * \return true
+     * \brief Attach a device (WanLinkNetDevice::Attach calls it). At most two.
+     * \param device the device
      */
-    bool TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> src, Time txTime) override;
+    void Attach(Ptr<WanLinkNetDevice> device);
+
+    /** \return the propagation delay (attribute Delay) */
+    Time GetDelay() const;
+
+    /**
+     * \brief Start carrying a frame from src to the other device.
+     * \param packet the packet
+     * \param protocol its protocol number
+     * \param src the transmitting device, one of the two attached
+     * \param txTime transmission time of the frame at src's rate
+     */
+    void TransmitStart(Ptr<Packet> packet,
+                       uint16_t protocol,
+                       Ptr<WanLinkNetDevice> src,
+                       Time txTime);
 
     /** \param src one of the attached devices \return packets in flight away from src */
-    uint32_t GetInFlight(Ptr<PointToPointNetDevice> src) const;
+    uint32_t GetInFlight(Ptr<WanLinkNetDevice> src) const;
 
     /**
      * \brief Join a parallel run (WanParallelRunner::Fork) or leave it.
@@ -71,34 +83,42 @@ class WanLinkChannel : public PointToPointChannel
      * \brief Carry a packet that another rank transmitted (WanParallelRunner).
      * \param wire the direction (0: device 0 to device 1)
      * \param arrival when it reaches the far device, not before now
+     * \param protocol its protocol number
      * \param packet the packet
      */
-    void ReceiveRemote(uint32_t wire, Time arrival, Ptr<Packet> packet);
+    void ReceiveRemote(uint32_t wire, Time arrival, uint16_t protocol, Ptr<Packet> packet);
+
+    // Channel interface
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   protected:
     void DoDispose() override;
 
   private:
-    /** One packet on the wire. */
+    /** One frame on the wire. */
     struct InFlight
     {
         Time arrival;       //!< when it reaches the far device
-        Ptr<Packet> packet; //!< the copy the far device receives
+        Ptr<Packet> packet; //!< the packet
+        uint16_t protocol;  //!< its protocol number
     };
 
     /** \param src an attached device \return its direction (wire) index, 0 or 1 */
-    uint32_t WireOf(Ptr<PointToPointNetDevice> src) const;
+    uint32_t WireOf(Ptr<WanLinkNetDevice> src) const;
     /** \brief Schedule the delivery of the head of a wire. \param wire direction index */
     void ScheduleHead(uint32_t wire);
-    /** \brief Queue a packet on a wire. \param wire direction \param arrival when it
-     *  arrives \param packet the packet */
-    void Enqueue(uint32_t wire, Time arrival, Ptr<Packet> packet);
+    /** \brief Queue a frame on a wire. \param wire direction \param frame the frame */
+    void Enqueue(uint32_t wire, InFlight frame);
     /** \brief Deliver the head of a wire and schedule the next one. \param wire direction */
     void Deliver(uint32_t wire);
 
-    std::array<std::deque<InFlight>, 2> m_wires; //!< packets in flight, per direction
-    WanParallelRunner* m_runner{nullptr};        //!< parallel run, or null
-    std::array<bool, 2> m_remote{false, false};  //!< per direction: far device on another rank
+    Time m_delay;                                   //!< propagation delay (attribute)
+    std::array<Ptr<WanLinkNetDevice>, 2> m_devices; //!< the ends, in attach order
+    std::size_t m_nDevices{0};                      //!< devices attached so far
+    std::array<std::deque<InFlight>, 2> m_wires;    //!< frames in flight, per direction
+    WanParallelRunner* m_runner{nullptr};           //!< parallel run, or null
+    std::array<bool, 2> m_remote{false, false};     //!< per direction: far end elsewhere
 };
 
 } // namespace ns3

@@ -56,7 +56,8 @@ struct PacketRecord
 {
     int64_t arrivalNs{0}; //!< arrival at the far device, ns
     uint32_t channel{0};  //!< ChannelList id
-    uint32_t wire{0};     //!< direction, 0 or 1
+    uint16_t wire{0};     //!< direction, 0 or 1
+    uint16_t protocol{0}; //!< protocol number the far device passes up
     uint32_t size{0};     //!< serialised packet bytes
 };
 
@@ -497,13 +498,18 @@ WanParallelRunner::Barrier()
 }
 
 void
-WanParallelRunner::Send(uint32_t channel, uint32_t wire, Time arrival, Ptr<const Packet> packet)
+WanParallelRunner::Send(uint32_t channel,
+                        uint32_t wire,
+                        Time arrival,
+                        uint16_t protocol,
+                        Ptr<const Packet> packet)
 {
     Peer& peer = m_peers[m_wireRank[channel][wire]];
     PacketRecord record;
     record.arrivalNs = arrival.GetNanoSeconds();
     record.channel = channel;
-    record.wire = wire;
+    record.wire = static_cast<uint16_t>(wire);
+    record.protocol = protocol;
     record.size = packet->GetSerializedSize();
     Append(peer.out, record);
     const size_t offset = peer.out.size();
@@ -584,7 +590,10 @@ WanParallelRunner::DeliverIncoming()
                                record.size,
                                true);
             offset += record.size;
-            m_channels[record.channel]->ReceiveRemote(record.wire, arrival, packet);
+            m_channels[record.channel]->ReceiveRemote(record.wire,
+                                                      arrival,
+                                                      record.protocol,
+                                                      packet);
         }
         m_peers[r].in.clear();
     }

@@ -139,9 +139,14 @@ class WanParallelRunner
     /**
      * \brief Hand a packet to the rank of the far end of a wire (called by WanLinkChannel).
      * \param channel the channel's id (ChannelList) \param wire its direction, 0 or 1
-     * \param arrival when the packet reaches the far device \param packet the packet
+     * \param arrival when the packet reaches the far device
+     * \param protocol the protocol number the far device passes up \param packet the packet
      */
-    void Send(uint32_t channel, uint32_t wire, Time arrival, Ptr<const Packet> packet);
+    void Send(uint32_t channel,
+              uint32_t wire,
+              Time arrival,
+              uint16_t protocol,
+              Ptr<const Packet> packet);
 
     /** \return this process's rank */
     uint32_t GetRank() const;

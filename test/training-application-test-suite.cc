@@ -129,6 +129,7 @@ struct RunResult
     double estimatedSync{0};                  //!< plan of period round 0
     uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
     uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
+    uint32_t linkHeaderBytes{0};              //!< link header in island 0's MacTx packets
     TrainingParallelInfo parallel;            //!< how the run was split
     std::vector<double> cityLoad;             //!< TrainingHelper::EstimateLoad
     std::vector<double> linkPackets;          //!< TrainingHelper::EstimateLoad
@@ -136,13 +137,14 @@ struct RunResult
 
 /**
  * \param run where to count
- * \param packet a frame island 0's device sends: a PPP header before an IPv4 packet
+ * \param packet a packet island 0's device sends: an IPv4 packet, after a PPP header if the
+ *        device is ns-3's PointToPointNetDevice (run->linkHeaderBytes)
  */
 void
 CountIsland0(RunResult* run, Ptr<const Packet> packet)
 {
     ++run->island0Packets;
-    const uint32_t ipv4Bytes = packet->GetSize() - PppHeader().GetSerializedSize();
+    const uint32_t ipv4Bytes = packet->GetSize() - run->linkHeaderBytes;
     run->island0Largest = std::max(run->island0Largest, ipv4Bytes);
 }
 
@@ -219,7 +221,7 @@ Simulate(const Setup& setup)
     if (setup.cut >= 0)
     {
         // Both directions of the island's only link lose every packet.
-        for (Ptr<PointToPointNetDevice> device :
+        for (Ptr<NetDevice> device :
              {wan.GetIslandDevice(setup.cut), wan.GetAccessPeerDevice(setup.cut)})
         {
             Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
@@ -229,6 +231,7 @@ Simulate(const Setup& setup)
         }
     }
     RunResult run;
+    run.linkHeaderBytes = setup.stockChannel ? PppHeader().GetSerializedSize() : 0;
     wan.GetIslandDevice(0)->TraceConnectWithoutContext("MacTx",
                                                        MakeBoundCallback(&CountIsland0, &run));
     if (workload)

@@ -1,22 +1,30 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Tests of WanLinkChannel: exact arrival times by formula in both directions at once, the
- * same arrivals as the stock PointToPointChannel, packets in flight, and a simulation torn
- * down with packets still on the wire.
+ * Tests of WanLinkNetDevice and WanLinkChannel: exact arrival times by formula in both
+ * directions at once, the same arrivals as ns-3's PointToPointNetDevice over its
+ * PointToPointChannel, packets in flight, a simulation torn down with packets still on the
+ * wire, the transmit FIFO's bound, a link that is down, receive errors, framing bytes and the
+ * protocol number.
  */
 
 // ctest-suite: wan-link-channel
 
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/error-model.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/pointer.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 #include "ns3/wan-link-channel.h"
+#include "ns3/wan-link-net-device.h"
 
 #include <array>
 #include <vector>
@@ -30,40 +38,70 @@ namespace
 const uint64_t RATE_BPS = 1000000000ULL;
 /** One-way delay of the test links. */
 const Time DELAY = MilliSeconds(10);
-/** Bytes PointToPointNetDevice adds (its PPP header). */
+/** Bytes PointToPointNetDevice adds (its PPP header), and WanLinkNetDevice's FramingBytes. */
 const uint32_t PPP_BYTES = 2;
+/** Protocol number of the test packets (IPv4). */
+const uint16_t PROTOCOL = 0x0800;
 
 /** One received packet. */
 struct Arrival
 {
-    Time at;       //!< when it was received
-    uint32_t size; //!< its size as delivered (PPP header removed)
+    Time at;           //!< when it was received
+    uint32_t size;     //!< its size as delivered (PPP header removed)
+    uint16_t protocol; //!< protocol number as delivered
 };
 
 /**
- * Two nodes joined by one point-to-point link over the given channel, recording what each
- * end receives.
+ * Two nodes joined by one link, recording what each end receives: two WanLinkNetDevices over
+ * a WanLinkChannel, or ns-3's two PointToPointNetDevices over a PointToPointChannel.
  */
 class LinkHarness
 {
   public:
-    std::array<Ptr<PointToPointNetDevice>, 2> devices; //!< the two ends
-    std::array<std::vector<Arrival>, 2> received;      //!< per end
+    std::array<Ptr<NetDevice>, 2> devices;        //!< the two ends
+    std::array<std::vector<Arrival>, 2> received; //!< per end
+    Ptr<WanLinkChannel> channel;                  //!< the module's channel, or null if stock
 
-    /** \param channel the channel to attach both devices to */
-    explicit LinkHarness(Ptr<PointToPointChannel> channel)
+    /** \param stock true: ns-3's devices and channel \param framing WanLinkNetDevice's
+     *  FramingBytes */
+    explicit LinkHarness(bool stock, uint32_t framing = PPP_BYTES)
     {
-        channel->SetAttribute("Delay", TimeValue(DELAY));
+        Ptr<PointToPointChannel> stockChannel;
+        if (stock)
+        {
+            stockChannel =
+                CreateObjectWithAttributes<PointToPointChannel>("Delay", TimeValue(DELAY));
+        }
+        else
+        {
+            channel = CreateObjectWithAttributes<WanLinkChannel>("Delay", TimeValue(DELAY));
+        }
         for (uint32_t end = 0; end < 2; ++end)
         {
             Ptr<Node> node = CreateObject<Node>();
-            Ptr<PointToPointNetDevice> device = CreateObject<PointToPointNetDevice>();
+            Ptr<NetDevice> device;
+            if (stock)
+            {
+                Ptr<PointToPointNetDevice> p2p = CreateObject<PointToPointNetDevice>();
+                p2p->SetDataRate(DataRate(RATE_BPS));
+                ObjectFactory queueFactory("ns3::DropTailQueue<Packet>");
+                p2p->SetQueue(queueFactory.Create<Queue<Packet>>());
+                node->AddDevice(p2p);
+                p2p->Attach(stockChannel);
+                device = p2p;
+            }
+            else
+            {
+                Ptr<WanLinkNetDevice> link =
+                    CreateObjectWithAttributes<WanLinkNetDevice>("DataRate",
+                                                                 DataRateValue(DataRate(RATE_BPS)),
+                                                                 "FramingBytes",
+                                                                 UintegerValue(framing));
+                node->AddDevice(link);
+                link->Attach(channel);
+                device = link;
+            }
             device->SetAddress(Mac48Address::Allocate());
-            device->SetDataRate(DataRate(RATE_BPS));
-            node->AddDevice(device);
-            ObjectFactory queueFactory("ns3::DropTailQueue<Packet>");
-            device->SetQueue(queueFactory.Create<Queue<Packet>>());
-            device->Attach(channel);
             device->SetReceiveCallback(
                 MakeCallback(end == 0 ? &LinkHarness::ReceiveAt0 : &LinkHarness::ReceiveAt1, this));
             devices[end] = device;
@@ -75,25 +113,25 @@ class LinkHarness
     {
         for (uint32_t size : sizes)
         {
-            devices[end]->Send(Create<Packet>(size), devices[1 - end]->GetAddress(), 0x0800);
+            devices[end]->Send(Create<Packet>(size), devices[1 - end]->GetAddress(), PROTOCOL);
         }
     }
 
   private:
-    bool Record(uint32_t end, Ptr<const Packet> packet)
+    bool Record(uint32_t end, Ptr<const Packet> packet, uint16_t protocol)
     {
-        received[end].push_back({Simulator::Now(), packet->GetSize()});
+        received[end].push_back({Simulator::Now(), packet->GetSize(), protocol});
         return true;
     }
 
-    bool ReceiveAt0(Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t, const Address&)
+    bool ReceiveAt0(Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t protocol, const Address&)
     {
-        return Record(0, packet);
+        return Record(0, packet, protocol);
     }
 
-    bool ReceiveAt1(Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t, const Address&)
+    bool ReceiveAt1(Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t protocol, const Address&)
     {
-        return Record(1, packet);
+        return Record(1, packet, protocol);
     }
 };
 
@@ -102,15 +140,18 @@ const std::vector<uint32_t> BURST_A = {1000, 200, 8998, 64};
 /** Sizes of the burst the other end sends at the same time. */
 const std::vector<uint32_t> BURST_B = {500, 1500};
 
-/** \return the arrival times of a back-to-back burst starting at 0, by formula */
+/**
+ * \param sizes packet sizes \param framing framing bytes per frame
+ * \return the arrival times of a back-to-back burst starting at 0, by formula
+ */
 std::vector<Time>
-ExpectedArrivals(const std::vector<uint32_t>& sizes)
+ExpectedArrivals(const std::vector<uint32_t>& sizes, uint32_t framing = PPP_BYTES)
 {
     std::vector<Time> arrivals;
     uint64_t bits = 0;
     for (uint32_t size : sizes)
     {
-        bits += (size + PPP_BYTES) * 8ULL;
+        bits += (size + framing) * 8ULL;
         // bits / RATE_BPS seconds = bits nanoseconds at 1 Gbps.
         arrivals.push_back(NanoSeconds(bits) + DELAY);
     }
@@ -135,7 +176,7 @@ class LinkExactTimesTest : public TestCase
   private:
     void DoRun() override
     {
-        LinkHarness h(CreateObject<WanLinkChannel>());
+        LinkHarness h(false);
         h.SendBurst(0, BURST_A);
         h.SendBurst(1, BURST_B);
         Simulator::Run();
@@ -147,6 +188,7 @@ class LinkExactTimesTest : public TestCase
         {
             NS_TEST_ASSERT_MSG_EQ(h.received[1][i].at, toB[i], "burst A packet " << i);
             NS_TEST_ASSERT_MSG_EQ(h.received[1][i].size, BURST_A[i], "size of A " << i);
+            NS_TEST_ASSERT_MSG_EQ(h.received[1][i].protocol, PROTOCOL, "protocol of A " << i);
         }
         for (size_t i = 0; i < toA.size() && i < h.received[0].size(); ++i)
         {
@@ -159,21 +201,22 @@ class LinkExactTimesTest : public TestCase
 
 /**
  * \ingroup wan-training-tests
- * The same bursts over the stock PointToPointChannel give the same arrivals (a second method).
+ * The same bursts between ns-3's PointToPointNetDevices over PointToPointChannel give the same
+ * arrivals (a second method).
  */
 class LinkSameAsStockTest : public TestCase
 {
   public:
     LinkSameAsStockTest()
-        : TestCase("same arrivals as PointToPointChannel")
+        : TestCase("same arrivals as PointToPointNetDevice over PointToPointChannel")
     {
     }
 
   private:
-    /** \param channel the channel \return per end, what it received */
-    static std::array<std::vector<Arrival>, 2> Run(Ptr<PointToPointChannel> channel)
+    /** \param stock ns-3's devices and channel \return per end, what it received */
+    static std::array<std::vector<Arrival>, 2> Run(bool stock)
     {
-        LinkHarness h(channel);
+        LinkHarness h(stock);
         h.SendBurst(0, BURST_A);
         h.SendBurst(1, BURST_B);
         Simulator::Run();
@@ -183,8 +226,8 @@ class LinkSameAsStockTest : public TestCase
 
     void DoRun() override
     {
-        const auto stock = Run(CreateObject<PointToPointChannel>());
-        const auto fifo = Run(CreateObject<WanLinkChannel>());
+        const auto stock = Run(true);
+        const auto fifo = Run(false);
         for (uint32_t end = 0; end < 2; ++end)
         {
             NS_TEST_ASSERT_MSG_EQ(fifo[end].size(), stock[end].size(), "count at " << end);
@@ -192,6 +235,7 @@ class LinkSameAsStockTest : public TestCase
             {
                 NS_TEST_ASSERT_MSG_EQ(fifo[end][i].at, stock[end][i].at, "time " << i);
                 NS_TEST_ASSERT_MSG_EQ(fifo[end][i].size, stock[end][i].size, "size " << i);
+                NS_TEST_ASSERT_MSG_EQ(fifo[end][i].protocol, stock[end][i].protocol, "protocol");
             }
         }
     }
@@ -213,16 +257,16 @@ class LinkInFlightTest : public TestCase
   private:
     std::vector<uint32_t> m_counts; //!< in-flight counts sampled
 
-    void Sample(Ptr<WanLinkChannel> channel, Ptr<PointToPointNetDevice> src)
+    void Sample(Ptr<WanLinkChannel> channel, Ptr<NetDevice> src)
     {
-        m_counts.push_back(channel->GetInFlight(src));
+        m_counts.push_back(channel->GetInFlight(DynamicCast<WanLinkNetDevice>(src)));
     }
 
     void DoRun() override
     {
-        Ptr<WanLinkChannel> channel = CreateObject<WanLinkChannel>();
         {
-            LinkHarness h(channel);
+            LinkHarness h(false);
+            Ptr<WanLinkChannel> channel = h.channel;
             h.SendBurst(0, BURST_A);
             // Burst A is 10,270 bytes with PPP headers: serialised by 82.16 us, first arrival
             // at 10 ms + 8.016 us. Sample in between (all on the wire), then after the end.
@@ -242,7 +286,7 @@ class LinkInFlightTest : public TestCase
             Simulator::Destroy();
         }
         {
-            LinkHarness h(CreateObject<WanLinkChannel>());
+            LinkHarness h(false);
             h.SendBurst(0, BURST_A);
             Simulator::Stop(DELAY / 2);
             Simulator::Run();
@@ -252,9 +296,162 @@ class LinkInFlightTest : public TestCase
     }
 };
 
+/** Counts a trace source's firings. \param count the counter \param packet the packet */
+void
+CountPacket(uint32_t* count, Ptr<const Packet> packet)
+{
+    ++*count;
+}
+
 /**
  * \ingroup wan-training-tests
- * The WanLinkChannel test suite.
+ * WanLinkNetDevice on its own: the transmit FIFO's bound in packets and in bytes, a device
+ * without a channel, a receive error model, FramingBytes and the trace sources' counts.
+ */
+class LinkDeviceTest : public TestCase
+{
+  public:
+    LinkDeviceTest()
+        : TestCase("WanLinkNetDevice: FIFO bound, link down, receive errors, framing, traces")
+    {
+    }
+
+  private:
+    /**
+     * A burst of BURST_A into a FIFO of the given bound: the first packet goes on the wire at
+     * once, the next two wait, and the fourth finds the FIFO full.
+     * \param bound TxQueueMaxSize
+     */
+    void CheckBound(const std::string& bound)
+    {
+        LinkHarness h(false);
+        h.devices[0]->SetAttribute("TxQueueMaxSize", QueueSizeValue(QueueSize(bound)));
+        uint32_t drops = 0;
+        h.devices[0]->TraceConnectWithoutContext("MacTxDrop",
+                                                 MakeBoundCallback(&CountPacket, &drops));
+        std::vector<bool> accepted;
+        for (uint32_t size : BURST_A)
+        {
+            accepted.push_back(
+                h.devices[0]->Send(Create<Packet>(size), h.devices[1]->GetAddress(), PROTOCOL));
+        }
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ((accepted == std::vector<bool>{true, true, true, false}),
+                              true,
+                              bound << ": the fourth packet is refused");
+        NS_TEST_EXPECT_MSG_EQ(drops, 1u, bound << ": one MacTxDrop");
+        const std::vector<uint32_t> sent(BURST_A.begin(), BURST_A.begin() + 3);
+        const std::vector<Time> expected = ExpectedArrivals(sent);
+        NS_TEST_ASSERT_MSG_EQ(h.received[1].size(), expected.size(), bound << ": three arrive");
+        for (size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(h.received[1][i].at, expected[i], bound << ": packet " << i);
+        }
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        // 2 packets wait; in bytes, 200 + 8998 = 9198 fit exactly and 64 more do not.
+        CheckBound("2p");
+        CheckBound("9198B");
+
+        // No channel: the link is down, Send refuses and says so.
+        {
+            Ptr<Node> node = CreateObject<Node>();
+            Ptr<WanLinkNetDevice> lone = CreateObject<WanLinkNetDevice>();
+            node->AddDevice(lone);
+            uint32_t drops = 0;
+            uint32_t sent = 0;
+            lone->TraceConnectWithoutContext("MacTxDrop", MakeBoundCallback(&CountPacket, &drops));
+            lone->TraceConnectWithoutContext("MacTx", MakeBoundCallback(&CountPacket, &sent));
+            NS_TEST_EXPECT_MSG_EQ(lone->IsLinkUp(), false, "down without a channel");
+            NS_TEST_EXPECT_MSG_EQ(lone->Send(Create<Packet>(100), Mac48Address(), PROTOCOL),
+                                  false,
+                                  "Send refuses");
+            NS_TEST_EXPECT_MSG_EQ(drops, 1u, "MacTxDrop fired");
+            NS_TEST_EXPECT_MSG_EQ(sent, 0u, "MacTx did not");
+            Simulator::Destroy();
+        }
+
+        // An error model that drops the second packet: the others arrive on time.
+        {
+            LinkHarness h(false);
+            Ptr<Packet> second = Create<Packet>(BURST_A[1]);
+            Ptr<ListErrorModel> errors = CreateObject<ListErrorModel>();
+            errors->SetList({second->GetUid()});
+            h.devices[1]->SetAttribute("ReceiveErrorModel", PointerValue(errors));
+            uint32_t lost = 0;
+            h.devices[1]->TraceConnectWithoutContext("PhyRxDrop",
+                                                     MakeBoundCallback(&CountPacket, &lost));
+            for (uint32_t i = 0; i < BURST_A.size(); ++i)
+            {
+                h.devices[0]->Send(i == 1 ? second : Create<Packet>(BURST_A[i]),
+                                   h.devices[1]->GetAddress(),
+                                   PROTOCOL);
+            }
+            Simulator::Run();
+            const std::vector<Time> expected = ExpectedArrivals(BURST_A);
+            NS_TEST_EXPECT_MSG_EQ(lost, 1u, "one PhyRxDrop");
+            NS_TEST_ASSERT_MSG_EQ(h.received[1].size(), 3u, "three arrive");
+            NS_TEST_EXPECT_MSG_EQ(h.received[1][0].at, expected[0], "first");
+            NS_TEST_EXPECT_MSG_EQ(h.received[1][1].at, expected[2], "third");
+            NS_TEST_EXPECT_MSG_EQ(h.received[1][2].at, expected[3], "fourth");
+            Simulator::Destroy();
+        }
+
+        // Without framing the serialisation counts the packet bytes alone.
+        {
+            LinkHarness h(false, 0);
+            h.SendBurst(0, BURST_A);
+            Simulator::Run();
+            const std::vector<Time> expected = ExpectedArrivals(BURST_A, 0);
+            NS_TEST_ASSERT_MSG_EQ(h.received[1].size(), expected.size(), "all arrive");
+            for (size_t i = 0; i < expected.size(); ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(h.received[1][i].at, expected[i], "unframed " << i);
+            }
+            Simulator::Destroy();
+        }
+
+        // Every trace source fires once per packet where it should.
+        {
+            LinkHarness h(false);
+            std::array<uint32_t, 8> counts{};
+            const std::array<const char*, 4> txTraces{"MacTx",
+                                                      "PhyTxBegin",
+                                                      "PhyTxEnd",
+                                                      "PromiscSniffer"};
+            const std::array<const char*, 4> rxTraces{"PhyRxEnd",
+                                                      "MacRx",
+                                                      "PromiscSniffer",
+                                                      "PhyRxDrop"};
+            for (uint32_t t = 0; t < 4; ++t)
+            {
+                h.devices[0]->TraceConnectWithoutContext(
+                    txTraces[t],
+                    MakeBoundCallback(&CountPacket, &counts[t]));
+                h.devices[1]->TraceConnectWithoutContext(
+                    rxTraces[t],
+                    MakeBoundCallback(&CountPacket, &counts[4 + t]));
+            }
+            h.SendBurst(0, BURST_A);
+            Simulator::Run();
+            const std::array<uint32_t, 8> expected{4, 4, 4, 4, 4, 4, 4, 0};
+            for (uint32_t t = 0; t < counts.size(); ++t)
+            {
+                NS_TEST_EXPECT_MSG_EQ(counts[t],
+                                      expected[t],
+                                      (t < 4 ? txTraces[t] : rxTraces[t - 4]) << " count");
+            }
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * The WanLinkNetDevice and WanLinkChannel test suite.
  */
 class WanLinkChannelTestSuite : public TestSuite
 {
@@ -265,6 +462,7 @@ class WanLinkChannelTestSuite : public TestSuite
         AddTestCase(new LinkExactTimesTest, TestCase::QUICK);
         AddTestCase(new LinkSameAsStockTest, TestCase::QUICK);
         AddTestCase(new LinkInFlightTest, TestCase::QUICK);
+        AddTestCase(new LinkDeviceTest, TestCase::QUICK);
     }
 };
 

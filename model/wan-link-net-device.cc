@@ -1,0 +1,446 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-link-net-device.h"
+
+#include "wan-link-channel.h"
+
+#include "ns3/abort.h"
+#include "ns3/error-model.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanLinkNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(WanLinkNetDevice);
+
+TypeId
+WanLinkNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::WanLinkNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("WanTraining")
+            .AddConstructor<WanLinkNetDevice>()
+            .AddAttribute(
+                "Mtu",
+                "The MAC-level maximum transmission unit: the largest packet, "
+                "without framing, the device sends",
+                UintegerValue(1500),
+                MakeUintegerAccessor(&WanLinkNetDevice::SetMtu, &WanLinkNetDevice::GetMtu),
+                MakeUintegerChecker<uint16_t>(MIN_MTU))
+            .AddAttribute("Address",
+                          "The device's MAC address",
+                          Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
+                          MakeMac48AddressAccessor(&WanLinkNetDevice::m_address),
+                          MakeMac48AddressChecker())
+            .AddAttribute("DataRate",
+                          "The transmission rate",
+                          DataRateValue(DataRate("10Gbps")),
+                          MakeDataRateAccessor(&WanLinkNetDevice::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("FramingBytes",
+                          "Bytes of link framing counted in each frame's transmission time "
+                          "(2: PointToPointNetDevice's PPP header); never added to the packet",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&WanLinkNetDevice::m_framingBytes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TxQueueMaxSize",
+                          "The most the transmit FIFO holds, in packets or bytes, besides the "
+                          "frame on the wire; beyond it Send refuses the packet (MacTxDrop)",
+                          QueueSizeValue(QueueSize("100p")),
+                          MakeQueueSizeAccessor(&WanLinkNetDevice::m_queueMaxSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute("ReceiveErrorModel",
+                          "The error model applied to every received frame",
+                          PointerValue(),
+                          MakePointerAccessor(&WanLinkNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddTraceSource("MacTx",
+                            "A packet accepted from the upper layer for transmission",
+                            MakeTraceSourceAccessor(&WanLinkNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "A packet refused for transmission: FIFO full or link down",
+                            MakeTraceSourceAccessor(&WanLinkNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A packet received and passed up to the node",
+                            MakeTraceSourceAccessor(&WanLinkNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A frame starts its transmission",
+                            MakeTraceSourceAccessor(&WanLinkNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "A frame ends its transmission",
+                            MakeTraceSourceAccessor(&WanLinkNetDevice::m_phyTxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A frame arrives from the channel intact",
+                            MakeTraceSourceAccessor(&WanLinkNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxDrop",
+                            "A frame arrives from the channel and the error model drops it",
+                            MakeTraceSourceAccessor(&WanLinkNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Every frame the device starts sending or receives intact (pcap)",
+                            MakeTraceSourceAccessor(&WanLinkNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+WanLinkNetDevice::WanLinkNetDevice()
+    : m_current{nullptr, 0}
+{
+    NS_LOG_FUNCTION(this);
+}
+
+WanLinkNetDevice::~WanLinkNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+WanLinkNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_queue.clear();
+    m_queuedBytes = 0;
+    m_current.packet = nullptr;
+    m_rxCallback =
+        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    m_promiscCallback = MakeNullCallback<bool,
+                                         Ptr<NetDevice>,
+                                         Ptr<const Packet>,
+                                         uint16_t,
+                                         const Address&,
+                                         const Address&,
+                                         NetDevice::PacketType>();
+    NetDevice::DoDispose();
+}
+
+void
+WanLinkNetDevice::Attach(Ptr<WanLinkChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    NS_ABORT_MSG_UNLESS(channel, "WanLinkNetDevice::Attach: null channel");
+    NS_ABORT_MSG_IF(m_channel, "WanLinkNetDevice::Attach: the device already has a channel");
+    channel->Attach(this);
+    m_channel = channel;
+    m_linkChangeCallbacks();
+}
+
+void
+WanLinkNetDevice::SetDataRate(DataRate rate)
+{
+    NS_LOG_FUNCTION(this << rate);
+    m_rate = rate;
+}
+
+DataRate
+WanLinkNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+void
+WanLinkNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
+{
+    NS_LOG_FUNCTION(this << model);
+    m_receiveErrorModel = model;
+}
+
+uint32_t
+WanLinkNetDevice::GetQueuedPackets() const
+{
+    return static_cast<uint32_t>(m_queue.size());
+}
+
+Time
+WanLinkNetDevice::TxTime(uint32_t bytes)
+{
+    // CalculateBytesTxTime divides in 128 bits, and most frames of a run have the same size:
+    // keep the last result, keyed by everything it depends on.
+    const uint32_t frameBytes = bytes + m_framingBytes;
+    if (frameBytes != m_lastTxBytes || m_rate.GetBitRate() != m_lastTxBps)
+    {
+        m_lastTxBytes = frameBytes;
+        m_lastTxBps = m_rate.GetBitRate();
+        m_lastTxTime = m_rate.CalculateBytesTxTime(frameBytes);
+    }
+    return m_lastTxTime;
+}
+
+bool
+WanLinkNetDevice::HasRoom(const Frame& frame) const
+{
+    if (m_queueMaxSize.GetUnit() == QueueSizeUnit::PACKETS)
+    {
+        return m_queue.size() + 1 <= m_queueMaxSize.GetValue();
+    }
+    return m_queuedBytes + frame.packet->GetSize() <= m_queueMaxSize.GetValue();
+}
+
+bool
+WanLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    if (!m_channel)
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    m_macTxTrace(packet);
+    const Frame frame{packet, protocolNumber};
+    if (!m_busy)
+    {
+        TransmitStart(frame);
+        return true;
+    }
+    if (!HasRoom(frame))
+    {
+        NS_LOG_LOGIC("transmit FIFO full: drop " << packet);
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    m_queue.push_back(frame);
+    m_queuedBytes += packet->GetSize();
+    return true;
+}
+
+void
+WanLinkNetDevice::TransmitStart(const Frame& frame)
+{
+    m_busy = true;
+    m_current = frame;
+    m_promiscSnifferTrace(frame.packet);
+    m_phyTxBeginTrace(frame.packet);
+    const Time txTime = TxTime(frame.packet->GetSize());
+    Simulator::Schedule(txTime, &WanLinkNetDevice::TransmitComplete, this);
+    m_channel->TransmitStart(frame.packet, frame.protocol, this, txTime);
+}
+
+void
+WanLinkNetDevice::TransmitComplete()
+{
+    NS_LOG_FUNCTION(this);
+    m_busy = false;
+    if (!m_current.packet)
+    {
+        return; // disposed while the frame was on the wire
+    }
+    m_phyTxEndTrace(m_current.packet);
+    m_current.packet = nullptr;
+    if (m_queue.empty())
+    {
+        return;
+    }
+    const Frame next = m_queue.front();
+    m_queue.pop_front();
+    m_queuedBytes -= next.packet->GetSize();
+    TransmitStart(next);
+}
+
+void
+WanLinkNetDevice::Receive(Ptr<Packet> packet, uint16_t protocol)
+{
+    NS_LOG_FUNCTION(this << packet << protocol);
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
+    {
+        m_phyRxDropTrace(packet);
+        return;
+    }
+    m_promiscSnifferTrace(packet);
+    m_phyRxEndTrace(packet);
+    m_macRxTrace(packet);
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, packet, protocol, GetRemote(), m_address, NetDevice::PACKET_HOST);
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, protocol, GetRemote());
+    }
+}
+
+Address
+WanLinkNetDevice::GetRemote() const
+{
+    if (m_remote.IsInvalid() && m_channel)
+    {
+        for (std::size_t d = 0; d < m_channel->GetNDevices(); ++d)
+        {
+            Ptr<NetDevice> device = m_channel->GetDevice(d);
+            if (device != this)
+            {
+                m_remote = device->GetAddress();
+            }
+        }
+    }
+    return m_remote;
+}
+
+// NetDevice interface
+
+void
+WanLinkNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+WanLinkNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+WanLinkNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+WanLinkNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+WanLinkNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+WanLinkNetDevice::SetMtu(const uint16_t mtu)
+{
+    NS_LOG_FUNCTION(this << mtu);
+    if (mtu < MIN_MTU)
+    {
+        return false;
+    }
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+WanLinkNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+WanLinkNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+WanLinkNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+WanLinkNetDevice::IsBroadcast() const
+{
+    return true; // a point-to-point link reaches its one peer with any address
+}
+
+Address
+WanLinkNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+WanLinkNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+WanLinkNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+WanLinkNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+WanLinkNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+WanLinkNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+WanLinkNetDevice::SendFrom(Ptr<Packet> packet,
+                           const Address& source,
+                           const Address& dest,
+                           uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
+    return false;
+}
+
+Ptr<Node>
+WanLinkNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+WanLinkNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+WanLinkNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+WanLinkNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+WanLinkNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+WanLinkNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,163 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_LINK_NET_DEVICE_H
+#define WAN_LINK_NET_DEVICE_H
+
+#include "ns3/data-rate.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/queue-size.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+class ErrorModel;
+class WanLinkChannel;
+
+/**
+ * \ingroup wan-training
+ * \brief One end of a WanLinkChannel: a full-duplex point-to-point port with a drop-tail
+ *        transmit FIFO, the module's lean counterpart of PointToPointNetDevice.
+ *
+ * Timing is PointToPointNetDevice's: a frame's transmission lasts
+ * DataRate::CalculateBytesTxTime(packet size + FramingBytes) and starts when the previous one
+ * ends; the far device gets it Delay (the channel's) after the end of its transmission. With
+ * the default FramingBytes of 2 (the PPP header PointToPointNetDevice adds) every packet
+ * arrives at exactly the instant it would between two PointToPointNetDevices.
+ *
+ * What it leaves out, because each costs time on every frame of a run and the module uses
+ * none of it: no link header is added to the packet (the protocol number travels beside it
+ * on the channel, and the framing is only counted in the transmission time), no ns-3 Queue
+ * object (an internal FIFO bounded by TxQueueMaxSize, whose overflow fires MacTxDrop), no
+ * NetDeviceQueueInterface flow control, and no interframe gap. Trace sources keep
+ * PointToPointNetDevice's names and meanings; their packets carry no link header, so pcap
+ * files of these devices are raw IPv4 (DLT_RAW).
+ */
+class WanLinkNetDevice : public NetDevice
+{
+  public:
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    WanLinkNetDevice();
+    ~WanLinkNetDevice() override;
+
+    /**
+     * \brief Attach the device to a channel; the link is up from then on.
+     * \param channel the channel (at most two devices)
+     */
+    void Attach(Ptr<WanLinkChannel> channel);
+
+    /** \param rate the transmission rate */
+    void SetDataRate(DataRate rate);
+    /** \return the transmission rate */
+    DataRate GetDataRate() const;
+
+    /** \param model error model applied to every received frame (null: none) */
+    void SetReceiveErrorModel(Ptr<ErrorModel> model);
+
+    /**
+     * \brief Take a frame from the channel (its transmission has ended and Delay passed).
+     * \param packet the packet, without link header
+     * \param protocol its protocol number (e.g. 0x0800 for IPv4)
+     */
+    void Receive(Ptr<Packet> packet, uint16_t protocol);
+
+    /** \return packets waiting in the transmit FIFO (not counting the one on the wire) */
+    uint32_t GetQueuedPackets() const;
+
+    // NetDevice interface
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /** Smallest MTU the device accepts (IPv4's minimum datagram). */
+    static constexpr uint16_t MIN_MTU = 68;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** A frame waiting for, or on, the wire. */
+    struct Frame
+    {
+        Ptr<Packet> packet; //!< the packet, without link header
+        uint16_t protocol;  //!< its protocol number
+    };
+
+    /** \param frame the frame to put on the wire now (the transmitter is idle) */
+    void TransmitStart(const Frame& frame);
+    /** \brief The frame on the wire has been sent: start the next waiting one, if any. */
+    void TransmitComplete();
+    /** \param bytes packet bytes \return transmission time of a frame of that packet */
+    Time TxTime(uint32_t bytes);
+    /** \return the address of the device at the other end of the channel */
+    Address GetRemote() const;
+    /** \param frame a frame \return true if the FIFO has room for it */
+    bool HasRoom(const Frame& frame) const;
+
+    Ptr<Node> m_node;                    //!< node this device is installed on
+    Ptr<WanLinkChannel> m_channel;       //!< attached channel, or null (link down)
+    uint32_t m_ifIndex{0};               //!< interface index on the node
+    Mac48Address m_address;              //!< this device's address
+    uint16_t m_mtu{1500};                //!< MTU (attribute Mtu)
+    DataRate m_rate;                     //!< transmission rate (attribute DataRate)
+    uint32_t m_framingBytes{2};          //!< bytes counted in each frame's time (FramingBytes)
+    QueueSize m_queueMaxSize;            //!< FIFO bound (attribute TxQueueMaxSize)
+    Ptr<ErrorModel> m_receiveErrorModel; //!< receive error model, or null
+    std::deque<Frame> m_queue;           //!< frames waiting for the wire
+    uint64_t m_queuedBytes{0};           //!< bytes of the packets in m_queue
+    bool m_busy{false};                  //!< a frame is on the wire
+    Frame m_current;                     //!< the frame on the wire, while m_busy
+    uint32_t m_lastTxBytes{0};           //!< frame bytes of the last TxTime() computed
+    uint64_t m_lastTxBps{0};             //!< the rate it was computed at
+    Time m_lastTxTime;                   //!< its result (most frames have the same size)
+    mutable Address m_remote;            //!< cached GetRemote() (the far end never changes)
+
+    NetDevice::ReceiveCallback m_rxCallback;             //!< the node's receive callback
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive, or null
+    TracedCallback<> m_linkChangeCallbacks;              //!< link change notifications
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< accepted for transmission
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< refused: FIFO full, link down
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< delivered up the stack
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< transmission started
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< transmission ended
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< frame received
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< lost to the error model
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< every frame sent or received
+};
+
+} // namespace ns3
+
+#endif /* WAN_LINK_NET_DEVICE_H */
