@@ -110,7 +110,7 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
     }
     WanTopologyHelper wan;
     wan.SetMtu(config.mtu);
-    wan.SetStockChannel(stock);
+    wan.SetStockLinks(stock);
     wan.Install(topology);
     TrainingHelper helper(wan, plan);
     helper.SetModelBytes(config.modelBytes);

@@ -159,7 +159,7 @@ class TrainingHelper
      * sent, forwarded and received, weighted by where the stock IPv4/UDP stack runs) is
      * balanced, forks, and gathers every island's records, the drop counters and the link
      * usage back into this process; the other ranks end inside Run(). Needs the
-     * WanLinkChannel (not WanTopologyHelper::SetStockChannel) and virtual payloads (the
+     * WanLinkChannel (not WanTopologyHelper::SetStockLinks) and virtual payloads (the
      * consensus of real payloads is computed across all islands' parameters as rounds end).
      * Results equal those of one process up to the order of events at the same nanosecond.
      */

@@ -120,9 +120,9 @@ WanTopologyHelper::GetMtu() const
 }
 
 void
-WanTopologyHelper::SetStockChannel(bool stock)
+WanTopologyHelper::SetStockLinks(bool stock)
 {
-    m_stockChannel = stock;
+    m_stockLinks = stock;
 }
 
 std::array<Ptr<NetDevice>, 2>
@@ -130,7 +130,7 @@ WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
 {
     std::array<Ptr<NetDevice>, 2> devices;
     const std::array<Ptr<Node>, 2> nodes{a, b};
-    if (!m_stockChannel)
+    if (!m_stockLinks)
     {
         Ptr<WanLinkChannel> channel =
             CreateObjectWithAttributes<WanLinkChannel>("Delay", TimeValue(delay));

@@ -91,7 +91,7 @@ class WanTopologyHelper
      *        WanLinkNetDevice over WanLinkChannel, the same packet timing at a fraction of the
      *        cost per frame. For comparisons, NetAnim and the stock traces.
      */
-    void SetStockChannel(bool stock);
+    void SetStockLinks(bool stock);
 
     /**
      * \brief Build nodes, devices, addresses and unicast routes. Call once.
@@ -191,7 +191,7 @@ class WanTopologyHelper
     DataRate m_inBoxRate;                  //!< FPGA to router link rate
     Time m_inBoxDelay;                     //!< FPGA to router link delay
     uint16_t m_mtu;                        //!< MTU of every link device
-    bool m_stockChannel{false};            //!< stock point-to-point devices and channels
+    bool m_stockLinks{false};            //!< stock point-to-point devices and channels
     uint32_t m_nextGroup;                  //!< next group AllocateGroup() returns (host order)
     WanTopology m_topology;                //!< the installed topology
     std::unique_ptr<WanRouting> m_routing; //!< the routes (null until Install)

@@ -166,7 +166,7 @@ struct Setup
     uint32_t seed{1};                      //!< RNG seed
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
     uint16_t mtu{9000};                    //!< MTU of every device
-    bool stockChannel{false};              //!< ns-3's PointToPointChannel on every link
+    bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
     uint32_t ranks{1};                     //!< processes (TrainingHelper::SetRanks)
 };
 
@@ -180,7 +180,7 @@ Simulate(const Setup& setup)
     const uint32_t n = topology.GetIslands().size();
     WanTopologyHelper wan;
     wan.SetMtu(setup.mtu);
-    wan.SetStockChannel(setup.stockChannel);
+    wan.SetStockLinks(setup.stockLinks);
     wan.Install(topology);
     CliqueSchedule schedule = setup.partitions.empty()
                                   ? CliqueSchedule::GlobalClique(n)
@@ -231,7 +231,7 @@ Simulate(const Setup& setup)
         }
     }
     RunResult run;
-    run.linkHeaderBytes = setup.stockChannel ? PppHeader().GetSerializedSize() : 0;
+    run.linkHeaderBytes = setup.stockLinks ? PppHeader().GetSerializedSize() : 0;
     wan.GetIslandDevice(0)->TraceConnectWithoutContext("MacTx",
                                                        MakeBoundCallback(&CountIsland0, &run));
     if (workload)
@@ -388,7 +388,7 @@ class TrainingStockChannelTestCase : public TestCase
         for (Setup setup : EquivalenceSetups())
         {
             const RunResult wan = Simulate(setup);
-            setup.stockChannel = true;
+            setup.stockLinks = true;
             const RunResult stock = Simulate(setup);
             NS_TEST_ASSERT_MSG_EQ(wan.records.size(), 16u, "8 islands x 2 rounds");
             NS_TEST_ASSERT_MSG_EQ(wan.csv,
@@ -844,7 +844,7 @@ class TrainingRanksErrorsTestCase : public TestCase
                               std::string::npos,
                               "real payloads");
         setup.real = false;
-        setup.stockChannel = true;
+        setup.stockLinks = true;
         NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("only WanLinkChannel can"),
                               std::string::npos,
                               "PointToPointChannel between ranks");

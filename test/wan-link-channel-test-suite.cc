@@ -379,7 +379,7 @@ class LinkDeviceTest : public TestCase
             LinkHarness h(false);
             Ptr<Packet> second = Create<Packet>(BURST_A[1]);
             Ptr<ListErrorModel> errors = CreateObject<ListErrorModel>();
-            errors->SetList({second->GetUid()});
+            errors->SetList({static_cast<uint32_t>(second->GetUid())});
             h.devices[1]->SetAttribute("ReceiveErrorModel", PointerValue(errors));
             uint32_t lost = 0;
             h.devices[1]->TraceConnectWithoutContext("PhyRxDrop",

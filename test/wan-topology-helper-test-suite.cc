@@ -2,10 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Tests of WanTopologyHelper on topologies built in code: exact unicast arrival times over
- * several routers, a multicast tree to 8 receivers (one copy per link, one per receiver),
- * multicast refused and dropped where a router cannot replicate, identical routes on every
- * build, and unicast through in-line FPGAs. Expected values are computed here from the link
- * parameters, never read back from the simulation.
+ * several routers (module and stock links) with pcap files of an access link, a multicast tree to 8
+ * receivers (one copy per link, one per receiver), multicast refused and dropped where a router
+ * cannot replicate, identical routes on every build, and unicast through in-line FPGAs. Expected
+ * values are computed here from the link parameters, never read back from the simulation.
  */
 
 // ctest-suite: wan-topology-helper
@@ -16,11 +16,13 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/pcap-file.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/test.h"
+#include "ns3/trace-helper.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/wan-router-net-device.h"
 #include "ns3/wan-routing.h"
@@ -188,17 +190,37 @@ class FabricTestCase : public TestCase
  * Unicast over three routers and a detour that loses: A - B - C - D is 6.5 ms, the direct
  * A - D link 10 ms. One datagram each way; arrival time = send time + the five propagation
  * delays + five serialisations of the 1030-byte frame (rates chosen so each is whole ns).
+ * The same with ns-3's stock devices and channels. A pcap file of the sender's access
+ * device holds the datagram it sent and the one it received: raw IPv4 datagrams (link type
+ * 101) from a WanLinkNetDevice, PPP frames (link type 9, 2 bytes more) from the stock one.
  */
 class UnicastExactTimeTest : public FabricTestCase
 {
   public:
-    UnicastExactTimeTest()
-        : FabricTestCase("unicast over three WAN hops arrives at the exact analytic time")
+    /** \param stock ns-3's PointToPointNetDevice and PointToPointChannel on every link */
+    explicit UnicastExactTimeTest(bool stock)
+        : FabricTestCase(std::string("unicast over three WAN hops arrives at the exact analytic "
+                                     "time, pcap of the access link") +
+                         (stock ? ", stock links" : "")),
+          m_stock(stock)
     {
     }
 
   private:
+    bool m_stock; //!< stock links
+
     void DoRun() override
+    {
+        // The helper, and with it the last reference to the devices and their pcap files,
+        // is gone when Simulate returns: the file is complete.
+        std::string pcapFile;
+        Simulate(pcapFile);
+        CheckPcap(pcapFile);
+    }
+
+    /** \brief Simulate and check the arrival times. \param pcapFile set to the sender's pcap
+     *  file name */
+    void Simulate(std::string& pcapFile)
     {
         WanTopology t;
         const uint32_t a = AddCity(t, "A");
@@ -213,8 +235,12 @@ class UnicastExactTimeTest : public FabricTestCase
         const uint32_t dst = AddIsland(t, "D-0", d, 2 * GBPS, 50e-6);
 
         WanTopologyHelper helper;
+        helper.SetStockLinks(m_stock);
         helper.Install(t);
         ListenOnAllIslands(helper);
+        const std::string prefix = CreateTempDirFilename(m_stock ? "stock" : "link");
+        helper.EnablePcapAccess(prefix, src);
+        pcapFile = PcapHelper().GetFilenameFromDevice(prefix, helper.GetIslandDevice(src));
         const uint32_t payload = 1000;
         const uint32_t wire = payload + WIRE_OVERHEAD;
         const Time start = MilliSeconds(1);
@@ -240,6 +266,41 @@ class UnicastExactTimeTest : public FabricTestCase
         NS_TEST_EXPECT_MSG_EQ(helper.GetIslandAddress(0), Ipv4Address("10.0.0.1"), "scheme");
         NS_TEST_EXPECT_MSG_EQ(helper.GetIslandAddress(1), Ipv4Address("10.0.1.1"), "scheme");
         Simulator::Destroy();
+    }
+
+    /** \brief Check the sender's pcap file. \param pcapFile its name */
+    void CheckPcap(const std::string& pcapFile)
+    {
+        const uint32_t payload = 1000;
+        PcapFile pcap;
+        pcap.Open(pcapFile, std::ios::in);
+        NS_TEST_ASSERT_MSG_EQ(pcap.Fail(), false, "pcap file " << pcapFile);
+        NS_TEST_EXPECT_MSG_EQ(pcap.GetDataLinkType(),
+                              m_stock ? PcapHelper::DLT_PPP : PcapHelper::DLT_RAW,
+                              "link type");
+        const uint32_t recordBytes = payload + (m_stock ? WIRE_OVERHEAD : DATAGRAM_OVERHEAD);
+        std::vector<uint8_t> data(recordBytes + 64);
+        uint32_t records = 0;
+        while (true)
+        {
+            uint32_t sec = 0;
+            uint32_t usec = 0;
+            uint32_t inclLen = 0;
+            uint32_t origLen = 0;
+            uint32_t readLen = 0;
+            pcap.Read(data.data(), data.size(), sec, usec, inclLen, origLen, readLen);
+            if (pcap.Eof() || pcap.Fail())
+            {
+                break;
+            }
+            ++records;
+            NS_TEST_EXPECT_MSG_EQ(origLen, recordBytes, "record " << records << " length");
+            if (!m_stock)
+            {
+                NS_TEST_EXPECT_MSG_EQ(uint32_t(data[0]), 0x45u, "an IPv4 header comes first");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(records, 2u, "one datagram sent, one received");
     }
 };
 
@@ -591,7 +652,8 @@ class WanTopologyHelperTestSuite : public TestSuite
     WanTopologyHelperTestSuite()
         : TestSuite("wan-topology-helper", UNIT)
     {
-        AddTestCase(new UnicastExactTimeTest, TestCase::QUICK);
+        AddTestCase(new UnicastExactTimeTest(false), TestCase::QUICK);
+        AddTestCase(new UnicastExactTimeTest(true), TestCase::QUICK);
         AddTestCase(new MulticastTreeTest(""), TestCase::QUICK);
         AddTestCase(new MulticastTreeTest("caps"), TestCase::QUICK);
         AddTestCase(new MulticastTreeTest("attribute"), TestCase::QUICK);
