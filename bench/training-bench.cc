@@ -15,9 +15,9 @@
  * (TrainingHelper::SetRanks); "crossed" counts the packets that went between them, and the
  * memory is the sum of the processes' peaks. The table shows wall and CPU seconds (on a shared
  * machine the wall time includes other jobs' load). --baseline runs every set first in one
- * process on ns-3's own PointToPointChannel and default scheduler, in the same process tree,
- * and prints the speed-up over it: a comparison that machine noise affects less than absolute
- * times.
+ * process on ns-3's own PointToPointNetDevice, PointToPointChannel and default scheduler, in the
+ * same process tree, and prints the speed-up over it: a comparison that machine noise affects less
+ * than absolute times.
  */
 
 #include "ns3/clique-schedule.h"
@@ -84,8 +84,8 @@ struct BenchConfig
 /**
  * \brief Run one capability set in this process.
  * \param config what to run \param set capability set
- * \param stock true: ns-3's own PointToPointChannel and default scheduler (the baseline)
- * \return the measurement
+ * \param stock true: ns-3's own PointToPointNetDevice, PointToPointChannel and default scheduler
+ * (the baseline) \return the measurement
  */
 Measurement
 RunSet(const BenchConfig& config, const std::string& set, bool stock)
@@ -273,7 +273,8 @@ main(int argc, char** argv)
                  "processes per set, cities split between them (TrainingHelper::SetRanks)",
                  config.ranks);
     cmd.AddValue("baseline",
-                 "also run each set on ns-3's PointToPointChannel and default scheduler, and "
+                 "also run each set on ns-3's point-to-point devices and channels and default "
+                 "scheduler, and "
                  "print the speed-up over it",
                  baseline);
     cmd.Parse(argc, argv);

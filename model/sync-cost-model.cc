@@ -68,7 +68,8 @@ SyncCostModel::GetTypeId()
                           MakeUintegerAccessor(&SyncCostModel::m_gradientHeaderBytes),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("PppHeaderBytes",
-                          "Point-to-point (PPP) header bytes per packet on every link.",
+                          "Link framing bytes per packet on every link: WanLinkNetDevice's "
+                          "FramingBytes, or the stock PointToPointNetDevice's PPP header.",
                           UintegerValue(2),
                           MakeUintegerAccessor(&SyncCostModel::m_pppHeaderBytes),
                           MakeUintegerChecker<uint32_t>())

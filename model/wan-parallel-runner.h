@@ -82,9 +82,9 @@ class WanParallelRunner
     /**
      * Work of one packet crossing ranks, at each end, in handlings of one packet by a device
      * (callgrind: Packet::Serialize and the framing about 2.3 k instructions, the decoding
-     * about 2.1 k, against about 10 k for one end of a device hop).
+     * about 2.1 k, against about 3.4 k for one end of a link hop).
      */
-    static constexpr double CROSS_PACKET_WORK = 0.25;
+    static constexpr double CROSS_PACKET_WORK = 0.65;
 
     /**
      * Loads are estimates: assignments within this fraction of the best balance count as

@@ -167,7 +167,7 @@ struct Setup
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
     uint16_t mtu{9000};                    //!< MTU of every device
     bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
-    uint32_t ranks{1};                     //!< processes (TrainingHelper::SetRanks)
+    uint32_t ranks{1};      //!< processes (TrainingHelper::SetRanks)
 };
 
 RunResult
@@ -369,16 +369,17 @@ class TrainingExactBytesTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
- * \brief WanLinkChannel against ns-3's own PointToPointChannel (a second implementation of the
- *        same timing): every round of every island has the same times, bytes and packets, so
+ * \brief The module's links (WanLinkNetDevice, WanLinkChannel) against ns-3's own
+ *        PointToPointNetDevice and PointToPointChannel (a second implementation of the same
+ *        timing): every round of every island has the same times, bytes and packets, so
  *        rounds.csv is byte-identical, for direct and ring sync, with and without multicast
  *        and FPGAs, over 4 cities of 2 islands.
  */
-class TrainingStockChannelTestCase : public TestCase
+class TrainingStockLinksTestCase : public TestCase
 {
   public:
-    TrainingStockChannelTestCase()
-        : TestCase("WanLinkChannel and PointToPointChannel give identical rounds")
+    TrainingStockLinksTestCase()
+        : TestCase("module links and stock point-to-point links give identical rounds")
     {
     }
 
@@ -753,7 +754,8 @@ class TrainingRanksTestCase : public TestCase
  * \ingroup wan-training-tests
  * \brief The work TrainingHelper balances across ranks, by hand: three cities in a triangle,
  *        one island each, global clique, 11 chunks per stream. Units: 1 per end of a WAN hop,
- *        3 per packet an island sends or receives, 2 more per packet through an FPGA.
+ *        5 per packet an island sends or receives (4 for its host stack, 1 for the router's
+ *        end of the access link), 2 more per packet through an FPGA.
  */
 class TrainingEstimateLoadTestCase : public TestCase
 {
@@ -769,15 +771,15 @@ class TrainingEstimateLoadTestCase : public TestCase
         const double chunks = double(Chunks(10 * CHUNK + 400));
         NS_TEST_ASSERT_MSG_EQ(chunks, 11.0, "10 full chunks and 400 bytes");
         // Per city, per chunk:
-        // none: 2 copies up (2 x 3), 2 hops out, 2 hops in, 2 copies down (2 x 3) = 16;
-        // multicast: 1 stream up (3), 2 tree edges out, 2 in, 2 streams down (6) = 13;
-        // fpga: copies up through the FPGA (2 x 5), 2 + 2 hops, 2 packets into the FPGA
-        //   (2 x 2), one aggregate down (2 x 1/2 x 3) = 21;
-        // both: 1 x 5 up, 2 + 2 hops, 2 x 2 into the FPGA, 2 x 1/2 x 3 down = 16.
-        const std::vector<std::pair<std::string, double>> expected = {{"none", 16},
-                                                                      {"multicast", 13},
-                                                                      {"fpga", 21},
-                                                                      {"both", 16}};
+        // none: 2 copies up (2 x 5), 2 hops out, 2 hops in, 2 copies down (2 x 5) = 24;
+        // multicast: 1 stream up (5), 2 tree edges out, 2 in, 2 streams down (10) = 19;
+        // fpga: copies up through the FPGA (2 x 7), 2 + 2 hops, 2 packets into the FPGA
+        //   (2 x 2), one aggregate down (2 x 1/2 x 5) = 27;
+        // both: 1 x 7 up, 2 + 2 hops, 2 x 2 into the FPGA, 2 x 1/2 x 5 down = 20.
+        const std::vector<std::pair<std::string, double>> expected = {{"none", 24},
+                                                                      {"multicast", 19},
+                                                                      {"fpga", 27},
+                                                                      {"both", 20}};
         for (const auto& [caps, perChunk] : expected)
         {
             Setup setup;
@@ -976,7 +978,7 @@ class TrainingApplicationTestSuite : public TestSuite
         }
         AddTestCase(new TrainingSyncTimeTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingMtuTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingStockChannelTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingStockLinksTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingRingTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingRealMeanTestCase("none"), TestCase::QUICK);
         AddTestCase(new TrainingRealMeanTestCase("both"), TestCase::QUICK);
