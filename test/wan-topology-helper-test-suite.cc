@@ -275,9 +275,8 @@ class UnicastExactTimeTest : public FabricTestCase
         PcapFile pcap;
         pcap.Open(pcapFile, std::ios::in);
         NS_TEST_ASSERT_MSG_EQ(pcap.Fail(), false, "pcap file " << pcapFile);
-        NS_TEST_EXPECT_MSG_EQ(pcap.GetDataLinkType(),
-                              m_stock ? PcapHelper::DLT_PPP : PcapHelper::DLT_RAW,
-                              "link type");
+        const uint32_t linkType = m_stock ? PcapHelper::DLT_PPP : PcapHelper::DLT_RAW;
+        NS_TEST_EXPECT_MSG_EQ(pcap.GetDataLinkType(), linkType, "link type");
         const uint32_t recordBytes = payload + (m_stock ? WIRE_OVERHEAD : DATAGRAM_OVERHEAD);
         std::vector<uint8_t> data(recordBytes + 64);
         uint32_t records = 0;
