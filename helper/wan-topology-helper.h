@@ -191,7 +191,7 @@ class WanTopologyHelper
     DataRate m_inBoxRate;                  //!< FPGA to router link rate
     Time m_inBoxDelay;                     //!< FPGA to router link delay
     uint16_t m_mtu;                        //!< MTU of every link device
-    bool m_stockLinks{false};            //!< stock point-to-point devices and channels
+    bool m_stockLinks{false};              //!< stock point-to-point devices and channels
     uint32_t m_nextGroup;                  //!< next group AllocateGroup() returns (host order)
     WanTopology m_topology;                //!< the installed topology
     std::unique_ptr<WanRouting> m_routing; //!< the routes (null until Install)
