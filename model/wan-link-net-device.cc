@@ -143,32 +143,6 @@ WanLinkNetDevice::Attach(Ptr<WanLinkChannel> channel)
     m_linkChangeCallbacks();
 }
 
-void
-WanLinkNetDevice::SetDataRate(DataRate rate)
-{
-    NS_LOG_FUNCTION(this << rate);
-    m_rate = rate;
-}
-
-DataRate
-WanLinkNetDevice::GetDataRate() const
-{
-    return m_rate;
-}
-
-void
-WanLinkNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
-{
-    NS_LOG_FUNCTION(this << model);
-    m_receiveErrorModel = model;
-}
-
-uint32_t
-WanLinkNetDevice::GetQueuedPackets() const
-{
-    return static_cast<uint32_t>(m_queue.size());
-}
-
 Time
 WanLinkNetDevice::TxTime(uint32_t bytes)
 {

@@ -54,23 +54,12 @@ class WanLinkNetDevice : public NetDevice
      */
     void Attach(Ptr<WanLinkChannel> channel);
 
-    /** \param rate the transmission rate */
-    void SetDataRate(DataRate rate);
-    /** \return the transmission rate */
-    DataRate GetDataRate() const;
-
-    /** \param model error model applied to every received frame (null: none) */
-    void SetReceiveErrorModel(Ptr<ErrorModel> model);
-
     /**
      * \brief Take a frame from the channel (its transmission has ended and Delay passed).
      * \param packet the packet, without link header
      * \param protocol its protocol number (e.g. 0x0800 for IPv4)
      */
     void Receive(Ptr<Packet> packet, uint16_t protocol);
-
-    /** \return packets waiting in the transmit FIFO (not counting the one on the wire) */
-    uint32_t GetQueuedPackets() const;
 
     // NetDevice interface
     void SetIfIndex(const uint32_t index) override;

@@ -28,12 +28,12 @@ class Packet;
  *        unicast and (source, group) multicast tables.
  *
  * Shaped after BridgeNetDevice: the router node has no IP stack; this device owns the node's
- * PointToPointNetDevice ports and registers a protocol handler on each. Forwarding
- * decrements the TTL (dropping at zero), looks the destination up in a hash table (unicast) or
- * the (source, group) pair (multicast) and sends copies out of the listed ports, never back
- * out of the port the packet came in on. Multicast is replicated only while MulticastEnabled
- * is true; otherwise multicast packets are dropped and counted. The tables are installed by
- * WanTopologyHelper (the WAN controller).
+ * link devices (WanLinkNetDevice, or PointToPointNetDevice with stock links) as ports and
+ * registers a protocol handler on each. Forwarding decrements the TTL (dropping at zero),
+ * looks the destination up in a hash table (unicast) or the (source, group) pair (multicast)
+ * and sends copies out of the listed ports, never back out of the port the packet came in on.
+ * Multicast is replicated only while MulticastEnabled is true; otherwise multicast packets are
+ * dropped and counted. The tables are installed by WanTopologyHelper (the WAN controller).
  */
 class WanRouterNetDevice : public WanPortDevice
 {
