@@ -457,6 +457,23 @@ TrainingHelper::Install()
     {
         TuneFpgas();
     }
+    // How long each island's FPGA may hold a chunk: its apps wait that much longer for peers.
+    std::vector<Time> hold(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (Ptr<FpgaAggregatorNetDevice> fpga = m_topology.GetFpga(i))
+        {
+            TimeValue timeout;
+            TimeValue latency;
+            fpga->GetAttribute("Timeout", timeout);
+            fpga->GetAttribute("PipelineLatency", latency);
+            hold[i] = timeout.Get() + latency.Get();
+        }
+    }
+    for (const Ptr<TrainingApplication>& app : m_apps)
+    {
+        app->SetAggregationHold(hold);
+    }
     if (m_lossRate > 0)
     {
         InstallLoss();

@@ -256,6 +256,12 @@ TrainingApplication::SetPeerRtt(const std::vector<Time>& rtt)
 }
 
 void
+TrainingApplication::SetAggregationHold(const std::vector<Time>& hold)
+{
+    m_hold = hold;
+}
+
+void
 TrainingApplication::SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs)
 {
     m_configs = configs;
@@ -552,10 +558,13 @@ TrainingApplication::StartSync(RoundState& state)
     }
     // A peer is not asked before its data could have arrived: RetransmissionTimeout plus the
     // round trip to it (its delay, and time for a "not yet" answer).
+    // Behind an FPGA, a peer's data may wait in its slot for the clique's slowest contributor.
+    const Time hold = AggregationHold(state, m_island);
     state.waitUntil.assign(state.k, Simulator::Now());
     for (uint32_t slot = 0; slot < state.k; ++slot)
     {
-        state.waitUntil[slot] += m_retransmissionTimeout + PeerRtt(state.config->members[slot]);
+        state.waitUntil[slot] +=
+            m_retransmissionTimeout + PeerRtt(state.config->members[slot]) + hold;
     }
     state.check = Simulator::Schedule(m_retransmissionTimeout,
                                       &TrainingApplication::CheckProgress,
@@ -807,12 +816,13 @@ TrainingApplication::CheckProgress(uint32_t round)
         const Time now = Simulator::Now();
         if (state->progress[s] != state->progressAtCheck[s])
         {
-            // Data is flowing: the peer is sending; ask only after a silent check interval.
+            // Data is flowing: the peer is sending; ask only after a silent check interval
+            // (and after the FPGA's hold: its later chunks may wait there for slower peers).
             state->progressAtCheck[s] = state->progress[s];
             state->retries[s] = 0;
             state->nacked[s] = false;
             state->answered[s] = false;
-            state->waitUntil[s] = now;
+            state->waitUntil[s] = now + AggregationHold(*state, m_island);
             continue;
         }
         if (now < state->waitUntil[s])
@@ -836,7 +846,8 @@ TrainingApplication::CheckProgress(uint32_t round)
         }
         SendNack(*state, s);
         state->nacked[s] = true;
-        state->waitUntil[s] = now + m_retransmissionTimeout + PeerRtt(state->config->members[s]);
+        state->waitUntil[s] = now + m_retransmissionTimeout + PeerRtt(state->config->members[s]) +
+                              AggregationHold(*state, m_island);
     }
     if (!state->finished)
     {
@@ -1102,7 +1113,8 @@ TrainingApplication::TrimRecentChunks(const RoundState& state,
     {
         rate = FALLBACK_RATE_BPS;
     }
-    const Time cutoff = Simulator::Now() - PeerRtt(peer) - m_retransmissionTimeout;
+    const Time cutoff =
+        Simulator::Now() - PeerRtt(peer) - m_retransmissionTimeout - AggregationHold(state, peer);
     if (cutoff < start)
     {
         ranges.clear();
@@ -1566,6 +1578,16 @@ Time
 TrainingApplication::PeerRtt(uint32_t peer) const
 {
     return peer < m_rtt.size() ? m_rtt[peer] : Time(0);
+}
+
+Time
+TrainingApplication::AggregationHold(const RoundState& state, uint32_t island) const
+{
+    if (state.config->algorithm != SyncAlgorithm::DIRECT || island >= m_hold.size())
+    {
+        return Time(0);
+    }
+    return m_hold[island];
 }
 
 Time

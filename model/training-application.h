@@ -156,6 +156,14 @@ class TrainingApplication : public Application
      *        and only when silent for a whole check interval (RetransmissionTimeout)
      */
     void SetPeerRtt(const std::vector<Time>& rtt);
+    /**
+     * \param hold per island, the longest its in-line FPGA may hold a peer's DATA chunk before
+     *        the island receives it (the FPGA's Timeout plus PipelineLatency; zero without an
+     *        FPGA). Behind an FPGA every peer's chunk waits for the clique's slowest
+     *        contributor, so in DIRECT rounds a silent peer is NACKed only this much later,
+     *        and a NACKed sender keeps this much longer before it counts a chunk as lost.
+     */
+    void SetAggregationHold(const std::vector<Time>& hold);
     /** \param configs this island's part of each round of the schedule's period */
     void SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs);
     /** \param workload the numerics (shared by all islands); null: virtual */
@@ -357,6 +365,12 @@ class TrainingApplication : public Application
     double RateTo(const RoundState& state, uint32_t peer, uint16_t ringStep, bool ring) const;
     /** \param peer an island \return the round-trip propagation delay to it */
     Time PeerRtt(uint32_t peer) const;
+    /**
+     * \param state a round \param island an island of its clique
+     * \return how long the island's FPGA may hold a DATA chunk of the round (zero in RING
+     *         rounds, whose packets it never holds)
+     */
+    Time AggregationHold(const RoundState& state, uint32_t island) const;
     /** \param wireBits bits so far \param rate rate \param start origin \return send time */
     static Time PacedDelay(Time start, double wireBits, double rateBps);
     /** \param packet gradient packet \return bits on the wire (IPv4, UDP and PPP added) */
@@ -381,6 +395,7 @@ class TrainingApplication : public Application
     uint32_t m_islandCount;                     //!< N
     std::vector<Ipv4Address> m_addresses;       //!< island addresses
     std::vector<Time> m_rtt;                    //!< per island RTT
+    std::vector<Time> m_hold;                   //!< per island, its FPGA's longest hold
     std::vector<TrainingRoundConfig> m_configs; //!< per period round
     Ptr<TrainingWorkload> m_workload;           //!< numerics (may be null)
     uint32_t m_elements;                        //!< int32 elements of the model
