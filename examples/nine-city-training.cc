@@ -363,6 +363,9 @@ ResultJson(const ExperimentResult& r)
             {"loss_drops", s.lossDrops},
             {"retransmissions", s.retransmissions},
             {"lost_peers", s.lostPeers},
+            {"fpga_partial_flushes", s.fpga.partial},
+            {"fpga_overflows", s.fpga.overflows},
+            {"fpga_wraps", s.fpga.wraps},
             {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
             {"gap_to_colocated", OrNull(s.gapToColocated)}};
 }
@@ -450,6 +453,9 @@ PartResult(const nlohmann::json& part)
     s.lossDrops = part.at("loss_drops").get<uint64_t>();
     s.retransmissions = part.at("retransmissions").get<uint64_t>();
     s.lostPeers = part.at("lost_peers").get<uint64_t>();
+    s.fpga.partial = part.at("fpga_partial_flushes").get<uint64_t>();
+    s.fpga.overflows = part.at("fpga_overflows").get<uint64_t>();
+    s.fpga.wraps = part.at("fpga_wraps").get<uint64_t>();
     s.colocatedTimeToEpsilon = FromNullable<double>(part.at("colocated_time_to_epsilon_s"));
     s.gapToColocated = FromNullable<double>(part.at("gap_to_colocated"));
     return r;

@@ -348,6 +348,7 @@ TrainingHelper::Install()
         const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
         // multicastOk[i]: island i's tree in round t is multicast-capable.
         std::vector<bool> multicastOk(n, false);
+        std::vector<std::string> refusal(n);
         std::vector<Ipv4Address> groupOf(n);
         for (uint32_t c = 0; c < partition.size(); ++c)
         {
@@ -359,7 +360,8 @@ TrainingHelper::Install()
             const Ipv4Address group = m_topology.AllocateGroup();
             for (uint32_t sender : clique)
             {
-                multicastOk[sender] = m_topology.InstallMulticastTree(sender, group, clique);
+                multicastOk[sender] =
+                    m_topology.InstallMulticastTree(sender, group, clique, &refusal[sender]);
                 groupOf[sender] = group;
             }
         }
@@ -400,8 +402,13 @@ TrainingHelper::Install()
             }
             if (stream.multicast)
             {
-                NS_LOG_WARN("cost model multicasts from island "
-                            << stream.sender << " but its tree is not capable: unicast");
+                // The plan's rates assume one copy per tree edge; unicast copies would
+                // overload the sender's access link. Say so now, not as resends later.
+                std::ostringstream os;
+                os << "TrainingHelper: round " << t << ": the plan multicasts island "
+                   << topology.GetIslands()[stream.sender].name
+                   << "'s update, but the routers refuse its tree: " << refusal[stream.sender];
+                throw std::runtime_error(os.str());
             }
             for (uint32_t receiver : stream.receivers)
             {
@@ -760,6 +767,7 @@ TrainingHelper::Run()
         Simulator::SetScheduler(scheduler);
     }
     std::vector<std::vector<TrainingRoundRecord>> islandRecords(m_apps.size());
+    m_fpga = TrainingFpgaCounters();
     m_parallel = TrainingParallelInfo();
     m_parallel.ranks = m_ranks;
     if (m_ranks > 1)
@@ -769,10 +777,13 @@ TrainingHelper::Run()
     else
     {
         Simulator::Run();
+        std::vector<uint32_t> islands(m_apps.size());
         for (uint32_t i = 0; i < m_apps.size(); ++i)
         {
             islandRecords[i] = m_apps[i]->GetRecords();
+            islands[i] = i;
         }
+        AddFpgaCounters(islands);
     }
     if (m_progressSeconds > 0)
     {
@@ -791,6 +802,26 @@ TrainingHelper::Run()
                 m_simulatedTime = std::max(m_simulatedTime, record.syncEnd.GetSeconds());
             }
         }
+    }
+}
+
+void
+TrainingHelper::AddFpgaCounters(const std::vector<uint32_t>& islands)
+{
+    for (uint32_t i : islands)
+    {
+        const Ptr<FpgaAggregatorNetDevice> fpga = m_topology.GetFpga(i);
+        if (!fpga)
+        {
+            continue;
+        }
+        m_fpga.aggregated += fpga->GetAggregatedCount();
+        m_fpga.duplicates += fpga->GetDuplicateCount();
+        m_fpga.complete += fpga->GetCompleteCount();
+        m_fpga.partial += fpga->GetPartialCount();
+        m_fpga.overflows += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_OVERFLOW);
+        m_fpga.mismatches += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_MISMATCH);
+        m_fpga.wraps += fpga->GetWrapCount();
     }
 }
 
@@ -848,6 +879,7 @@ TrainingHelper::RunParallel(std::vector<std::vector<TrainingRoundRecord>>& islan
         runner.Run();
         NS_LOG_INFO("rank " << rank << ": " << runner.GetWindows() << " windows, "
                             << runner.GetPacketsSent() << " packets to other ranks");
+        AddFpgaCounters(localIslands);
         const std::vector<std::string> results =
             runner.Gather(EncodeRankResults(localIslands, runner.GetPacketsSent()));
         if (rank != 0)
@@ -883,7 +915,10 @@ std::string
 TrainingHelper::EncodeRankResults(const std::vector<uint32_t>& islands, uint64_t packetsSent) const
 {
     std::ostringstream os;
-    os << packetsSent << " " << m_queueDrops << " " << m_lossDrops << " " << m_links.size();
+    os << packetsSent << " " << m_queueDrops << " " << m_lossDrops << " " << m_fpga.aggregated
+       << " " << m_fpga.duplicates << " " << m_fpga.complete << " " << m_fpga.partial << " "
+       << m_fpga.overflows << " " << m_fpga.mismatches << " " << m_fpga.wraps << " "
+       << m_links.size();
     for (const TrainingLinkUsage& usage : m_links)
     {
         os << " " << usage.bytes;
@@ -945,6 +980,16 @@ TrainingHelper::DecodeRankResults(const std::string& text,
     m_parallel.packetsBetweenRanks += next();
     m_queueDrops += next();
     m_lossDrops += next();
+    for (uint64_t* counter : {&m_fpga.aggregated,
+                              &m_fpga.duplicates,
+                              &m_fpga.complete,
+                              &m_fpga.partial,
+                              &m_fpga.overflows,
+                              &m_fpga.mismatches,
+                              &m_fpga.wraps})
+    {
+        *counter += next();
+    }
     if (next() != m_links.size())
     {
         throw std::runtime_error("parallel run: another rank has a different link list");
@@ -1035,6 +1080,12 @@ uint64_t
 TrainingHelper::GetLossDrops() const
 {
     return m_lossDrops;
+}
+
+const TrainingFpgaCounters&
+TrainingHelper::GetFpgaCounters() const
+{
+    return m_fpga;
 }
 
 double
@@ -1158,6 +1209,7 @@ TrainingHelper::Summarise(double epsilon) const
     }
     s.queueDrops = m_queueDrops;
     s.lossDrops = m_lossDrops;
+    s.fpga = m_fpga;
     return s;
 }
 

@@ -55,6 +55,24 @@ struct TrainingLinkUsage
 
 /**
  * \ingroup wan-training
+ * \brief What the FPGAs did during a run, summed over every island's FPGA.
+ *
+ * In a lossless run whose plan the network can honour, partial, overflows and mismatches are
+ * zero: each of them means a slot was flushed early or a chunk reached its island unfolded.
+ */
+struct TrainingFpgaCounters
+{
+    uint64_t aggregated{0}; //!< DATA contributions added into slots
+    uint64_t duplicates{0}; //!< DATA copies of a sender already in the slot (absorbed)
+    uint64_t complete{0};   //!< complete aggregates emitted
+    uint64_t partial{0};    //!< partial aggregates flushed after the FPGA's Timeout
+    uint64_t overflows{0};  //!< DATA passed through for want of a free slot
+    uint64_t mismatches{0}; //!< DATA passed through: members or sizes differ from the slot's
+    uint64_t wraps{0};      //!< int32 element sums that wrapped around (real payloads)
+};
+
+/**
+ * \ingroup wan-training
  * \brief Consensus figures after one round (real payload mode).
  */
 struct TrainingConsensusPoint
@@ -86,6 +104,7 @@ struct TrainingSummary
     uint64_t lossDrops{0};                        //!< packets dropped by the WAN error models
     uint64_t retransmissions{0};                  //!< chunks resent
     uint64_t lostPeers{0};                        //!< (island, round, peer) losses declared
+    TrainingFpgaCounters fpga;                    //!< the FPGAs' counters
     std::optional<double> colocatedTimeToEpsilon; //!< the simulated colocated reference's, s
     std::optional<double> gapToColocated;         //!< timeToEpsilon / colocatedTimeToEpsilon
 };
@@ -202,6 +221,8 @@ class TrainingHelper
     uint64_t GetQueueDrops() const;
     /** \return packets dropped by the WAN error models */
     uint64_t GetLossDrops() const;
+    /** \return the FPGAs' counters of the last Run(), summed over all islands (and ranks) */
+    const TrainingFpgaCounters& GetFpgaCounters() const;
     /** \return the end of the last round, s */
     double GetSimulatedTime() const;
     /**
@@ -245,6 +266,11 @@ class TrainingHelper
      * \param helper the helper \param index link direction \param packet the packet
      */
     static void OnWanTxStatic(TrainingHelper* helper, uint32_t index, Ptr<const Packet> packet);
+    /**
+     * \brief Add the counters of the islands' FPGAs to m_fpga.
+     * \param islands the islands (of this process) whose FPGAs to read
+     */
+    void AddFpgaCounters(const std::vector<uint32_t>& islands);
     /** \brief Connect drop and byte counters to every device. */
     void ConnectCounters();
     /** \brief Size every FPGA's Timeout and SlotCount for the plans (see SetTuneFpgas). */
@@ -302,6 +328,7 @@ class TrainingHelper
     std::vector<uint32_t> m_linkFraming; //!< per direction: framing bytes not in its packets
     uint64_t m_queueDrops;               //!< device queue drops
     uint64_t m_lossDrops;                //!< error model drops
+    TrainingFpgaCounters m_fpga;         //!< FPGA counters of the last Run()
     double m_simulatedTime;              //!< end of the last round
     std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
     std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line

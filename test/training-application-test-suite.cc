@@ -16,6 +16,7 @@
 
 // ctest-suite: training-application
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
@@ -168,6 +169,9 @@ struct Setup
     uint16_t mtu{9000};                    //!< MTU of every device
     bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
     uint32_t ranks{1};      //!< processes (TrainingHelper::SetRanks)
+    int fanOutCity{-1};     //!< city whose router gets MaxFanOut = fanOut
+    uint32_t fanOut{0};     //!< that MaxFanOut
+    int multicastOffCity{-1}; //!< city whose router gets MulticastEnabled = false
 };
 
 RunResult
@@ -217,6 +221,15 @@ Simulate(const Setup& setup)
         helper.SetComputeMultiplier(setup.straggler, 10.0);
     }
     helper.SetRanks(setup.ranks);
+    if (setup.fanOutCity >= 0)
+    {
+        wan.GetRouter(setup.fanOutCity)->SetAttribute("MaxFanOut", UintegerValue(setup.fanOut));
+    }
+    if (setup.multicastOffCity >= 0)
+    {
+        wan.GetRouter(setup.multicastOffCity)
+            ->SetAttribute("MulticastEnabled", BooleanValue(false));
+    }
     helper.Install();
     if (setup.cut >= 0)
     {
@@ -855,6 +868,69 @@ class TrainingRanksErrorsTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A multicast tree the routers would refuse is an error before the run, naming the
+ *        router and why; the plan's multicast rates are never silently replaced by unicast
+ *        copies (which would overload the sender's access link).
+ */
+class TrainingRefusedTreeTestCase : public TestCase
+{
+  public:
+    TrainingRefusedTreeTestCase()
+        : TestCase("a multicast tree the routers refuse is an error before the run")
+    {
+    }
+
+  private:
+    /** \param setup the run \return the message of the std::runtime_error it throws */
+    std::string Refusal(const Setup& setup)
+    {
+        std::string message;
+        try
+        {
+            Simulate(setup);
+        }
+        catch (const std::runtime_error& e)
+        {
+            message = e.what();
+        }
+        Simulator::Destroy();
+        return message;
+    }
+
+    void DoRun() override
+    {
+        // Three cities in a triangle: island C0-0's tree leaves C0 on two WAN ports.
+        Setup setup;
+        setup.caps = "multicast";
+        setup.fanOutCity = 0;
+        setup.fanOut = 1;
+        const std::string fanOut = Refusal(setup);
+        NS_TEST_EXPECT_MSG_NE(fanOut.find("island C0-0's update, but the routers refuse its "
+                                          "tree: the router of C0 would replicate to 2 ports, "
+                                          "over its MaxFanOut 1"),
+                              std::string::npos,
+                              "fan-out over the limit: " << fanOut);
+        setup.fanOutCity = -1;
+        setup.multicastOffCity = 2;
+        const std::string off = Refusal(setup);
+        NS_TEST_EXPECT_MSG_NE(off.find("the router of C2 has MulticastEnabled false"),
+                              std::string::npos,
+                              "multicast switched off: " << off);
+        // A fan-out within the limit runs, and so does a router without multicast when the
+        // plan sends unicast copies anyway.
+        setup.multicastOffCity = -1;
+        setup.fanOutCity = 0;
+        setup.fanOut = 2;
+        NS_TEST_EXPECT_MSG_EQ(Refusal(setup), "", "fan-out 2 within MaxFanOut 2");
+        setup.caps = "none";
+        setup.fanOutCity = -1;
+        setup.multicastOffCity = 2;
+        NS_TEST_EXPECT_MSG_EQ(Refusal(setup), "", "unicast plan, multicast switched off");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief A 10x straggler delays its own clique only, and is not declared lost.
  */
 class TrainingStragglerTestCase : public TestCase
@@ -993,6 +1069,7 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingCutLinkTestCase(true, 2), TestCase::QUICK);
         AddTestCase(new TrainingRanksTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingRanksErrorsTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingRefusedTreeTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingEstimateLoadTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingStragglerTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingNoNeedlessResendTestCase(false), TestCase::QUICK);
