@@ -67,10 +67,15 @@ const double SCALE = 65536.0;
  * \brief A topology of \p cities cities in a ring (or a line for 2), \p perCity islands each.
  * \param cities number of cities \param perCity islands per city \param caps capabilities
  * \param wanDelay delay of every WAN link, s
+ * \param farDelay if positive, the delay of the last city's links instead, s
  * \return the topology
  */
 WanTopology
-MakeTopology(uint32_t cities, uint32_t perCity, const std::string& caps, double wanDelay)
+MakeTopology(uint32_t cities,
+             uint32_t perCity,
+             const std::string& caps,
+             double wanDelay,
+             double farDelay = 0)
 {
     WanTopology t;
     for (uint32_t c = 0; c < cities; ++c)
@@ -80,13 +85,15 @@ MakeTopology(uint32_t cities, uint32_t perCity, const std::string& caps, double 
         city.name = city.code;
         t.AddCity(city);
     }
+    // With farDelay, both links of the last city have that delay: it is far from all others.
+    const double lastDelay = farDelay > 0 ? farDelay : wanDelay;
     for (uint32_t c = 0; c + 1 < cities; ++c)
     {
-        t.AddLink(WanLink{c, c + 1, WAN_BPS, wanDelay});
+        t.AddLink(WanLink{c, c + 1, WAN_BPS, c + 2 == cities ? lastDelay : wanDelay});
     }
     if (cities > 2)
     {
-        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, wanDelay});
+        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, lastDelay});
     }
     for (uint32_t c = 0; c < cities; ++c)
     {
@@ -127,6 +134,7 @@ struct RunResult
     std::string csv;                          //!< rounds.csv rows
     uint64_t queueDrops{0};                   //!< queue drops
     uint64_t lossDrops{0};                    //!< error-model drops
+    TrainingFpgaCounters fpga;                //!< the FPGAs' counters
     double estimatedSync{0};                  //!< plan of period round 0
     uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
     uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
@@ -166,6 +174,7 @@ struct Setup
     bool ring{false};                      //!< RING for every clique
     uint32_t seed{1};                      //!< RNG seed
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
+    double farDelay{0};                    //!< if positive, delay of the last city's links, s
     uint16_t mtu{9000};                    //!< MTU of every device
     bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
     uint32_t ranks{1};      //!< processes (TrainingHelper::SetRanks)
@@ -180,7 +189,7 @@ Simulate(const Setup& setup)
     RngSeedManager::SetSeed(setup.seed);
     RngSeedManager::SetRun(1);
     const WanTopology topology =
-        MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay);
+        MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay, setup.farDelay);
     const uint32_t n = topology.GetIslands().size();
     WanTopologyHelper wan;
     wan.SetMtu(setup.mtu);
@@ -261,6 +270,7 @@ Simulate(const Setup& setup)
     run.csv = csv.str();
     run.queueDrops = helper.GetQueueDrops();
     run.lossDrops = helper.GetLossDrops();
+    run.fpga = helper.GetFpgaCounters();
     run.parallel = helper.GetParallelInfo();
     helper.EstimateLoad(run.cityLoad, run.linkPackets);
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
@@ -931,6 +941,50 @@ class TrainingRefusedTreeTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Behind an FPGA, a near peer's chunks wait in their slots for a far peer's: the
+ *        receiver must not NACK the near peer for them (regression: it did after
+ *        RetransmissionTimeout plus the near peer's round trip, and the resent copies passed
+ *        the FPGA unfolded and overloaded the island's ingress).
+ *
+ * Three cities in a triangle: C0 and C1 1 ms apart, C2 60 ms from both, one island each, an
+ * FPGA at every island, RetransmissionTimeout 20 ms. Island C0-0 hears from C1-1 after 1 ms
+ * but gets every aggregate only after C2-0's chunk arrived, 60 ms in: without the FPGA's hold
+ * it would NACK C1-0 at about 22 ms. Each FPGA folds exactly one aggregate per chunk per
+ * round, all complete.
+ */
+class TrainingFpgaHoldTestCase : public TestCase
+{
+  public:
+    TrainingFpgaHoldTestCase()
+        : TestCase("behind an FPGA, a near peer is not NACKed while a far peer's chunk is due")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "fpga";
+        setup.farDelay = 60e-3;
+        setup.rounds = 2;
+        const RunResult run = Simulate(setup);
+        const uint64_t chunks = Chunks(setup.modelBytes);
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, 0u, "island " << r.island << " resent");
+            NS_TEST_EXPECT_MSG_EQ(r.packetsReceived, chunks, "one aggregate per chunk");
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
+        // 3 islands x 2 rounds x chunks slots, each folding its 2 peers' chunks.
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.complete, 3 * 2 * chunks, "complete aggregates");
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.aggregated, 2 * 3 * 2 * chunks, "contributions");
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.partial, 0u, "no partial flushes");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief A 10x straggler delays its own clique only, and is not declared lost.
  */
 class TrainingStragglerTestCase : public TestCase
@@ -1070,6 +1124,7 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingRanksTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingRanksErrorsTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingRefusedTreeTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingFpgaHoldTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingEstimateLoadTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingStragglerTestCase(), TestCase::QUICK);
         AddTestCase(new TrainingNoNeedlessResendTestCase(false), TestCase::QUICK);
