@@ -460,10 +460,7 @@ TrainingHelper::Install()
     m_localIslands = n;
     m_roundDoneTime.assign(m_rounds, 0.0);
     m_snapshots.assign(real ? m_rounds : 0, std::vector<std::vector<double>>(n));
-    if (m_tuneFpgas)
-    {
-        TuneFpgas();
-    }
+    SizeFpgas();
     // How long each island's FPGA may hold a chunk: its apps wait that much longer for peers.
     std::vector<Time> hold(n);
     for (uint32_t i = 0; i < n; ++i)
@@ -490,7 +487,7 @@ TrainingHelper::Install()
 }
 
 void
-TrainingHelper::TuneFpgas()
+TrainingHelper::SizeFpgas()
 {
     // A slot for chunk c at island j stays open from the first to the last sender's copy of c:
     // the spread of the senders' path delays to j, plus the spread of the senders' start
@@ -542,23 +539,45 @@ TrainingHelper::TuneFpgas()
         {
             stagger = std::max(stagger, plan.syncTime);
         }
-        const Time hold = Seconds(spread + stagger) + m_fpgaTimeoutMargin;
+        // Tuned: the need plus the margin. Untuned: the attributes must cover the need itself,
+        // or the run would flush partial aggregates (or pass chunks through) that the plan
+        // assumed folded: say so now, not as resends and queue drops later.
+        const Time hold = Seconds(spread + stagger) + (m_tuneFpgas ? m_fpgaTimeoutMargin : Time(0));
+        const std::string name = m_topology.GetTopology().GetIslands()[j].name;
         TimeValue timeout;
         fpga->GetAttribute("Timeout", timeout);
         if (timeout.Get() < hold)
         {
+            if (!m_tuneFpgas)
+            {
+                std::ostringstream os;
+                os << "TrainingHelper: the FPGA of island " << name << " has Timeout "
+                   << timeout.Get().As(Time::MS) << ", but the plan holds its slots up to "
+                   << hold.As(Time::MS)
+                   << " (the spread of its senders' delays and start times): raise Timeout or "
+                      "let SetTuneFpgas size it";
+                throw std::runtime_error(os.str());
+            }
             fpga->SetAttribute("Timeout", TimeValue(hold));
         }
-        const double needed = std::min(FPGA_SLOT_HEADROOM * hold.GetSeconds() * rate / packetBits,
-                                       2.0 * m_costModel->GetChunkCount(m_modelBytes));
+        const double needed =
+            std::ceil(std::min(FPGA_SLOT_HEADROOM * hold.GetSeconds() * rate / packetBits,
+                               2.0 * m_costModel->GetChunkCount(m_modelBytes)));
         UintegerValue slots;
         fpga->GetAttribute("SlotCount", slots);
         if (needed > slots.Get())
         {
-            fpga->SetAttribute("SlotCount",
-                               UintegerValue(static_cast<uint32_t>(std::ceil(needed))));
+            if (!m_tuneFpgas)
+            {
+                std::ostringstream os;
+                os << "TrainingHelper: the FPGA of island " << name << " has SlotCount "
+                   << slots.Get() << ", but the plan may keep up to " << needed
+                   << " slots open at once: raise SlotCount or let SetTuneFpgas size it";
+                throw std::runtime_error(os.str());
+            }
+            fpga->SetAttribute("SlotCount", UintegerValue(static_cast<uint32_t>(needed)));
         }
-        NS_LOG_INFO("FPGA of island " << j << ": timeout " << hold.As(Time::MS) << ", slots "
+        NS_LOG_INFO("FPGA of island " << name << ": timeout " << hold.As(Time::MS) << ", slots "
                                       << std::max<double>(needed, slots.Get()));
     }
 }

@@ -158,8 +158,10 @@ class TrainingHelper
     void SetWanLossRate(double rate, int64_t stream = 1000);
     /**
      * \brief Let Install() size each FPGA for the plan: Timeout at least the spread of the
-     *        senders' delays to its island plus \p margin, SlotCount at least twice the chunks
-     *        that arrive in that time (default on, margin 20 ms).
+     *        senders' delays and start times at its island plus \p margin, SlotCount at least
+     *        twice the chunks that arrive in that time (default on, margin 20 ms). Without
+     *        tuning, Install() throws std::runtime_error, naming the island, when an FPGA's
+     *        Timeout or SlotCount falls short of what the plan needs.
      * \param tune whether to tune \param margin extra hold time
      */
     void SetTuneFpgas(bool tune, Time margin = MilliSeconds(20));
@@ -273,8 +275,11 @@ class TrainingHelper
     void AddFpgaCounters(const std::vector<uint32_t>& islands);
     /** \brief Connect drop and byte counters to every device. */
     void ConnectCounters();
-    /** \brief Size every FPGA's Timeout and SlotCount for the plans (see SetTuneFpgas). */
-    void TuneFpgas();
+    /**
+     * \brief Size every FPGA's Timeout and SlotCount for the plans, or check them when
+     *        tuning is off (see SetTuneFpgas).
+     */
+    void SizeFpgas();
     /** \return the cost model's mean per-island sync time over the rounds run, s */
     double EstimateMeanSync() const;
     /** \brief Install the WAN error models. */

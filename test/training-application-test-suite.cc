@@ -20,6 +20,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
+#include "ns3/fpga-aggregator-net-device.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
@@ -181,6 +182,9 @@ struct Setup
     int fanOutCity{-1};     //!< city whose router gets MaxFanOut = fanOut
     uint32_t fanOut{0};     //!< that MaxFanOut
     int multicastOffCity{-1}; //!< city whose router gets MulticastEnabled = false
+    bool tuneFpgas{true};     //!< TrainingHelper::SetTuneFpgas
+    uint32_t fpgaSlots{0};    //!< if positive, every FPGA's SlotCount
+    Time fpgaTimeout;         //!< if positive, every FPGA's Timeout
 };
 
 RunResult
@@ -233,6 +237,21 @@ Simulate(const Setup& setup)
     if (setup.fanOutCity >= 0)
     {
         wan.GetRouter(setup.fanOutCity)->SetAttribute("MaxFanOut", UintegerValue(setup.fanOut));
+    }
+    helper.SetTuneFpgas(setup.tuneFpgas);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(i))
+        {
+            if (setup.fpgaSlots > 0)
+            {
+                fpga->SetAttribute("SlotCount", UintegerValue(setup.fpgaSlots));
+            }
+            if (setup.fpgaTimeout.IsStrictlyPositive())
+            {
+                fpga->SetAttribute("Timeout", TimeValue(setup.fpgaTimeout));
+            }
+        }
     }
     if (setup.multicastOffCity >= 0)
     {
@@ -980,6 +999,40 @@ class TrainingFpgaHoldTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(run.fpga.complete, 3 * 2 * chunks, "complete aggregates");
         NS_TEST_EXPECT_MSG_EQ(run.fpga.aggregated, 2 * 3 * 2 * chunks, "contributions");
         NS_TEST_EXPECT_MSG_EQ(run.fpga.partial, 0u, "no partial flushes");
+
+        // Untuned, the FPGAs' defaults (Timeout 50 ms) fall short of the 60 ms spread: an
+        // error before the run. With a long enough Timeout but a single slot, the same.
+        setup.tuneFpgas = false;
+        std::string message;
+        try
+        {
+            Simulate(setup);
+        }
+        catch (const std::runtime_error& e)
+        {
+            message = e.what();
+        }
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_NE(message.find("the FPGA of island C0-0 has Timeout +50ms, but the "
+                                           "plan holds its slots up to"),
+                              std::string::npos,
+                              "untuned timeout: " << message);
+        setup.fpgaTimeout = Seconds(1);
+        setup.fpgaSlots = 1;
+        message.clear();
+        try
+        {
+            Simulate(setup);
+        }
+        catch (const std::runtime_error& e)
+        {
+            message = e.what();
+        }
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_NE(message.find("the FPGA of island C0-0 has SlotCount 1, but the "
+                                           "plan may keep up to 22 slots"),
+                              std::string::npos,
+                              "untuned slots: " << message);
     }
 };
 
