@@ -35,6 +35,17 @@ constexpr uint32_t MAX_HUBS = 64;
 /** Largest number of links between the two continents. */
 constexpr uint32_t MAX_CROSS_LINKS = 64;
 
+// Independent random streams, so that changing one aspect (say the FPGA fraction) leaves the
+// others (the cities and links) as they were for the same seed.
+/** Stream of city positions and of the choice of links. */
+constexpr uint32_t PLACE_STREAM = 0;
+/** Stream of WAN link rates. */
+constexpr uint32_t WAN_RATE_STREAM = 1;
+/** Stream of island counts and access rates. */
+constexpr uint32_t ISLAND_STREAM = 2;
+/** Stream of capability choices. */
+constexpr uint32_t CAPABILITY_STREAM = 3;
+
 /** A latitude/longitude box, whole degrees. */
 struct Region
 {
@@ -179,6 +190,90 @@ WholeNanoseconds(double seconds)
     return std::round(seconds * 1e9) / 1e9;
 }
 
+// Random numbers: std::mt19937_64's output, std::seed_seq and the engine's seeding from it are
+// fixed by the C++ standard bit for bit; the standard distributions are not (libstdc++, libc++
+// and MSVC differ), so the mappings below are our own.
+
+/**
+ * \brief One of the generator's independent random streams.
+ * \param seed the user's seed \param stream the stream's number
+ * \return an engine seeded from std::seed_seq{seed's low and high 32 bits, stream}
+ */
+std::mt19937_64
+Stream(uint64_t seed, uint32_t stream)
+{
+    std::seed_seq sequence{static_cast<uint32_t>(seed & 0xffffffffU),
+                           static_cast<uint32_t>(seed >> 32),
+                           stream};
+    return std::mt19937_64(sequence);
+}
+
+/** \param rng an engine \param n a bound, at least 1 \return a uniform integer in [0, n) */
+uint64_t
+Below(std::mt19937_64& rng, uint64_t n)
+{
+    NS_ASSERT(n >= 1);
+    if (n == 1)
+    {
+        return 0;
+    }
+    // Reject the lowest 2^64 mod n outputs so that the rest is a whole number of [0, n) runs.
+    const uint64_t threshold = (0 - n) % n;
+    uint64_t x = rng();
+    while (x < threshold)
+    {
+        x = rng();
+    }
+    return x % n;
+}
+
+/** \param rng an engine \param low lower bound \param high upper bound (>= low)
+ *  \return a uniform integer in [low, high] */
+int64_t
+Between(std::mt19937_64& rng, int64_t low, int64_t high)
+{
+    NS_ASSERT(low <= high);
+    const uint64_t width = static_cast<uint64_t>(high - low) + 1;
+    return low + static_cast<int64_t>(Below(rng, width));
+}
+
+/**
+ * \brief Draw a rate: \p low if \p high is 0, else uniform in [low, high], in whole Mbps
+ *        when both bounds are whole Mbps (so files read "37215Mbps", not 37215482113bps).
+ * \param rng an engine \param low the rate or the minimum \param high 0 or the maximum
+ * \return bits per second
+ */
+uint64_t
+DrawRate(std::mt19937_64& rng, uint64_t low, uint64_t high)
+{
+    if (high == 0 || high == low)
+    {
+        return low;
+    }
+    const uint64_t unit = (low % MBPS == 0 && high % MBPS == 0) ? MBPS : 1;
+    return low + unit * Below(rng, (high - low) / unit + 1);
+}
+
+/** \param rng an engine \param n population \param m sample size (<= n)
+ *  \return m distinct indices of [0, n), in the order drawn */
+std::vector<uint32_t>
+Sample(std::mt19937_64& rng, uint32_t n, uint32_t m)
+{
+    NS_ASSERT(m <= n);
+    std::vector<uint32_t> all(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        all[i] = i;
+    }
+    // The first m steps of a Fisher-Yates shuffle.
+    for (uint32_t i = 0; i < m; ++i)
+    {
+        std::swap(all[i], all[i + Below(rng, n - i)]);
+    }
+    all.resize(m);
+    return all;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -292,7 +387,10 @@ WanTopologyGenerator::Generate(const WanTopologyGeneratorParams& params)
 
 WanTopologyGenerator::WanTopologyGenerator(const WanTopologyGeneratorParams& params)
     : m_params(params),
-      m_rng(params.seed),
+      m_placeRng(Stream(params.seed, PLACE_STREAM)),
+      m_wanRateRng(Stream(params.seed, WAN_RATE_STREAM)),
+      m_islandRng(Stream(params.seed, ISLAND_STREAM)),
+      m_capabilityRng(Stream(params.seed, CAPABILITY_STREAM)),
       m_accessDelay(WholeNanoseconds(params.accessDelay))
 {
     m_topology.SetSource(SOURCE);
@@ -351,8 +449,8 @@ WanTopologyGenerator::BuildRing()
     const int64_t slot = 360 * MICRO / n;
     for (int64_t i = 0; i < n; ++i)
     {
-        const int64_t lat = Between(RING_LAT_LOW * MICRO, RING_LAT_HIGH * MICRO);
-        const int64_t lon = -180 * MICRO + 360 * MICRO * i / n + Between(0, slot / 2);
+        const int64_t lat = Between(m_placeRng, RING_LAT_LOW * MICRO, RING_LAT_HIGH * MICRO);
+        const int64_t lon = -180 * MICRO + 360 * MICRO * i / n + Between(m_placeRng, 0, slot / 2);
         AddCity('R', lat, lon);
     }
     for (uint32_t i = 0; i + 1 < m_params.cities; ++i)
@@ -438,7 +536,7 @@ WanTopologyGenerator::BuildContinents()
     LinkNearest(west);
     LinkNearest(east);
     const uint32_t pairs = west.size() * east.size();
-    for (uint32_t pair : Sample(pairs, std::min(m_params.crossLinks, pairs)))
+    for (uint32_t pair : Sample(m_placeRng, pairs, std::min(m_params.crossLinks, pairs)))
     {
         Link(west[pair / east.size()], east[pair % east.size()]);
     }
@@ -452,7 +550,7 @@ WanTopologyGenerator::BuildBackbone()
     for (uint32_t i = 0; i < backbone; ++i)
     {
         const int64_t lon = BACKBONE_WEST * MICRO + (backbone > 1 ? span * i / (backbone - 1) : 0);
-        AddCity('B', Between(BACKBONE_LAT_LOW * MICRO, BACKBONE_LAT_HIGH * MICRO), lon);
+        AddCity('B', Between(m_placeRng, BACKBONE_LAT_LOW * MICRO, BACKBONE_LAT_HIGH * MICRO), lon);
     }
     for (uint32_t i = 0; i + 1 < backbone; ++i)
     {
@@ -462,9 +560,9 @@ WanTopologyGenerator::BuildBackbone()
     {
         const WanCity& anchor = m_topology.GetCities()[spur % backbone];
         const int64_t lat = std::llround(anchor.latitude * MICRO) +
-                            Between(-SPUR_RADIUS * MICRO, SPUR_RADIUS * MICRO);
+                            Between(m_placeRng, -SPUR_RADIUS * MICRO, SPUR_RADIUS * MICRO);
         const int64_t lon = std::llround(anchor.longitude * MICRO) +
-                            Between(-SPUR_RADIUS * MICRO, SPUR_RADIUS * MICRO);
+                            Between(m_placeRng, -SPUR_RADIUS * MICRO, SPUR_RADIUS * MICRO);
         const uint32_t city = AddCity('M', lat, std::max(-180 * MICRO, std::min(180 * MICRO, lon)));
         Link(spur % backbone, city);
     }
@@ -479,16 +577,17 @@ WanTopologyGenerator::AddIslands()
     const auto& cities = m_topology.GetCities();
     for (uint32_t c = 0; c < cities.size(); ++c)
     {
-        const uint32_t count = m_params.maxIslandsPerCity == 0
-                                   ? m_params.islandsPerCity
-                                   : static_cast<uint32_t>(Between(m_params.islandsPerCity,
-                                                                   m_params.maxIslandsPerCity));
+        const uint32_t count =
+            m_params.maxIslandsPerCity == 0
+                ? m_params.islandsPerCity
+                : static_cast<uint32_t>(
+                      Between(m_islandRng, m_params.islandsPerCity, m_params.maxIslandsPerCity));
         for (uint32_t i = 0; i < count; ++i)
         {
             WanIsland island;
             island.name = cities[c].code + "-" + Text(i);
             island.city = c;
-            island.accessBps = DrawRate(m_params.accessBps, m_params.accessBpsMax);
+            island.accessBps = DrawRate(m_islandRng, m_params.accessBps, m_params.accessBpsMax);
             island.accessDelay = m_accessDelay;
             m_topology.AddIsland(island);
         }
@@ -500,11 +599,11 @@ WanTopologyGenerator::AssignCapabilities()
 {
     const uint32_t n = m_params.cities;
     m_caps.assign(n, WanCapabilities());
-    for (uint32_t c : Sample(n, RoundedShare(m_params.multicastFraction, n)))
+    for (uint32_t c : Sample(m_capabilityRng, n, RoundedShare(m_params.multicastFraction, n)))
     {
         m_caps[c].multicast = true;
     }
-    for (uint32_t c : Sample(n, RoundedShare(m_params.fpgaFraction, n)))
+    for (uint32_t c : Sample(m_capabilityRng, n, RoundedShare(m_params.fpgaFraction, n)))
     {
         m_caps[c].fpga = true;
     }
@@ -599,15 +698,15 @@ WanTopologyGenerator::AddCity(char prefix, int64_t latMicro, int64_t lonMicro)
 uint32_t
 WanTopologyGenerator::AddLandCity(char prefix)
 {
-    const Region& r = LAND[Below(sizeof(LAND) / sizeof(LAND[0]))];
+    const Region& r = LAND[Below(m_placeRng, sizeof(LAND) / sizeof(LAND[0]))];
     return AddCityIn(prefix, r.latLow, r.latHigh, r.lonLow, r.lonHigh);
 }
 
 uint32_t
 WanTopologyGenerator::AddCityIn(char prefix, int latLow, int latHigh, int lonLow, int lonHigh)
 {
-    const int64_t lat = Between(latLow * MICRO, latHigh * MICRO);
-    const int64_t lon = Between(lonLow * MICRO, lonHigh * MICRO);
+    const int64_t lat = Between(m_placeRng, latLow * MICRO, latHigh * MICRO);
+    const int64_t lon = Between(m_placeRng, lonLow * MICRO, lonHigh * MICRO);
     return AddCity(prefix, lat, lon);
 }
 
@@ -621,7 +720,7 @@ WanTopologyGenerator::Link(uint32_t a, uint32_t b)
     WanLink link;
     link.a = a;
     link.b = b;
-    link.bps = DrawRate(m_params.wanBps, m_params.wanBpsMax);
+    link.bps = DrawRate(m_wanRateRng, m_params.wanBps, m_params.wanBpsMax);
     link.delay = WholeNanoseconds(m_topology.DefaultLinkDelay(a, b, m_params.routeFactor));
     m_topology.AddLink(link);
     return true;
@@ -633,62 +732,6 @@ WanTopologyGenerator::Distance(uint32_t a, uint32_t b) const
     const WanCity& ca = m_topology.GetCities()[a];
     const WanCity& cb = m_topology.GetCities()[b];
     return WanTopology::GreatCircleKm(ca.latitude, ca.longitude, cb.latitude, cb.longitude);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Random numbers: std::mt19937_64's raw output is fixed by the standard; the standard
-// distributions are not (they differ between libstdc++, libc++ and MSVC), so the mappings
-// below are our own.
-
-uint64_t
-WanTopologyGenerator::Below(uint64_t n)
-{
-    NS_ASSERT(n >= 1);
-    // Reject the lowest 2^64 mod n outputs so that the rest is a whole number of [0, n) runs.
-    const uint64_t threshold = (0 - n) % n;
-    uint64_t x = m_rng();
-    while (x < threshold)
-    {
-        x = m_rng();
-    }
-    return x % n;
-}
-
-int64_t
-WanTopologyGenerator::Between(int64_t low, int64_t high)
-{
-    NS_ASSERT(low <= high);
-    const uint64_t width = static_cast<uint64_t>(high - low) + 1;
-    return low + static_cast<int64_t>(Below(width));
-}
-
-uint64_t
-WanTopologyGenerator::DrawRate(uint64_t low, uint64_t high)
-{
-    if (high == 0 || high == low)
-    {
-        return low;
-    }
-    const uint64_t unit = (low % MBPS == 0 && high % MBPS == 0) ? MBPS : 1;
-    return low + unit * Below((high - low) / unit + 1);
-}
-
-std::vector<uint32_t>
-WanTopologyGenerator::Sample(uint32_t n, uint32_t m)
-{
-    NS_ASSERT(m <= n);
-    std::vector<uint32_t> all(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        all[i] = i;
-    }
-    // The first m steps of a Fisher-Yates shuffle.
-    for (uint32_t i = 0; i < m; ++i)
-    {
-        std::swap(all[i], all[i + Below(n - i)]);
-    }
-    all.resize(m);
-    return all;
 }
 
 } // namespace ns3

@@ -165,21 +165,11 @@ class WanTopologyGenerator
     /** \param a one city \param b another \return their great-circle distance, km */
     double Distance(uint32_t a, uint32_t b) const;
 
-    /** \param n a bound, at least 1 \return a uniform integer in [0, n) */
-    uint64_t Below(uint64_t n);
-    /** \param low lower bound \param high upper bound (>= low) \return uniform in [low, high] */
-    int64_t Between(int64_t low, int64_t high);
-    /**
-     * \brief Draw a rate: \p low if \p high is 0, else uniform in [low, high], in whole Mbps
-     *        when both bounds are whole Mbps.
-     * \param low the rate or the minimum \param high 0 or the maximum \return bits/s
-     */
-    uint64_t DrawRate(uint64_t low, uint64_t high);
-    /** \param n population \param m sample size \return m distinct indices of [0, n) */
-    std::vector<uint32_t> Sample(uint32_t n, uint32_t m);
-
     WanTopologyGeneratorParams m_params;              //!< checked parameters
-    std::mt19937_64 m_rng;                            //!< the only source of randomness
+    std::mt19937_64 m_placeRng;                       //!< city positions and link choices
+    std::mt19937_64 m_wanRateRng;                     //!< WAN link rates
+    std::mt19937_64 m_islandRng;                      //!< island counts and access rates
+    std::mt19937_64 m_capabilityRng;                  //!< which cities get multicast and FPGAs
     WanTopology m_topology;                           //!< the topology being built
     std::set<std::pair<uint32_t, uint32_t>> m_linked; //!< links added, as (low, high) cities
     double m_accessDelay;                             //!< access delay in whole nanoseconds
