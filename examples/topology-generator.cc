@@ -132,6 +132,18 @@ Body(int argc, char** argv)
                               ? 0
                               : WanTopology::ParseRate(accessBandwidthMax, "--accessBandwidthMax");
     params.accessDelay = WanTopology::ParseDelay(accessDelay, "--accessDelay");
+    // The generator names its own fields (wanBpsMax, ...); these two read better by flag.
+    if (params.wanBpsMax != 0 && params.wanBpsMax < params.wanBps)
+    {
+        throw std::runtime_error("--wanBandwidthMax: \"" + wanBandwidthMax +
+                                 "\": must not be below --wanBandwidth (" + wanBandwidth + ")");
+    }
+    if (params.accessBpsMax != 0 && params.accessBpsMax < params.accessBps)
+    {
+        throw std::runtime_error("--accessBandwidthMax: \"" + accessBandwidthMax +
+                                 "\": must not be below --accessBandwidth (" + accessBandwidth +
+                                 ")");
+    }
 
     const WanTopology topology = WanTopologyGenerator::Generate(params);
     const std::string json = topology.ToJson();

@@ -361,14 +361,25 @@ TEST(WanTopologyGenerator, JsonRoundTripsAndRoutes)
         const WanTopology back = WanTopology::Parse(json, family);
         EXPECT_EQ(back.ToJson(), json);
         EXPECT_EQ(back.GetLinks().size(), t.GetLinks().size());
-        // The routing the simulator uses finds a path between the first and the last city.
-        const WanRouting routing(t);
-        EXPECT_GE(routing.GetCityPath(0, n - 1).size(), 2U);
+        // The routing the simulator uses finds a path between the first and the last city
+        // (up to 64 cities: its all-pairs tables make 256 cities slow in a unit test).
+        if (n <= 64)
+        {
+            const WanRouting routing(t);
+            EXPECT_GE(routing.GetCityPath(0, n - 1).size(), 2U);
+        }
     });
 }
 
 TEST(WanTopologyGenerator, SameSeedSameTopologyOtherSeedOtherTopology)
 {
+    // Compared without the name and description, which name the seed themselves.
+    auto withoutName = [](const WanTopologyGeneratorParams& p) {
+        WanTopology t = WanTopologyGenerator::Generate(p);
+        t.SetName("");
+        t.SetDescription("");
+        return t.ToJson();
+    };
     for (const auto& family : WanTopologyGenerator::Families())
     {
         for (uint32_t n : {2U, 5U, 64U})
@@ -378,8 +389,12 @@ TEST(WanTopologyGenerator, SameSeedSameTopologyOtherSeedOtherTopology)
             p.wanBpsMax = 200 * GBPS; // gives the grid, whose lattice is fixed, a random part
             const std::string first = WanTopologyGenerator::Generate(p).ToJson();
             EXPECT_EQ(WanTopologyGenerator::Generate(p).ToJson(), first);
-            p.seed = 8;
-            EXPECT_NE(WanTopologyGenerator::Generate(p).ToJson(), first);
+            const std::string anonymous = withoutName(p);
+            for (uint64_t other : {uint64_t{8}, uint64_t{7} + (uint64_t{1} << 32)})
+            {
+                p.seed = other;
+                EXPECT_NE(withoutName(p), anonymous) << other;
+            }
         }
     }
     // Without spreads or partial capabilities the grid's seed changes nothing but the name.
