@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <limits>
 #include <locale>
 #include <sstream>
@@ -65,14 +64,14 @@ const Region LAND[] = {
     {-38, -15, 115, 153} // Australia
 };
 /** The continents family's western cluster: North America. */
-const Region WEST = LAND[0];
+const Region& WEST = LAND[0];
 /** The continents family's eastern cluster: Europe. */
-const Region EAST = LAND[2];
+const Region& EAST = LAND[2];
 
-/** Ring cities' latitude band, degrees. */
-constexpr int RING_LAT_LOW = -40;
-/** Ring cities' latitude band, degrees. */
-constexpr int RING_LAT_HIGH = 60;
+/** Ring: the band of latitudes around the globe. */
+const Region RING = {-40, 60, -180, 180};
+/** Backbone: the band of latitudes and the span of longitudes of the chain. */
+const Region BACKBONE = {25, 55, -120, 140};
 /** Grid: latitude of the first row, degrees. */
 constexpr int64_t GRID_TOP = 50;
 /** Grid: longitude of the first column, degrees. */
@@ -81,14 +80,6 @@ constexpr int64_t GRID_LEFT = -20;
 constexpr int64_t GRID_MAX_SPACING = 5;
 /** Grid: the widest dimension spans at most this many degrees. */
 constexpr int64_t GRID_SPAN = 60;
-/** Backbone: longitude of the first backbone city, degrees. */
-constexpr int64_t BACKBONE_WEST = -120;
-/** Backbone: longitude of the last backbone city, degrees. */
-constexpr int64_t BACKBONE_EAST = 140;
-/** Backbone: latitude band of backbone cities, degrees. */
-constexpr int BACKBONE_LAT_LOW = 25;
-/** Backbone: latitude band of backbone cities, degrees. */
-constexpr int BACKBONE_LAT_HIGH = 55;
 /** Backbone: a metro spur lies within this many degrees of its backbone city. */
 constexpr int64_t SPUR_RADIUS = 2;
 
@@ -279,10 +270,24 @@ Sample(std::mt19937_64& rng, uint32_t n, uint32_t m)
 // ---------------------------------------------------------------------------------------------
 // Public API
 
+const std::array<WanTopologyGenerator::Family, 6> WanTopologyGenerator::FAMILIES = {{
+    {"geometric", &WanTopologyGenerator::BuildGeometric},
+    {"ring", &WanTopologyGenerator::BuildRing},
+    {"hub", &WanTopologyGenerator::BuildHub},
+    {"grid", &WanTopologyGenerator::BuildGrid},
+    {"continents", &WanTopologyGenerator::BuildContinents},
+    {"backbone", &WanTopologyGenerator::BuildBackbone},
+}};
+
 std::vector<std::string>
 WanTopologyGenerator::Families()
 {
-    return {"geometric", "ring", "hub", "grid", "continents", "backbone"};
+    std::vector<std::string> names;
+    for (const auto& family : FAMILIES)
+    {
+        names.emplace_back(family.name);
+    }
+    return names;
 }
 
 void
@@ -346,23 +351,8 @@ WanTopologyGenerator::Describe(const WanTopologyGeneratorParams& p)
         << " wanBps=" << p.wanBps << " wanBpsMax=" << p.wanBpsMax << " accessBps=" << p.accessBps
         << " accessBpsMax=" << p.accessBpsMax << " accessDelay=" << p.accessDelay
         << " routeFactor=" << p.routeFactor << " multicastFraction=" << p.multicastFraction
-        << " fpgaFraction=" << p.fpgaFraction;
-    if (p.family == "geometric" || p.family == "continents")
-    {
-        out << " k=" << p.k;
-    }
-    if (p.family == "hub")
-    {
-        out << " hubs=" << p.hubs;
-    }
-    if (p.family == "continents")
-    {
-        out << " crossLinks=" << p.crossLinks;
-    }
-    if (p.family == "backbone")
-    {
-        out << " backboneCities=" << p.backboneCities;
-    }
+        << " fpgaFraction=" << p.fpgaFraction << " k=" << p.k << " hubs=" << p.hubs
+        << " crossLinks=" << p.crossLinks << " backboneCities=" << p.backboneCities;
     return out.str();
 }
 
@@ -373,7 +363,13 @@ WanTopologyGenerator::Generate(const WanTopologyGeneratorParams& params)
     CheckParams(params);
     WanTopologyGenerator generator(params);
     generator.AssignCapabilities();
-    generator.BuildFamily();
+    for (const auto& family : FAMILIES)
+    {
+        if (params.family == family.name)
+        {
+            (generator.*family.build)();
+        }
+    }
     generator.AddIslands();
     generator.m_topology.Validate();
     NS_LOG_DEBUG(params.family << ": " << generator.m_topology.GetCities().size() << " cities, "
@@ -399,37 +395,6 @@ WanTopologyGenerator::WanTopologyGenerator(const WanTopologyGeneratorParams& par
 }
 
 void
-WanTopologyGenerator::BuildFamily()
-{
-    const std::string& family = m_params.family;
-    if (family == "geometric")
-    {
-        BuildGeometric();
-    }
-    else if (family == "ring")
-    {
-        BuildRing();
-    }
-    else if (family == "hub")
-    {
-        BuildHub();
-    }
-    else if (family == "grid")
-    {
-        BuildGrid();
-    }
-    else if (family == "continents")
-    {
-        BuildContinents();
-    }
-    else
-    {
-        NS_ASSERT_MSG(family == "backbone", "CheckParams let an unknown family through");
-        BuildBackbone();
-    }
-}
-
-void
 WanTopologyGenerator::BuildGeometric()
 {
     std::vector<uint32_t> all;
@@ -449,7 +414,7 @@ WanTopologyGenerator::BuildRing()
     const int64_t slot = 360 * MICRO / n;
     for (int64_t i = 0; i < n; ++i)
     {
-        const int64_t lat = Between(m_placeRng, RING_LAT_LOW * MICRO, RING_LAT_HIGH * MICRO);
+        const int64_t lat = Between(m_placeRng, RING.latLow * MICRO, RING.latHigh * MICRO);
         const int64_t lon = -180 * MICRO + 360 * MICRO * i / n + Between(m_placeRng, 0, slot / 2);
         AddCity('R', lat, lon);
     }
@@ -530,8 +495,9 @@ WanTopologyGenerator::BuildContinents()
     {
         const bool isWest = i < westCount;
         const Region& r = isWest ? WEST : EAST;
-        (isWest ? west : east)
-            .push_back(AddCityIn(isWest ? 'W' : 'E', r.latLow, r.latHigh, r.lonLow, r.lonHigh));
+        const uint32_t city =
+            AddCityIn(isWest ? 'W' : 'E', r.latLow, r.latHigh, r.lonLow, r.lonHigh);
+        (isWest ? west : east).push_back(city);
     }
     LinkNearest(west);
     LinkNearest(east);
@@ -546,11 +512,12 @@ void
 WanTopologyGenerator::BuildBackbone()
 {
     const uint32_t backbone = BackboneSize(m_params);
-    const int64_t span = (BACKBONE_EAST - BACKBONE_WEST) * MICRO;
+    const int64_t span = int64_t{BACKBONE.lonHigh - BACKBONE.lonLow} * MICRO;
     for (uint32_t i = 0; i < backbone; ++i)
     {
-        const int64_t lon = BACKBONE_WEST * MICRO + (backbone > 1 ? span * i / (backbone - 1) : 0);
-        AddCity('B', Between(m_placeRng, BACKBONE_LAT_LOW * MICRO, BACKBONE_LAT_HIGH * MICRO), lon);
+        const int64_t lon =
+            BACKBONE.lonLow * MICRO + (backbone > 1 ? span * i / (backbone - 1) : 0);
+        AddCity('B', Between(m_placeRng, BACKBONE.latLow * MICRO, BACKBONE.latHigh * MICRO), lon);
     }
     for (uint32_t i = 0; i + 1 < backbone; ++i)
     {
@@ -710,12 +677,12 @@ WanTopologyGenerator::AddCityIn(char prefix, int latLow, int latHigh, int lonLow
     return AddCity(prefix, lat, lon);
 }
 
-bool
+void
 WanTopologyGenerator::Link(uint32_t a, uint32_t b)
 {
     if (!m_linked.insert({std::min(a, b), std::max(a, b)}).second)
     {
-        return false;
+        return; // already linked: k-nearest is often mutual
     }
     WanLink link;
     link.a = a;
@@ -723,7 +690,6 @@ WanTopologyGenerator::Link(uint32_t a, uint32_t b)
     link.bps = DrawRate(m_wanRateRng, m_params.wanBps, m_params.wanBpsMax);
     link.delay = WholeNanoseconds(m_topology.DefaultLinkDelay(a, b, m_params.routeFactor));
     m_topology.AddLink(link);
-    return true;
 }
 
 double

@@ -7,6 +7,7 @@
 
 #include "wan-topology.h"
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -29,7 +30,7 @@ struct WanTopologyGeneratorParams
 {
     std::string family{"geometric"}; //!< one of WanTopologyGenerator::Families()
     uint32_t cities{16};             //!< number of cities, 2..MAX_CITIES
-    uint64_t seed{1};                //!< seed of the generator's own mt19937_64 (any value)
+    uint64_t seed{1};                //!< seed of the generator's own engines (any value)
 
     uint32_t islandsPerCity{1};    //!< islands per city (the minimum when a maximum is set)
     uint32_t maxIslandsPerCity{0}; //!< 0: every city gets islandsPerCity; else a random count
@@ -74,8 +75,10 @@ struct WanTopologyGeneratorParams
  *   near them, spur j hanging off backbone city j mod backboneCities.
  *
  * The output depends only on the parameters: coordinates (whole micro-degrees) and rates come
- * from integer arithmetic on std::mt19937_64's raw output, which the C++ standard fixes bit
- * for bit, and link delays are rounded to whole nanoseconds. See doc/topology.rst.
+ * from integer arithmetic on the raw output of std::mt19937_64 engines seeded through
+ * std::seed_seq (both fixed bit for bit by the C++ standard; one engine per aspect, so that
+ * rates, islands and capabilities do not move the cities), and delays are rounded to whole
+ * nanoseconds. See doc/topology.rst, section Generated topologies.
  */
 class WanTopologyGenerator
 {
@@ -110,8 +113,16 @@ class WanTopologyGenerator
     /** \param params checked parameters */
     explicit WanTopologyGenerator(const WanTopologyGeneratorParams& params);
 
-    /** Build the family's cities and links into m_topology. */
-    void BuildFamily();
+    /** A family: its name and the member that builds its cities and links. */
+    struct Family
+    {
+        const char* name;                      //!< the family's name
+        void (WanTopologyGenerator::*build)(); //!< adds the cities and links
+    };
+
+    /** The families, in the documented order: the one list of names. */
+    static const std::array<Family, 6> FAMILIES;
+
     /** The geometric family. */
     void BuildGeometric();
     /** The ring family. */
@@ -157,11 +168,10 @@ class WanTopologyGenerator
      */
     uint32_t AddCityIn(char prefix, int latLow, int latHigh, int lonLow, int lonHigh);
     /**
-     * \brief Link two cities (once) with a drawn rate and the physical delay in whole ns.
+     * \brief Link two cities (unless linked) with a drawn rate and the physical delay in ns.
      * \param a one city \param b the other
-     * \return true if added, false if the link existed
      */
-    bool Link(uint32_t a, uint32_t b);
+    void Link(uint32_t a, uint32_t b);
     /** \param a one city \param b another \return their great-circle distance, km */
     double Distance(uint32_t a, uint32_t b) const;
 
