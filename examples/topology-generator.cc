@@ -78,7 +78,7 @@ Body(int argc, char** argv)
     std::string accessDelay = "50us";
     std::string output;
 
-    CommandLine cmd;
+    CommandLine cmd(__FILE__); // the file name is the program name in --PrintHelp
     cmd.Usage("Generate a seeded WAN topology of a named family (" + families +
               ") and write it as JSON to --output, or to standard output. "
               "See doc/topology.rst, section Generated topologies.");
