@@ -960,7 +960,8 @@ TrainingHelper::EncodeRankResults(const std::vector<uint32_t>& islands, uint64_t
             writeList(r.members);
             os << " " << r.computeStart.GetTimeStep() << " " << r.syncStart.GetTimeStep() << " "
                << r.syncEnd.GetTimeStep() << " " << r.bytesSent << " " << r.bytesReceived << " "
-               << r.packetsSent << " " << r.packetsReceived << " " << r.retransmissions;
+               << r.packetsSent << " " << r.packetsReceived << " " << r.retransmissions << " "
+               << r.controlPacketsSent << " " << r.controlPacketsReceived;
             writeList(r.lostPeers);
             os << " " << (r.finished ? 1 : 0);
         }
@@ -1040,6 +1041,8 @@ TrainingHelper::DecodeRankResults(const std::string& text,
             r.packetsSent = next();
             r.packetsReceived = next();
             r.retransmissions = next();
+            r.controlPacketsSent = next();
+            r.controlPacketsReceived = next();
             nextList(r.lostPeers);
             r.finished = next() == 1;
         }
@@ -1237,7 +1240,7 @@ TrainingHelper::WriteRoundsHeader(std::ostream& os)
 {
     os << "capabilities,schedule,island,round,clique,members,compute_start_s,sync_start_s,"
           "sync_end_s,bytes_sent,bytes_received,packets_sent,packets_received,retransmissions,"
-          "lost_peers\n";
+          "lost_peers,control_packets_sent,control_packets_received\n";
 }
 
 void
@@ -1270,7 +1273,8 @@ TrainingHelper::WriteRounds(std::ostream& os,
             os << ",,";
         }
         os << "," << record.bytesSent << "," << record.bytesReceived << "," << record.packetsSent
-           << "," << record.packetsReceived << "," << record.retransmissions << "," << lost << "\n";
+           << "," << record.packetsReceived << "," << record.retransmissions << "," << lost << ","
+           << record.controlPacketsSent << "," << record.controlPacketsReceived << "\n";
     }
 }
 

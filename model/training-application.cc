@@ -948,7 +948,7 @@ TrainingApplication::SendNack(RoundState& state, uint32_t slot)
         if (ranges.size() == GradientHeader::MAX_NACK_RANGES)
         {
             header.SetNackRanges(ranges);
-            SendPacket(state, GradientHeader::CreateVirtualPacket(header), m_addresses[peer]);
+            SendPacket(state, GradientHeader::CreateVirtualPacket(header), m_addresses[peer], true);
             ranges.clear();
             ++packets;
         }
@@ -956,7 +956,7 @@ TrainingApplication::SendNack(RoundState& state, uint32_t slot)
     if (!ranges.empty())
     {
         header.SetNackRanges(ranges);
-        SendPacket(state, GradientHeader::CreateVirtualPacket(header), m_addresses[peer]);
+        SendPacket(state, GradientHeader::CreateVirtualPacket(header), m_addresses[peer], true);
     }
 }
 
@@ -977,7 +977,7 @@ TrainingApplication::SendNotYet(uint32_t round,
     header.SetMembers(members);
     // An empty contributor bitmap: "I hold nothing of this round for you yet".
     Ptr<Packet> packet = GradientHeader::CreateVirtualPacket(header);
-    CountSent(round, packet);
+    CountSent(round, packet, true);
     m_socket->SendTo(packet, 0, InetSocketAddress(m_addresses[peer], m_port));
 }
 
@@ -1222,10 +1222,16 @@ TrainingApplication::Receive(Ptr<Packet> packet)
     }
     const uint32_t round = header.GetRound();
     TrainingRoundRecord& record = m_records[round];
-    record.bytesReceived += packet->GetSize();
-    ++record.packetsReceived;
-
     const GradientHeader::Type type = header.GetType();
+    if (type == GradientHeader::NACK || type == GradientHeader::ACK)
+    {
+        ++record.controlPacketsReceived;
+    }
+    else
+    {
+        record.bytesReceived += packet->GetSize();
+        ++record.packetsReceived;
+    }
     if (type == GradientHeader::NACK)
     {
         ReceiveNack(header);
@@ -1468,20 +1474,27 @@ TrainingApplication::BuildChunk(RoundState& state,
 }
 
 void
-TrainingApplication::SendPacket(RoundState& state, Ptr<Packet> packet, Ipv4Address to)
+TrainingApplication::SendPacket(RoundState& state, Ptr<Packet> packet, Ipv4Address to, bool control)
 {
-    CountSent(state.round, packet);
+    CountSent(state.round, packet, control);
     m_socket->SendTo(packet, 0, InetSocketAddress(to, m_port));
 }
 
 void
-TrainingApplication::CountSent(uint32_t round, Ptr<const Packet> packet)
+TrainingApplication::CountSent(uint32_t round, Ptr<const Packet> packet, bool control)
 {
-    if (round < m_records.size())
+    if (round >= m_records.size())
     {
-        m_records[round].bytesSent += packet->GetSize();
-        ++m_records[round].packetsSent;
+        return;
     }
+    TrainingRoundRecord& record = m_records[round];
+    if (control)
+    {
+        ++record.controlPacketsSent;
+        return;
+    }
+    record.bytesSent += packet->GetSize();
+    ++record.packetsSent;
 }
 
 uint32_t

@@ -60,20 +60,22 @@ struct TrainingRoundConfig
  */
 struct TrainingRoundRecord
 {
-    uint32_t island{0};              //!< the island
-    uint32_t round{0};               //!< the training round
-    uint32_t clique{0};              //!< clique index within the round's partition
-    std::vector<uint32_t> members;   //!< the clique's islands (self included)
-    Time computeStart;               //!< start of the compute phase
-    Time syncStart;                  //!< end of compute, start of the exchange
-    Time syncEnd;                    //!< round complete (received all, sent all)
-    uint64_t bytesSent{0};           //!< gradient bytes (header + payload) sent for the round
-    uint64_t bytesReceived{0};       //!< gradient bytes received for the round
-    uint64_t packetsSent{0};         //!< gradient packets sent for the round (NACK/ACK too)
-    uint64_t packetsReceived{0};     //!< gradient packets received for the round
-    uint64_t retransmissions{0};     //!< chunks this island resent after NACKs
-    std::vector<uint32_t> lostPeers; //!< peers declared lost in the round
-    bool finished{false};            //!< the round ended
+    uint32_t island{0};             //!< the island
+    uint32_t round{0};              //!< the training round
+    uint32_t clique{0};             //!< clique index within the round's partition
+    std::vector<uint32_t> members;  //!< the clique's islands (self included)
+    Time computeStart;              //!< start of the compute phase
+    Time syncStart;                 //!< end of compute, start of the exchange
+    Time syncEnd;                   //!< round complete (received all, sent all)
+    uint64_t bytesSent{0};          //!< gradient bytes (header + payload) of DATA/RING packets sent
+    uint64_t bytesReceived{0};      //!< gradient bytes of DATA/AGGREGATE/RING packets received
+    uint64_t packetsSent{0};        //!< DATA/RING packets sent for the round (resends too)
+    uint64_t packetsReceived{0};    //!< DATA/AGGREGATE/RING packets received for the round
+    uint64_t controlPacketsSent{0}; //!< NACKs and "not yet" answers sent for the round
+    uint64_t controlPacketsReceived{0}; //!< NACKs and "not yet" answers received
+    uint64_t retransmissions{0};        //!< chunks this island resent after NACKs
+    std::vector<uint32_t> lostPeers;    //!< peers declared lost in the round
+    bool finished{false};               //!< the round ended
 };
 
 /**
@@ -348,10 +350,16 @@ class TrainingApplication : public Application
                            uint32_t chunk,
                            uint32_t chunkCount,
                            uint16_t flags);
-    /** \param state the round \param packet the packet \param to destination */
-    void SendPacket(RoundState& state, Ptr<Packet> packet, Ipv4Address to);
-    /** \param record record to bump \param packet a sent packet */
-    void CountSent(uint32_t round, Ptr<const Packet> packet);
+    /**
+     * \param state the round \param packet the packet \param to destination
+     * \param control a NACK, not data
+     */
+    void SendPacket(RoundState& state, Ptr<Packet> packet, Ipv4Address to, bool control = false);
+    /**
+     * \param round the packet's round \param packet a sent packet
+     * \param control a NACK or a "not yet" answer, not data
+     */
+    void CountSent(uint32_t round, Ptr<const Packet> packet, bool control);
 
     /** \param chunk chunk index \param first receives first element \return element count */
     uint32_t ChunkElements(uint32_t chunk, uint32_t& first) const;
