@@ -122,6 +122,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_roundsDone(0),
       m_queueDrops(0),
       m_lossDrops(0),
+      m_heldStarts(0),
       m_simulatedTime(0)
 {
     m_appFactory.SetTypeId(TrainingApplication::GetTypeId());
@@ -477,6 +478,27 @@ TrainingHelper::Install()
     for (const Ptr<TrainingApplication>& app : m_apps)
     {
         app->SetAggregationHold(hold);
+    }
+    // Rounds overlap where cliques run at different paces: hold a round's sending until the
+    // clique's receivers are done with their previous round (ReplayRounds).
+    std::vector<std::vector<double>> notBefore;
+    ReplayRounds(&notBefore);
+    m_heldStarts = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        std::vector<Time> times(m_rounds);
+        for (uint32_t r = 0; r < m_rounds; ++r)
+        {
+            if (notBefore[r][i] > 0)
+            {
+                times[r] = Seconds(notBefore[r][i]);
+                ++m_heldStarts;
+                NS_LOG_INFO("round " << r << ": island " << i << " sends from " << notBefore[r][i]
+                                     << " s, when its clique's receivers are done with round "
+                                     << r - 1);
+            }
+        }
+        m_apps[i]->SetSyncNotBefore(times);
     }
     if (m_lossRate > 0)
     {
@@ -1117,18 +1139,27 @@ TrainingHelper::GetSimulatedTime() const
 }
 
 double
-TrainingHelper::EstimateMeanSync() const
+TrainingHelper::ReplayRounds(std::vector<std::vector<double>>* notBefore) const
 {
     // Like for like with the simulated mean sync: replay the rounds with the cost model's
     // plans. Islands start syncing when their own compute ends, so from the second round on
     // they start at different times; an island's sync ends when its own streams are sent and
     // every peer's stream has arrived (sender's start + transfer + path delay), or, in a ring
-    // clique, when its own chain of steps ends.
+    // clique, when its own chain of steps ends. A round's rates assume its receivers' ingress
+    // is free, so an island starts sending only once every peer of its clique has received
+    // all of its previous round (the hold Install() hands the applications).
     const WanRouting& routing = m_topology.GetRouting();
-    const uint32_t n = m_apps.size();
+    const uint32_t n = m_topology.GetTopology().GetIslands().size();
     std::vector<double> end(n, 0.0);
+    std::vector<double> ingressEnd(n, 0.0);
     std::vector<double> start(n);
+    std::vector<double> go(n);
     std::vector<double> finish(n);
+    std::vector<double> ingress(n);
+    if (notBefore != nullptr)
+    {
+        notBefore->assign(m_rounds, std::vector<double>(n, 0.0));
+    }
     double sum = 0;
     uint64_t count = 0;
     for (uint32_t r = 0; r < m_rounds; ++r)
@@ -1137,7 +1168,31 @@ TrainingHelper::EstimateMeanSync() const
         for (uint32_t i = 0; i < n; ++i)
         {
             start[i] = end[i] + m_computeTime.GetSeconds() * m_multipliers[i];
-            finish[i] = start[i];
+            go[i] = start[i];
+        }
+        for (const Clique& clique : m_schedule.GetPartition(r % m_schedule.GetPeriod()))
+        {
+            double free = 0;
+            for (uint32_t j : clique)
+            {
+                free = std::max(free, ingressEnd[j]);
+            }
+            for (uint32_t i : clique)
+            {
+                if (clique.size() > 1 && free > go[i])
+                {
+                    go[i] = free;
+                    if (notBefore != nullptr)
+                    {
+                        (*notBefore)[r][i] = free;
+                    }
+                }
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            finish[i] = go[i];
+            ingress[i] = 0;
         }
         for (const SyncStream& stream : plan.streams)
         {
@@ -1146,14 +1201,17 @@ TrainingHelper::EstimateMeanSync() const
             {
                 // A member's chain of ring steps, as the cost model times it; over the ring the
                 // members' start differences cancel in the mean.
-                finish[i] = std::max(finish[i], start[i] + plan.islandTime.at(i));
+                finish[i] = std::max(finish[i], go[i] + plan.islandTime.at(i));
+                ingress[i] = std::max(ingress[i], finish[i]);
                 continue;
             }
-            const double sent = start[i] + stream.finishTime - stream.startTime - stream.delay;
+            const double sent = go[i] + stream.finishTime - stream.startTime - stream.delay;
             finish[i] = std::max(finish[i], sent);
             for (uint32_t j : stream.receivers)
             {
-                finish[j] = std::max(finish[j], sent + routing.GetIslandDelay(i, j));
+                const double arrival = sent + routing.GetIslandDelay(i, j);
+                finish[j] = std::max(finish[j], arrival);
+                ingress[j] = std::max(ingress[j], arrival);
             }
         }
         for (uint32_t i = 0; i < n; ++i)
@@ -1162,6 +1220,7 @@ TrainingHelper::EstimateMeanSync() const
             ++count;
         }
         end = finish;
+        ingressEnd = ingress;
     }
     return count > 0 ? sum / count : 0;
 }
@@ -1221,7 +1280,7 @@ TrainingHelper::Summarise(double epsilon) const
         s.meanSync = syncSum / finished;
         s.meanCompute = computeSum / finished;
     }
-    s.estimatedSync = EstimateMeanSync();
+    s.estimatedSync = ReplayRounds(nullptr);
     s.totalTime = m_simulatedTime;
     const uint64_t rounds = m_schedule.GetRoundsToEpsilon(epsilon);
     if (rounds != CliqueSchedule::UNREACHABLE)
@@ -1232,6 +1291,7 @@ TrainingHelper::Summarise(double epsilon) const
     s.queueDrops = m_queueDrops;
     s.lossDrops = m_lossDrops;
     s.fpga = m_fpga;
+    s.heldStarts = m_heldStarts;
     return s;
 }
 

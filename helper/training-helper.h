@@ -98,13 +98,15 @@ struct TrainingSummary
     double estimatedSync{0}; //!< cost model's mean per-island sync time (rounds replayed), s
     double meanCompute{0};   //!< mean per-island compute time, s
     double totalTime{0};     //!< end of the last round, s
-    std::optional<uint64_t> roundsToEpsilon;      //!< from the schedule's mixing (none: never)
-    std::optional<double> timeToEpsilon;          //!< roundsToEpsilon x meanRound, s
-    uint64_t queueDrops{0};                       //!< packets dropped by device queues
-    uint64_t lossDrops{0};                        //!< packets dropped by the WAN error models
-    uint64_t retransmissions{0};                  //!< chunks resent
-    uint64_t lostPeers{0};                        //!< (island, round, peer) losses declared
-    TrainingFpgaCounters fpga;                    //!< the FPGAs' counters
+    std::optional<uint64_t> roundsToEpsilon; //!< from the schedule's mixing (none: never)
+    std::optional<double> timeToEpsilon;     //!< roundsToEpsilon x meanRound, s
+    uint64_t queueDrops{0};                  //!< packets dropped by device queues
+    uint64_t lossDrops{0};                   //!< packets dropped by the WAN error models
+    uint64_t retransmissions{0};             //!< chunks resent
+    uint64_t lostPeers{0};                   //!< (island, round, peer) losses declared
+    TrainingFpgaCounters fpga;               //!< the FPGAs' counters
+    uint64_t heldStarts{0}; //!< (island, round) exchanges held until the clique's receivers
+                            //!< were done with their previous round (ReplayRounds)
     std::optional<double> colocatedTimeToEpsilon; //!< the simulated colocated reference's, s
     std::optional<double> gapToColocated;         //!< timeToEpsilon / colocatedTimeToEpsilon
 };
@@ -280,8 +282,15 @@ class TrainingHelper
      *        tuning is off (see SetTuneFpgas).
      */
     void SizeFpgas();
-    /** \return the cost model's mean per-island sync time over the rounds run, s */
-    double EstimateMeanSync() const;
+    /**
+     * \brief Replay the rounds run with the cost model's plans: the estimate of the mean
+     *        per-island sync time, like for like with the simulated one.
+     * \param notBefore if not null, receives per round and island the time the island may
+     *        start sending (0: when its compute ends): when every peer of its clique has
+     *        received all of its previous round
+     * \return the mean per-island sync time, s
+     */
+    double ReplayRounds(std::vector<std::vector<double>>* notBefore) const;
     /** \brief Install the WAN error models. */
     void InstallLoss();
     /** \param force print even if the period has not elapsed \brief progress line */
@@ -334,6 +343,7 @@ class TrainingHelper
     uint64_t m_queueDrops;               //!< device queue drops
     uint64_t m_lossDrops;                //!< error model drops
     TrainingFpgaCounters m_fpga;         //!< FPGA counters of the last Run()
+    uint64_t m_heldStarts;               //!< (island, round) exchanges held by the plan
     double m_simulatedTime;              //!< end of the last round
     std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
     std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line

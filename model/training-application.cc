@@ -262,6 +262,12 @@ TrainingApplication::SetAggregationHold(const std::vector<Time>& hold)
 }
 
 void
+TrainingApplication::SetSyncNotBefore(const std::vector<Time>& notBefore)
+{
+    m_syncNotBefore = notBefore;
+}
+
+void
 TrainingApplication::SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs)
 {
     m_configs = configs;
@@ -389,6 +395,7 @@ TrainingApplication::StopApplication()
     NS_LOG_FUNCTION(this);
     m_running = false;
     m_computeEvent.Cancel();
+    m_heldSyncEvent.Cancel();
     for (auto& entry : m_states)
     {
         for (auto& stream : entry.second->streams)
@@ -543,8 +550,28 @@ TrainingApplication::FinishCompute()
     }
     m_computeFinishedTrace(m_island, m_round);
     m_records[m_round].syncStart = Simulator::Now();
+    if (m_round < m_syncNotBefore.size() && m_syncNotBefore[m_round] > Simulator::Now())
+    {
+        // Held: until then the island answers as if still computing (nothing sent yet).
+        m_heldSyncEvent = Simulator::Schedule(m_syncNotBefore[m_round] - Simulator::Now(),
+                                              &TrainingApplication::StartHeldSync,
+                                              this,
+                                              m_round);
+        return;
+    }
     state.syncing = true;
     StartSync(state);
+}
+
+void
+TrainingApplication::StartHeldSync(uint32_t round)
+{
+    NS_LOG_FUNCTION(this << round);
+    if (m_running && m_current != nullptr && m_current->round == round)
+    {
+        m_current->syncing = true;
+        StartSync(*m_current);
+    }
 }
 
 void

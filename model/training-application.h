@@ -166,6 +166,14 @@ class TrainingApplication : public Application
      *        and a NACKed sender keeps this much longer before it counts a chunk as lost.
      */
     void SetAggregationHold(const std::vector<Time>& hold);
+    /**
+     * \param notBefore per training round, the earliest time the island may start sending
+     *        (empty or shorter: no constraint). The WAN controller's plan gives a round's
+     *        streams rates that assume the receivers' ingress is free; a receiver still
+     *        receiving its previous round would carry both rounds at once. An island whose
+     *        compute ends earlier waits (the wait counts as sync time).
+     */
+    void SetSyncNotBefore(const std::vector<Time>& notBefore);
     /** \param configs this island's part of each round of the schedule's period */
     void SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs);
     /** \param workload the numerics (shared by all islands); null: virtual */
@@ -283,6 +291,8 @@ class TrainingApplication : public Application
     void StartRound();
     /** \brief Compute finished: run the workload's steps and start the exchange. */
     void FinishCompute();
+    /** \param round the round whose exchange was held \brief start it (SetSyncNotBefore) */
+    void StartHeldSync(uint32_t round);
     /** \brief Start sending DIRECT streams or the first RING step. */
     void StartSync(RoundState& state);
     /** \param round the round \param index stream index \brief send the stream's next chunk */
@@ -415,6 +425,8 @@ class TrainingApplication : public Application
     bool m_remote;                                            //!< another rank runs the island
     bool m_computing;                                         //!< in the compute phase of m_round
     EventId m_computeEvent;                                   //!< end of compute
+    EventId m_heldSyncEvent;                                  //!< a held exchange's start
+    std::vector<Time> m_syncNotBefore;                        //!< per round, earliest send
     std::map<uint32_t, std::unique_ptr<RoundState>> m_states; //!< by round
     RoundState* m_current;                                    //!< state of m_round (fast path)
     std::map<std::tuple<uint32_t, uint32_t, uint16_t>, ResendJob> m_resends; //!< NACKs served
