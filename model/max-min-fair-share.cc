@@ -33,7 +33,11 @@ MaxMinFairShare::AddResource(double capacity)
 uint32_t
 MaxMinFairShare::AddFlow(const std::vector<Usage>& usages)
 {
+    // Merge in one pass (a flow down a multicast tree has hundreds of usages): m_slot maps a
+    // resource to its place in the merged list, in order of first use.
+    m_slot.resize(m_capacity.size(), 0);
     std::vector<Usage> merged;
+    merged.reserve(usages.size());
     for (const auto& [resource, weight] : usages)
     {
         NS_ASSERT_MSG(resource < m_capacity.size(), "unknown resource " << resource);
@@ -42,17 +46,19 @@ MaxMinFairShare::AddFlow(const std::vector<Usage>& usages)
         {
             continue;
         }
-        auto it = std::find_if(merged.begin(), merged.end(), [resource = resource](const Usage& u) {
-            return u.first == resource;
-        });
-        if (it == merged.end())
+        if (m_slot[resource] == 0)
         {
             merged.emplace_back(resource, weight);
+            m_slot[resource] = static_cast<uint32_t>(merged.size());
         }
         else
         {
-            it->second += weight;
+            merged[m_slot[resource] - 1].second += weight;
         }
+    }
+    for (const auto& u : merged)
+    {
+        m_slot[u.first] = 0;
     }
     m_flows.push_back(std::move(merged));
     return static_cast<uint32_t>(m_flows.size() - 1);
@@ -87,6 +93,7 @@ MaxMinFairShare::Clear()
 {
     m_capacity.clear();
     m_flows.clear();
+    m_slot.clear();
 }
 
 std::vector<double>

@@ -64,6 +64,8 @@ class MaxMinFairShare
   private:
     std::vector<double> m_capacity;          //!< by resource
     std::vector<std::vector<Usage>> m_flows; //!< merged usages, by flow
+    /** Scratch of AddFlow(): position + 1 of each resource in the flow being merged, else 0. */
+    std::vector<uint32_t> m_slot;
 };
 
 } // namespace ns3

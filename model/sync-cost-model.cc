@@ -86,7 +86,8 @@ SyncCostModel::GetTypeId()
 }
 
 SyncCostModel::SyncCostModel()
-    : m_mtu(9000),
+    : m_stamp(0),
+      m_mtu(9000),
       m_chunkPayloadBytes(0),
       m_ipv4HeaderBytes(20),
       m_udpHeaderBytes(8),
@@ -109,6 +110,8 @@ SyncCostModel::DoDispose()
     m_routing.reset();
     m_pathResources.clear();
     m_pathDelay.clear();
+    m_treeParent.clear();
+    m_treeHop.clear();
     Object::DoDispose();
 }
 
@@ -149,6 +152,41 @@ SyncCostModel::SetRouting(const WanRouting& routing)
             m_pathDelay[s][d] = m_routing->GetIslandDelay(s, d);
         }
     }
+    const uint32_t nResources = m_routing->GetResourceCount();
+    m_capacity.resize(nResources);
+    for (uint32_t r = 0; r < nResources; ++r)
+    {
+        m_capacity[r] = m_routing->GetResourceCapacity(r);
+    }
+    // Multicast trees: the tree of a sender's city to any receiver set is the union of the
+    // paths up its shortest-path tree, so the whole tree of every sender city is stored once
+    // (parent and hop per city) and BuildAndSolve() walks it instead of asking for a tree per
+    // stream.
+    const uint32_t nCities = cities.size();
+    m_cityMulticast.assign(nCities, false);
+    for (uint32_t c = 0; c < nCities; ++c)
+    {
+        m_cityMulticast[c] = cities[c].caps.multicast;
+    }
+    std::vector<uint32_t> islandCities(m_islandCity);
+    std::sort(islandCities.begin(), islandCities.end());
+    islandCities.erase(std::unique(islandCities.begin(), islandCities.end()), islandCities.end());
+    m_treeParent.assign(nCities, std::vector<uint32_t>());
+    m_treeHop.assign(nCities, std::vector<uint32_t>());
+    for (uint32_t root : islandCities)
+    {
+        std::vector<uint32_t>& parent = m_treeParent[root];
+        std::vector<uint32_t>& hopResource = m_treeHop[root];
+        parent.assign(nCities, root);
+        hopResource.assign(nCities, 0);
+        for (const auto& hop : m_routing->GetTree(root, islandCities).hops)
+        {
+            parent[hop.to] = hop.from;
+            hopResource[hop.to] = m_routing->GetHopResource(hop);
+        }
+    }
+    m_cityStamp.assign(nCities, 0);
+    m_stamp = 0;
 }
 
 const WanRouting&
@@ -245,14 +283,12 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
     drafts.clear();
     receivers.clear();
     MaxMinFairShare mm;
-    uint32_t nResources = m_routing->GetResourceCount();
-    for (uint32_t r = 0; r < nResources; ++r)
+    for (double capacity : m_capacity)
     {
-        mm.AddResource(m_routing->GetResourceCapacity(r));
+        mm.AddResource(capacity);
     }
     double fpgaLatency = m_fpgaLatency.GetSeconds();
     std::vector<MaxMinFairShare::Usage> usage;
-    std::vector<uint32_t> peerCities;
 
     for (uint32_t c = 0; c < partition.size(); ++c)
     {
@@ -300,23 +336,28 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
         double downWeightFpga = 1.0 / (k - 1);
         for (uint32_t s : clique)
         {
-            peerCities.clear();
+            // The sender's multicast tree: walk up from every peer's city until the walk meets
+            // the tree built so far. Multicast needs every router on it to be capable
+            // (WanRouting::IsMulticastCapable()).
+            const uint32_t root = m_islandCity[s];
+            const auto& parent = m_treeParent[root];
+            const auto& hopResource = m_treeHop[root];
+            const uint64_t stamp = ++m_stamp;
+            m_cityStamp[root] = stamp;
+            bool multicast = m_cityMulticast[root];
+            usage.clear();
+            usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);
             for (uint32_t j : clique)
             {
-                if (j != s)
+                for (uint32_t v = m_islandCity[j]; m_cityStamp[v] != stamp; v = parent[v])
                 {
-                    peerCities.push_back(m_islandCity[j]);
+                    m_cityStamp[v] = stamp;
+                    multicast = multicast && m_cityMulticast[v];
+                    usage.emplace_back(hopResource[v], 1.0);
                 }
             }
-            WanTree tree = m_routing->GetTree(m_islandCity[s], peerCities);
-            if (m_routing->IsMulticastCapable(tree))
+            if (multicast)
             {
-                usage.clear();
-                usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);
-                for (const auto& hop : tree.hops)
-                {
-                    usage.emplace_back(m_routing->GetHopResource(hop), 1.0);
-                }
                 uint32_t first = receivers.size();
                 double delay = 0;
                 bool aggregated = false;
@@ -408,6 +449,9 @@ SyncCostModel::RingCompletion(const Clique& ring,
     std::vector<double> handed(k, 0.0);
     std::vector<double> input(k, 0.0);
     std::vector<double> nextInput(k, 0.0);
+    // Per member: the last-packet size whose transit to the successor is in transitTime.
+    std::vector<uint64_t> transitWire(k, std::numeric_limits<uint64_t>::max());
+    std::vector<double> transitTime(k, 0.0);
     for (uint32_t step = 0; step < steps; ++step)
     {
         for (uint32_t p = 0; p < k; ++p)
@@ -428,12 +472,19 @@ SyncCostModel::RingCompletion(const Clique& ring,
             // stream's rate: the step is handed off one packet before its fluid end.
             handed[p] = start + (wireBits - BITS_PER_BYTE * lastWire) / rates[p];
             // The last packet then crosses every link store-and-forward, then propagates.
-            double transit = m_pathDelay[ring[p]][ring[q]];
-            for (uint32_t res : m_pathResources[ring[p]][ring[q]])
+            // Segments share a few sizes, so the transit is recomputed only when the size of
+            // this member's last packet changes.
+            if (lastWire != transitWire[p])
             {
-                transit += BITS_PER_BYTE * lastWire / m_routing->GetResourceCapacity(res);
+                double transit = m_pathDelay[ring[p]][ring[q]];
+                for (uint32_t res : m_pathResources[ring[p]][ring[q]])
+                {
+                    transit += BITS_PER_BYTE * lastWire / m_capacity[res];
+                }
+                transitWire[p] = lastWire;
+                transitTime[p] = transit;
             }
-            nextInput[q] = handed[p] + transit;
+            nextInput[q] = handed[p] + transitTime[p];
             if (times)
             {
                 (*times)[p][step] = RingStepTime{start, nextInput[q]};

@@ -245,6 +245,17 @@ class SyncCostModel : public Object
     std::vector<bool> m_islandFpga;                                  //!< island -> FPGA in front
     std::vector<std::vector<std::vector<uint32_t>>> m_pathResources; //!< [src][dst] WAN hops
     std::vector<std::vector<double>> m_pathDelay;                    //!< [src][dst] island delay, s
+    std::vector<double> m_capacity;                                  //!< resource capacity, bit/s
+    /**
+     * [root][city]: the city's parent on the shortest-path tree rooted at the root city
+     * (WanRouting::GetTree()), or the root itself for the root and unreachable cities.
+     */
+    std::vector<std::vector<uint32_t>> m_treeParent;
+    std::vector<std::vector<uint32_t>> m_treeHop; //!< [root][city]: resource of parent -> city
+    std::vector<bool> m_cityMulticast;            //!< city -> multicast-capable router
+    /** Scratch of BuildAndSolve(): the last tree walk (stamp) that reached each city. */
+    mutable std::vector<uint64_t> m_cityStamp;
+    mutable uint64_t m_stamp; //!< the current tree walk's stamp
 
     uint32_t m_mtu;                 //!< IP MTU, bytes (for the default chunk size)
     uint32_t m_chunkPayloadBytes;   //!< 0: largest multiple of 4 that fits the MTU
