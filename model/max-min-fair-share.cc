@@ -125,12 +125,23 @@ MaxMinFairShare::Solve() const
             flowsOn[r].push_back(static_cast<uint32_t>(f));
         }
     }
+    // The resources some unfrozen flow still uses, ascending. A resource whose active weight
+    // has dropped to 0 never regains it, so the list only shrinks; a round of a large WAN uses
+    // a small part of its resources, and an unused one costs nothing per filling step.
+    std::vector<uint32_t> active;
+    for (size_t r = 0; r < nr; ++r)
+    {
+        if (activeWeight[r] > 0)
+        {
+            active.push_back(static_cast<uint32_t>(r));
+        }
+    }
     double level = 0; // the common rate of all unfrozen flows
     while (unfrozen > 0)
     {
         // The smallest increment that saturates some resource.
         double step = inf;
-        for (size_t r = 0; r < nr; ++r)
+        for (uint32_t r : active)
         {
             if (activeWeight[r] > 0)
             {
@@ -139,7 +150,7 @@ MaxMinFairShare::Solve() const
         }
         NS_ASSERT(step < inf);
         level += step;
-        for (size_t r = 0; r < nr; ++r)
+        for (uint32_t r : active)
         {
             if (activeWeight[r] > 0)
             {
@@ -147,7 +158,7 @@ MaxMinFairShare::Solve() const
             }
         }
         // Freeze every flow on a saturated resource.
-        for (size_t r = 0; r < nr; ++r)
+        for (uint32_t r : active)
         {
             if (activeWeight[r] <= 0 || residual[r] > SATURATION_TOLERANCE * m_capacity[r])
             {
@@ -172,6 +183,10 @@ MaxMinFairShare::Solve() const
                 }
             }
         }
+        active.erase(std::remove_if(active.begin(),
+                                    active.end(),
+                                    [&activeWeight](uint32_t r) { return activeWeight[r] <= 0; }),
+                     active.end());
     }
     return rate;
 }

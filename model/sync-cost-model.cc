@@ -449,6 +449,17 @@ SyncCostModel::RingCompletion(const Clique& ring,
     std::vector<double> handed(k, 0.0);
     std::vector<double> input(k, 0.0);
     std::vector<double> nextInput(k, 0.0);
+    // Per segment: its packets, the wire bits of its last packet and of the whole segment.
+    std::vector<uint64_t> segmentLastWire(k);
+    std::vector<double> segmentWireBits(k);
+    for (uint32_t g = 0; g < k; ++g)
+    {
+        const uint64_t bytes = GetRingSegmentBytes(modelBytes, k, g);
+        // An empty segment still sends one header-only packet.
+        const uint64_t chunks = std::max<uint64_t>(1, GetChunkCount(bytes));
+        segmentLastWire[g] = bytes - (chunks - 1) * chunkPayload + overhead;
+        segmentWireBits[g] = BITS_PER_BYTE * (bytes + chunks * overhead);
+    }
     // Per member: the last-packet size whose transit to the successor is in transitTime.
     std::vector<uint64_t> transitWire(k, std::numeric_limits<uint64_t>::max());
     std::vector<double> transitTime(k, 0.0);
@@ -462,12 +473,9 @@ SyncCostModel::RingCompletion(const Clique& ring,
             }
             const uint32_t q = (p + 1) % k;
             const double start = std::max(handed[p], input[p]);
-            const uint64_t bytes =
-                GetRingSegmentBytes(modelBytes, k, GetRingSendSegment(k, p, step));
-            // An empty segment still sends one header-only packet.
-            const uint64_t chunks = std::max<uint64_t>(1, GetChunkCount(bytes));
-            const uint64_t lastWire = bytes - (chunks - 1) * chunkPayload + overhead;
-            const double wireBits = BITS_PER_BYTE * (bytes + chunks * overhead);
+            const uint32_t segment = GetRingSendSegment(k, p, step);
+            const uint64_t lastWire = segmentLastWire[segment];
+            const double wireBits = segmentWireBits[segment];
             // Pacing hands packet n to the socket when the bits before it are paid for at the
             // stream's rate: the step is handed off one packet before its fluid end.
             handed[p] = start + (wireBits - BITS_PER_BYTE * lastWire) / rates[p];
