@@ -29,6 +29,11 @@ constexpr double BITS_PER_BYTE = 8.0;
 constexpr uint32_t BITMAP_WORD_BYTES = 8;
 /** Islands per bitmap word. */
 constexpr uint32_t ISLANDS_PER_WORD = 64;
+/**
+ * Relative margin by which DirectLowerBound() must exceed the RING time to settle a clique's
+ * algorithm without the DIRECT estimate: far above the rounding of progressive filling.
+ */
+constexpr double LOWER_BOUND_MARGIN = 1e-9;
 } // namespace
 
 TypeId
@@ -336,26 +341,9 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
         double downWeightFpga = 1.0 / (k - 1);
         for (uint32_t s : clique)
         {
-            // The sender's multicast tree: walk up from every peer's city until the walk meets
-            // the tree built so far. Multicast needs every router on it to be capable
-            // (WanRouting::IsMulticastCapable()).
-            const uint32_t root = m_islandCity[s];
-            const auto& parent = m_treeParent[root];
-            const auto& hopResource = m_treeHop[root];
-            const uint64_t stamp = ++m_stamp;
-            m_cityStamp[root] = stamp;
-            bool multicast = m_cityMulticast[root];
             usage.clear();
             usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);
-            for (uint32_t j : clique)
-            {
-                for (uint32_t v = m_islandCity[j]; m_cityStamp[v] != stamp; v = parent[v])
-                {
-                    m_cityStamp[v] = stamp;
-                    multicast = multicast && m_cityMulticast[v];
-                    usage.emplace_back(hopResource[v], 1.0);
-                }
-            }
+            const bool multicast = WalkTree(s, clique, &usage);
             if (multicast)
             {
                 uint32_t first = receivers.size();
@@ -672,6 +660,55 @@ SyncCostModel::EstimateSyncTime(const Partition& partition,
     return sync;
 }
 
+bool
+SyncCostModel::WalkTree(uint32_t sender,
+                        const Clique& clique,
+                        std::vector<MaxMinFairShare::Usage>* hops) const
+{
+    // Walk up from every member's city until the walk meets the tree built so far; the
+    // stamp marks the cities already on it.
+    const uint32_t root = m_islandCity[sender];
+    const auto& parent = m_treeParent[root];
+    const auto& hopResource = m_treeHop[root];
+    const uint64_t stamp = ++m_stamp;
+    m_cityStamp[root] = stamp;
+    bool multicast = m_cityMulticast[root];
+    for (uint32_t j : clique)
+    {
+        for (uint32_t v = m_islandCity[j]; m_cityStamp[v] != stamp; v = parent[v])
+        {
+            m_cityStamp[v] = stamp;
+            multicast = multicast && m_cityMulticast[v];
+            if (hops)
+            {
+                hops->emplace_back(hopResource[v], 1.0);
+            }
+        }
+    }
+    return multicast;
+}
+
+double
+SyncCostModel::DirectLowerBound(const Clique& clique, uint64_t modelBytes) const
+{
+    // Rates are fair shares of capacities: the streams through an access link share its
+    // capacity, so the slowest of them has at most capacity / streams (with the FPGA's weight
+    // 1/(k-1) on an ingress, that is the whole capacity), and its stream time is at least its
+    // wire bits over that rate (delays only add).
+    const uint32_t k = clique.size();
+    const double wireBits = BITS_PER_BYTE * GetWireBytes(modelBytes);
+    double bound = 0;
+    for (uint32_t s : clique)
+    {
+        const double streams = WalkTree(s, clique, nullptr) ? 1.0 : k - 1.0;
+        bound = std::max(bound, streams * wireBits / m_capacity[m_routing->GetAccessUpResource(s)]);
+        const double ingress = HasFpga(s) ? 1.0 : k - 1.0;
+        bound =
+            std::max(bound, ingress * wireBits / m_capacity[m_routing->GetAccessDownResource(s)]);
+    }
+    return bound;
+}
+
 SyncAlgorithm
 SyncCostModel::ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const
 {
@@ -680,8 +717,15 @@ SyncCostModel::ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const
         return SyncAlgorithm::DIRECT;
     }
     Partition alone{clique};
-    double direct = EstimateSyncTime(alone, {SyncAlgorithm::DIRECT}, modelBytes);
     double ring = EstimateSyncTime(alone, {SyncAlgorithm::RING}, modelBytes);
+    // DIRECT of a large clique without multicast is k(k-1) streams, and its estimate the
+    // costliest of the optimiser; a lower bound that already loses to RING settles it. The
+    // margin covers the rounding of the fair-share sums.
+    if (DirectLowerBound(clique, modelBytes) * (1 - LOWER_BOUND_MARGIN) > ring)
+    {
+        return SyncAlgorithm::RING;
+    }
+    double direct = EstimateSyncTime(alone, {SyncAlgorithm::DIRECT}, modelBytes);
     return ring < direct ? SyncAlgorithm::RING : SyncAlgorithm::DIRECT;
 }
 

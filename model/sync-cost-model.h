@@ -237,6 +237,21 @@ class SyncCostModel : public Object
                           std::vector<double>* completion) const;
     /** \param island an island \return true if its city has an FPGA */
     bool HasFpga(uint32_t island) const;
+    /**
+     * \brief Walk the sender's multicast tree to the other members of its clique.
+     * \param sender the sending island \param clique the members (the sender included)
+     * \param hops if not null, receives each tree hop's resource with weight 1
+     * \return true if every router on the tree is multicast-capable
+     */
+    bool WalkTree(uint32_t sender,
+                  const Clique& clique,
+                  std::vector<MaxMinFairShare::Usage>* hops) const;
+    /**
+     * \brief A lower bound on the DIRECT estimate of a clique alone on the WAN, from the
+     *        access links: the streams through one share its capacity.
+     * \param clique the members \param modelBytes M \return the bound, s
+     */
+    double DirectLowerBound(const Clique& clique, uint64_t modelBytes) const;
     /** \return gradient header bytes per packet (attribute, or the DATA header size) */
     uint32_t GetGradientHeaderBytes() const;
 
