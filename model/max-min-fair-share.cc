@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -34,10 +36,10 @@ uint32_t
 MaxMinFairShare::AddFlow(const std::vector<Usage>& usages)
 {
     // Merge in one pass (a flow down a multicast tree has hundreds of usages): m_slot maps a
-    // resource to its place in the merged list, in order of first use.
+    // resource to its place in the merged list, in order of first use. All flows share one
+    // array (a round of a large WAN has tens of thousands of flows).
     m_slot.resize(m_capacity.size(), 0);
-    std::vector<Usage> merged;
-    merged.reserve(usages.size());
+    const size_t first = m_usages.size();
     for (const auto& [resource, weight] : usages)
     {
         NS_ASSERT_MSG(resource < m_capacity.size(), "unknown resource " << resource);
@@ -48,20 +50,20 @@ MaxMinFairShare::AddFlow(const std::vector<Usage>& usages)
         }
         if (m_slot[resource] == 0)
         {
-            merged.emplace_back(resource, weight);
-            m_slot[resource] = static_cast<uint32_t>(merged.size());
+            m_usages.emplace_back(resource, weight);
+            m_slot[resource] = static_cast<uint32_t>(m_usages.size() - first);
         }
         else
         {
-            merged[m_slot[resource] - 1].second += weight;
+            m_usages[first + m_slot[resource] - 1].second += weight;
         }
     }
-    for (const auto& u : merged)
+    for (size_t u = first; u < m_usages.size(); ++u)
     {
-        m_slot[u.first] = 0;
+        m_slot[m_usages[u].first] = 0;
     }
-    m_flows.push_back(std::move(merged));
-    return static_cast<uint32_t>(m_flows.size() - 1);
+    m_flowEnd.push_back(m_usages.size());
+    return static_cast<uint32_t>(m_flowEnd.size() - 1);
 }
 
 uint32_t
@@ -73,13 +75,23 @@ MaxMinFairShare::GetResourceCount() const
 uint32_t
 MaxMinFairShare::GetFlowCount() const
 {
-    return static_cast<uint32_t>(m_flows.size());
+    return static_cast<uint32_t>(m_flowEnd.size());
 }
 
-const std::vector<MaxMinFairShare::Usage>&
+std::vector<MaxMinFairShare::Usage>
 MaxMinFairShare::GetFlowUsages(uint32_t flow) const
 {
-    return m_flows.at(flow);
+    if (flow >= m_flowEnd.size())
+    {
+        throw std::out_of_range("MaxMinFairShare: unknown flow " + std::to_string(flow));
+    }
+    return std::vector<Usage>(m_usages.begin() + Begin(flow), m_usages.begin() + m_flowEnd[flow]);
+}
+
+size_t
+MaxMinFairShare::Begin(uint32_t flow) const
+{
+    return flow == 0 ? 0 : m_flowEnd[flow - 1];
 }
 
 double
@@ -92,7 +104,8 @@ void
 MaxMinFairShare::Clear()
 {
     m_capacity.clear();
-    m_flows.clear();
+    m_usages.clear();
+    m_flowEnd.clear();
     m_slot.clear();
 }
 
@@ -100,29 +113,41 @@ std::vector<double>
 MaxMinFairShare::Solve() const
 {
     const double inf = std::numeric_limits<double>::infinity();
-    size_t nf = m_flows.size();
+    size_t nf = m_flowEnd.size();
     size_t nr = m_capacity.size();
     std::vector<double> rate(nf, 0.0);
     std::vector<bool> frozen(nf, false);
     std::vector<double> residual = m_capacity;
     // Sum of the weights of the unfrozen flows on each resource.
     std::vector<double> activeWeight(nr, 0.0);
-    // Flows by resource, to freeze them when the resource saturates.
-    std::vector<std::vector<uint32_t>> flowsOn(nr);
+    // Flows by resource in flow order, to freeze them when the resource saturates: flowsOn
+    // holds the flows of resource r at [onStart[r], onStart[r + 1]).
+    std::vector<uint32_t> onStart(nr + 1, 0);
+    for (const auto& u : m_usages)
+    {
+        ++onStart[u.first + 1];
+    }
+    for (size_t r = 0; r < nr; ++r)
+    {
+        onStart[r + 1] += onStart[r];
+    }
+    std::vector<uint32_t> flowsOn(m_usages.size());
+    std::vector<uint32_t> fill(onStart.begin(), onStart.end() - 1);
     size_t unfrozen = 0;
     for (size_t f = 0; f < nf; ++f)
     {
-        if (m_flows[f].empty())
+        if (Begin(f) == m_flowEnd[f])
         {
             rate[f] = inf;
             frozen[f] = true;
             continue;
         }
         ++unfrozen;
-        for (const auto& [r, w] : m_flows[f])
+        for (size_t u = Begin(f); u < m_flowEnd[f]; ++u)
         {
+            const auto& [r, w] = m_usages[u];
             activeWeight[r] += w;
-            flowsOn[r].push_back(static_cast<uint32_t>(f));
+            flowsOn[fill[r]++] = static_cast<uint32_t>(f);
         }
     }
     // The resources some unfrozen flow still uses, ascending. A resource whose active weight
@@ -164,8 +189,9 @@ MaxMinFairShare::Solve() const
             {
                 continue;
             }
-            for (uint32_t f : flowsOn[r])
+            for (uint32_t k = onStart[r]; k < onStart[r + 1]; ++k)
             {
+                const uint32_t f = flowsOn[k];
                 if (frozen[f])
                 {
                     continue;
@@ -173,8 +199,9 @@ MaxMinFairShare::Solve() const
                 frozen[f] = true;
                 rate[f] = level;
                 --unfrozen;
-                for (const auto& [r2, w] : m_flows[f])
+                for (size_t u = Begin(f); u < m_flowEnd[f]; ++u)
                 {
+                    const auto& [r2, w] = m_usages[u];
                     activeWeight[r2] -= w;
                     if (activeWeight[r2] < SATURATION_TOLERANCE * w)
                     {
