@@ -575,7 +575,7 @@ FpgaAggregatorNetDevice::ArmTimer()
     {
         m_deadlines.pop_front();
     }
-    if (!m_deadlines.empty() && !m_timerEvent.IsRunning())
+    if (!m_deadlines.empty() && m_timerEvent.IsExpired())
     {
         m_timerEvent = Simulator::Schedule(m_deadlines.front().at - Simulator::Now(),
                                            &FpgaAggregatorNetDevice::ExpireSlots,
