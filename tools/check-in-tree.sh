@@ -16,7 +16,7 @@
 # Environment:
 #   NS3_SOURCE      the ns-3 source, as above
 #   WAN_NS3_CACHE   cache folder (default ${XDG_CACHE_HOME:-$HOME/.cache}/wan-training/in-tree);
-#                   each version has its own ns-3.VERSION/ there (source, build, logs)
+#                   each version has its own ns-VERSION/ there (source, build, logs)
 #   WAN_NS3_JOBS    parallel build jobs (default: nproc)
 #   WAN_NS3_MPI=1   also build ns-3's mpi module (installs Open MPI, about 5 more minutes)
 #   WAN_NS3_WERROR=0  do not treat compiler warnings as errors
@@ -60,7 +60,7 @@ if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ]; then
     exit 2
 fi
 CACHE_ROOT=${WAN_NS3_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wan-training/in-tree}
-CACHE=$CACHE_ROOT/ns-3.$VERSION
+CACHE=$CACHE_ROOT/ns-$VERSION
 JOBS=${WAN_NS3_JOBS:-$(nproc)}
 WITH_MPI=${WAN_NS3_MPI:-0}
 WERROR=${WAN_NS3_WERROR:-1}
