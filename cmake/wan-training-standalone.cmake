@@ -14,6 +14,10 @@ option(WAN_TRAINING_TCMALLOC
 
 # Exact-version matching makes find_package(ns3 3.36) fail on 3.37: ask for any version.
 find_package(ns3 REQUIRED)
+# CMake >= 3.30 (Debian 13 and later) warns unless told to use Boost's own BoostConfig.cmake.
+if(POLICY CMP0167)
+  cmake_policy(SET CMP0167 NEW)
+endif()
 find_package(Boost REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 
