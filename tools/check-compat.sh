@@ -9,8 +9,10 @@
 #   trixie   Debian 13, ns-3 3.43
 #   forky    Debian 14 (testing), ns-3 3.48
 #   bookworm Debian 12, ns-3 3.37 (the host's release; not in the default list)
+#   host     no root: tools/run-tests.sh in this repository on this machine (as .ci/run does)
 #
-# Prints one line per release: ns-3 version, compiler, C++ standard, tests passed, minutes.
+# Prints one line per release: ns-3 version, compiler, C++ standard, tests passed, minutes;
+# then the sum over all releases as "check-compat: N passed, M failed".
 #
 # Environment:
 #   WAN_COMPAT_CACHE   cache folder (default /var/cache/wan-training/compat): per release the
@@ -59,12 +61,6 @@ find_mirror() {
 }
 MIRROR=${WAN_COMPAT_MIRROR:-$(find_mirror)}
 
-if ! command -v debootstrap > /dev/null; then
-    say "installing debootstrap"
-    apt-get update -q > /dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap > /dev/null
-fi
-
 # The commit to test.
 HEAD_COMMIT=$(git -C "$REPO" rev-parse HEAD)
 if [ -n "$(git -C "$REPO" status --porcelain --untracked-files=no)" ]; then
@@ -112,9 +108,15 @@ make_base() {
 
 to_make=()
 for release in "${RELEASES[@]}"; do
+    [ "$release" = host ] && continue
     [ -f "$CACHE/$release/base/.wan-training-base" ] || to_make+=("$release")
 done
 if [ ${#to_make[@]} -gt 0 ]; then
+    if ! command -v debootstrap > /dev/null; then
+        say "installing debootstrap"
+        apt-get update -q > /dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap > /dev/null
+    fi
     say "debootstrap ${to_make[*]} from $MIRROR into $CACHE (once; cached)"
     pids=()
     for release in "${to_make[@]}"; do
@@ -138,6 +140,44 @@ trap cleanup EXIT
 
 SUMMARY=()
 FAILED=0
+SUM_PASSED=0
+SUM_FAILED=0
+
+# One line of the summary from a run's log; the ns-3 version and compiler come from RUN_IN.
+summarise() {
+    local release=$1 log=$2 rc=$3 started=$4 configure_log=$5
+    local ns3 compiler std tests minutes passed total status=PASSED
+    ns3=$(run_in dpkg-query -W -f='${Version}' libns3-dev 2> /dev/null || echo '?')
+    compiler=$(run_in g++ --version 2> /dev/null | head -n 1 | sed -E 's/^g\+\+ \(.*\) /g++ /' || echo '?')
+    std=$(sed -n 's/.*wan-training: ns-3 .*, C++\([0-9]*\) .*/C++\1/p' "$configure_log" 2> /dev/null | head -n 1)
+    # ctest: "100% tests passed, 0 tests failed out of 123"
+    read -r failed total < <(sed -nE 's/.*tests passed, ([0-9]+) tests? failed out of ([0-9]+).*/\1 \2/p' "$log" |
+        tail -n 1) || true
+    if [ -n "${total:-}" ]; then
+        passed=$((total - failed))
+        tests="$passed of $total tests passed"
+        SUM_PASSED=$((SUM_PASSED + passed))
+        SUM_FAILED=$((SUM_FAILED + failed))
+    fi
+    minutes=$(awk -v s=$((SECONDS - started)) 'BEGIN { printf "%.1f", s / 60 }')
+    if [ "$rc" -ne 0 ] || [ -z "${tests:-}" ]; then
+        status="FAILED (exit $rc; see $log)"
+        FAILED=1
+        grep -E 'error:|Error|FAILED|Failed|\*\*\*' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
+    fi
+    SUMMARY+=("$(printf '%-9s ns-3 %s, %s, %s: %s, %s min: %s' "$release:" "$ns3" "$compiler" \
+        "${std:-C++?}" "${tests:-no tests run}" "$minutes" "$status")")
+}
+
+check_host() {
+    local started=$SECONDS log=$CACHE/host.log rc=0
+    mkdir -p "$CACHE"
+    say "host: running tools/run-tests.sh in $REPO"
+    (cd "$REPO" && tools/run-tests.sh) < /dev/null 2>&1 | tee "$log" || rc=$?
+    run_in() { "$@"; }
+    summarise host "$log" "$rc" "$started" "$REPO/build-test.configure.log"
+}
+
 check_release() {
     local release=$1 dir=$CACHE/$1 started=$SECONDS
     local root=$dir/run log=$dir/run.log
@@ -163,32 +203,23 @@ check_release() {
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         /bin/bash -c 'cd /root/wan-training && tools/run-tests.sh' < /dev/null > "$log" 2>&1 || rc=$?
 
-    local ns3 compiler std tests minutes
-    ns3=$(chroot "$root" dpkg-query -W -f='${Version}' libns3-dev 2> /dev/null || echo '?')
-    compiler=$(chroot "$root" g++ --version 2> /dev/null | head -n 1 | sed -E 's/^g\+\+ \(.*\) /g++ /' || echo '?')
-    std=$(sed -n 's/.*wan-training: ns-3 .*, C++\([0-9]*\) .*/C++\1/p' "$root/root/wan-training/build-test.configure.log" 2> /dev/null | head -n 1)
-    # ctest: "100% tests passed, 0 tests failed out of 123"
-    tests=$(sed -nE 's/.*tests passed, ([0-9]+) tests? failed out of ([0-9]+).*/\1 \2/p' "$log" | tail -n 1 |
-        awk '{ print $2 - $1 " of " $2 " tests passed" }')
-    minutes=$(awk -v s=$((SECONDS - started)) 'BEGIN { printf "%.1f", s / 60 }')
-    local status=PASSED
-    if [ "$rc" -ne 0 ] || [ -z "$tests" ]; then
-        status="FAILED (exit $rc; see $log)"
-        FAILED=1
-        grep -E 'error:|Error|FAILED|Failed|\*\*\*' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
-    fi
-    SUMMARY+=("$(printf '%-9s ns-3 %s, %s, %s: %s, %s min: %s' "$release:" "$ns3" "$compiler" \
-        "${std:-C++?}" "${tests:-no tests run}" "$minutes" "$status")")
+    run_in() { chroot "$root" "$@"; }
+    summarise "$release" "$log" "$rc" "$started" "$root/root/wan-training/build-test.configure.log"
     unmount_below "$root" || say "warning: mounts left below $root"
     RUN_ROOT=""
 }
 
 for release in "${RELEASES[@]}"; do
-    check_release "$release"
+    if [ "$release" = host ]; then
+        check_host
+    else
+        check_release "$release"
+    fi
 done
 
 echo
 echo "=== check-compat ($(git -C "$REPO" log -1 --format='%h %s' | cut -c1-60))"
 printf '%s\n' "${SUMMARY[@]}"
 echo "total: $(awk -v s=$((SECONDS - START_SECONDS)) 'BEGIN { printf "%.1f", s / 60 }') min"
+echo "check-compat: $SUM_PASSED passed, $SUM_FAILED failed"
 exit "$FAILED"
