@@ -2,9 +2,6 @@
 # build_lib()/build_lib_example(), build against an installed ns-3 (find_package(ns3)).
 # In-tree builds never include this file.
 
-set(CMAKE_CXX_STANDARD 17)
-set(CMAKE_CXX_STANDARD_REQUIRED ON)
-set(CMAKE_CXX_EXTENSIONS OFF)
 if(NOT CMAKE_BUILD_TYPE)
   set(CMAKE_BUILD_TYPE Release)
 endif()
@@ -17,6 +14,10 @@ option(WAN_TRAINING_TCMALLOC
 
 # Exact-version matching makes find_package(ns3 3.36) fail on 3.37: ask for any version.
 find_package(ns3 REQUIRED)
+# CMake >= 3.30 (Debian 13 and later) warns unless told to use Boost's own BoostConfig.cmake.
+if(POLICY CMP0167)
+  cmake_policy(SET CMP0167 NEW)
+endif()
 find_package(Boost REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 
@@ -29,6 +30,33 @@ endif()
 foreach(module core network internet point-to-point applications bridge)
   set(lib${module} ${wan_training_ns3_prefix}${module})
 endforeach()
+
+# The C++ standard follows the ns-3 that was found: its headers need C++17 up to 3.40, C++20 from
+# 3.41 and C++23 from 3.46. Taken from the exported core target's INTERFACE_COMPILE_FEATURES
+# (cxx_std_NN) when the package sets it; Debian's packages (3.37, 3.43, 3.48) do not, so then from
+# the found version. -DCMAKE_CXX_STANDARD=NN overrides both.
+if(NOT DEFINED CMAKE_CXX_STANDARD)
+  get_target_property(wan_training_ns3_features ${libcore} INTERFACE_COMPILE_FEATURES)
+  if(wan_training_ns3_features MATCHES "cxx_std_([0-9]+)")
+    set(CMAKE_CXX_STANDARD ${CMAKE_MATCH_1})
+    set(wan_training_std_source "INTERFACE_COMPILE_FEATURES of ${libcore}")
+  elseif(ns3_VERSION VERSION_GREATER_EQUAL 3.46)
+    set(CMAKE_CXX_STANDARD 23)
+  elseif(ns3_VERSION VERSION_GREATER_EQUAL 3.41)
+    set(CMAKE_CXX_STANDARD 20)
+  else()
+    set(CMAKE_CXX_STANDARD 17)
+  endif()
+  if(NOT wan_training_std_source)
+    set(wan_training_std_source "ns-3 version ${ns3_VERSION}")
+  endif()
+else()
+  set(wan_training_std_source "CMAKE_CXX_STANDARD set by the user")
+endif()
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_CXX_EXTENSIONS OFF)
+message(STATUS "wan-training: ns-3 ${ns3_VERSION}, ${CMAKE_CXX_COMPILER_ID} "
+               "${CMAKE_CXX_COMPILER_VERSION}, C++${CMAKE_CXX_STANDARD} (${wan_training_std_source})")
 set(libwan-training wan-training)
 
 add_compile_options(-Wall -Wextra -Wno-unused-parameter)

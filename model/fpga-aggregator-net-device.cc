@@ -16,6 +16,8 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -575,7 +577,7 @@ FpgaAggregatorNetDevice::ArmTimer()
     {
         m_deadlines.pop_front();
     }
-    if (!m_deadlines.empty() && !m_timerEvent.IsRunning())
+    if (!m_deadlines.empty() && m_timerEvent.IsExpired())
     {
         m_timerEvent = Simulator::Schedule(m_deadlines.front().at - Simulator::Now(),
                                            &FpgaAggregatorNetDevice::ExpireSlots,

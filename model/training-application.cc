@@ -4,6 +4,8 @@
 
 #include "training-application.h"
 
+#include "wan-training-compat.h"
+
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
@@ -128,7 +130,7 @@ TrainingApplication::GetTypeId()
             .AddAttribute("PayloadMode",
                           "Virtual (sizes only) or real (int32 fixed-point parameters).",
                           EnumValue(VIRTUAL),
-                          MakeEnumAccessor(&TrainingApplication::m_payloadMode),
+                          MakeWanEnumAccessor<PayloadMode>(&TrainingApplication::m_payloadMode),
                           MakeEnumChecker(VIRTUAL, "virtual", REAL, "real"))
             .AddAttribute("Scale",
                           "Fixed-point scale of real payloads: a parameter x travels as "

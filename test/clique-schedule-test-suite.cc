@@ -380,11 +380,11 @@ class CliqueScheduleHelperTestSuite : public TestSuite
 {
   public:
     CliqueScheduleHelperTestSuite()
-        : TestSuite("clique-schedule-helper", UNIT)
+        : TestSuite("clique-schedule-helper")
     {
-        AddTestCase(new ScheduleHelperBruteForceTestCase, TestCase::QUICK);
-        AddTestCase(new ScheduleHelperCapabilitiesTestCase, TestCase::QUICK);
-        AddTestCase(new ScheduleHelperDeterminismTestCase, TestCase::QUICK);
+        AddTestCase(new ScheduleHelperBruteForceTestCase);
+        AddTestCase(new ScheduleHelperCapabilitiesTestCase);
+        AddTestCase(new ScheduleHelperDeterminismTestCase);
     }
 };
 

@@ -1272,17 +1272,17 @@ class FpgaAggregatorTestSuite : public TestSuite
 {
   public:
     FpgaAggregatorTestSuite()
-        : TestSuite("fpga-aggregator", UNIT)
+        : TestSuite("fpga-aggregator")
     {
-        AddTestCase(new FpgaExactSumTestCase, TestCase::QUICK);
-        AddTestCase(new FpgaDuplicateTestCase, TestCase::QUICK);
-        AddTestCase(new FpgaSlotExhaustionTestCase, TestCase::QUICK);
-        AddTestCase(new FpgaPartialTestCase, TestCase::QUICK);
-        AddTestCase(new FpgaDeadlineTestCase, TestCase::QUICK);
-        AddTestCase(new FpgaPassThroughTestCase, TestCase::QUICK);
-        AddTestCase(new FpgaMulticastTestCase, TestCase::QUICK);
-        AddTestCase(new FpgaProcessingRateTestCase, TestCase::QUICK);
-        AddTestCase(new FpgaNetworkTestCase, TestCase::QUICK);
+        AddTestCase(new FpgaExactSumTestCase);
+        AddTestCase(new FpgaDuplicateTestCase);
+        AddTestCase(new FpgaSlotExhaustionTestCase);
+        AddTestCase(new FpgaPartialTestCase);
+        AddTestCase(new FpgaDeadlineTestCase);
+        AddTestCase(new FpgaPassThroughTestCase);
+        AddTestCase(new FpgaMulticastTestCase);
+        AddTestCase(new FpgaProcessingRateTestCase);
+        AddTestCase(new FpgaNetworkTestCase);
     }
 };
 

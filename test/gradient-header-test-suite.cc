@@ -496,13 +496,13 @@ class GradientHeaderTestSuite : public TestSuite
 {
   public:
     GradientHeaderTestSuite()
-        : TestSuite("gradient-header", UNIT)
+        : TestSuite("gradient-header")
     {
-        AddTestCase(new IslandBitmapTestCase, TestCase::QUICK);
-        AddTestCase(new GradientHeaderRoundTripTestCase, TestCase::QUICK);
-        AddTestCase(new GradientHeaderLayoutTestCase, TestCase::QUICK);
-        AddTestCase(new GradientHeaderRejectTestCase, TestCase::QUICK);
-        AddTestCase(new GradientHeaderFuzzTestCase, TestCase::QUICK);
+        AddTestCase(new IslandBitmapTestCase);
+        AddTestCase(new GradientHeaderRoundTripTestCase);
+        AddTestCase(new GradientHeaderLayoutTestCase);
+        AddTestCase(new GradientHeaderRejectTestCase);
+        AddTestCase(new GradientHeaderFuzzTestCase);
     }
 };
 

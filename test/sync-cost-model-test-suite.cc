@@ -703,13 +703,13 @@ class SyncCostModelTestSuite : public TestSuite
 {
   public:
     SyncCostModelTestSuite()
-        : TestSuite("sync-cost-model", UNIT)
+        : TestSuite("sync-cost-model")
     {
-        AddTestCase(new SyncCostModelSizesTestCase, TestCase::QUICK);
-        AddTestCase(new SyncCostModelLineTestCase, TestCase::QUICK);
-        AddTestCase(new SyncCostModelStarTestCase, TestCase::QUICK);
-        AddTestCase(new SyncCostModelTwoByTwoTestCase, TestCase::QUICK);
-        AddTestCase(new SyncCostModelShortcutsTestCase, TestCase::QUICK);
+        AddTestCase(new SyncCostModelSizesTestCase);
+        AddTestCase(new SyncCostModelLineTestCase);
+        AddTestCase(new SyncCostModelStarTestCase);
+        AddTestCase(new SyncCostModelTwoByTwoTestCase);
+        AddTestCase(new SyncCostModelShortcutsTestCase);
     }
 };
 

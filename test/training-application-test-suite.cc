@@ -1153,36 +1153,36 @@ class TrainingApplicationTestSuite : public TestSuite
 {
   public:
     TrainingApplicationTestSuite()
-        : TestSuite("training-application", UNIT)
+        : TestSuite("training-application")
     {
         for (const char* caps : {"none", "multicast", "fpga", "both"})
         {
-            AddTestCase(new TrainingExactBytesTestCase(caps), TestCase::QUICK);
+            AddTestCase(new TrainingExactBytesTestCase(caps));
         }
-        AddTestCase(new TrainingSyncTimeTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingMtuTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingStockLinksTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingRingTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingRealMeanTestCase("none"), TestCase::QUICK);
-        AddTestCase(new TrainingRealMeanTestCase("both"), TestCase::QUICK);
-        AddTestCase(new TrainingGridTestCase(false), TestCase::QUICK);
-        AddTestCase(new TrainingGridTestCase(true), TestCase::QUICK);
-        AddTestCase(new TrainingLossTestCase(0.01, "none", false), TestCase::QUICK);
-        AddTestCase(new TrainingLossTestCase(0.05, "both", false), TestCase::QUICK);
-        AddTestCase(new TrainingLossTestCase(0.05, "both", true), TestCase::QUICK);
-        AddTestCase(new TrainingCutLinkTestCase(false, 1), TestCase::QUICK);
-        AddTestCase(new TrainingCutLinkTestCase(true, 1), TestCase::QUICK);
-        AddTestCase(new TrainingCutLinkTestCase(false, 2), TestCase::QUICK);
-        AddTestCase(new TrainingCutLinkTestCase(true, 2), TestCase::QUICK);
-        AddTestCase(new TrainingRanksTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingRanksErrorsTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingRefusedTreeTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingFpgaHoldTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingEstimateLoadTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingStragglerTestCase(), TestCase::QUICK);
-        AddTestCase(new TrainingNoNeedlessResendTestCase(false), TestCase::QUICK);
-        AddTestCase(new TrainingNoNeedlessResendTestCase(true), TestCase::QUICK);
-        AddTestCase(new TrainingDeterminismTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingSyncTimeTestCase());
+        AddTestCase(new TrainingMtuTestCase());
+        AddTestCase(new TrainingStockLinksTestCase());
+        AddTestCase(new TrainingRingTestCase());
+        AddTestCase(new TrainingRealMeanTestCase("none"));
+        AddTestCase(new TrainingRealMeanTestCase("both"));
+        AddTestCase(new TrainingGridTestCase(false));
+        AddTestCase(new TrainingGridTestCase(true));
+        AddTestCase(new TrainingLossTestCase(0.01, "none", false));
+        AddTestCase(new TrainingLossTestCase(0.05, "both", false));
+        AddTestCase(new TrainingLossTestCase(0.05, "both", true));
+        AddTestCase(new TrainingCutLinkTestCase(false, 1));
+        AddTestCase(new TrainingCutLinkTestCase(true, 1));
+        AddTestCase(new TrainingCutLinkTestCase(false, 2));
+        AddTestCase(new TrainingCutLinkTestCase(true, 2));
+        AddTestCase(new TrainingRanksTestCase());
+        AddTestCase(new TrainingRanksErrorsTestCase());
+        AddTestCase(new TrainingRefusedTreeTestCase());
+        AddTestCase(new TrainingFpgaHoldTestCase());
+        AddTestCase(new TrainingEstimateLoadTestCase());
+        AddTestCase(new TrainingStragglerTestCase());
+        AddTestCase(new TrainingNoNeedlessResendTestCase(false));
+        AddTestCase(new TrainingNoNeedlessResendTestCase(true));
+        AddTestCase(new TrainingDeterminismTestCase());
     }
 };
 

@@ -289,7 +289,7 @@ class WanCorpusTestSuite : public TestSuite
 {
   public:
     WanCorpusTestSuite()
-        : TestSuite("wan-corpus", UNIT)
+        : TestSuite("wan-corpus")
     {
         for (const CorpusEntry& entry : Corpus())
         {
@@ -303,7 +303,7 @@ class WanCorpusTestSuite : public TestSuite
                 for (Exchange exchange :
                      {Exchange::DIRECT, Exchange::RING, Exchange::ROTATING, Exchange::PAIRS})
                 {
-                    AddTestCase(new WanCorpusTestCase(entry, caps, exchange), TestCase::QUICK);
+                    AddTestCase(new WanCorpusTestCase(entry, caps, exchange));
                 }
             }
         }

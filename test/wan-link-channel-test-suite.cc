@@ -457,12 +457,12 @@ class WanLinkChannelTestSuite : public TestSuite
 {
   public:
     WanLinkChannelTestSuite()
-        : TestSuite("wan-link-channel", UNIT)
+        : TestSuite("wan-link-channel")
     {
-        AddTestCase(new LinkExactTimesTest, TestCase::QUICK);
-        AddTestCase(new LinkSameAsStockTest, TestCase::QUICK);
-        AddTestCase(new LinkInFlightTest, TestCase::QUICK);
-        AddTestCase(new LinkDeviceTest, TestCase::QUICK);
+        AddTestCase(new LinkExactTimesTest);
+        AddTestCase(new LinkSameAsStockTest);
+        AddTestCase(new LinkInFlightTest);
+        AddTestCase(new LinkDeviceTest);
     }
 };
 

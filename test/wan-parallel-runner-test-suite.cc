@@ -255,11 +255,11 @@ class WanParallelRunnerTestSuite : public TestSuite
 {
   public:
     WanParallelRunnerTestSuite()
-        : TestSuite("wan-parallel-runner", UNIT)
+        : TestSuite("wan-parallel-runner")
     {
-        AddTestCase(new PartitionCitiesTestCase(), TestCase::QUICK);
-        AddTestCase(new PartitionCitiesErrorsTestCase(), TestCase::QUICK);
-        AddTestCase(new PartitionCitiesGreedyTestCase(), TestCase::QUICK);
+        AddTestCase(new PartitionCitiesTestCase());
+        AddTestCase(new PartitionCitiesErrorsTestCase());
+        AddTestCase(new PartitionCitiesGreedyTestCase());
     }
 };
 

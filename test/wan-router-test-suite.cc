@@ -821,15 +821,15 @@ class WanRouterTestSuite : public TestSuite
 {
   public:
     WanRouterTestSuite()
-        : TestSuite("wan-router", UNIT)
+        : TestSuite("wan-router")
     {
-        AddTestCase(new WanRouterUnicastTestCase, TestCase::QUICK);
-        AddTestCase(new WanRouterTtlTestCase, TestCase::QUICK);
-        AddTestCase(new WanRouterMulticastTestCase, TestCase::QUICK);
-        AddTestCase(new WanRouterMulticastDisabledTestCase, TestCase::QUICK);
-        AddTestCase(new WanRouterFanOutTestCase, TestCase::QUICK);
-        AddTestCase(new WanRouterMalformedTestCase, TestCase::QUICK);
-        AddTestCase(new WanRouterChecksumTestCase, TestCase::QUICK);
+        AddTestCase(new WanRouterUnicastTestCase);
+        AddTestCase(new WanRouterTtlTestCase);
+        AddTestCase(new WanRouterMulticastTestCase);
+        AddTestCase(new WanRouterMulticastDisabledTestCase);
+        AddTestCase(new WanRouterFanOutTestCase);
+        AddTestCase(new WanRouterMalformedTestCase);
+        AddTestCase(new WanRouterChecksumTestCase);
     }
 };
 

@@ -649,16 +649,16 @@ class WanTopologyHelperTestSuite : public TestSuite
 {
   public:
     WanTopologyHelperTestSuite()
-        : TestSuite("wan-topology-helper", UNIT)
+        : TestSuite("wan-topology-helper")
     {
-        AddTestCase(new UnicastExactTimeTest(false), TestCase::QUICK);
-        AddTestCase(new UnicastExactTimeTest(true), TestCase::QUICK);
-        AddTestCase(new MulticastTreeTest(""), TestCase::QUICK);
-        AddTestCase(new MulticastTreeTest("caps"), TestCase::QUICK);
-        AddTestCase(new MulticastTreeTest("attribute"), TestCase::QUICK);
-        AddTestCase(new DeterministicRoutesTest, TestCase::QUICK);
-        AddTestCase(new FpgaUnicastTest, TestCase::QUICK);
-        AddTestCase(new BadInputTest, TestCase::QUICK);
+        AddTestCase(new UnicastExactTimeTest(false));
+        AddTestCase(new UnicastExactTimeTest(true));
+        AddTestCase(new MulticastTreeTest(""));
+        AddTestCase(new MulticastTreeTest("caps"));
+        AddTestCase(new MulticastTreeTest("attribute"));
+        AddTestCase(new DeterministicRoutesTest);
+        AddTestCase(new FpgaUnicastTest);
+        AddTestCase(new BadInputTest);
     }
 };
 

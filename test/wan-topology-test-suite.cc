@@ -711,15 +711,15 @@ class WanTopologyTestSuite : public TestSuite
 {
   public:
     WanTopologyTestSuite()
-        : TestSuite("wan-topology", UNIT)
+        : TestSuite("wan-topology")
     {
-        AddTestCase(new WanTopologyDoubleZeroTestCase, TestCase::QUICK);
-        AddTestCase(new WanTopologyDenseTestCase, TestCase::QUICK);
-        AddTestCase(new WanTopologyFileErrorTestCase, TestCase::QUICK);
-        AddTestCase(new WanTopologyRoundTripTestCase, TestCase::QUICK);
-        AddTestCase(new WanTopologyCapabilitiesTestCase, TestCase::QUICK);
-        AddTestCase(new WanTopologyBuildTestCase, TestCase::QUICK);
-        AddTestCase(new WanCommandLineTestCase, TestCase::QUICK);
+        AddTestCase(new WanTopologyDoubleZeroTestCase);
+        AddTestCase(new WanTopologyDenseTestCase);
+        AddTestCase(new WanTopologyFileErrorTestCase);
+        AddTestCase(new WanTopologyRoundTripTestCase);
+        AddTestCase(new WanTopologyCapabilitiesTestCase);
+        AddTestCase(new WanTopologyBuildTestCase);
+        AddTestCase(new WanCommandLineTestCase);
         AddRejections();
     }
 
@@ -738,7 +738,7 @@ class WanTopologyTestSuite : public TestSuite
         auto add = [this](const std::string& name,
                           const std::string& text,
                           const std::vector<std::string>& expected) {
-            AddTestCase(new WanTopologyRejectTestCase(name, text, expected), TestCase::QUICK);
+            AddTestCase(new WanTopologyRejectTestCase(name, text, expected));
         };
 
         add("a JSON syntax error, with its line",

@@ -1,31 +1,66 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Prove that wan-training builds and passes its tests in-tree: inside Debian's ns-3 3.37 source
-# tree (<ns-3>/contrib/wan-training), in a DEBUG build (NS_ASSERT and NS_LOG compiled in, -Werror),
-# with ns-3's own test.py running the module's test suites and its examples as tests
-# (test/examples-to-run.py, which reads examples/smoke-tests.txt).
+# Prove that wan-training builds and passes its tests in-tree: inside an ns-3 source tree
+# (<ns-3>/contrib/wan-training), in a DEBUG build (NS_ASSERT and NS_LOG compiled in, warnings as
+# errors, as `./ns3 configure -d debug` does), with ns-3's own test.py running the module's test
+# suites and its examples as tests (test/examples-to-run.py, which reads examples/smoke-tests.txt).
 #
-# Usage: tools/check-in-tree.sh        (on Debian 12 "bookworm", as root or with sudo)
+# Usage: tools/check-in-tree.sh [VERSION]      (as root or with sudo, on Debian)
+#   VERSION  the ns-3 release, default 3.48 (the newest supported). The source:
+#            - NS3_SOURCE=PATH when set: a release tarball (ns-3.NN.tar.xz/.bz2/.gz) or an ns-3
+#              source folder (a checkout or an unpacked release; copied, never built in place);
+#            - else for 3.37: Debian's source package ns3 (`apt-get source`, Debian 12 archive);
+#            - else <repo>/../shared/ns-3/ns-3.VERSION.tar.xz when present.
 #
 # Environment:
-#   WAN_NS3_SRC     cache folder for the ns-3 source and build (default: <repo>/build-in-tree)
+#   NS3_SOURCE      the ns-3 source, as above
+#   WAN_NS3_CACHE   cache folder (default ${XDG_CACHE_HOME:-$HOME/.cache}/wan-training/in-tree);
+#                   each version has its own ns-VERSION/ there (source, build, logs)
 #   WAN_NS3_JOBS    parallel build jobs (default: nproc)
 #   WAN_NS3_MPI=1   also build ns-3's mpi module (installs Open MPI, about 5 more minutes)
 #   WAN_NS3_WERROR=0  do not treat compiler warnings as errors
 #
-# Re-running is incremental: the source package, the configuration and the build are reused;
-# only the module's changed files are rebuilt. The first run builds about 420 targets (ns-3's
-# core, network, internet, point-to-point, applications, bridge, csma, their dependencies stats
-# and traffic-control, and the module): 10 to 16 minutes on 2 idle cores, an hour on 2 busy ones.
-# A re-run takes well under a minute plus what changed.
+# Re-running is incremental: the source, the configuration and the build are reused; only the
+# module's changed files are rebuilt. The first run builds about 420 targets (ns-3's core,
+# network, internet, point-to-point, applications, bridge, csma, their dependencies stats and
+# traffic-control, and the module): 3.37 takes 10 to 16 minutes on 2 idle cores, 3.48 about
+# 25 (both an hour on 2 busy ones). A re-run takes well under a minute plus what changed.
 #
 # Exit code: 0 when every step passed and test.py reports no failure, 1 otherwise.
 
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${WAN_NS3_SRC:-$REPO/build-in-tree}
+NEWEST=3.48
+VERSION=${1:-}
+SOURCE=${NS3_SOURCE:-}
+if [ -z "$VERSION" ] && [ -n "$SOURCE" ]; then
+    # The version of the named source: from its file name (ns-3.NN.tar.xz) or its VERSION file.
+    if [ -f "$SOURCE/VERSION" ]; then
+        VERSION=$(cat "$SOURCE/VERSION")
+    else
+        VERSION=$(basename "$SOURCE" | sed -nE 's/^ns-3\.([0-9]+(\.[0-9]+)?)\.tar\..*/3.\1/p')
+    fi
+fi
+VERSION=${VERSION:-$NEWEST}
+case "$VERSION" in
+3.3[6-9]* | 3.[4-9]*) ;;
+*)
+    echo "check-in-tree: ns-3 '$VERSION': the CMake build needs ns-3 >= 3.36 (use wscript for older)" >&2
+    exit 2
+    ;;
+esac
+if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ] && [ -f "$REPO/../shared/ns-3/ns-3.$VERSION.tar.xz" ]; then
+    SOURCE=$(cd "$REPO/../shared/ns-3" && pwd)/ns-3.$VERSION.tar.xz
+fi
+if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ]; then
+    echo "check-in-tree: no source for ns-3 $VERSION: set NS3_SOURCE to its release tarball" \
+        "(ns-3.$VERSION.tar.xz from nsnam.org) or to an ns-3 checkout" >&2
+    exit 2
+fi
+CACHE_ROOT=${WAN_NS3_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wan-training/in-tree}
+CACHE=$CACHE_ROOT/ns-$VERSION
 JOBS=${WAN_NS3_JOBS:-$(nproc)}
 WITH_MPI=${WAN_NS3_MPI:-0}
 WERROR=${WAN_NS3_WERROR:-1}
@@ -40,6 +75,12 @@ export CLICOLOR=1
 
 mkdir -p "$CACHE" "$LOGS"
 CACHE=$(cd "$CACHE" && pwd)
+case "$CACHE" in
+"$REPO" | "$REPO"/*)
+    echo "check-in-tree: the cache ($CACHE) must be outside the repository" >&2
+    exit 2
+    ;;
+esac
 
 step() { printf '\n=== %s (%ds)\n' "$*" $((SECONDS - START_SECONDS)); }
 fail() {
@@ -113,41 +154,54 @@ else
     echo "all present"
 fi
 
-# --- 2. ns-3 source (Debian's source package, Debian patches applied) ---------------------------
+# --- 2. ns-3 source ---------------------------------------------------------------------------------
 
 find_ns3_tree() {
     local candidate
-    for candidate in "$CACHE"/src/ns3-*/ns-3.*; do
-        if [ -x "$candidate/ns3" ] && [ -f "$candidate/test.py" ]; then
+    for candidate in "$CACHE"/ns-3.* "$CACHE"/*/ns-3.*; do
+        if [ -x "$candidate/ns3" ] && [ -f "$candidate/test.py" ] && [ -f "$candidate/VERSION" ]; then
             echo "$candidate"
             return
         fi
     done
 }
 
-step "ns-3 source"
+step "ns-3 $VERSION source"
 NS3=$(find_ns3_tree)
-if [ -z "$NS3" ]; then
+if [ -n "$NS3" ]; then
+    echo "reusing $NS3"
+elif [ -n "$SOURCE" ]; then
+    true
+    if [ -f "$SOURCE" ]; then
+        echo "unpacking $SOURCE into $CACHE"
+        tar -xf "$SOURCE" -C "$CACHE" || fail "could not unpack $SOURCE"
+    elif [ -d "$SOURCE" ]; then
+        # A copy, without version control and build folders: the user's tree stays untouched.
+        echo "copying $SOURCE into $CACHE/ns-3.$VERSION"
+        mkdir -p "$CACHE/ns-3.$VERSION"
+        tar -C "$SOURCE" --exclude=./.git --exclude=./build --exclude=./cmake-cache \
+            --exclude=./contrib/$MODULE -cf - . | tar -C "$CACHE/ns-3.$VERSION" -xf - ||
+            fail "could not copy $SOURCE"
+    else
+        fail "NS3_SOURCE=$SOURCE is neither a file nor a folder"
+    fi
+    NS3=$(find_ns3_tree)
+    [ -n "$NS3" ] || fail "no ns-3 tree (ns3 script, test.py, VERSION) found in $SOURCE"
+else
     ensure_deb_src
     if [ "$APT_UPDATED" -eq 0 ]; then
         as_root apt-get update -q > "$LOGS/apt-update.log" 2>&1 || fail "apt-get update (see $LOGS/apt-update.log)"
         APT_UPDATED=1
     fi
-    mkdir -p "$CACHE/src"
-    echo "fetching Debian's source package ns3 into $CACHE/src"
-    (cd "$CACHE/src" && apt-get source -q ns3) > "$LOGS/apt-source.log" 2>&1 ||
+    true
+    echo "fetching Debian's source package ns3 into $CACHE"
+    (cd "$CACHE" && apt-get source -q ns3) > "$LOGS/apt-source.log" 2>&1 ||
         fail "apt-get source ns3 (see $LOGS/apt-source.log)"
     NS3=$(find_ns3_tree)
-    [ -n "$NS3" ] || fail "no ns-3 tree (ns3 script and test.py) found under $CACHE/src"
-else
-    echo "reusing $NS3"
+    [ -n "$NS3" ] || fail "no ns-3 tree (ns3 script and test.py) found under $CACHE"
 fi
 NS3_VERSION=$(cat "$NS3/VERSION")
-case "$NS3_VERSION" in
-    3.3[6-9]* | 3.[4-9]*) ;;
-    *) fail "ns-3 $NS3_VERSION in $NS3: the CMake build needs ns-3 >= 3.36 (use wscript for older)" ;;
-esac
-[ "$NS3_VERSION" = 3.37 ] || echo "note: ns-3 $NS3_VERSION, the module targets 3.37"
+[ "$NS3_VERSION" = "$VERSION" ] || fail "asked for ns-3 $VERSION, but $NS3 is ns-3 $NS3_VERSION"
 
 # --- 3. The module, copied into contrib/ -----------------------------------------------------------
 

@@ -1,0 +1,87 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_TRAINING_COMPAT_H
+#define WAN_TRAINING_COMPAT_H
+
+/**
+ * \file
+ * \ingroup wan-training
+ * The one place where the module bridges ns-3 API differences between the releases it supports
+ * (3.37 to 3.48; see doc/building.rst). Everything else uses a form every release accepts:
+ * - test durations and suite types: leave them at their defaults, `AddTestCase(new X)` and
+ *   `TestSuite("name")` (both QUICK and UNIT on every release; the named constants moved from
+ *   `TestCase::QUICK`/`TestSuite::UNIT` to `TestCase::Duration::QUICK`/`TestSuite::Type::UNIT`);
+ * - events: `IsExpired()` and `!IsExpired()` (`IsRunning()` is gone in 3.46, `IsPending()` is
+ *   missing in 3.37).
+ *
+ * The differences are detected from the API itself (overload resolution), not from a version
+ * number: Debian's ns-3 packages do not install a version header.
+ */
+
+#include "ns3/attribute.h"
+#include "ns3/enum.h"
+#include "ns3/ptr.h"
+
+namespace ns3
+{
+namespace wancompat
+{
+
+/// Overload rank: Rank<1> is preferred over Rank<0>.
+template <int N>
+struct Rank : Rank<N - 1>
+{
+};
+
+/// Lowest overload rank.
+template <>
+struct Rank<0>
+{
+};
+
+/**
+ * ns-3 >= 3.41: `MakeEnumAccessor` takes the enum type as its first template argument.
+ * \param member the member (or getter/setter) to access
+ * \returns the accessor
+ */
+template <typename E, typename M>
+auto
+MakeEnumAccessorImpl(M member, Rank<1>) -> decltype(MakeEnumAccessor<E>(member))
+{
+    return MakeEnumAccessor<E>(member);
+}
+
+/**
+ * ns-3 <= 3.40: `EnumValue` is not a template and `MakeEnumAccessor` deduces everything.
+ * \param member the member (or getter/setter) to access
+ * \returns the accessor
+ */
+template <typename E, typename M>
+auto
+MakeEnumAccessorImpl(M member, Rank<0>) -> decltype(MakeEnumAccessor(member))
+{
+    return MakeEnumAccessor(member);
+}
+
+} // namespace wancompat
+
+/**
+ * \ingroup wan-training
+ * `MakeEnumAccessor` for an attribute of enum type \p E, on every supported ns-3 release:
+ * `MakeEnumAccessor<E>(member)` from ns-3 3.41 on, `MakeEnumAccessor(member)` before.
+ * \tparam E the enum type
+ * \param member the member (or getter/setter) to access
+ * \returns the accessor
+ */
+template <typename E, typename M>
+Ptr<const AttributeAccessor>
+MakeWanEnumAccessor(M member)
+{
+    return wancompat::MakeEnumAccessorImpl<E>(member, wancompat::Rank<1>{});
+}
+
+} // namespace ns3
+
+#endif /* WAN_TRAINING_COMPAT_H */
