@@ -305,6 +305,27 @@ Simulate(const Setup& setup)
 }
 
 /**
+ * \param setup a run that must be refused
+ * \return the message of the \p Error it throws ("" if it ran)
+ */
+template <typename Error>
+std::string
+Refusal(const Setup& setup)
+{
+    std::string message;
+    try
+    {
+        Simulate(setup);
+    }
+    catch (const Error& e)
+    {
+        message = e.what();
+    }
+    Simulator::Destroy();
+    return message;
+}
+
+/**
  * \return the runs two implementations must agree on byte for byte: 4 cities of 2 islands,
  *         2 rounds, none and both, direct and ring
  */
@@ -855,41 +876,28 @@ class TrainingRanksErrorsTestCase : public TestCase
     }
 
   private:
-    /** \param setup the run \return the message of the std::invalid_argument it throws */
-    std::string Refusal(const Setup& setup)
-    {
-        std::string message;
-        try
-        {
-            Simulate(setup);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            message = e.what();
-        }
-        Simulator::Destroy();
-        return message;
-    }
-
     void DoRun() override
     {
         Setup setup;
         setup.ranks = 0;
-        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("ranks: 0: expected 1 to 3"),
-                              std::string::npos,
-                              "0 ranks");
+        NS_TEST_EXPECT_MSG_NE(
+            Refusal<std::invalid_argument>(setup).find("ranks: 0: expected 1 to 3"),
+            std::string::npos,
+            "0 ranks");
         setup.ranks = 4;
-        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("ranks: 4: expected 1 to 3"),
-                              std::string::npos,
-                              "more ranks than cities");
+        NS_TEST_EXPECT_MSG_NE(
+            Refusal<std::invalid_argument>(setup).find("ranks: 4: expected 1 to 3"),
+            std::string::npos,
+            "more ranks than cities");
         setup.ranks = 2;
         setup.real = true;
-        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("real payloads need one rank"),
-                              std::string::npos,
-                              "real payloads");
+        NS_TEST_EXPECT_MSG_NE(
+            Refusal<std::invalid_argument>(setup).find("real payloads need one rank"),
+            std::string::npos,
+            "real payloads");
         setup.real = false;
         setup.stockLinks = true;
-        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("only WanLinkChannel can"),
+        NS_TEST_EXPECT_MSG_NE(Refusal<std::invalid_argument>(setup).find("only WanLinkChannel can"),
                               std::string::npos,
                               "PointToPointChannel between ranks");
     }
@@ -910,22 +918,6 @@ class TrainingRefusedTreeTestCase : public TestCase
     }
 
   private:
-    /** \param setup the run \return the message of the std::runtime_error it throws */
-    std::string Refusal(const Setup& setup)
-    {
-        std::string message;
-        try
-        {
-            Simulate(setup);
-        }
-        catch (const std::runtime_error& e)
-        {
-            message = e.what();
-        }
-        Simulator::Destroy();
-        return message;
-    }
-
     void DoRun() override
     {
         // Three cities in a triangle: island C0-0's tree leaves C0 on two WAN ports.
@@ -933,7 +925,7 @@ class TrainingRefusedTreeTestCase : public TestCase
         setup.caps = "multicast";
         setup.fanOutCity = 0;
         setup.fanOut = 1;
-        const std::string fanOut = Refusal(setup);
+        const std::string fanOut = Refusal<std::runtime_error>(setup);
         NS_TEST_EXPECT_MSG_NE(fanOut.find("island C0-0's update, but the routers refuse its "
                                           "tree: the router of C0 would replicate to 2 ports, "
                                           "over its MaxFanOut 1"),
@@ -941,7 +933,7 @@ class TrainingRefusedTreeTestCase : public TestCase
                               "fan-out over the limit: " << fanOut);
         setup.fanOutCity = -1;
         setup.multicastOffCity = 2;
-        const std::string off = Refusal(setup);
+        const std::string off = Refusal<std::runtime_error>(setup);
         NS_TEST_EXPECT_MSG_NE(off.find("the router of C2 has MulticastEnabled false"),
                               std::string::npos,
                               "multicast switched off: " << off);
@@ -950,11 +942,15 @@ class TrainingRefusedTreeTestCase : public TestCase
         setup.multicastOffCity = -1;
         setup.fanOutCity = 0;
         setup.fanOut = 2;
-        NS_TEST_EXPECT_MSG_EQ(Refusal(setup), "", "fan-out 2 within MaxFanOut 2");
+        NS_TEST_EXPECT_MSG_EQ(Refusal<std::runtime_error>(setup),
+                              "",
+                              "fan-out 2 within MaxFanOut 2");
         setup.caps = "none";
         setup.fanOutCity = -1;
         setup.multicastOffCity = 2;
-        NS_TEST_EXPECT_MSG_EQ(Refusal(setup), "", "unicast plan, multicast switched off");
+        NS_TEST_EXPECT_MSG_EQ(Refusal<std::runtime_error>(setup),
+                              "",
+                              "unicast plan, multicast switched off");
     }
 };
 
@@ -1003,32 +999,14 @@ class TrainingFpgaHoldTestCase : public TestCase
         // Untuned, the FPGAs' defaults (Timeout 50 ms) fall short of the 60 ms spread: an
         // error before the run. With a long enough Timeout but a single slot, the same.
         setup.tuneFpgas = false;
-        std::string message;
-        try
-        {
-            Simulate(setup);
-        }
-        catch (const std::runtime_error& e)
-        {
-            message = e.what();
-        }
-        Simulator::Destroy();
+        std::string message = Refusal<std::runtime_error>(setup);
         NS_TEST_EXPECT_MSG_NE(message.find("the FPGA of island C0-0 has Timeout +50ms, but the "
                                            "plan holds its slots up to"),
                               std::string::npos,
                               "untuned timeout: " << message);
         setup.fpgaTimeout = Seconds(1);
         setup.fpgaSlots = 1;
-        message.clear();
-        try
-        {
-            Simulate(setup);
-        }
-        catch (const std::runtime_error& e)
-        {
-            message = e.what();
-        }
-        Simulator::Destroy();
+        message = Refusal<std::runtime_error>(setup);
         NS_TEST_EXPECT_MSG_NE(message.find("the FPGA of island C0-0 has SlotCount 1, but the "
                                            "plan may keep up to 22 slots"),
                               std::string::npos,
