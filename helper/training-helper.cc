@@ -16,6 +16,8 @@
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/queue-size.h"
+#include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-link-net-device.h"
@@ -54,6 +56,8 @@ constexpr double P50 = 0.5;
 const char* const DEFAULT_SCHEDULER = "ns3::PriorityQueueScheduler";
 /** FPGA slots provisioned per slot the delay spread needs (bursts, stragglers). */
 constexpr double FPGA_SLOT_HEADROOM = 2.0;
+/** Transmit queue packets provisioned per planned stream that shares a link direction. */
+constexpr uint32_t QUEUE_HEADROOM = 2;
 /** Extra FPGA slot hold time beyond the senders' delay spread. */
 const Time DEFAULT_FPGA_TIMEOUT_MARGIN = MilliSeconds(20);
 /**
@@ -114,6 +118,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_lossStream(0),
       m_progressSeconds(0),
       m_tuneFpgas(true),
+      m_tuneQueues(true),
       m_fpgaTimeoutMargin(DEFAULT_FPGA_TIMEOUT_MARGIN),
       m_schedulerType(DEFAULT_SCHEDULER),
       m_ranks(1),
@@ -208,6 +213,12 @@ TrainingHelper::SetWanLossRate(double rate, int64_t stream)
     }
     m_lossRate = rate;
     m_lossStream = stream;
+}
+
+void
+TrainingHelper::SetTuneQueues(bool tune)
+{
+    m_tuneQueues = tune;
 }
 
 void
@@ -462,6 +473,7 @@ TrainingHelper::Install()
     m_roundDoneTime.assign(m_rounds, 0.0);
     m_snapshots.assign(real ? m_rounds : 0, std::vector<std::vector<double>>(n));
     SizeFpgas();
+    SizeQueues();
     // How long each island's FPGA may hold a chunk: its apps wait that much longer for peers.
     std::vector<Time> hold(n);
     for (uint32_t i = 0; i < n; ++i)
@@ -602,6 +614,88 @@ TrainingHelper::SizeFpgas()
         NS_LOG_INFO("FPGA of island " << name << ": timeout " << hold.As(Time::MS) << ", slots "
                                       << std::max<double>(needed, slots.Get()));
     }
+}
+
+void
+TrainingHelper::SizeQueues()
+{
+    // Streams paced at fixed rates leave at most one packet each in a queue they share, however
+    // their phases fall (per window of time each brings at most one packet more than its rate
+    // carries, and the rates fit the link); in-phase streams reach that bound. So a link
+    // direction crossed by S planned streams needs room for S packets: with many islands,
+    // more than a default queue holds (unicast copies across a continent's few long links).
+    const WanRouting& routing = m_topology.GetRouting();
+    std::vector<uint32_t> most(routing.GetResourceCount(), 0);
+    for (const SyncRoundEstimate& plan : m_plans)
+    {
+        std::vector<uint32_t> streams(most.size(), 0);
+        for (const SyncStream& stream : plan.streams)
+        {
+            for (const MaxMinFairShare::Usage& usage : stream.resources)
+            {
+                ++streams[usage.first];
+            }
+        }
+        for (uint32_t r = 0; r < most.size(); ++r)
+        {
+            most[r] = std::max(most[r], streams[r]);
+        }
+    }
+    const auto busiest = std::max_element(most.begin(), most.end());
+    if (busiest == most.end())
+    {
+        return;
+    }
+    const uint32_t needed = QUEUE_HEADROOM * *busiest;
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    {
+        Ptr<Node> node = NodeList::GetNode(n);
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            Ptr<NetDevice> device = node->GetDevice(d);
+            Ptr<PointToPointNetDevice> stock = DynamicCast<PointToPointNetDevice>(device);
+            QueueSizeValue size;
+            if (stock)
+            {
+                size.Set(stock->GetQueue()->GetMaxSize());
+            }
+            else if (DynamicCast<WanLinkNetDevice>(device))
+            {
+                device->GetAttribute("TxQueueMaxSize", size);
+            }
+            else
+            {
+                continue;
+            }
+            if (size.Get().GetUnit() == QueueSizeUnit::PACKETS && size.Get().GetValue() >= needed)
+            {
+                continue;
+            }
+            if (!m_tuneQueues)
+            {
+                std::ostringstream os;
+                os << "TrainingHelper: a transmit queue holds " << size.Get() << ", but up to "
+                   << *busiest << " planned streams share one link direction ("
+                   << routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin()))
+                   << "): in phase they queue one packet each; make queues hold at least " << needed
+                   << " packets (WanTopologyHelper::SetQueueSize) or let "
+                   << "SetTuneQueues size them";
+                throw std::runtime_error(os.str());
+            }
+            const QueueSize bigger(QueueSizeUnit::PACKETS, needed);
+            if (stock)
+            {
+                stock->GetQueue()->SetMaxSize(bigger);
+            }
+            else
+            {
+                device->SetAttribute("TxQueueMaxSize", QueueSizeValue(bigger));
+            }
+        }
+    }
+    NS_LOG_INFO("transmit queues hold at least "
+                << needed << " packets: up to " << *busiest << " streams share "
+                << routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin())));
 }
 
 void

@@ -168,6 +168,15 @@ class TrainingHelper
      */
     void SetTuneFpgas(bool tune, Time margin = MilliSeconds(20));
     /**
+     * \brief Let Install() size every link device's transmit queue for the plan: at least
+     *        twice the largest number of planned streams that share one link direction (paced
+     *        streams in phase queue one packet each), when the queues hold fewer (default on).
+     *        Without tuning, Install() throws std::runtime_error naming the busiest link
+     *        direction when the queues are too short.
+     * \param tune whether to tune
+     */
+    void SetTuneQueues(bool tune);
+    /**
      * \param type the event scheduler Run() installs (default "ns3::PriorityQueueScheduler", fast
      *        with many packets in flight); "" keeps the simulator's
      */
@@ -282,6 +291,8 @@ class TrainingHelper
      *        tuning is off (see SetTuneFpgas).
      */
     void SizeFpgas();
+    /** \brief Size every link device's transmit queue for the plans (see SetTuneQueues). */
+    void SizeQueues();
     /**
      * \brief Replay the rounds run with the cost model's plans: the estimate of the mean
      *        per-island sync time, like for like with the simulated one.
@@ -323,6 +334,7 @@ class TrainingHelper
     std::string m_progressLabel;       //!< progress prefix
     double m_progressSeconds;          //!< progress period (wall), 0: off
     bool m_tuneFpgas;                  //!< size FPGAs for the plan
+    bool m_tuneQueues;                 //!< size transmit queues for the plan
     Time m_fpgaTimeoutMargin;          //!< extra FPGA hold time
     std::string m_schedulerType;       //!< scheduler Run() installs
     uint32_t m_ranks;                  //!< processes Run() uses

@@ -185,6 +185,8 @@ struct Setup
     bool tuneFpgas{true};     //!< TrainingHelper::SetTuneFpgas
     uint32_t fpgaSlots{0};    //!< if positive, every FPGA's SlotCount
     Time fpgaTimeout;         //!< if positive, every FPGA's Timeout
+    uint32_t queuePackets{0}; //!< if positive, every device's transmit queue bound
+    bool tuneQueues{true};    //!< TrainingHelper::SetTuneQueues
 };
 
 RunResult
@@ -198,6 +200,10 @@ Simulate(const Setup& setup)
     WanTopologyHelper wan;
     wan.SetMtu(setup.mtu);
     wan.SetStockLinks(setup.stockLinks);
+    if (setup.queuePackets > 0)
+    {
+        wan.SetQueueSize(QueueSize(QueueSizeUnit::PACKETS, setup.queuePackets));
+    }
     wan.Install(topology);
     CliqueSchedule schedule = setup.partitions.empty()
                                   ? CliqueSchedule::GlobalClique(n)
@@ -239,6 +245,7 @@ Simulate(const Setup& setup)
         wan.GetRouter(setup.fanOutCity)->SetAttribute("MaxFanOut", UintegerValue(setup.fanOut));
     }
     helper.SetTuneFpgas(setup.tuneFpgas);
+    helper.SetTuneQueues(setup.tuneQueues);
     for (uint32_t i = 0; i < n; ++i)
     {
         if (Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(i))
@@ -1016,6 +1023,53 @@ class TrainingFpgaHoldTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Transmit queues hold one packet per planned stream that shares a link direction:
+ *        paced streams in phase reach that bound.
+ *
+ * Three cities in a ring, two islands each, global clique, no multicast: each island sends 5
+ * unicast copies, all starting together at equal rates, so every chunk leaves as a burst of 5
+ * packets into the island's own 4-packet queue. Tuned, the helper raises every queue to twice
+ * the busiest direction's streams, and nothing is lost; untuned, Install() names the problem.
+ * The busiest directions are the WAN links: the 2 islands of a city each send to the 2 of the
+ * next city along it, and with a ring of 3 every pair is one hop: 4 streams; an island's
+ * egress carries its 5 copies, so 5 is the most, and queues get 10.
+ */
+class TrainingQueueSizeTestCase : public TestCase
+{
+  public:
+    TrainingQueueSizeTestCase()
+        : TestCase("transmit queues hold a packet per planned stream in phase")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 3;
+        setup.perCity = 2;
+        setup.rounds = 2;
+        setup.queuePackets = 4;
+        const RunResult run = Simulate(setup);
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "sized queues drop nothing");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, 0u, "island " << r.island << " resent");
+        }
+        setup.tuneQueues = false;
+        const std::string message = Refusal<std::runtime_error>(setup);
+        NS_TEST_EXPECT_MSG_NE(message.find("a transmit queue holds 4p, but up to 5 planned "
+                                           "streams share one link direction (egress of C0-0)"),
+                              std::string::npos,
+                              "untuned: " << message);
+        NS_TEST_EXPECT_MSG_NE(message.find("at least 10 packets"),
+                              std::string::npos,
+                              "untuned: " << message);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief A 10x straggler delays its own clique only, and is not declared lost.
  */
 class TrainingStragglerTestCase : public TestCase
@@ -1156,6 +1210,7 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingRanksErrorsTestCase());
         AddTestCase(new TrainingRefusedTreeTestCase());
         AddTestCase(new TrainingFpgaHoldTestCase());
+        AddTestCase(new TrainingQueueSizeTestCase());
         AddTestCase(new TrainingEstimateLoadTestCase());
         AddTestCase(new TrainingStragglerTestCase());
         AddTestCase(new TrainingNoNeedlessResendTestCase(false));
