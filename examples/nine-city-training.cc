@@ -624,8 +624,8 @@ PrintTable(const std::vector<ExperimentResult>& results)
         if (s.heldStarts > 0)
         {
             std::cout << "  plan: " << s.heldStarts
-                      << " island-rounds start sending only when their clique's receivers "
-                         "are done with the previous round\n";
+                      << " island-rounds hold their sending until their receivers are done "
+                         "with other senders' previous round\n";
         }
     }
 }

@@ -1239,17 +1239,23 @@ TrainingHelper::ReplayRounds(std::vector<std::vector<double>>* notBefore) const
     // plans. Islands start syncing when their own compute ends, so from the second round on
     // they start at different times; an island's sync ends when its own streams are sent and
     // every peer's stream has arrived (sender's start + transfer + path delay), or, in a ring
-    // clique, when its own chain of steps ends. A round's rates assume its receivers' ingress
-    // is free, so an island starts sending only once every peer of its clique has received
-    // all of its previous round (the hold Install() hands the applications).
+    // clique, when its own chain of steps ends.
+    //
+    // A round's rates assume its receivers' ingress carries that round only. A receiver still
+    // receiving its previous round from another sender (a partner of an earlier clique, or a
+    // slower peer) would carry both, so an island holds its sending until its first packet
+    // would arrive after the last of those (its own earlier stream is no conflict: it sends
+    // one round after the other).
     const WanRouting& routing = m_topology.GetRouting();
     const uint32_t n = m_topology.GetTopology().GetIslands().size();
+    /** One stream's last arrival at a receiver: (sender, time). */
+    using Arrival = std::pair<uint32_t, double>;
+    std::vector<std::vector<Arrival>> previous(n);
+    std::vector<std::vector<Arrival>> arrivals(n);
     std::vector<double> end(n, 0.0);
-    std::vector<double> ingressEnd(n, 0.0);
     std::vector<double> start(n);
     std::vector<double> go(n);
     std::vector<double> finish(n);
-    std::vector<double> ingress(n);
     if (notBefore != nullptr)
     {
         notBefore->assign(m_rounds, std::vector<double>(n, 0.0));
@@ -1264,39 +1270,38 @@ TrainingHelper::ReplayRounds(std::vector<std::vector<double>>* notBefore) const
             start[i] = end[i] + m_computeTime.GetSeconds() * m_multipliers[i];
             go[i] = start[i];
         }
-        for (const Clique& clique : m_schedule.GetPartition(r % m_schedule.GetPeriod()))
+        for (const SyncStream& stream : plan.streams)
         {
-            double free = 0;
-            for (uint32_t j : clique)
+            const uint32_t i = stream.sender;
+            for (uint32_t j : stream.receivers)
             {
-                free = std::max(free, ingressEnd[j]);
-            }
-            for (uint32_t i : clique)
-            {
-                if (clique.size() > 1 && free > go[i])
+                for (const Arrival& other : previous[j])
                 {
-                    go[i] = free;
-                    if (notBefore != nullptr)
+                    if (other.first != i)
                     {
-                        (*notBefore)[r][i] = free;
+                        go[i] = std::max(go[i], other.second - routing.GetIslandDelay(i, j));
                     }
                 }
             }
         }
         for (uint32_t i = 0; i < n; ++i)
         {
+            if (notBefore != nullptr && go[i] > start[i])
+            {
+                (*notBefore)[r][i] = go[i];
+            }
             finish[i] = go[i];
-            ingress[i] = 0;
+            arrivals[i].clear();
         }
         for (const SyncStream& stream : plan.streams)
         {
             const uint32_t i = stream.sender;
             if (stream.algorithm == SyncAlgorithm::RING)
             {
-                // A member's chain of ring steps, as the cost model times it; over the ring the
-                // members' start differences cancel in the mean.
+                // A member's chain of ring steps, as the cost model times it (over the ring the
+                // members' start differences cancel in the mean); its successor's chain ends
+                // with the last step from it.
                 finish[i] = std::max(finish[i], go[i] + plan.islandTime.at(i));
-                ingress[i] = std::max(ingress[i], finish[i]);
                 continue;
             }
             const double sent = go[i] + stream.finishTime - stream.startTime - stream.delay;
@@ -1305,7 +1310,17 @@ TrainingHelper::ReplayRounds(std::vector<std::vector<double>>* notBefore) const
             {
                 const double arrival = sent + routing.GetIslandDelay(i, j);
                 finish[j] = std::max(finish[j], arrival);
-                ingress[j] = std::max(ingress[j], arrival);
+                arrivals[j].emplace_back(i, arrival);
+            }
+        }
+        for (const SyncStream& stream : plan.streams)
+        {
+            if (stream.algorithm == SyncAlgorithm::RING)
+            {
+                for (uint32_t j : stream.receivers)
+                {
+                    arrivals[j].emplace_back(stream.sender, finish[j]);
+                }
             }
         }
         for (uint32_t i = 0; i < n; ++i)
@@ -1314,7 +1329,7 @@ TrainingHelper::ReplayRounds(std::vector<std::vector<double>>* notBefore) const
             ++count;
         }
         end = finish;
-        ingressEnd = ingress;
+        previous.swap(arrivals);
     }
     return count > 0 ? sum / count : 0;
 }

@@ -297,8 +297,8 @@ class TrainingHelper
      * \brief Replay the rounds run with the cost model's plans: the estimate of the mean
      *        per-island sync time, like for like with the simulated one.
      * \param notBefore if not null, receives per round and island the time the island may
-     *        start sending (0: when its compute ends): when every peer of its clique has
-     *        received all of its previous round
+     *        start sending (0: when its compute ends): when its first packet to each receiver
+     *        arrives after the receiver's previous round from other senders
      * \return the mean per-island sync time, s
      */
     double ReplayRounds(std::vector<std::vector<double>>* notBefore) const;
