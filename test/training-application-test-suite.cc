@@ -136,6 +136,7 @@ struct RunResult
     uint64_t queueDrops{0};                   //!< queue drops
     uint64_t lossDrops{0};                    //!< error-model drops
     TrainingFpgaCounters fpga;                //!< the FPGAs' counters
+    uint64_t heldStarts{0};                   //!< TrainingSummary::heldStarts
     double estimatedSync{0};                  //!< plan of period round 0
     uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
     uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
@@ -297,6 +298,7 @@ Simulate(const Setup& setup)
     run.queueDrops = helper.GetQueueDrops();
     run.lossDrops = helper.GetLossDrops();
     run.fpga = helper.GetFpgaCounters();
+    run.heldStarts = helper.Summarise(1e-3).heldStarts;
     run.parallel = helper.GetParallelInfo();
     helper.EstimateLoad(run.cityLoad, run.linkPackets);
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
@@ -1070,6 +1072,46 @@ class TrainingQueueSizeTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A round that meets a receiver still in its previous round is held.
+ *
+ * Four cities in a ring, one island each; C0-C1 and C1-C2 1 ms, the links of C3 30 ms. Round
+ * 0 pairs {0,1} and {2,3}, round 1 pairs {0,2} and {1,3}; 20 MB updates take 16 ms at 10 Gbps.
+ * Island 0 ends round 0 at about 17 ms and computes until 27 ms, but island 2 receives island
+ * 3's update until about 46 ms: sending at once, island 0's stream (2 ms away) would share
+ * island 2's ingress with it for some 15 ms, about 18 MB more than its queue holds. Island 0
+ * alone must wait (island 1's first packet reaches island 3 only 31 ms after it leaves, after
+ * island 3's round 0 has ended); nothing is lost or resent.
+ */
+class TrainingOverlapTestCase : public TestCase
+{
+  public:
+    TrainingOverlapTestCase()
+        : TestCase("a round that meets a receiver still in its previous round is held")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 4;
+        setup.farDelay = 30e-3;
+        setup.modelBytes = 20000000;
+        setup.rounds = 2;
+        setup.partitions = {{{0, 1}, {2, 3}}, {{0, 2}, {1, 3}}};
+        const RunResult run = Simulate(setup);
+        NS_TEST_EXPECT_MSG_EQ(run.heldStarts, 1u, "island 0 in round 1 only");
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, 0u, "island " << r.island << " resent");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief A 10x straggler delays its own clique only, and is not declared lost.
  */
 class TrainingStragglerTestCase : public TestCase
@@ -1211,6 +1253,7 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingRefusedTreeTestCase());
         AddTestCase(new TrainingFpgaHoldTestCase());
         AddTestCase(new TrainingQueueSizeTestCase());
+        AddTestCase(new TrainingOverlapTestCase());
         AddTestCase(new TrainingEstimateLoadTestCase());
         AddTestCase(new TrainingStragglerTestCase());
         AddTestCase(new TrainingNoNeedlessResendTestCase(false));
