@@ -24,8 +24,9 @@
 # Re-running is incremental: the source, the configuration and the build are reused; only the
 # module's changed files are rebuilt. The first run builds about 420 targets (ns-3's core,
 # network, internet, point-to-point, applications, bridge, csma, their dependencies stats and
-# traffic-control, and the module): 3.37 takes 10 to 16 minutes on 2 idle cores, 3.48 about
-# 25 (both an hour on 2 busy ones). A re-run takes well under a minute plus what changed.
+# traffic-control, and the module): 3.37 takes 10 to 16 minutes on 2 idle cores; 3.37 and 3.48
+# each took 72 to 75 minutes on 2 cores shared with other builds (load average 9). A re-run
+# takes well under a minute plus what changed.
 #
 # Exit code: 0 when every step passed and test.py reports no failure, 1 otherwise.
 
