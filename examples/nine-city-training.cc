@@ -363,6 +363,10 @@ ResultJson(const ExperimentResult& r)
             {"loss_drops", s.lossDrops},
             {"retransmissions", s.retransmissions},
             {"lost_peers", s.lostPeers},
+            {"fpga_partial_flushes", s.fpga.partial},
+            {"fpga_overflows", s.fpga.overflows},
+            {"fpga_wraps", s.fpga.wraps},
+            {"held_starts", s.heldStarts},
             {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
             {"gap_to_colocated", OrNull(s.gapToColocated)}};
 }
@@ -450,6 +454,10 @@ PartResult(const nlohmann::json& part)
     s.lossDrops = part.at("loss_drops").get<uint64_t>();
     s.retransmissions = part.at("retransmissions").get<uint64_t>();
     s.lostPeers = part.at("lost_peers").get<uint64_t>();
+    s.fpga.partial = part.at("fpga_partial_flushes").get<uint64_t>();
+    s.fpga.overflows = part.at("fpga_overflows").get<uint64_t>();
+    s.fpga.wraps = part.at("fpga_wraps").get<uint64_t>();
+    s.heldStarts = part.at("held_starts").get<uint64_t>();
     s.colocatedTimeToEpsilon = FromNullable<double>(part.at("colocated_time_to_epsilon_s"));
     s.gapToColocated = FromNullable<double>(part.at("gap_to_colocated"));
     return r;
@@ -613,6 +621,12 @@ PrintTable(const std::vector<ExperimentResult>& results)
         }
         std::cout << std::setw(9) << s.retransmissions << std::setw(7) << s.lostPeers
                   << std::setw(8) << s.queueDrops << "\n";
+        if (s.heldStarts > 0)
+        {
+            std::cout << "  plan: " << s.heldStarts
+                      << " island-rounds hold their sending until their receivers are done "
+                         "with other senders' previous round\n";
+        }
     }
 }
 

@@ -457,7 +457,9 @@ CliqueScheduleHelper::Score(CliqueSchedule schedule,
         out.roundTimes.push_back(m_compute + s);
     }
     out.timeToEpsilon = TimeToEpsilon(rounds, sync);
-    out.rho = schedule.GetContraction();
+    // rho is reported, never compared: it is filled in for the rows that are returned only
+    // (a dense eigenvalue problem per scored schedule would dominate the search at large N).
+    out.rho = std::numeric_limits<double>::quiet_NaN();
     return !std::isfinite(bound) || out.timeToEpsilon < bound;
 }
 
@@ -477,12 +479,12 @@ CliqueScheduleHelper::Evaluate(const CliqueSchedule& schedule,
     if (chooseAlgorithms)
     {
         Score(schedule, std::numeric_limits<double>::infinity(), family, c);
+        c.rho = schedule.GetContraction();
         if (!schedule.IsMixing())
         {
             // Score() stops early for schedules that never mix; fill in the row anyway.
             c.schedule = schedule;
             c.family = family;
-            c.rho = schedule.GetContraction();
             c.roundsToEpsilon = CliqueSchedule::UNREACHABLE;
             c.syncTimes.clear();
             c.roundTimes.clear();
@@ -1006,6 +1008,17 @@ CliqueScheduleHelper::Optimise()
     }
     SearchLocal(result, best, starts);
 
+    for (auto& row : result.table)
+    {
+        if (std::isnan(row.rho))
+        {
+            row.rho = row.schedule.GetContraction();
+        }
+    }
+    if (std::isnan(best.rho))
+    {
+        best.rho = best.schedule.GetContraction();
+    }
     result.best = best;
     result.partitionsScored = m_syncCache.size();
     result.schedulesScored = m_schedulesScored;

@@ -16,6 +16,8 @@
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/queue-size.h"
+#include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-link-net-device.h"
@@ -54,6 +56,8 @@ constexpr double P50 = 0.5;
 const char* const DEFAULT_SCHEDULER = "ns3::PriorityQueueScheduler";
 /** FPGA slots provisioned per slot the delay spread needs (bursts, stragglers). */
 constexpr double FPGA_SLOT_HEADROOM = 2.0;
+/** Transmit queue packets provisioned per planned stream that shares a link direction. */
+constexpr uint32_t QUEUE_HEADROOM = 2;
 /** Extra FPGA slot hold time beyond the senders' delay spread. */
 const Time DEFAULT_FPGA_TIMEOUT_MARGIN = MilliSeconds(20);
 /**
@@ -114,6 +118,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_lossStream(0),
       m_progressSeconds(0),
       m_tuneFpgas(true),
+      m_tuneQueues(true),
       m_fpgaTimeoutMargin(DEFAULT_FPGA_TIMEOUT_MARGIN),
       m_schedulerType(DEFAULT_SCHEDULER),
       m_ranks(1),
@@ -122,6 +127,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_roundsDone(0),
       m_queueDrops(0),
       m_lossDrops(0),
+      m_heldStarts(0),
       m_simulatedTime(0)
 {
     m_appFactory.SetTypeId(TrainingApplication::GetTypeId());
@@ -207,6 +213,12 @@ TrainingHelper::SetWanLossRate(double rate, int64_t stream)
     }
     m_lossRate = rate;
     m_lossStream = stream;
+}
+
+void
+TrainingHelper::SetTuneQueues(bool tune)
+{
+    m_tuneQueues = tune;
 }
 
 void
@@ -348,6 +360,7 @@ TrainingHelper::Install()
         const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
         // multicastOk[i]: island i's tree in round t is multicast-capable.
         std::vector<bool> multicastOk(n, false);
+        std::vector<std::string> refusal(n);
         std::vector<Ipv4Address> groupOf(n);
         for (uint32_t c = 0; c < partition.size(); ++c)
         {
@@ -359,7 +372,8 @@ TrainingHelper::Install()
             const Ipv4Address group = m_topology.AllocateGroup();
             for (uint32_t sender : clique)
             {
-                multicastOk[sender] = m_topology.InstallMulticastTree(sender, group, clique);
+                multicastOk[sender] =
+                    m_topology.InstallMulticastTree(sender, group, clique, &refusal[sender]);
                 groupOf[sender] = group;
             }
         }
@@ -400,8 +414,13 @@ TrainingHelper::Install()
             }
             if (stream.multicast)
             {
-                NS_LOG_WARN("cost model multicasts from island "
-                            << stream.sender << " but its tree is not capable: unicast");
+                // The plan's rates assume one copy per tree edge; unicast copies would
+                // overload the sender's access link. Say so now, not as resends later.
+                std::ostringstream os;
+                os << "TrainingHelper: round " << t << ": the plan multicasts island "
+                   << topology.GetIslands()[stream.sender].name
+                   << "'s update, but the routers refuse its tree: " << refusal[stream.sender];
+                throw std::runtime_error(os.str());
             }
             for (uint32_t receiver : stream.receivers)
             {
@@ -453,9 +472,45 @@ TrainingHelper::Install()
     m_localIslands = n;
     m_roundDoneTime.assign(m_rounds, 0.0);
     m_snapshots.assign(real ? m_rounds : 0, std::vector<std::vector<double>>(n));
-    if (m_tuneFpgas)
+    SizeFpgas();
+    SizeQueues();
+    // How long each island's FPGA may hold a chunk: its apps wait that much longer for peers.
+    std::vector<Time> hold(n);
+    for (uint32_t i = 0; i < n; ++i)
     {
-        TuneFpgas();
+        if (Ptr<FpgaAggregatorNetDevice> fpga = m_topology.GetFpga(i))
+        {
+            TimeValue timeout;
+            TimeValue latency;
+            fpga->GetAttribute("Timeout", timeout);
+            fpga->GetAttribute("PipelineLatency", latency);
+            hold[i] = timeout.Get() + latency.Get();
+        }
+    }
+    for (const Ptr<TrainingApplication>& app : m_apps)
+    {
+        app->SetAggregationHold(hold);
+    }
+    // Rounds overlap where cliques run at different paces: hold a round's sending until the
+    // clique's receivers are done with their previous round (ReplayRounds).
+    std::vector<std::vector<double>> notBefore;
+    ReplayRounds(&notBefore);
+    m_heldStarts = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        std::vector<Time> times(m_rounds);
+        for (uint32_t r = 0; r < m_rounds; ++r)
+        {
+            if (notBefore[r][i] > 0)
+            {
+                times[r] = Seconds(notBefore[r][i]);
+                ++m_heldStarts;
+                NS_LOG_INFO("round " << r << ": island " << i << " sends from " << notBefore[r][i]
+                                     << " s, when its clique's receivers are done with round "
+                                     << r - 1);
+            }
+        }
+        m_apps[i]->SetSyncNotBefore(times);
     }
     if (m_lossRate > 0)
     {
@@ -466,7 +521,7 @@ TrainingHelper::Install()
 }
 
 void
-TrainingHelper::TuneFpgas()
+TrainingHelper::SizeFpgas()
 {
     // A slot for chunk c at island j stays open from the first to the last sender's copy of c:
     // the spread of the senders' path delays to j, plus the spread of the senders' start
@@ -518,25 +573,129 @@ TrainingHelper::TuneFpgas()
         {
             stagger = std::max(stagger, plan.syncTime);
         }
-        const Time hold = Seconds(spread + stagger) + m_fpgaTimeoutMargin;
+        // Tuned: the need plus the margin. Untuned: the attributes must cover the need itself,
+        // or the run would flush partial aggregates (or pass chunks through) that the plan
+        // assumed folded: say so now, not as resends and queue drops later.
+        const Time hold = Seconds(spread + stagger) + (m_tuneFpgas ? m_fpgaTimeoutMargin : Time(0));
+        const std::string name = m_topology.GetTopology().GetIslands()[j].name;
         TimeValue timeout;
         fpga->GetAttribute("Timeout", timeout);
         if (timeout.Get() < hold)
         {
+            if (!m_tuneFpgas)
+            {
+                std::ostringstream os;
+                os << "TrainingHelper: the FPGA of island " << name << " has Timeout "
+                   << timeout.Get().As(Time::MS) << ", but the plan holds its slots up to "
+                   << hold.As(Time::MS)
+                   << " (the spread of its senders' delays and start times): raise Timeout or "
+                      "let SetTuneFpgas size it";
+                throw std::runtime_error(os.str());
+            }
             fpga->SetAttribute("Timeout", TimeValue(hold));
         }
-        const double needed = std::min(FPGA_SLOT_HEADROOM * hold.GetSeconds() * rate / packetBits,
-                                       2.0 * m_costModel->GetChunkCount(m_modelBytes));
+        const double needed =
+            std::ceil(std::min(FPGA_SLOT_HEADROOM * hold.GetSeconds() * rate / packetBits,
+                               2.0 * m_costModel->GetChunkCount(m_modelBytes)));
         UintegerValue slots;
         fpga->GetAttribute("SlotCount", slots);
         if (needed > slots.Get())
         {
-            fpga->SetAttribute("SlotCount",
-                               UintegerValue(static_cast<uint32_t>(std::ceil(needed))));
+            if (!m_tuneFpgas)
+            {
+                std::ostringstream os;
+                os << "TrainingHelper: the FPGA of island " << name << " has SlotCount "
+                   << slots.Get() << ", but the plan may keep up to " << needed
+                   << " slots open at once: raise SlotCount or let SetTuneFpgas size it";
+                throw std::runtime_error(os.str());
+            }
+            fpga->SetAttribute("SlotCount", UintegerValue(static_cast<uint32_t>(needed)));
         }
-        NS_LOG_INFO("FPGA of island " << j << ": timeout " << hold.As(Time::MS) << ", slots "
+        NS_LOG_INFO("FPGA of island " << name << ": timeout " << hold.As(Time::MS) << ", slots "
                                       << std::max<double>(needed, slots.Get()));
     }
+}
+
+void
+TrainingHelper::SizeQueues()
+{
+    // Streams paced at fixed rates leave at most one packet each in a queue they share, however
+    // their phases fall (per window of time each brings at most one packet more than its rate
+    // carries, and the rates fit the link); in-phase streams reach that bound. So a link
+    // direction crossed by S planned streams needs room for S packets: with many islands,
+    // more than a default queue holds (unicast copies across a continent's few long links).
+    const WanRouting& routing = m_topology.GetRouting();
+    std::vector<uint32_t> most(routing.GetResourceCount(), 0);
+    for (const SyncRoundEstimate& plan : m_plans)
+    {
+        std::vector<uint32_t> streams(most.size(), 0);
+        for (const SyncStream& stream : plan.streams)
+        {
+            for (const MaxMinFairShare::Usage& usage : stream.resources)
+            {
+                ++streams[usage.first];
+            }
+        }
+        for (uint32_t r = 0; r < most.size(); ++r)
+        {
+            most[r] = std::max(most[r], streams[r]);
+        }
+    }
+    const auto busiest = std::max_element(most.begin(), most.end());
+    if (busiest == most.end())
+    {
+        return;
+    }
+    const uint32_t needed = QUEUE_HEADROOM * *busiest;
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    {
+        Ptr<Node> node = NodeList::GetNode(n);
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            Ptr<NetDevice> device = node->GetDevice(d);
+            Ptr<PointToPointNetDevice> stock = DynamicCast<PointToPointNetDevice>(device);
+            QueueSizeValue size;
+            if (stock)
+            {
+                size.Set(stock->GetQueue()->GetMaxSize());
+            }
+            else if (DynamicCast<WanLinkNetDevice>(device))
+            {
+                device->GetAttribute("TxQueueMaxSize", size);
+            }
+            else
+            {
+                continue;
+            }
+            if (size.Get().GetUnit() == QueueSizeUnit::PACKETS && size.Get().GetValue() >= needed)
+            {
+                continue;
+            }
+            if (!m_tuneQueues)
+            {
+                std::ostringstream os;
+                os << "TrainingHelper: a transmit queue holds " << size.Get() << ", but up to "
+                   << *busiest << " planned streams share one link direction ("
+                   << routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin()))
+                   << "): in phase they queue one packet each; make queues hold at least " << needed
+                   << " packets (WanTopologyHelper::SetQueueSize) or let "
+                   << "SetTuneQueues size them";
+                throw std::runtime_error(os.str());
+            }
+            const QueueSize bigger(QueueSizeUnit::PACKETS, needed);
+            if (stock)
+            {
+                stock->GetQueue()->SetMaxSize(bigger);
+            }
+            else
+            {
+                device->SetAttribute("TxQueueMaxSize", QueueSizeValue(bigger));
+            }
+        }
+    }
+    NS_LOG_INFO("transmit queues hold at least "
+                << needed << " packets: up to " << *busiest << " streams share "
+                << routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin())));
 }
 
 void
@@ -743,6 +902,7 @@ TrainingHelper::Run()
         Simulator::SetScheduler(scheduler);
     }
     std::vector<std::vector<TrainingRoundRecord>> islandRecords(m_apps.size());
+    m_fpga = TrainingFpgaCounters();
     m_parallel = TrainingParallelInfo();
     m_parallel.ranks = m_ranks;
     if (m_ranks > 1)
@@ -752,10 +912,13 @@ TrainingHelper::Run()
     else
     {
         Simulator::Run();
+        std::vector<uint32_t> islands(m_apps.size());
         for (uint32_t i = 0; i < m_apps.size(); ++i)
         {
             islandRecords[i] = m_apps[i]->GetRecords();
+            islands[i] = i;
         }
+        AddFpgaCounters(islands);
     }
     if (m_progressSeconds > 0)
     {
@@ -774,6 +937,26 @@ TrainingHelper::Run()
                 m_simulatedTime = std::max(m_simulatedTime, record.syncEnd.GetSeconds());
             }
         }
+    }
+}
+
+void
+TrainingHelper::AddFpgaCounters(const std::vector<uint32_t>& islands)
+{
+    for (uint32_t i : islands)
+    {
+        const Ptr<FpgaAggregatorNetDevice> fpga = m_topology.GetFpga(i);
+        if (!fpga)
+        {
+            continue;
+        }
+        m_fpga.aggregated += fpga->GetAggregatedCount();
+        m_fpga.duplicates += fpga->GetDuplicateCount();
+        m_fpga.complete += fpga->GetCompleteCount();
+        m_fpga.partial += fpga->GetPartialCount();
+        m_fpga.overflows += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_OVERFLOW);
+        m_fpga.mismatches += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_MISMATCH);
+        m_fpga.wraps += fpga->GetWrapCount();
     }
 }
 
@@ -831,6 +1014,7 @@ TrainingHelper::RunParallel(std::vector<std::vector<TrainingRoundRecord>>& islan
         runner.Run();
         NS_LOG_INFO("rank " << rank << ": " << runner.GetWindows() << " windows, "
                             << runner.GetPacketsSent() << " packets to other ranks");
+        AddFpgaCounters(localIslands);
         const std::vector<std::string> results =
             runner.Gather(EncodeRankResults(localIslands, runner.GetPacketsSent()));
         if (rank != 0)
@@ -866,7 +1050,10 @@ std::string
 TrainingHelper::EncodeRankResults(const std::vector<uint32_t>& islands, uint64_t packetsSent) const
 {
     std::ostringstream os;
-    os << packetsSent << " " << m_queueDrops << " " << m_lossDrops << " " << m_links.size();
+    os << packetsSent << " " << m_queueDrops << " " << m_lossDrops << " " << m_fpga.aggregated
+       << " " << m_fpga.duplicates << " " << m_fpga.complete << " " << m_fpga.partial << " "
+       << m_fpga.overflows << " " << m_fpga.mismatches << " " << m_fpga.wraps << " "
+       << m_links.size();
     for (const TrainingLinkUsage& usage : m_links)
     {
         os << " " << usage.bytes;
@@ -889,7 +1076,8 @@ TrainingHelper::EncodeRankResults(const std::vector<uint32_t>& islands, uint64_t
             writeList(r.members);
             os << " " << r.computeStart.GetTimeStep() << " " << r.syncStart.GetTimeStep() << " "
                << r.syncEnd.GetTimeStep() << " " << r.bytesSent << " " << r.bytesReceived << " "
-               << r.packetsSent << " " << r.packetsReceived << " " << r.retransmissions;
+               << r.packetsSent << " " << r.packetsReceived << " " << r.retransmissions << " "
+               << r.controlPacketsSent << " " << r.controlPacketsReceived;
             writeList(r.lostPeers);
             os << " " << (r.finished ? 1 : 0);
         }
@@ -928,6 +1116,16 @@ TrainingHelper::DecodeRankResults(const std::string& text,
     m_parallel.packetsBetweenRanks += next();
     m_queueDrops += next();
     m_lossDrops += next();
+    for (uint64_t* counter : {&m_fpga.aggregated,
+                              &m_fpga.duplicates,
+                              &m_fpga.complete,
+                              &m_fpga.partial,
+                              &m_fpga.overflows,
+                              &m_fpga.mismatches,
+                              &m_fpga.wraps})
+    {
+        *counter += next();
+    }
     if (next() != m_links.size())
     {
         throw std::runtime_error("parallel run: another rank has a different link list");
@@ -959,6 +1157,8 @@ TrainingHelper::DecodeRankResults(const std::string& text,
             r.packetsSent = next();
             r.packetsReceived = next();
             r.retransmissions = next();
+            r.controlPacketsSent = next();
+            r.controlPacketsReceived = next();
             nextList(r.lostPeers);
             r.finished = next() == 1;
         }
@@ -1020,6 +1220,12 @@ TrainingHelper::GetLossDrops() const
     return m_lossDrops;
 }
 
+const TrainingFpgaCounters&
+TrainingHelper::GetFpgaCounters() const
+{
+    return m_fpga;
+}
+
 double
 TrainingHelper::GetSimulatedTime() const
 {
@@ -1027,18 +1233,33 @@ TrainingHelper::GetSimulatedTime() const
 }
 
 double
-TrainingHelper::EstimateMeanSync() const
+TrainingHelper::ReplayRounds(std::vector<std::vector<double>>* notBefore) const
 {
     // Like for like with the simulated mean sync: replay the rounds with the cost model's
     // plans. Islands start syncing when their own compute ends, so from the second round on
     // they start at different times; an island's sync ends when its own streams are sent and
     // every peer's stream has arrived (sender's start + transfer + path delay), or, in a ring
     // clique, when its own chain of steps ends.
+    //
+    // A round's rates assume its receivers' ingress carries that round only. A receiver still
+    // receiving its previous round from another sender (a partner of an earlier clique, or a
+    // slower peer) would carry both, so an island holds its sending until its first packet
+    // would arrive after the last of those (its own earlier stream is no conflict: it sends
+    // one round after the other).
     const WanRouting& routing = m_topology.GetRouting();
-    const uint32_t n = m_apps.size();
+    const uint32_t n = m_topology.GetTopology().GetIslands().size();
+    /** One stream's last arrival at a receiver: (sender, time). */
+    using Arrival = std::pair<uint32_t, double>;
+    std::vector<std::vector<Arrival>> previous(n);
+    std::vector<std::vector<Arrival>> arrivals(n);
     std::vector<double> end(n, 0.0);
     std::vector<double> start(n);
+    std::vector<double> go(n);
     std::vector<double> finish(n);
+    if (notBefore != nullptr)
+    {
+        notBefore->assign(m_rounds, std::vector<double>(n, 0.0));
+    }
     double sum = 0;
     uint64_t count = 0;
     for (uint32_t r = 0; r < m_rounds; ++r)
@@ -1047,23 +1268,59 @@ TrainingHelper::EstimateMeanSync() const
         for (uint32_t i = 0; i < n; ++i)
         {
             start[i] = end[i] + m_computeTime.GetSeconds() * m_multipliers[i];
-            finish[i] = start[i];
+            go[i] = start[i];
+        }
+        for (const SyncStream& stream : plan.streams)
+        {
+            const uint32_t i = stream.sender;
+            for (uint32_t j : stream.receivers)
+            {
+                for (const Arrival& other : previous[j])
+                {
+                    if (other.first != i)
+                    {
+                        go[i] = std::max(go[i], other.second - routing.GetIslandDelay(i, j));
+                    }
+                }
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (notBefore != nullptr && go[i] > start[i])
+            {
+                (*notBefore)[r][i] = go[i];
+            }
+            finish[i] = go[i];
+            arrivals[i].clear();
         }
         for (const SyncStream& stream : plan.streams)
         {
             const uint32_t i = stream.sender;
             if (stream.algorithm == SyncAlgorithm::RING)
             {
-                // A member's chain of ring steps, as the cost model times it; over the ring the
-                // members' start differences cancel in the mean.
-                finish[i] = std::max(finish[i], start[i] + plan.islandTime.at(i));
+                // A member's chain of ring steps, as the cost model times it (over the ring the
+                // members' start differences cancel in the mean); its successor's chain ends
+                // with the last step from it.
+                finish[i] = std::max(finish[i], go[i] + plan.islandTime.at(i));
                 continue;
             }
-            const double sent = start[i] + stream.finishTime - stream.startTime - stream.delay;
+            const double sent = go[i] + stream.finishTime - stream.startTime - stream.delay;
             finish[i] = std::max(finish[i], sent);
             for (uint32_t j : stream.receivers)
             {
-                finish[j] = std::max(finish[j], sent + routing.GetIslandDelay(i, j));
+                const double arrival = sent + routing.GetIslandDelay(i, j);
+                finish[j] = std::max(finish[j], arrival);
+                arrivals[j].emplace_back(i, arrival);
+            }
+        }
+        for (const SyncStream& stream : plan.streams)
+        {
+            if (stream.algorithm == SyncAlgorithm::RING)
+            {
+                for (uint32_t j : stream.receivers)
+                {
+                    arrivals[j].emplace_back(stream.sender, finish[j]);
+                }
             }
         }
         for (uint32_t i = 0; i < n; ++i)
@@ -1072,6 +1329,7 @@ TrainingHelper::EstimateMeanSync() const
             ++count;
         }
         end = finish;
+        previous.swap(arrivals);
     }
     return count > 0 ? sum / count : 0;
 }
@@ -1131,7 +1389,7 @@ TrainingHelper::Summarise(double epsilon) const
         s.meanSync = syncSum / finished;
         s.meanCompute = computeSum / finished;
     }
-    s.estimatedSync = EstimateMeanSync();
+    s.estimatedSync = ReplayRounds(nullptr);
     s.totalTime = m_simulatedTime;
     const uint64_t rounds = m_schedule.GetRoundsToEpsilon(epsilon);
     if (rounds != CliqueSchedule::UNREACHABLE)
@@ -1141,6 +1399,8 @@ TrainingHelper::Summarise(double epsilon) const
     }
     s.queueDrops = m_queueDrops;
     s.lossDrops = m_lossDrops;
+    s.fpga = m_fpga;
+    s.heldStarts = m_heldStarts;
     return s;
 }
 
@@ -1149,7 +1409,7 @@ TrainingHelper::WriteRoundsHeader(std::ostream& os)
 {
     os << "capabilities,schedule,island,round,clique,members,compute_start_s,sync_start_s,"
           "sync_end_s,bytes_sent,bytes_received,packets_sent,packets_received,retransmissions,"
-          "lost_peers\n";
+          "lost_peers,control_packets_sent,control_packets_received\n";
 }
 
 void
@@ -1182,7 +1442,8 @@ TrainingHelper::WriteRounds(std::ostream& os,
             os << ",,";
         }
         os << "," << record.bytesSent << "," << record.bytesReceived << "," << record.packetsSent
-           << "," << record.packetsReceived << "," << record.retransmissions << "," << lost << "\n";
+           << "," << record.packetsReceived << "," << record.retransmissions << "," << lost << ","
+           << record.controlPacketsSent << "," << record.controlPacketsReceived << "\n";
     }
 }
 

@@ -55,6 +55,24 @@ struct TrainingLinkUsage
 
 /**
  * \ingroup wan-training
+ * \brief What the FPGAs did during a run, summed over every island's FPGA.
+ *
+ * In a lossless run whose plan the network can honour, partial, overflows and mismatches are
+ * zero: each of them means a slot was flushed early or a chunk reached its island unfolded.
+ */
+struct TrainingFpgaCounters
+{
+    uint64_t aggregated{0}; //!< DATA contributions added into slots
+    uint64_t duplicates{0}; //!< DATA copies of a sender already in the slot (absorbed)
+    uint64_t complete{0};   //!< complete aggregates emitted
+    uint64_t partial{0};    //!< partial aggregates flushed after the FPGA's Timeout
+    uint64_t overflows{0};  //!< DATA passed through for want of a free slot
+    uint64_t mismatches{0}; //!< DATA passed through: members or sizes differ from the slot's
+    uint64_t wraps{0};      //!< int32 element sums that wrapped around (real payloads)
+};
+
+/**
+ * \ingroup wan-training
  * \brief Consensus figures after one round (real payload mode).
  */
 struct TrainingConsensusPoint
@@ -80,12 +98,15 @@ struct TrainingSummary
     double estimatedSync{0}; //!< cost model's mean per-island sync time (rounds replayed), s
     double meanCompute{0};   //!< mean per-island compute time, s
     double totalTime{0};     //!< end of the last round, s
-    std::optional<uint64_t> roundsToEpsilon;      //!< from the schedule's mixing (none: never)
-    std::optional<double> timeToEpsilon;          //!< roundsToEpsilon x meanRound, s
-    uint64_t queueDrops{0};                       //!< packets dropped by device queues
-    uint64_t lossDrops{0};                        //!< packets dropped by the WAN error models
-    uint64_t retransmissions{0};                  //!< chunks resent
-    uint64_t lostPeers{0};                        //!< (island, round, peer) losses declared
+    std::optional<uint64_t> roundsToEpsilon; //!< from the schedule's mixing (none: never)
+    std::optional<double> timeToEpsilon;     //!< roundsToEpsilon x meanRound, s
+    uint64_t queueDrops{0};                  //!< packets dropped by device queues
+    uint64_t lossDrops{0};                   //!< packets dropped by the WAN error models
+    uint64_t retransmissions{0};             //!< chunks resent
+    uint64_t lostPeers{0};                   //!< (island, round, peer) losses declared
+    TrainingFpgaCounters fpga;               //!< the FPGAs' counters
+    uint64_t heldStarts{0}; //!< (island, round) exchanges held until the clique's receivers
+                            //!< were done with their previous round (ReplayRounds)
     std::optional<double> colocatedTimeToEpsilon; //!< the simulated colocated reference's, s
     std::optional<double> gapToColocated;         //!< timeToEpsilon / colocatedTimeToEpsilon
 };
@@ -139,11 +160,22 @@ class TrainingHelper
     void SetWanLossRate(double rate, int64_t stream = 1000);
     /**
      * \brief Let Install() size each FPGA for the plan: Timeout at least the spread of the
-     *        senders' delays to its island plus \p margin, SlotCount at least twice the chunks
-     *        that arrive in that time (default on, margin 20 ms).
+     *        senders' delays and start times at its island plus \p margin, SlotCount at least
+     *        twice the chunks that arrive in that time (default on, margin 20 ms). Without
+     *        tuning, Install() throws std::runtime_error, naming the island, when an FPGA's
+     *        Timeout or SlotCount falls short of what the plan needs.
      * \param tune whether to tune \param margin extra hold time
      */
     void SetTuneFpgas(bool tune, Time margin = MilliSeconds(20));
+    /**
+     * \brief Let Install() size every link device's transmit queue for the plan: at least
+     *        twice the largest number of planned streams that share one link direction (paced
+     *        streams in phase queue one packet each), when the queues hold fewer (default on).
+     *        Without tuning, Install() throws std::runtime_error naming the busiest link
+     *        direction when the queues are too short.
+     * \param tune whether to tune
+     */
+    void SetTuneQueues(bool tune);
     /**
      * \param type the event scheduler Run() installs (default "ns3::PriorityQueueScheduler", fast
      *        with many packets in flight); "" keeps the simulator's
@@ -202,6 +234,8 @@ class TrainingHelper
     uint64_t GetQueueDrops() const;
     /** \return packets dropped by the WAN error models */
     uint64_t GetLossDrops() const;
+    /** \return the FPGAs' counters of the last Run(), summed over all islands (and ranks) */
+    const TrainingFpgaCounters& GetFpgaCounters() const;
     /** \return the end of the last round, s */
     double GetSimulatedTime() const;
     /**
@@ -245,12 +279,29 @@ class TrainingHelper
      * \param helper the helper \param index link direction \param packet the packet
      */
     static void OnWanTxStatic(TrainingHelper* helper, uint32_t index, Ptr<const Packet> packet);
+    /**
+     * \brief Add the counters of the islands' FPGAs to m_fpga.
+     * \param islands the islands (of this process) whose FPGAs to read
+     */
+    void AddFpgaCounters(const std::vector<uint32_t>& islands);
     /** \brief Connect drop and byte counters to every device. */
     void ConnectCounters();
-    /** \brief Size every FPGA's Timeout and SlotCount for the plans (see SetTuneFpgas). */
-    void TuneFpgas();
-    /** \return the cost model's mean per-island sync time over the rounds run, s */
-    double EstimateMeanSync() const;
+    /**
+     * \brief Size every FPGA's Timeout and SlotCount for the plans, or check them when
+     *        tuning is off (see SetTuneFpgas).
+     */
+    void SizeFpgas();
+    /** \brief Size every link device's transmit queue for the plans (see SetTuneQueues). */
+    void SizeQueues();
+    /**
+     * \brief Replay the rounds run with the cost model's plans: the estimate of the mean
+     *        per-island sync time, like for like with the simulated one.
+     * \param notBefore if not null, receives per round and island the time the island may
+     *        start sending (0: when its compute ends): when its first packet to each receiver
+     *        arrives after the receiver's previous round from other senders
+     * \return the mean per-island sync time, s
+     */
+    double ReplayRounds(std::vector<std::vector<double>>* notBefore) const;
     /** \brief Install the WAN error models. */
     void InstallLoss();
     /** \param force print even if the period has not elapsed \brief progress line */
@@ -283,6 +334,7 @@ class TrainingHelper
     std::string m_progressLabel;       //!< progress prefix
     double m_progressSeconds;          //!< progress period (wall), 0: off
     bool m_tuneFpgas;                  //!< size FPGAs for the plan
+    bool m_tuneQueues;                 //!< size transmit queues for the plan
     Time m_fpgaTimeoutMargin;          //!< extra FPGA hold time
     std::string m_schedulerType;       //!< scheduler Run() installs
     uint32_t m_ranks;                  //!< processes Run() uses
@@ -302,6 +354,8 @@ class TrainingHelper
     std::vector<uint32_t> m_linkFraming; //!< per direction: framing bytes not in its packets
     uint64_t m_queueDrops;               //!< device queue drops
     uint64_t m_lossDrops;                //!< error model drops
+    TrainingFpgaCounters m_fpga;         //!< FPGA counters of the last Run()
+    uint64_t m_heldStarts;               //!< (island, round) exchanges held by the plan
     double m_simulatedTime;              //!< end of the last round
     std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
     std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line

@@ -493,7 +493,8 @@ WanTopologyHelper::AllocateGroup()
 bool
 WanTopologyHelper::InstallMulticastTree(uint32_t sender,
                                         Ipv4Address group,
-                                        const std::vector<uint32_t>& receivers)
+                                        const std::vector<uint32_t>& receivers,
+                                        std::string* refusal)
 {
     NS_LOG_FUNCTION(this << sender << group);
     CheckIsland(sender, "InstallMulticastTree");
@@ -521,7 +522,8 @@ WanTopologyHelper::InstallMulticastTree(uint32_t sender,
     // One (source, group) entry per router on the tree: the WAN ports of the tree edges that
     // leave it, then the access ports of its local receivers.
     const Ipv4Address source = m_islandAddresses[sender];
-    bool enabled = true;
+    const auto& cities = m_topology.GetCities();
+    std::ostringstream why;
     for (uint32_t city : tree.routers)
     {
         std::vector<uint32_t> ports;
@@ -540,15 +542,38 @@ WanTopologyHelper::InstallMulticastTree(uint32_t sender,
             }
         }
         m_routers[city]->AddMulticastRoute(source, group, ports);
+        // The first reason the routers would drop the group's packets, if any.
         BooleanValue routerEnabled;
+        UintegerValue maxFanOut;
         m_routers[city]->GetAttribute("MulticastEnabled", routerEnabled);
-        enabled = enabled && routerEnabled.Get();
+        m_routers[city]->GetAttribute("MaxFanOut", maxFanOut);
+        if (!why.str().empty())
+        {
+            continue;
+        }
+        if (!cities[city].caps.multicast)
+        {
+            why << "city " << cities[city].code << " is not multicast-capable";
+        }
+        else if (!routerEnabled.Get())
+        {
+            why << "the router of " << cities[city].code << " has MulticastEnabled false";
+        }
+        else if (ports.size() > maxFanOut.Get())
+        {
+            why << "the router of " << cities[city].code << " would replicate to " << ports.size()
+                << " ports, over its MaxFanOut " << maxFanOut.Get();
+        }
     }
     // Hosts need no join: ns-3 3.37's Ipv4L3Protocol::IsDestinationAddress accepts every
     // multicast destination (its group check is compiled out), so a receiver's UDP socket bound
     // to the port gets whatever the routers deliver; the (source, group) entries above decide
     // which access links carry the group.
-    return m_routing->IsMulticastCapable(tree) && enabled;
+    if (refusal != nullptr)
+    {
+        *refusal = why.str();
+    }
+    return why.str().empty();
 }
 
 void

@@ -134,12 +134,17 @@ class WanTopologyHelper
      *        router it crosses, and subscribe the receivers' hosts to the group.
      * \param sender sending island \param group group address
      * \param receivers receiving islands (the sender itself is ignored)
-     * \return true if every router on the tree is multicast-capable: only then may the sender
-     *         use the group; otherwise it must send unicast copies
+     * \param refusal if not null, receives why the routers would not carry the tree ("" when
+     *        they would): a city without the multicast capability, a router whose
+     *        MulticastEnabled attribute is false, or a router entry over its MaxFanOut
+     * \return true if every router on the tree is multicast-capable and would replicate the
+     *         group's packets: only then may the sender use the group; otherwise it must send
+     *         unicast copies
      */
     bool InstallMulticastTree(uint32_t sender,
                               Ipv4Address group,
-                              const std::vector<uint32_t>& receivers);
+                              const std::vector<uint32_t>& receivers,
+                              std::string* refusal = nullptr);
 
     /**
      * \brief Enable pcap on the island's access link (both ends).

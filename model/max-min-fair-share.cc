@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -33,7 +35,11 @@ MaxMinFairShare::AddResource(double capacity)
 uint32_t
 MaxMinFairShare::AddFlow(const std::vector<Usage>& usages)
 {
-    std::vector<Usage> merged;
+    // Merge in one pass (a flow down a multicast tree has hundreds of usages): m_slot maps a
+    // resource to its place in the merged list, in order of first use. All flows share one
+    // array (a round of a large WAN has tens of thousands of flows).
+    m_slot.resize(m_capacity.size(), 0);
+    const size_t first = m_usages.size();
     for (const auto& [resource, weight] : usages)
     {
         NS_ASSERT_MSG(resource < m_capacity.size(), "unknown resource " << resource);
@@ -42,20 +48,22 @@ MaxMinFairShare::AddFlow(const std::vector<Usage>& usages)
         {
             continue;
         }
-        auto it = std::find_if(merged.begin(), merged.end(), [resource = resource](const Usage& u) {
-            return u.first == resource;
-        });
-        if (it == merged.end())
+        if (m_slot[resource] == 0)
         {
-            merged.emplace_back(resource, weight);
+            m_usages.emplace_back(resource, weight);
+            m_slot[resource] = static_cast<uint32_t>(m_usages.size() - first);
         }
         else
         {
-            it->second += weight;
+            m_usages[first + m_slot[resource] - 1].second += weight;
         }
     }
-    m_flows.push_back(std::move(merged));
-    return static_cast<uint32_t>(m_flows.size() - 1);
+    for (size_t u = first; u < m_usages.size(); ++u)
+    {
+        m_slot[m_usages[u].first] = 0;
+    }
+    m_flowEnd.push_back(m_usages.size());
+    return static_cast<uint32_t>(m_flowEnd.size() - 1);
 }
 
 uint32_t
@@ -67,13 +75,23 @@ MaxMinFairShare::GetResourceCount() const
 uint32_t
 MaxMinFairShare::GetFlowCount() const
 {
-    return static_cast<uint32_t>(m_flows.size());
+    return static_cast<uint32_t>(m_flowEnd.size());
 }
 
-const std::vector<MaxMinFairShare::Usage>&
+std::vector<MaxMinFairShare::Usage>
 MaxMinFairShare::GetFlowUsages(uint32_t flow) const
 {
-    return m_flows.at(flow);
+    if (flow >= m_flowEnd.size())
+    {
+        throw std::out_of_range("MaxMinFairShare: unknown flow " + std::to_string(flow));
+    }
+    return std::vector<Usage>(m_usages.begin() + Begin(flow), m_usages.begin() + m_flowEnd[flow]);
+}
+
+size_t
+MaxMinFairShare::Begin(uint32_t flow) const
+{
+    return flow == 0 ? 0 : m_flowEnd[flow - 1];
 }
 
 double
@@ -86,36 +104,61 @@ void
 MaxMinFairShare::Clear()
 {
     m_capacity.clear();
-    m_flows.clear();
+    m_usages.clear();
+    m_flowEnd.clear();
+    m_slot.clear();
 }
 
 std::vector<double>
 MaxMinFairShare::Solve() const
 {
     const double inf = std::numeric_limits<double>::infinity();
-    size_t nf = m_flows.size();
+    size_t nf = m_flowEnd.size();
     size_t nr = m_capacity.size();
     std::vector<double> rate(nf, 0.0);
     std::vector<bool> frozen(nf, false);
     std::vector<double> residual = m_capacity;
     // Sum of the weights of the unfrozen flows on each resource.
     std::vector<double> activeWeight(nr, 0.0);
-    // Flows by resource, to freeze them when the resource saturates.
-    std::vector<std::vector<uint32_t>> flowsOn(nr);
+    // Flows by resource in flow order, to freeze them when the resource saturates: flowsOn
+    // holds the flows of resource r at [onStart[r], onStart[r + 1]).
+    std::vector<uint32_t> onStart(nr + 1, 0);
+    for (const auto& u : m_usages)
+    {
+        ++onStart[u.first + 1];
+    }
+    for (size_t r = 0; r < nr; ++r)
+    {
+        onStart[r + 1] += onStart[r];
+    }
+    std::vector<uint32_t> flowsOn(m_usages.size());
+    std::vector<uint32_t> fill(onStart.begin(), onStart.end() - 1);
     size_t unfrozen = 0;
     for (size_t f = 0; f < nf; ++f)
     {
-        if (m_flows[f].empty())
+        if (Begin(f) == m_flowEnd[f])
         {
             rate[f] = inf;
             frozen[f] = true;
             continue;
         }
         ++unfrozen;
-        for (const auto& [r, w] : m_flows[f])
+        for (size_t u = Begin(f); u < m_flowEnd[f]; ++u)
         {
+            const auto& [r, w] = m_usages[u];
             activeWeight[r] += w;
-            flowsOn[r].push_back(static_cast<uint32_t>(f));
+            flowsOn[fill[r]++] = static_cast<uint32_t>(f);
+        }
+    }
+    // The resources some unfrozen flow still uses, ascending. A resource whose active weight
+    // has dropped to 0 never regains it, so the list only shrinks; a round of a large WAN uses
+    // a small part of its resources, and an unused one costs nothing per filling step.
+    std::vector<uint32_t> active;
+    for (size_t r = 0; r < nr; ++r)
+    {
+        if (activeWeight[r] > 0)
+        {
+            active.push_back(static_cast<uint32_t>(r));
         }
     }
     double level = 0; // the common rate of all unfrozen flows
@@ -123,7 +166,7 @@ MaxMinFairShare::Solve() const
     {
         // The smallest increment that saturates some resource.
         double step = inf;
-        for (size_t r = 0; r < nr; ++r)
+        for (uint32_t r : active)
         {
             if (activeWeight[r] > 0)
             {
@@ -132,7 +175,7 @@ MaxMinFairShare::Solve() const
         }
         NS_ASSERT(step < inf);
         level += step;
-        for (size_t r = 0; r < nr; ++r)
+        for (uint32_t r : active)
         {
             if (activeWeight[r] > 0)
             {
@@ -140,14 +183,15 @@ MaxMinFairShare::Solve() const
             }
         }
         // Freeze every flow on a saturated resource.
-        for (size_t r = 0; r < nr; ++r)
+        for (uint32_t r : active)
         {
             if (activeWeight[r] <= 0 || residual[r] > SATURATION_TOLERANCE * m_capacity[r])
             {
                 continue;
             }
-            for (uint32_t f : flowsOn[r])
+            for (uint32_t k = onStart[r]; k < onStart[r + 1]; ++k)
             {
+                const uint32_t f = flowsOn[k];
                 if (frozen[f])
                 {
                     continue;
@@ -155,8 +199,9 @@ MaxMinFairShare::Solve() const
                 frozen[f] = true;
                 rate[f] = level;
                 --unfrozen;
-                for (const auto& [r2, w] : m_flows[f])
+                for (size_t u = Begin(f); u < m_flowEnd[f]; ++u)
                 {
+                    const auto& [r2, w] = m_usages[u];
                     activeWeight[r2] -= w;
                     if (activeWeight[r2] < SATURATION_TOLERANCE * w)
                     {
@@ -165,6 +210,10 @@ MaxMinFairShare::Solve() const
                 }
             }
         }
+        active.erase(std::remove_if(active.begin(),
+                                    active.end(),
+                                    [&activeWeight](uint32_t r) { return activeWeight[r] <= 0; }),
+                     active.end());
     }
     return rate;
 }

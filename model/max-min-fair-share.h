@@ -5,6 +5,7 @@
 #ifndef MAX_MIN_FAIR_SHARE_H
 #define MAX_MIN_FAIR_SHARE_H
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -51,8 +52,8 @@ class MaxMinFairShare
     uint32_t GetResourceCount() const;
     /** \return the number of flows */
     uint32_t GetFlowCount() const;
-    /** \param flow a flow index \return its merged usages */
-    const std::vector<Usage>& GetFlowUsages(uint32_t flow) const;
+    /** \param flow a flow index \return its merged usages, in order of first use */
+    std::vector<Usage> GetFlowUsages(uint32_t flow) const;
     /** \param resource a resource index \return its capacity */
     double GetCapacity(uint32_t resource) const;
     /** \brief Remove all resources and flows. */
@@ -62,8 +63,14 @@ class MaxMinFairShare
     std::vector<double> Solve() const;
 
   private:
-    std::vector<double> m_capacity;          //!< by resource
-    std::vector<std::vector<Usage>> m_flows; //!< merged usages, by flow
+    std::vector<double> m_capacity; //!< by resource
+    /** \param flow a flow index \return the index of its first usage in m_usages */
+    std::size_t Begin(uint32_t flow) const;
+
+    std::vector<Usage> m_usages;        //!< merged usages of every flow, flow after flow
+    std::vector<std::size_t> m_flowEnd; //!< by flow: one past its last usage in m_usages
+    /** Scratch of AddFlow(): position + 1 of each resource in the flow being merged, else 0. */
+    std::vector<uint32_t> m_slot;
 };
 
 } // namespace ns3

@@ -29,6 +29,11 @@ constexpr double BITS_PER_BYTE = 8.0;
 constexpr uint32_t BITMAP_WORD_BYTES = 8;
 /** Islands per bitmap word. */
 constexpr uint32_t ISLANDS_PER_WORD = 64;
+/**
+ * Relative margin by which DirectLowerBound() must exceed the RING time to settle a clique's
+ * algorithm without the DIRECT estimate: far above the rounding of progressive filling.
+ */
+constexpr double LOWER_BOUND_MARGIN = 1e-9;
 } // namespace
 
 TypeId
@@ -86,7 +91,8 @@ SyncCostModel::GetTypeId()
 }
 
 SyncCostModel::SyncCostModel()
-    : m_mtu(9000),
+    : m_stamp(0),
+      m_mtu(9000),
       m_chunkPayloadBytes(0),
       m_ipv4HeaderBytes(20),
       m_udpHeaderBytes(8),
@@ -109,6 +115,8 @@ SyncCostModel::DoDispose()
     m_routing.reset();
     m_pathResources.clear();
     m_pathDelay.clear();
+    m_treeParent.clear();
+    m_treeHop.clear();
     Object::DoDispose();
 }
 
@@ -149,6 +157,41 @@ SyncCostModel::SetRouting(const WanRouting& routing)
             m_pathDelay[s][d] = m_routing->GetIslandDelay(s, d);
         }
     }
+    const uint32_t nResources = m_routing->GetResourceCount();
+    m_capacity.resize(nResources);
+    for (uint32_t r = 0; r < nResources; ++r)
+    {
+        m_capacity[r] = m_routing->GetResourceCapacity(r);
+    }
+    // Multicast trees: the tree of a sender's city to any receiver set is the union of the
+    // paths up its shortest-path tree, so the whole tree of every sender city is stored once
+    // (parent and hop per city) and BuildAndSolve() walks it instead of asking for a tree per
+    // stream.
+    const uint32_t nCities = cities.size();
+    m_cityMulticast.assign(nCities, false);
+    for (uint32_t c = 0; c < nCities; ++c)
+    {
+        m_cityMulticast[c] = cities[c].caps.multicast;
+    }
+    std::vector<uint32_t> islandCities(m_islandCity);
+    std::sort(islandCities.begin(), islandCities.end());
+    islandCities.erase(std::unique(islandCities.begin(), islandCities.end()), islandCities.end());
+    m_treeParent.assign(nCities, std::vector<uint32_t>());
+    m_treeHop.assign(nCities, std::vector<uint32_t>());
+    for (uint32_t root : islandCities)
+    {
+        std::vector<uint32_t>& parent = m_treeParent[root];
+        std::vector<uint32_t>& hopResource = m_treeHop[root];
+        parent.assign(nCities, root);
+        hopResource.assign(nCities, 0);
+        for (const auto& hop : m_routing->GetTree(root, islandCities).hops)
+        {
+            parent[hop.to] = hop.from;
+            hopResource[hop.to] = m_routing->GetHopResource(hop);
+        }
+    }
+    m_cityStamp.assign(nCities, 0);
+    m_stamp = 0;
 }
 
 const WanRouting&
@@ -245,14 +288,12 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
     drafts.clear();
     receivers.clear();
     MaxMinFairShare mm;
-    uint32_t nResources = m_routing->GetResourceCount();
-    for (uint32_t r = 0; r < nResources; ++r)
+    for (double capacity : m_capacity)
     {
-        mm.AddResource(m_routing->GetResourceCapacity(r));
+        mm.AddResource(capacity);
     }
     double fpgaLatency = m_fpgaLatency.GetSeconds();
     std::vector<MaxMinFairShare::Usage> usage;
-    std::vector<uint32_t> peerCities;
 
     for (uint32_t c = 0; c < partition.size(); ++c)
     {
@@ -300,23 +341,11 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
         double downWeightFpga = 1.0 / (k - 1);
         for (uint32_t s : clique)
         {
-            peerCities.clear();
-            for (uint32_t j : clique)
+            usage.clear();
+            usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);
+            const bool multicast = WalkTree(s, clique, &usage);
+            if (multicast)
             {
-                if (j != s)
-                {
-                    peerCities.push_back(m_islandCity[j]);
-                }
-            }
-            WanTree tree = m_routing->GetTree(m_islandCity[s], peerCities);
-            if (m_routing->IsMulticastCapable(tree))
-            {
-                usage.clear();
-                usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);
-                for (const auto& hop : tree.hops)
-                {
-                    usage.emplace_back(m_routing->GetHopResource(hop), 1.0);
-                }
                 uint32_t first = receivers.size();
                 double delay = 0;
                 bool aggregated = false;
@@ -408,6 +437,20 @@ SyncCostModel::RingCompletion(const Clique& ring,
     std::vector<double> handed(k, 0.0);
     std::vector<double> input(k, 0.0);
     std::vector<double> nextInput(k, 0.0);
+    // Per segment: its packets, the wire bits of its last packet and of the whole segment.
+    std::vector<uint64_t> segmentLastWire(k);
+    std::vector<double> segmentWireBits(k);
+    for (uint32_t g = 0; g < k; ++g)
+    {
+        const uint64_t bytes = GetRingSegmentBytes(modelBytes, k, g);
+        // An empty segment still sends one header-only packet.
+        const uint64_t chunks = std::max<uint64_t>(1, GetChunkCount(bytes));
+        segmentLastWire[g] = bytes - (chunks - 1) * chunkPayload + overhead;
+        segmentWireBits[g] = BITS_PER_BYTE * (bytes + chunks * overhead);
+    }
+    // Per member: the last-packet size whose transit to the successor is in transitTime.
+    std::vector<uint64_t> transitWire(k, std::numeric_limits<uint64_t>::max());
+    std::vector<double> transitTime(k, 0.0);
     for (uint32_t step = 0; step < steps; ++step)
     {
         for (uint32_t p = 0; p < k; ++p)
@@ -418,22 +461,26 @@ SyncCostModel::RingCompletion(const Clique& ring,
             }
             const uint32_t q = (p + 1) % k;
             const double start = std::max(handed[p], input[p]);
-            const uint64_t bytes =
-                GetRingSegmentBytes(modelBytes, k, GetRingSendSegment(k, p, step));
-            // An empty segment still sends one header-only packet.
-            const uint64_t chunks = std::max<uint64_t>(1, GetChunkCount(bytes));
-            const uint64_t lastWire = bytes - (chunks - 1) * chunkPayload + overhead;
-            const double wireBits = BITS_PER_BYTE * (bytes + chunks * overhead);
+            const uint32_t segment = GetRingSendSegment(k, p, step);
+            const uint64_t lastWire = segmentLastWire[segment];
+            const double wireBits = segmentWireBits[segment];
             // Pacing hands packet n to the socket when the bits before it are paid for at the
             // stream's rate: the step is handed off one packet before its fluid end.
             handed[p] = start + (wireBits - BITS_PER_BYTE * lastWire) / rates[p];
             // The last packet then crosses every link store-and-forward, then propagates.
-            double transit = m_pathDelay[ring[p]][ring[q]];
-            for (uint32_t res : m_pathResources[ring[p]][ring[q]])
+            // Segments share a few sizes, so the transit is recomputed only when the size of
+            // this member's last packet changes.
+            if (lastWire != transitWire[p])
             {
-                transit += BITS_PER_BYTE * lastWire / m_routing->GetResourceCapacity(res);
+                double transit = m_pathDelay[ring[p]][ring[q]];
+                for (uint32_t res : m_pathResources[ring[p]][ring[q]])
+                {
+                    transit += BITS_PER_BYTE * lastWire / m_capacity[res];
+                }
+                transitWire[p] = lastWire;
+                transitTime[p] = transit;
             }
-            nextInput[q] = handed[p] + transit;
+            nextInput[q] = handed[p] + transitTime[p];
             if (times)
             {
                 (*times)[p][step] = RingStepTime{start, nextInput[q]};
@@ -613,6 +660,55 @@ SyncCostModel::EstimateSyncTime(const Partition& partition,
     return sync;
 }
 
+bool
+SyncCostModel::WalkTree(uint32_t sender,
+                        const Clique& clique,
+                        std::vector<MaxMinFairShare::Usage>* hops) const
+{
+    // Walk up from every member's city until the walk meets the tree built so far; the
+    // stamp marks the cities already on it.
+    const uint32_t root = m_islandCity[sender];
+    const auto& parent = m_treeParent[root];
+    const auto& hopResource = m_treeHop[root];
+    const uint64_t stamp = ++m_stamp;
+    m_cityStamp[root] = stamp;
+    bool multicast = m_cityMulticast[root];
+    for (uint32_t j : clique)
+    {
+        for (uint32_t v = m_islandCity[j]; m_cityStamp[v] != stamp; v = parent[v])
+        {
+            m_cityStamp[v] = stamp;
+            multicast = multicast && m_cityMulticast[v];
+            if (hops)
+            {
+                hops->emplace_back(hopResource[v], 1.0);
+            }
+        }
+    }
+    return multicast;
+}
+
+double
+SyncCostModel::DirectLowerBound(const Clique& clique, uint64_t modelBytes) const
+{
+    // Rates are fair shares of capacities: the streams through an access link share its
+    // capacity, so the slowest of them has at most capacity / streams (with the FPGA's weight
+    // 1/(k-1) on an ingress, that is the whole capacity), and its stream time is at least its
+    // wire bits over that rate (delays only add).
+    const uint32_t k = clique.size();
+    const double wireBits = BITS_PER_BYTE * GetWireBytes(modelBytes);
+    double bound = 0;
+    for (uint32_t s : clique)
+    {
+        const double streams = WalkTree(s, clique, nullptr) ? 1.0 : k - 1.0;
+        bound = std::max(bound, streams * wireBits / m_capacity[m_routing->GetAccessUpResource(s)]);
+        const double ingress = HasFpga(s) ? 1.0 : k - 1.0;
+        bound =
+            std::max(bound, ingress * wireBits / m_capacity[m_routing->GetAccessDownResource(s)]);
+    }
+    return bound;
+}
+
 SyncAlgorithm
 SyncCostModel::ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const
 {
@@ -621,8 +717,15 @@ SyncCostModel::ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const
         return SyncAlgorithm::DIRECT;
     }
     Partition alone{clique};
-    double direct = EstimateSyncTime(alone, {SyncAlgorithm::DIRECT}, modelBytes);
     double ring = EstimateSyncTime(alone, {SyncAlgorithm::RING}, modelBytes);
+    // DIRECT of a large clique without multicast is k(k-1) streams, and its estimate the
+    // costliest of the optimiser; a lower bound that already loses to RING settles it. The
+    // margin covers the rounding of the fair-share sums.
+    if (DirectLowerBound(clique, modelBytes) * (1 - LOWER_BOUND_MARGIN) > ring)
+    {
+        return SyncAlgorithm::RING;
+    }
+    double direct = EstimateSyncTime(alone, {SyncAlgorithm::DIRECT}, modelBytes);
     return ring < direct ? SyncAlgorithm::RING : SyncAlgorithm::DIRECT;
 }
 

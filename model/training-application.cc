@@ -258,6 +258,18 @@ TrainingApplication::SetPeerRtt(const std::vector<Time>& rtt)
 }
 
 void
+TrainingApplication::SetAggregationHold(const std::vector<Time>& hold)
+{
+    m_hold = hold;
+}
+
+void
+TrainingApplication::SetSyncNotBefore(const std::vector<Time>& notBefore)
+{
+    m_syncNotBefore = notBefore;
+}
+
+void
 TrainingApplication::SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs)
 {
     m_configs = configs;
@@ -385,6 +397,7 @@ TrainingApplication::StopApplication()
     NS_LOG_FUNCTION(this);
     m_running = false;
     m_computeEvent.Cancel();
+    m_heldSyncEvent.Cancel();
     for (auto& entry : m_states)
     {
         for (auto& stream : entry.second->streams)
@@ -539,8 +552,28 @@ TrainingApplication::FinishCompute()
     }
     m_computeFinishedTrace(m_island, m_round);
     m_records[m_round].syncStart = Simulator::Now();
+    if (m_round < m_syncNotBefore.size() && m_syncNotBefore[m_round] > Simulator::Now())
+    {
+        // Held: until then the island answers as if still computing (nothing sent yet).
+        m_heldSyncEvent = Simulator::Schedule(m_syncNotBefore[m_round] - Simulator::Now(),
+                                              &TrainingApplication::StartHeldSync,
+                                              this,
+                                              m_round);
+        return;
+    }
     state.syncing = true;
     StartSync(state);
+}
+
+void
+TrainingApplication::StartHeldSync(uint32_t round)
+{
+    NS_LOG_FUNCTION(this << round);
+    if (m_running && m_current != nullptr && m_current->round == round)
+    {
+        m_current->syncing = true;
+        StartSync(*m_current);
+    }
 }
 
 void
@@ -554,10 +587,13 @@ TrainingApplication::StartSync(RoundState& state)
     }
     // A peer is not asked before its data could have arrived: RetransmissionTimeout plus the
     // round trip to it (its delay, and time for a "not yet" answer).
+    // Behind an FPGA, a peer's data may wait in its slot for the clique's slowest contributor.
+    const Time hold = AggregationHold(state, m_island);
     state.waitUntil.assign(state.k, Simulator::Now());
     for (uint32_t slot = 0; slot < state.k; ++slot)
     {
-        state.waitUntil[slot] += m_retransmissionTimeout + PeerRtt(state.config->members[slot]);
+        state.waitUntil[slot] +=
+            m_retransmissionTimeout + PeerRtt(state.config->members[slot]) + hold;
     }
     state.check = Simulator::Schedule(m_retransmissionTimeout,
                                       &TrainingApplication::CheckProgress,
@@ -809,12 +845,13 @@ TrainingApplication::CheckProgress(uint32_t round)
         const Time now = Simulator::Now();
         if (state->progress[s] != state->progressAtCheck[s])
         {
-            // Data is flowing: the peer is sending; ask only after a silent check interval.
+            // Data is flowing: the peer is sending; ask only after a silent check interval
+            // (and after the FPGA's hold: its later chunks may wait there for slower peers).
             state->progressAtCheck[s] = state->progress[s];
             state->retries[s] = 0;
             state->nacked[s] = false;
             state->answered[s] = false;
-            state->waitUntil[s] = now;
+            state->waitUntil[s] = now + AggregationHold(*state, m_island);
             continue;
         }
         if (now < state->waitUntil[s])
@@ -838,7 +875,8 @@ TrainingApplication::CheckProgress(uint32_t round)
         }
         SendNack(*state, s);
         state->nacked[s] = true;
-        state->waitUntil[s] = now + m_retransmissionTimeout + PeerRtt(state->config->members[s]);
+        state->waitUntil[s] = now + m_retransmissionTimeout + PeerRtt(state->config->members[s]) +
+                              AggregationHold(*state, m_island);
     }
     if (!state->finished)
     {
@@ -939,7 +977,7 @@ TrainingApplication::SendNack(RoundState& state, uint32_t slot)
         if (ranges.size() == GradientHeader::MAX_NACK_RANGES)
         {
             header.SetNackRanges(ranges);
-            SendPacket(state, GradientHeader::CreateVirtualPacket(header), m_addresses[peer]);
+            SendPacket(state, GradientHeader::CreateVirtualPacket(header), m_addresses[peer], true);
             ranges.clear();
             ++packets;
         }
@@ -947,7 +985,7 @@ TrainingApplication::SendNack(RoundState& state, uint32_t slot)
     if (!ranges.empty())
     {
         header.SetNackRanges(ranges);
-        SendPacket(state, GradientHeader::CreateVirtualPacket(header), m_addresses[peer]);
+        SendPacket(state, GradientHeader::CreateVirtualPacket(header), m_addresses[peer], true);
     }
 }
 
@@ -968,7 +1006,7 @@ TrainingApplication::SendNotYet(uint32_t round,
     header.SetMembers(members);
     // An empty contributor bitmap: "I hold nothing of this round for you yet".
     Ptr<Packet> packet = GradientHeader::CreateVirtualPacket(header);
-    CountSent(round, packet);
+    CountSent(round, packet, true);
     m_socket->SendTo(packet, 0, InetSocketAddress(m_addresses[peer], m_port));
 }
 
@@ -1104,7 +1142,8 @@ TrainingApplication::TrimRecentChunks(const RoundState& state,
     {
         rate = FALLBACK_RATE_BPS;
     }
-    const Time cutoff = Simulator::Now() - PeerRtt(peer) - m_retransmissionTimeout;
+    const Time cutoff =
+        Simulator::Now() - PeerRtt(peer) - m_retransmissionTimeout - AggregationHold(state, peer);
     if (cutoff < start)
     {
         ranges.clear();
@@ -1212,10 +1251,16 @@ TrainingApplication::Receive(Ptr<Packet> packet)
     }
     const uint32_t round = header.GetRound();
     TrainingRoundRecord& record = m_records[round];
-    record.bytesReceived += packet->GetSize();
-    ++record.packetsReceived;
-
     const GradientHeader::Type type = header.GetType();
+    if (type == GradientHeader::NACK || type == GradientHeader::ACK)
+    {
+        ++record.controlPacketsReceived;
+    }
+    else
+    {
+        record.bytesReceived += packet->GetSize();
+        ++record.packetsReceived;
+    }
     if (type == GradientHeader::NACK)
     {
         ReceiveNack(header);
@@ -1458,20 +1503,27 @@ TrainingApplication::BuildChunk(RoundState& state,
 }
 
 void
-TrainingApplication::SendPacket(RoundState& state, Ptr<Packet> packet, Ipv4Address to)
+TrainingApplication::SendPacket(RoundState& state, Ptr<Packet> packet, Ipv4Address to, bool control)
 {
-    CountSent(state.round, packet);
+    CountSent(state.round, packet, control);
     m_socket->SendTo(packet, 0, InetSocketAddress(to, m_port));
 }
 
 void
-TrainingApplication::CountSent(uint32_t round, Ptr<const Packet> packet)
+TrainingApplication::CountSent(uint32_t round, Ptr<const Packet> packet, bool control)
 {
-    if (round < m_records.size())
+    if (round >= m_records.size())
     {
-        m_records[round].bytesSent += packet->GetSize();
-        ++m_records[round].packetsSent;
+        return;
     }
+    TrainingRoundRecord& record = m_records[round];
+    if (control)
+    {
+        ++record.controlPacketsSent;
+        return;
+    }
+    record.bytesSent += packet->GetSize();
+    ++record.packetsSent;
 }
 
 uint32_t
@@ -1568,6 +1620,16 @@ Time
 TrainingApplication::PeerRtt(uint32_t peer) const
 {
     return peer < m_rtt.size() ? m_rtt[peer] : Time(0);
+}
+
+Time
+TrainingApplication::AggregationHold(const RoundState& state, uint32_t island) const
+{
+    if (state.config->algorithm != SyncAlgorithm::DIRECT || island >= m_hold.size())
+    {
+        return Time(0);
+    }
+    return m_hold[island];
 }
 
 Time

@@ -60,20 +60,22 @@ struct TrainingRoundConfig
  */
 struct TrainingRoundRecord
 {
-    uint32_t island{0};              //!< the island
-    uint32_t round{0};               //!< the training round
-    uint32_t clique{0};              //!< clique index within the round's partition
-    std::vector<uint32_t> members;   //!< the clique's islands (self included)
-    Time computeStart;               //!< start of the compute phase
-    Time syncStart;                  //!< end of compute, start of the exchange
-    Time syncEnd;                    //!< round complete (received all, sent all)
-    uint64_t bytesSent{0};           //!< gradient bytes (header + payload) sent for the round
-    uint64_t bytesReceived{0};       //!< gradient bytes received for the round
-    uint64_t packetsSent{0};         //!< gradient packets sent for the round (NACK/ACK too)
-    uint64_t packetsReceived{0};     //!< gradient packets received for the round
-    uint64_t retransmissions{0};     //!< chunks this island resent after NACKs
-    std::vector<uint32_t> lostPeers; //!< peers declared lost in the round
-    bool finished{false};            //!< the round ended
+    uint32_t island{0};             //!< the island
+    uint32_t round{0};              //!< the training round
+    uint32_t clique{0};             //!< clique index within the round's partition
+    std::vector<uint32_t> members;  //!< the clique's islands (self included)
+    Time computeStart;              //!< start of the compute phase
+    Time syncStart;                 //!< end of compute, start of the exchange
+    Time syncEnd;                   //!< round complete (received all, sent all)
+    uint64_t bytesSent{0};          //!< gradient bytes (header + payload) of DATA/RING packets sent
+    uint64_t bytesReceived{0};      //!< gradient bytes of DATA/AGGREGATE/RING packets received
+    uint64_t packetsSent{0};        //!< DATA/RING packets sent for the round (resends too)
+    uint64_t packetsReceived{0};    //!< DATA/AGGREGATE/RING packets received for the round
+    uint64_t controlPacketsSent{0}; //!< NACKs and "not yet" answers sent for the round
+    uint64_t controlPacketsReceived{0}; //!< NACKs and "not yet" answers received
+    uint64_t retransmissions{0};        //!< chunks this island resent after NACKs
+    std::vector<uint32_t> lostPeers;    //!< peers declared lost in the round
+    bool finished{false};               //!< the round ended
 };
 
 /**
@@ -156,6 +158,22 @@ class TrainingApplication : public Application
      *        and only when silent for a whole check interval (RetransmissionTimeout)
      */
     void SetPeerRtt(const std::vector<Time>& rtt);
+    /**
+     * \param hold per island, the longest its in-line FPGA may hold a peer's DATA chunk before
+     *        the island receives it (the FPGA's Timeout plus PipelineLatency; zero without an
+     *        FPGA). Behind an FPGA every peer's chunk waits for the clique's slowest
+     *        contributor, so in DIRECT rounds a silent peer is NACKed only this much later,
+     *        and a NACKed sender keeps this much longer before it counts a chunk as lost.
+     */
+    void SetAggregationHold(const std::vector<Time>& hold);
+    /**
+     * \param notBefore per training round, the earliest time the island may start sending
+     *        (empty or shorter: no constraint). The WAN controller's plan gives a round's
+     *        streams rates that assume the receivers' ingress is free; a receiver still
+     *        receiving its previous round would carry both rounds at once. An island whose
+     *        compute ends earlier waits (the wait counts as sync time).
+     */
+    void SetSyncNotBefore(const std::vector<Time>& notBefore);
     /** \param configs this island's part of each round of the schedule's period */
     void SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs);
     /** \param workload the numerics (shared by all islands); null: virtual */
@@ -273,6 +291,8 @@ class TrainingApplication : public Application
     void StartRound();
     /** \brief Compute finished: run the workload's steps and start the exchange. */
     void FinishCompute();
+    /** \param round the round whose exchange was held \brief start it (SetSyncNotBefore) */
+    void StartHeldSync(uint32_t round);
     /** \brief Start sending DIRECT streams or the first RING step. */
     void StartSync(RoundState& state);
     /** \param round the round \param index stream index \brief send the stream's next chunk */
@@ -340,10 +360,16 @@ class TrainingApplication : public Application
                            uint32_t chunk,
                            uint32_t chunkCount,
                            uint16_t flags);
-    /** \param state the round \param packet the packet \param to destination */
-    void SendPacket(RoundState& state, Ptr<Packet> packet, Ipv4Address to);
-    /** \param record record to bump \param packet a sent packet */
-    void CountSent(uint32_t round, Ptr<const Packet> packet);
+    /**
+     * \param state the round \param packet the packet \param to destination
+     * \param control a NACK, not data
+     */
+    void SendPacket(RoundState& state, Ptr<Packet> packet, Ipv4Address to, bool control = false);
+    /**
+     * \param round the packet's round \param packet a sent packet
+     * \param control a NACK or a "not yet" answer, not data
+     */
+    void CountSent(uint32_t round, Ptr<const Packet> packet, bool control);
 
     /** \param chunk chunk index \param first receives first element \return element count */
     uint32_t ChunkElements(uint32_t chunk, uint32_t& first) const;
@@ -357,6 +383,12 @@ class TrainingApplication : public Application
     double RateTo(const RoundState& state, uint32_t peer, uint16_t ringStep, bool ring) const;
     /** \param peer an island \return the round-trip propagation delay to it */
     Time PeerRtt(uint32_t peer) const;
+    /**
+     * \param state a round \param island an island of its clique
+     * \return how long the island's FPGA may hold a DATA chunk of the round (zero in RING
+     *         rounds, whose packets it never holds)
+     */
+    Time AggregationHold(const RoundState& state, uint32_t island) const;
     /** \param wireBits bits so far \param rate rate \param start origin \return send time */
     static Time PacedDelay(Time start, double wireBits, double rateBps);
     /** \param packet gradient packet \return bits on the wire (IPv4, UDP and PPP added) */
@@ -381,6 +413,7 @@ class TrainingApplication : public Application
     uint32_t m_islandCount;                     //!< N
     std::vector<Ipv4Address> m_addresses;       //!< island addresses
     std::vector<Time> m_rtt;                    //!< per island RTT
+    std::vector<Time> m_hold;                   //!< per island, its FPGA's longest hold
     std::vector<TrainingRoundConfig> m_configs; //!< per period round
     Ptr<TrainingWorkload> m_workload;           //!< numerics (may be null)
     uint32_t m_elements;                        //!< int32 elements of the model
@@ -392,6 +425,8 @@ class TrainingApplication : public Application
     bool m_remote;                                            //!< another rank runs the island
     bool m_computing;                                         //!< in the compute phase of m_round
     EventId m_computeEvent;                                   //!< end of compute
+    EventId m_heldSyncEvent;                                  //!< a held exchange's start
+    std::vector<Time> m_syncNotBefore;                        //!< per round, earliest send
     std::map<uint32_t, std::unique_ptr<RoundState>> m_states; //!< by round
     RoundState* m_current;                                    //!< state of m_round (fast path)
     std::map<std::tuple<uint32_t, uint32_t, uint16_t>, ResendJob> m_resends; //!< NACKs served

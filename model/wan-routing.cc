@@ -382,4 +382,22 @@ WanRouting::GetResourceCapacity(uint32_t resource) const
     return static_cast<double>(m_topology.GetIslands().at(island).accessBps);
 }
 
+std::string
+WanRouting::GetResourceName(uint32_t resource) const
+{
+    const auto& links = m_topology.GetLinks();
+    const auto& cities = m_topology.GetCities();
+    const uint32_t wanResources = 2 * links.size();
+    if (resource < wanResources)
+    {
+        const WanLink& link = links[resource / 2];
+        const bool forward = resource % 2 == 0;
+        return "link " + cities[forward ? link.a : link.b].code + " to " +
+               cities[forward ? link.b : link.a].code;
+    }
+    const uint32_t island = (resource - wanResources) / 2;
+    const std::string& name = m_topology.GetIslands().at(island).name;
+    return (resource - wanResources) % 2 == 0 ? "egress of " + name : "ingress of " + name;
+}
+
 } // namespace ns3

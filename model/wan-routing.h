@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -118,6 +119,11 @@ class WanRouting
     uint32_t GetAccessDownResource(uint32_t island) const;
     /** \param resource a resource index \return its capacity, bits per second */
     double GetResourceCapacity(uint32_t resource) const;
+    /**
+     * \param resource a resource index
+     * \return what it is, e.g. "link NYC to LON" or "ingress of NYC-0"
+     */
+    std::string GetResourceName(uint32_t resource) const;
 
     /**
      * \brief The rounding every delay goes through (link and access delays are compared, and

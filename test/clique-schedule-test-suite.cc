@@ -330,6 +330,14 @@ class ScheduleHelperDeterminismTestCase : public TestCase
             }
             NS_TEST_ASSERT_MSG_EQ(r.baselines.size(), 5u, "five baselines");
             NS_TEST_ASSERT_MSG_EQ(std::isfinite(r.best.timeToEpsilon), true, "finite");
+            // The search leaves rho out while it scores; every returned row has it filled in.
+            for (const auto& row : r.table)
+            {
+                NS_TEST_ASSERT_MSG_EQ(row.rho,
+                                      row.schedule.GetContraction(),
+                                      "rho of " << row.schedule.GetName());
+            }
+            NS_TEST_ASSERT_MSG_EQ(r.best.rho, r.best.schedule.GetContraction(), "rho of the best");
         }
 
         CliqueScheduleHelper h = MakeHelper(1000, 0, 2);

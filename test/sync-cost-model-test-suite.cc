@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -483,6 +484,219 @@ class SyncCostModelTwoByTwoTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The optimiser's shortcuts against the plain computation on a grid WAN with
+ *        equal-delay links (many tied shortest paths) and a mix of capabilities: multicast
+ *        streams use exactly the hops of WanRouting::GetTree() and multicast exactly when
+ *        WanRouting::IsMulticastCapable() says so; ChooseAlgorithm() picks what comparing
+ *        both estimates picks.
+ */
+class SyncCostModelShortcutsTestCase : public TestCase
+{
+  public:
+    SyncCostModelShortcutsTestCase()
+        : TestCase("stored trees and the algorithm shortcut match the plain computation")
+    {
+    }
+
+  private:
+    /** Grid side. */
+    static constexpr uint32_t SIDE = 4;
+
+    /**
+     * \param everyOther true: cities with an index divisible by 3 lack multicast
+     * \param caps the capabilities of the others
+     * \return a SIDE x SIDE grid of cities, one island each, 1 ms links
+     */
+    static WanTopology Grid(const std::string& caps, bool everyOther)
+    {
+        WanTopology t;
+        for (uint32_t c = 0; c < SIDE * SIDE; ++c)
+        {
+            const bool plain = everyOther && c % 3 == 0;
+            t.AddCity(City("G" + std::to_string(c), plain ? "none" : caps));
+            t.AddIsland(Island("g" + std::to_string(c), c, GBPS, 1e-4));
+        }
+        for (uint32_t r = 0; r < SIDE; ++r)
+        {
+            for (uint32_t c = 0; c < SIDE; ++c)
+            {
+                const uint32_t v = r * SIDE + c;
+                if (c + 1 < SIDE)
+                {
+                    t.AddLink(Link(v, v + 1, 10 * GBPS, 1e-3));
+                }
+                if (r + 1 < SIDE)
+                {
+                    t.AddLink(Link(v, v + SIDE, 10 * GBPS, 1e-3));
+                }
+            }
+        }
+        return t;
+    }
+
+    /**
+     * \return a ring of SIDE x SIDE cities with equal links: the two halves to the opposite
+     *         city tie, and a source's tree breaks the tie at the far end while forwarding
+     *         towards a destination breaks it at the near end
+     */
+    static WanTopology Ring()
+    {
+        WanTopology t;
+        const uint32_t n = SIDE * SIDE;
+        for (uint32_t c = 0; c < n; ++c)
+        {
+            t.AddCity(City("R" + std::to_string(c), "both"));
+            t.AddIsland(Island("r" + std::to_string(c), c, GBPS, 1e-4));
+        }
+        for (uint32_t c = 0; c < n; ++c)
+        {
+            t.AddLink(Link(c, (c + 1) % n, 10 * GBPS, 1e-3));
+        }
+        return t;
+    }
+
+    /** \param clique members \param n islands \return the clique plus singletons */
+    static Partition WithSingletons(const Clique& clique, uint32_t n)
+    {
+        Partition p{clique};
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (std::find(clique.begin(), clique.end(), i) == clique.end())
+            {
+                p.push_back({i});
+            }
+        }
+        return p;
+    }
+
+    void DoRun() override
+    {
+        const uint32_t n = SIDE * SIDE;
+        // Cliques from a fixed LCG: sizes 2..9, members spread over the grid.
+        uint64_t state = 12345;
+        auto next = [&state](uint32_t bound) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            return static_cast<uint32_t>((state >> 33) % bound);
+        };
+        std::vector<Clique> cliques;
+        for (int k = 0; k < 24; ++k)
+        {
+            const uint32_t size = 2 + next(8);
+            Clique c;
+            while (c.size() < size)
+            {
+                const uint32_t i = next(n);
+                if (std::find(c.begin(), c.end(), i) == c.end())
+                {
+                    c.push_back(i);
+                }
+            }
+            std::sort(c.begin(), c.end());
+            cliques.push_back(c);
+        }
+
+        uint32_t multicastSeen = 0;
+        uint32_t unicastSeen = 0;
+        for (const WanTopology& topology : {Grid("both", false), Grid("both", true), Ring()})
+        {
+            Ptr<SyncCostModel> m = MakeModel(topology);
+            const WanRouting& routing = m->GetRouting();
+            for (const auto& clique : cliques)
+            {
+                Partition p = WithSingletons(clique, n);
+                std::vector<SyncAlgorithm> algs(p.size(), SyncAlgorithm::DIRECT);
+                SyncRoundEstimate e = m->EstimateRound(p, algs, MODEL_BYTES);
+                for (uint32_t s : clique)
+                {
+                    std::vector<uint32_t> peerCities;
+                    for (uint32_t j : clique)
+                    {
+                        if (j != s)
+                        {
+                            peerCities.push_back(topology.GetIslands()[j].city);
+                        }
+                    }
+                    WanTree tree = routing.GetTree(topology.GetIslands()[s].city, peerCities);
+                    const bool capable = routing.IsMulticastCapable(tree);
+                    uint32_t streams = 0;
+                    for (const auto& stream : e.streams)
+                    {
+                        if (stream.sender != s)
+                        {
+                            continue;
+                        }
+                        ++streams;
+                        NS_TEST_ASSERT_MSG_EQ(stream.multicast, capable, "multicast rule");
+                        if (!stream.multicast)
+                        {
+                            continue;
+                        }
+                        std::vector<uint32_t> expected{routing.GetAccessUpResource(s)};
+                        for (const auto& hop : tree.hops)
+                        {
+                            expected.push_back(routing.GetHopResource(hop));
+                        }
+                        for (uint32_t j : clique)
+                        {
+                            if (j != s)
+                            {
+                                expected.push_back(routing.GetAccessDownResource(j));
+                            }
+                        }
+                        std::vector<uint32_t> used;
+                        for (const auto& [res, w] : stream.resources)
+                        {
+                            used.push_back(res);
+                        }
+                        std::sort(expected.begin(), expected.end());
+                        std::sort(used.begin(), used.end());
+                        NS_TEST_ASSERT_MSG_EQ((used == expected),
+                                              true,
+                                              "tree of sender " << s << " in a clique of "
+                                                                << clique.size());
+                    }
+                    NS_TEST_ASSERT_MSG_EQ(streams,
+                                          (capable ? 1u : clique.size() - 1),
+                                          "streams of sender " << s);
+                    (capable ? multicastSeen : unicastSeen) += 1;
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(multicastSeen, 0u, "some senders multicast");
+        NS_TEST_ASSERT_MSG_GT(unicastSeen, 0u, "some senders cannot");
+
+        // ChooseAlgorithm() against both estimates, for sizes where either side wins.
+        uint32_t ringChosen = 0;
+        uint32_t directChosen = 0;
+        for (const char* caps : {"none", "multicast", "fpga", "both"})
+        {
+            Ptr<SyncCostModel> m = MakeModel(Grid(caps, false));
+            for (uint64_t bytes : {uint64_t{10000}, MODEL_BYTES, 100 * MODEL_BYTES})
+            {
+                for (const auto& clique : cliques)
+                {
+                    const double direct =
+                        m->EstimateSyncTime({clique}, {SyncAlgorithm::DIRECT}, bytes);
+                    const double ring = m->EstimateSyncTime({clique}, {SyncAlgorithm::RING}, bytes);
+                    const SyncAlgorithm expected = (clique.size() > 2 && ring < direct)
+                                                       ? SyncAlgorithm::RING
+                                                       : SyncAlgorithm::DIRECT;
+                    const SyncAlgorithm chosen = m->ChooseAlgorithm(clique, bytes);
+                    NS_TEST_ASSERT_MSG_EQ(chosen,
+                                          expected,
+                                          caps << ", " << bytes << " B, clique of "
+                                               << clique.size());
+                    (chosen == SyncAlgorithm::RING ? ringChosen : directChosen) += 1;
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(ringChosen, 0u, "ring wins somewhere");
+        NS_TEST_ASSERT_MSG_GT(directChosen, 0u, "direct wins somewhere");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The suite.
  */
 class SyncCostModelTestSuite : public TestSuite
@@ -495,6 +709,7 @@ class SyncCostModelTestSuite : public TestSuite
         AddTestCase(new SyncCostModelLineTestCase);
         AddTestCase(new SyncCostModelStarTestCase);
         AddTestCase(new SyncCostModelTwoByTwoTestCase);
+        AddTestCase(new SyncCostModelShortcutsTestCase);
     }
 };
 

@@ -16,9 +16,11 @@
 
 // ctest-suite: training-application
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
+#include "ns3/fpga-aggregator-net-device.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
@@ -66,10 +68,15 @@ const double SCALE = 65536.0;
  * \brief A topology of \p cities cities in a ring (or a line for 2), \p perCity islands each.
  * \param cities number of cities \param perCity islands per city \param caps capabilities
  * \param wanDelay delay of every WAN link, s
+ * \param farDelay if positive, the delay of the last city's links instead, s
  * \return the topology
  */
 WanTopology
-MakeTopology(uint32_t cities, uint32_t perCity, const std::string& caps, double wanDelay)
+MakeTopology(uint32_t cities,
+             uint32_t perCity,
+             const std::string& caps,
+             double wanDelay,
+             double farDelay = 0)
 {
     WanTopology t;
     for (uint32_t c = 0; c < cities; ++c)
@@ -79,13 +86,15 @@ MakeTopology(uint32_t cities, uint32_t perCity, const std::string& caps, double 
         city.name = city.code;
         t.AddCity(city);
     }
+    // With farDelay, both links of the last city have that delay: it is far from all others.
+    const double lastDelay = farDelay > 0 ? farDelay : wanDelay;
     for (uint32_t c = 0; c + 1 < cities; ++c)
     {
-        t.AddLink(WanLink{c, c + 1, WAN_BPS, wanDelay});
+        t.AddLink(WanLink{c, c + 1, WAN_BPS, c + 2 == cities ? lastDelay : wanDelay});
     }
     if (cities > 2)
     {
-        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, wanDelay});
+        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, lastDelay});
     }
     for (uint32_t c = 0; c < cities; ++c)
     {
@@ -126,6 +135,7 @@ struct RunResult
     std::string csv;                          //!< rounds.csv rows
     uint64_t queueDrops{0};                   //!< queue drops
     uint64_t lossDrops{0};                    //!< error-model drops
+    TrainingFpgaCounters fpga;                //!< the FPGAs' counters
     double estimatedSync{0};                  //!< plan of period round 0
     uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
     uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
@@ -165,9 +175,18 @@ struct Setup
     bool ring{false};                      //!< RING for every clique
     uint32_t seed{1};                      //!< RNG seed
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
+    double farDelay{0};                    //!< if positive, delay of the last city's links, s
     uint16_t mtu{9000};                    //!< MTU of every device
     bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
     uint32_t ranks{1};      //!< processes (TrainingHelper::SetRanks)
+    int fanOutCity{-1};     //!< city whose router gets MaxFanOut = fanOut
+    uint32_t fanOut{0};     //!< that MaxFanOut
+    int multicastOffCity{-1}; //!< city whose router gets MulticastEnabled = false
+    bool tuneFpgas{true};     //!< TrainingHelper::SetTuneFpgas
+    uint32_t fpgaSlots{0};    //!< if positive, every FPGA's SlotCount
+    Time fpgaTimeout;         //!< if positive, every FPGA's Timeout
+    uint32_t queuePackets{0}; //!< if positive, every device's transmit queue bound
+    bool tuneQueues{true};    //!< TrainingHelper::SetTuneQueues
 };
 
 RunResult
@@ -176,11 +195,15 @@ Simulate(const Setup& setup)
     RngSeedManager::SetSeed(setup.seed);
     RngSeedManager::SetRun(1);
     const WanTopology topology =
-        MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay);
+        MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay, setup.farDelay);
     const uint32_t n = topology.GetIslands().size();
     WanTopologyHelper wan;
     wan.SetMtu(setup.mtu);
     wan.SetStockLinks(setup.stockLinks);
+    if (setup.queuePackets > 0)
+    {
+        wan.SetQueueSize(QueueSize(QueueSizeUnit::PACKETS, setup.queuePackets));
+    }
     wan.Install(topology);
     CliqueSchedule schedule = setup.partitions.empty()
                                   ? CliqueSchedule::GlobalClique(n)
@@ -217,6 +240,31 @@ Simulate(const Setup& setup)
         helper.SetComputeMultiplier(setup.straggler, 10.0);
     }
     helper.SetRanks(setup.ranks);
+    if (setup.fanOutCity >= 0)
+    {
+        wan.GetRouter(setup.fanOutCity)->SetAttribute("MaxFanOut", UintegerValue(setup.fanOut));
+    }
+    helper.SetTuneFpgas(setup.tuneFpgas);
+    helper.SetTuneQueues(setup.tuneQueues);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(i))
+        {
+            if (setup.fpgaSlots > 0)
+            {
+                fpga->SetAttribute("SlotCount", UintegerValue(setup.fpgaSlots));
+            }
+            if (setup.fpgaTimeout.IsStrictlyPositive())
+            {
+                fpga->SetAttribute("Timeout", TimeValue(setup.fpgaTimeout));
+            }
+        }
+    }
+    if (setup.multicastOffCity >= 0)
+    {
+        wan.GetRouter(setup.multicastOffCity)
+            ->SetAttribute("MulticastEnabled", BooleanValue(false));
+    }
     helper.Install();
     if (setup.cut >= 0)
     {
@@ -248,6 +296,7 @@ Simulate(const Setup& setup)
     run.csv = csv.str();
     run.queueDrops = helper.GetQueueDrops();
     run.lossDrops = helper.GetLossDrops();
+    run.fpga = helper.GetFpgaCounters();
     run.parallel = helper.GetParallelInfo();
     helper.EstimateLoad(run.cityLoad, run.linkPackets);
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
@@ -260,6 +309,27 @@ Simulate(const Setup& setup)
     }
     Simulator::Destroy();
     return run;
+}
+
+/**
+ * \param setup a run that must be refused
+ * \return the message of the \p Error it throws ("" if it ran)
+ */
+template <typename Error>
+std::string
+Refusal(const Setup& setup)
+{
+    std::string message;
+    try
+    {
+        Simulate(setup);
+    }
+    catch (const Error& e)
+    {
+        message = e.what();
+    }
+    Simulator::Destroy();
+    return message;
 }
 
 /**
@@ -813,43 +883,188 @@ class TrainingRanksErrorsTestCase : public TestCase
     }
 
   private:
-    /** \param setup the run \return the message of the std::invalid_argument it throws */
-    std::string Refusal(const Setup& setup)
-    {
-        std::string message;
-        try
-        {
-            Simulate(setup);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            message = e.what();
-        }
-        Simulator::Destroy();
-        return message;
-    }
-
     void DoRun() override
     {
         Setup setup;
         setup.ranks = 0;
-        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("ranks: 0: expected 1 to 3"),
-                              std::string::npos,
-                              "0 ranks");
+        NS_TEST_EXPECT_MSG_NE(
+            Refusal<std::invalid_argument>(setup).find("ranks: 0: expected 1 to 3"),
+            std::string::npos,
+            "0 ranks");
         setup.ranks = 4;
-        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("ranks: 4: expected 1 to 3"),
-                              std::string::npos,
-                              "more ranks than cities");
+        NS_TEST_EXPECT_MSG_NE(
+            Refusal<std::invalid_argument>(setup).find("ranks: 4: expected 1 to 3"),
+            std::string::npos,
+            "more ranks than cities");
         setup.ranks = 2;
         setup.real = true;
-        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("real payloads need one rank"),
-                              std::string::npos,
-                              "real payloads");
+        NS_TEST_EXPECT_MSG_NE(
+            Refusal<std::invalid_argument>(setup).find("real payloads need one rank"),
+            std::string::npos,
+            "real payloads");
         setup.real = false;
         setup.stockLinks = true;
-        NS_TEST_EXPECT_MSG_NE(Refusal(setup).find("only WanLinkChannel can"),
+        NS_TEST_EXPECT_MSG_NE(Refusal<std::invalid_argument>(setup).find("only WanLinkChannel can"),
                               std::string::npos,
                               "PointToPointChannel between ranks");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A multicast tree the routers would refuse is an error before the run, naming the
+ *        router and why; the plan's multicast rates are never silently replaced by unicast
+ *        copies (which would overload the sender's access link).
+ */
+class TrainingRefusedTreeTestCase : public TestCase
+{
+  public:
+    TrainingRefusedTreeTestCase()
+        : TestCase("a multicast tree the routers refuse is an error before the run")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Three cities in a triangle: island C0-0's tree leaves C0 on two WAN ports.
+        Setup setup;
+        setup.caps = "multicast";
+        setup.fanOutCity = 0;
+        setup.fanOut = 1;
+        const std::string fanOut = Refusal<std::runtime_error>(setup);
+        NS_TEST_EXPECT_MSG_NE(fanOut.find("island C0-0's update, but the routers refuse its "
+                                          "tree: the router of C0 would replicate to 2 ports, "
+                                          "over its MaxFanOut 1"),
+                              std::string::npos,
+                              "fan-out over the limit: " << fanOut);
+        setup.fanOutCity = -1;
+        setup.multicastOffCity = 2;
+        const std::string off = Refusal<std::runtime_error>(setup);
+        NS_TEST_EXPECT_MSG_NE(off.find("the router of C2 has MulticastEnabled false"),
+                              std::string::npos,
+                              "multicast switched off: " << off);
+        // A fan-out within the limit runs, and so does a router without multicast when the
+        // plan sends unicast copies anyway.
+        setup.multicastOffCity = -1;
+        setup.fanOutCity = 0;
+        setup.fanOut = 2;
+        NS_TEST_EXPECT_MSG_EQ(Refusal<std::runtime_error>(setup),
+                              "",
+                              "fan-out 2 within MaxFanOut 2");
+        setup.caps = "none";
+        setup.fanOutCity = -1;
+        setup.multicastOffCity = 2;
+        NS_TEST_EXPECT_MSG_EQ(Refusal<std::runtime_error>(setup),
+                              "",
+                              "unicast plan, multicast switched off");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Behind an FPGA, a near peer's chunks wait in their slots for a far peer's: the
+ *        receiver must not NACK the near peer for them (regression: it did after
+ *        RetransmissionTimeout plus the near peer's round trip, and the resent copies passed
+ *        the FPGA unfolded and overloaded the island's ingress).
+ *
+ * Three cities in a triangle: C0 and C1 1 ms apart, C2 60 ms from both, one island each, an
+ * FPGA at every island, RetransmissionTimeout 20 ms. Island C0-0 hears from C1-1 after 1 ms
+ * but gets every aggregate only after C2-0's chunk arrived, 60 ms in: without the FPGA's hold
+ * it would NACK C1-0 at about 22 ms. Each FPGA folds exactly one aggregate per chunk per
+ * round, all complete.
+ */
+class TrainingFpgaHoldTestCase : public TestCase
+{
+  public:
+    TrainingFpgaHoldTestCase()
+        : TestCase("behind an FPGA, a near peer is not NACKed while a far peer's chunk is due")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "fpga";
+        setup.farDelay = 60e-3;
+        setup.rounds = 2;
+        const RunResult run = Simulate(setup);
+        const uint64_t chunks = Chunks(setup.modelBytes);
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, 0u, "island " << r.island << " resent");
+            NS_TEST_EXPECT_MSG_EQ(r.packetsReceived, chunks, "one aggregate per chunk");
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
+        // 3 islands x 2 rounds x chunks slots, each folding its 2 peers' chunks.
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.complete, 3 * 2 * chunks, "complete aggregates");
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.aggregated, 2 * 3 * 2 * chunks, "contributions");
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.partial, 0u, "no partial flushes");
+
+        // Untuned, the FPGAs' defaults (Timeout 50 ms) fall short of the 60 ms spread: an
+        // error before the run. With a long enough Timeout but a single slot, the same.
+        setup.tuneFpgas = false;
+        std::string message = Refusal<std::runtime_error>(setup);
+        NS_TEST_EXPECT_MSG_NE(message.find("the FPGA of island C0-0 has Timeout +50ms, but the "
+                                           "plan holds its slots up to"),
+                              std::string::npos,
+                              "untuned timeout: " << message);
+        setup.fpgaTimeout = Seconds(1);
+        setup.fpgaSlots = 1;
+        message = Refusal<std::runtime_error>(setup);
+        NS_TEST_EXPECT_MSG_NE(message.find("the FPGA of island C0-0 has SlotCount 1, but the "
+                                           "plan may keep up to 22 slots"),
+                              std::string::npos,
+                              "untuned slots: " << message);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Transmit queues hold one packet per planned stream that shares a link direction:
+ *        paced streams in phase reach that bound.
+ *
+ * Three cities in a ring, two islands each, global clique, no multicast: each island sends 5
+ * unicast copies, all starting together at equal rates, so every chunk leaves as a burst of 5
+ * packets into the island's own 4-packet queue. Tuned, the helper raises every queue to twice
+ * the busiest direction's streams, and nothing is lost; untuned, Install() names the problem.
+ * The busiest directions are the WAN links: the 2 islands of a city each send to the 2 of the
+ * next city along it, and with a ring of 3 every pair is one hop: 4 streams; an island's
+ * egress carries its 5 copies, so 5 is the most, and queues get 10.
+ */
+class TrainingQueueSizeTestCase : public TestCase
+{
+  public:
+    TrainingQueueSizeTestCase()
+        : TestCase("transmit queues hold a packet per planned stream in phase")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 3;
+        setup.perCity = 2;
+        setup.rounds = 2;
+        setup.queuePackets = 4;
+        const RunResult run = Simulate(setup);
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "sized queues drop nothing");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, 0u, "island " << r.island << " resent");
+        }
+        setup.tuneQueues = false;
+        const std::string message = Refusal<std::runtime_error>(setup);
+        NS_TEST_EXPECT_MSG_NE(message.find("a transmit queue holds 4p, but up to 5 planned "
+                                           "streams share one link direction (egress of C0-0)"),
+                              std::string::npos,
+                              "untuned: " << message);
+        NS_TEST_EXPECT_MSG_NE(message.find("at least 10 packets"),
+                              std::string::npos,
+                              "untuned: " << message);
     }
 };
 
@@ -993,6 +1208,9 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingCutLinkTestCase(true, 2));
         AddTestCase(new TrainingRanksTestCase());
         AddTestCase(new TrainingRanksErrorsTestCase());
+        AddTestCase(new TrainingRefusedTreeTestCase());
+        AddTestCase(new TrainingFpgaHoldTestCase());
+        AddTestCase(new TrainingQueueSizeTestCase());
         AddTestCase(new TrainingEstimateLoadTestCase());
         AddTestCase(new TrainingStragglerTestCase());
         AddTestCase(new TrainingNoNeedlessResendTestCase(false));

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 using namespace ns3;
 
@@ -114,6 +115,41 @@ TEST(MaxMinFairShare, MergesRepeatedResourcesAndHandlesEmptyFlows)
     EXPECT_NEAR(rate[0], 2, TOL);
     EXPECT_NEAR(rate[1], 2, TOL);
     EXPECT_TRUE(std::isinf(rate[free]));
+}
+
+TEST(MaxMinFairShare, FlowsKeepTheirOwnUsagesAndClearStartsAfresh)
+{
+    // Flows are stored one after another; each keeps its merged usages in order of first use,
+    // a repeat in one flow does not leak into the next, and the flows of a resource are found
+    // whatever their position.
+    MaxMinFairShare mm;
+    uint32_t a = mm.AddResource(12);
+    uint32_t b = mm.AddResource(4);
+    uint32_t c = mm.AddResource(30);
+    uint32_t f0 = mm.AddFlow({{c, 1}, {a, 0.5}, {c, 1}});
+    uint32_t f1 = mm.AddFlow({});
+    uint32_t f2 = mm.AddFlow({{b, 1}, {a, 1}, {b, 0}});
+    uint32_t f3 = mm.AddFlow({{a, 1}});
+    using U = std::vector<MaxMinFairShare::Usage>;
+    EXPECT_EQ(mm.GetFlowUsages(f0), (U{{c, 2.0}, {a, 0.5}}));
+    EXPECT_TRUE(mm.GetFlowUsages(f1).empty());
+    EXPECT_EQ(mm.GetFlowUsages(f2), (U{{b, 1.0}, {a, 1.0}}));
+    EXPECT_EQ(mm.GetFlowUsages(f3), (U{{a, 1.0}}));
+    EXPECT_THROW(mm.GetFlowUsages(4), std::out_of_range);
+    // By hand: b holds f2 at 4; a then has 12 - 4 = 8 for f3 (weight 1) and f0 (weight 0.5),
+    // so both reach 8 / 1.5 = 16/3, and f0 uses 2 x 16/3 of c's 30 (not saturated).
+    auto rate = mm.Solve();
+    EXPECT_NEAR(rate[f0], 16.0 / 3, TOL);
+    EXPECT_TRUE(std::isinf(rate[f1]));
+    EXPECT_NEAR(rate[f2], 4, TOL);
+    EXPECT_NEAR(rate[f3], 16.0 / 3, TOL);
+
+    mm.Clear();
+    EXPECT_EQ(mm.GetFlowCount(), 0u);
+    uint32_t l = mm.AddResource(6);
+    uint32_t g = mm.AddFlow({{l, 1}, {l, 2}});
+    EXPECT_EQ(mm.GetFlowUsages(g), (U{{l, 3.0}}));
+    EXPECT_NEAR(mm.Solve()[g], 2, TOL);
 }
 
 TEST(MaxMinFairShare, ZeroCapacityGivesZeroRate)
