@@ -11,7 +11,7 @@
 #            - NS3_SOURCE=PATH when set: a release tarball (ns-3.NN.tar.xz/.bz2/.gz) or an ns-3
 #              source folder (a checkout or an unpacked release; copied, never built in place);
 #            - else for 3.37: Debian's source package ns3 (`apt-get source`, Debian 12 archive);
-#            - else <repo>/../shared/ns-3/ns-3.VERSION.tar.xz when present.
+#            - else <repo>/../shared/ns-3/ns-VERSION.tar.xz (ns-3.48.tar.xz) when present.
 #
 # Environment:
 #   NS3_SOURCE      the ns-3 source, as above
@@ -24,8 +24,9 @@
 # Re-running is incremental: the source, the configuration and the build are reused; only the
 # module's changed files are rebuilt. The first run builds about 420 targets (ns-3's core,
 # network, internet, point-to-point, applications, bridge, csma, their dependencies stats and
-# traffic-control, and the module): 3.37 takes 10 to 16 minutes on 2 idle cores, 3.48 about
-# 25 (both an hour on 2 busy ones). A re-run takes well under a minute plus what changed.
+# traffic-control, and the module): 3.37 takes 10 to 16 minutes on 2 idle cores; 3.37 and 3.48
+# each took 72 to 75 minutes on 2 cores shared with other builds (load average 9). A re-run
+# takes well under a minute plus what changed.
 #
 # Exit code: 0 when every step passed and test.py reports no failure, 1 otherwise.
 
@@ -51,12 +52,12 @@ case "$VERSION" in
     exit 2
     ;;
 esac
-if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ] && [ -f "$REPO/../shared/ns-3/ns-3.$VERSION.tar.xz" ]; then
-    SOURCE=$(cd "$REPO/../shared/ns-3" && pwd)/ns-3.$VERSION.tar.xz
+if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ] && [ -f "$REPO/../shared/ns-3/ns-$VERSION.tar.xz" ]; then
+    SOURCE=$(cd "$REPO/../shared/ns-3" && pwd)/ns-$VERSION.tar.xz
 fi
 if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ]; then
     echo "check-in-tree: no source for ns-3 $VERSION: set NS3_SOURCE to its release tarball" \
-        "(ns-3.$VERSION.tar.xz from nsnam.org) or to an ns-3 checkout" >&2
+        "(ns-$VERSION.tar.xz from nsnam.org) or to an ns-3 checkout" >&2
     exit 2
 fi
 CACHE_ROOT=${WAN_NS3_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wan-training/in-tree}

@@ -747,7 +747,8 @@ TEST(WanTopologyGenerator, CapabilityCountsAreExact)
         auto p = Params("ring", 16, seed);
         p.fpgaFraction = 0.5;
         std::string chosen;
-        for (const auto& city : WanTopologyGenerator::Generate(p).GetCities())
+        const WanTopology topology = WanTopologyGenerator::Generate(p);
+        for (const auto& city : topology.GetCities())
         {
             chosen += city.caps.fpga ? '1' : '0';
         }
