@@ -46,6 +46,14 @@ case "$CACHE" in
 "$REPO" | "$REPO"/*) die "WAN_COMPAT_CACHE must be outside the repository ($CACHE)" ;;
 esac
 
+# One run at a time per cache: a second run would remove the roots the first one is using.
+mkdir -p "$CACHE"
+exec 9> "$CACHE/.lock"
+if ! flock -n 9; then
+    say "another check-compat run is using $CACHE; waiting for it"
+    flock 9
+fi
+
 # The mirror: the first Debian archive named in this machine's apt sources (one-line and deb822
 # formats), else deb.debian.org. The machines of this project reach a dated snapshot of Debian.
 find_mirror() {
