@@ -647,55 +647,65 @@ TrainingHelper::SizeQueues()
         return;
     }
     const uint32_t needed = QUEUE_HEADROOM * *busiest;
+    const std::string where =
+        routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin()));
+    for (const Ptr<NetDevice>& device : LinkDevices())
+    {
+        Ptr<PointToPointNetDevice> stock = DynamicCast<PointToPointNetDevice>(device);
+        QueueSizeValue size;
+        if (stock)
+        {
+            size.Set(stock->GetQueue()->GetMaxSize());
+        }
+        else
+        {
+            device->GetAttribute("TxQueueMaxSize", size);
+        }
+        if (size.Get().GetUnit() == QueueSizeUnit::PACKETS && size.Get().GetValue() >= needed)
+        {
+            continue;
+        }
+        if (!m_tuneQueues)
+        {
+            std::ostringstream os;
+            os << "TrainingHelper: a transmit queue holds " << size.Get() << ", but up to "
+               << *busiest << " planned streams share one link direction (" << where
+               << "): in phase they queue one packet each; make queues hold at least " << needed
+               << " packets (WanTopologyHelper::SetQueueSize) or let SetTuneQueues size them";
+            throw std::runtime_error(os.str());
+        }
+        const QueueSize bigger(QueueSizeUnit::PACKETS, needed);
+        if (stock)
+        {
+            stock->GetQueue()->SetMaxSize(bigger);
+        }
+        else
+        {
+            device->SetAttribute("TxQueueMaxSize", QueueSizeValue(bigger));
+        }
+    }
+    NS_LOG_INFO("transmit queues hold at least " << needed << " packets: up to " << *busiest
+                                                 << " streams share " << where);
+}
+
+std::vector<Ptr<NetDevice>>
+TrainingHelper::LinkDevices()
+{
+    // Every point-to-point device of the simulation: hosts, FPGAs and routers.
+    std::vector<Ptr<NetDevice>> devices;
     for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
     {
         Ptr<Node> node = NodeList::GetNode(n);
         for (uint32_t d = 0; d < node->GetNDevices(); ++d)
         {
             Ptr<NetDevice> device = node->GetDevice(d);
-            Ptr<PointToPointNetDevice> stock = DynamicCast<PointToPointNetDevice>(device);
-            QueueSizeValue size;
-            if (stock)
+            if (DynamicCast<WanLinkNetDevice>(device) || DynamicCast<PointToPointNetDevice>(device))
             {
-                size.Set(stock->GetQueue()->GetMaxSize());
-            }
-            else if (DynamicCast<WanLinkNetDevice>(device))
-            {
-                device->GetAttribute("TxQueueMaxSize", size);
-            }
-            else
-            {
-                continue;
-            }
-            if (size.Get().GetUnit() == QueueSizeUnit::PACKETS && size.Get().GetValue() >= needed)
-            {
-                continue;
-            }
-            if (!m_tuneQueues)
-            {
-                std::ostringstream os;
-                os << "TrainingHelper: a transmit queue holds " << size.Get() << ", but up to "
-                   << *busiest << " planned streams share one link direction ("
-                   << routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin()))
-                   << "): in phase they queue one packet each; make queues hold at least " << needed
-                   << " packets (WanTopologyHelper::SetQueueSize) or let "
-                   << "SetTuneQueues size them";
-                throw std::runtime_error(os.str());
-            }
-            const QueueSize bigger(QueueSizeUnit::PACKETS, needed);
-            if (stock)
-            {
-                stock->GetQueue()->SetMaxSize(bigger);
-            }
-            else
-            {
-                device->SetAttribute("TxQueueMaxSize", QueueSizeValue(bigger));
+                devices.push_back(device);
             }
         }
     }
-    NS_LOG_INFO("transmit queues hold at least "
-                << needed << " packets: up to " << *busiest << " streams share "
-                << routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin())));
+    return devices;
 }
 
 void
@@ -725,25 +735,15 @@ TrainingHelper::InstallLoss()
 void
 TrainingHelper::ConnectCounters()
 {
-    // Queue drops on every point-to-point device of the simulation (hosts, FPGAs, routers).
-    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    // Queue drops on every point-to-point device of the simulation.
+    for (const Ptr<NetDevice>& device : LinkDevices())
     {
-        Ptr<Node> node = NodeList::GetNode(n);
-        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
-        {
-            Ptr<NetDevice> device = node->GetDevice(d);
-            if (!DynamicCast<WanLinkNetDevice>(device) &&
-                !DynamicCast<PointToPointNetDevice>(device))
-            {
-                continue;
-            }
-            // MacTxDrop fires once per packet a full queue refuses (the stock device's queue
-            // also fires its own Drop for it: counting both would count it twice).
-            device->TraceConnectWithoutContext("MacTxDrop",
-                                               MakeCallback(&TrainingHelper::OnQueueDrop, this));
-            device->TraceConnectWithoutContext("PhyRxDrop",
-                                               MakeCallback(&TrainingHelper::OnLossDrop, this));
-        }
+        // MacTxDrop fires once per packet a full queue refuses (the stock device's queue also
+        // fires its own Drop for it: counting both would count it twice).
+        device->TraceConnectWithoutContext("MacTxDrop",
+                                           MakeCallback(&TrainingHelper::OnQueueDrop, this));
+        device->TraceConnectWithoutContext("PhyRxDrop",
+                                           MakeCallback(&TrainingHelper::OnLossDrop, this));
     }
     // Bytes per WAN link direction.
     const WanTopology& topology = m_topology.GetTopology();

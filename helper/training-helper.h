@@ -293,6 +293,8 @@ class TrainingHelper
     void SizeFpgas();
     /** \brief Size every link device's transmit queue for the plans (see SetTuneQueues). */
     void SizeQueues();
+    /** \return every point-to-point device of the simulation (module's or stock) */
+    static std::vector<Ptr<NetDevice>> LinkDevices();
     /**
      * \brief Replay the rounds run with the cost model's plans: the estimate of the mean
      *        per-island sync time, like for like with the simulated one.

@@ -818,6 +818,8 @@ TrainingApplication::CheckProgress(uint32_t round)
     }
     const bool ring = state->config->algorithm == SyncAlgorithm::RING;
     const uint32_t predecessor = (state->position + state->k - 1) % state->k;
+    // Behind an FPGA, a peer's chunks may wait in their slots for slower peers.
+    const Time hold = AggregationHold(*state, m_island);
     for (uint32_t s = 0; s < state->k && !state->finished; ++s)
     {
         if (s == state->position || state->lost[s])
@@ -846,12 +848,12 @@ TrainingApplication::CheckProgress(uint32_t round)
         if (state->progress[s] != state->progressAtCheck[s])
         {
             // Data is flowing: the peer is sending; ask only after a silent check interval
-            // (and after the FPGA's hold: its later chunks may wait there for slower peers).
+            // (and after the FPGA's hold).
             state->progressAtCheck[s] = state->progress[s];
             state->retries[s] = 0;
             state->nacked[s] = false;
             state->answered[s] = false;
-            state->waitUntil[s] = now + AggregationHold(*state, m_island);
+            state->waitUntil[s] = now + hold;
             continue;
         }
         if (now < state->waitUntil[s])
@@ -875,8 +877,8 @@ TrainingApplication::CheckProgress(uint32_t round)
         }
         SendNack(*state, s);
         state->nacked[s] = true;
-        state->waitUntil[s] = now + m_retransmissionTimeout + PeerRtt(state->config->members[s]) +
-                              AggregationHold(*state, m_island);
+        state->waitUntil[s] =
+            now + m_retransmissionTimeout + PeerRtt(state->config->members[s]) + hold;
     }
     if (!state->finished)
     {
