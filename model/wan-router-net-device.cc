@@ -434,7 +434,15 @@ WanRouterNetDevice::CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4F
         header.m_bytes[IPV4_CHECKSUM_OFFSET + 1] = checksum & 0xff;
     }
     Ptr<Packet> copy = packet->Copy();
-    copy->RemoveAtStart(IPV4_HEADER_BYTES);
+    // The old header goes in two steps: cutting into a header makes ns-3 give the copy its own
+    // packet-metadata list (when Packet::EnablePrinting is on), and the second step removes the
+    // remaining byte. Removed in one step, the copy would keep sharing the list of the packet it
+    // came from, and AddHeader would append to that list in place, rewriting a back pointer
+    // that copies still in flight elsewhere in a multicast tree depend on; ns-3 3.37's debug
+    // checks (PacketMetadata::IsStateOk) abort on that. With metadata off, both steps only move
+    // the buffer's start.
+    copy->RemoveAtStart(IPV4_HEADER_BYTES - 1);
+    copy->RemoveAtStart(1);
     copy->AddHeader(header);
     return copy;
 }
