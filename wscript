@@ -54,7 +54,10 @@ def read_cmake_lists(module_dir):
     headers = _cmake_list(text, "build_lib(", "HEADER_FILES")
     tests = _cmake_list(text, "set(wan_training_test_sources")
     libraries = _cmake_list(text, "build_lib(", "LIBRARIES_TO_LINK")
-    dependencies = [re.sub(r"^\$\{lib(.+)\}$", r"\1", lib) for lib in libraries]
+    # ${lib<module>} entries only: optional libraries (MPI) are a CMake-only feature.
+    dependencies = [
+        re.sub(r"^\$\{lib(.+)\}$", r"\1", lib) for lib in libraries if lib.startswith("${lib")
+    ]
     return sources, headers, tests, dependencies
 
 

@@ -8,12 +8,14 @@
  *
  *   training-bench [--topology=PATH] [--modelBytes=1000000000] [--rounds=1]
  *                  [--sets=none,multicast,fpga,both] [--schedule=global|ring|moshpit]
- *                  [--mtu=9000] [--scheduler=TYPEID] [--ranks=2] [--baseline]
+ *                  [--mtu=9000] [--scheduler=TYPEID] [--baseline]
+ *                  [--simulator=default|granted-time-window|null-message] [--partition=...]
  *
- * Targets (2 cores): at most 60 s and 1 GiB per set. --ranks (default 2, the target machine's
- * cores) splits each set's simulation over that many processes by city
- * (TrainingHelper::SetRanks); "crossed" counts the packets that went between them, and the
- * memory is the sum of the processes' peaks. The table shows wall and CPU seconds (on a shared
+ * Targets (2 cores): at most 60 s and 1 GiB per set. Under mpirun with a distributed simulator
+ * (an ns-3 built with MPI, tools/build-ns3.sh), each set's simulation is split over the ranks
+ * by city and the sets run one after the other in the ranks' processes; "crossed" counts the
+ * packets that went between ranks, CPU time and memory are the sums over the ranks (the memory
+ * of a rank is its peak so far). The table shows wall and CPU seconds (on a shared
  * machine the wall time includes other jobs' load). --baseline runs every set first in one
  * process on ns-3's own PointToPointNetDevice, PointToPointChannel and default scheduler, in the
  * same process tree, and prints the speed-up over it: a comparison that machine noise affects less
@@ -25,7 +27,8 @@
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/training-helper.h"
-#include "ns3/wan-parallel-runner.h"
+#include "ns3/wan-mpi.h"
+#include "ns3/wan-partition.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
 
@@ -78,7 +81,7 @@ struct BenchConfig
     uint32_t rounds{1};                                        //!< rounds
     uint32_t mtu{9000};                                        //!< IP MTU of every link
     std::string scheduler; //!< scheduler TypeId, "" for the helper's default
-    uint32_t ranks{2};     //!< processes per set (TrainingHelper::SetRanks)
+    std::string partition; //!< --partition (empty: balanced by load)
 };
 
 /**
@@ -108,9 +111,16 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
     {
         throw std::runtime_error("--schedule: \"" + schedule + "\": expected global|ring|moshpit");
     }
+    WanMpi::BeginSimulation();
     WanTopologyHelper wan;
     wan.SetMtu(config.mtu);
     wan.SetStockLinks(stock);
+    TrainingHelper::DistributeCities(wan,
+                                     topology,
+                                     plan,
+                                     config.modelBytes,
+                                     config.rounds,
+                                     config.partition);
     wan.Install(topology);
     TrainingHelper helper(wan, plan);
     helper.SetModelBytes(config.modelBytes);
@@ -123,10 +133,6 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
     else if (!config.scheduler.empty())
     {
         helper.SetSchedulerType(config.scheduler);
-    }
-    if (!stock)
-    {
-        helper.SetRanks(config.ranks);
     }
     helper.Install();
     helper.Run();
@@ -143,16 +149,29 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
         m.packets += r.packetsSent;
     }
     Simulator::Destroy();
+    WanMpi::EndSimulation();
     m.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // With several ranks, the other ranks are this process's children: add their peaks and
-    // CPU times (the sum bounds the peak of the set from above).
-    for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN})
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    m.rssMib = usage.ru_maxrss / KIB;
+    m.cpu = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 + usage.ru_stime.tv_sec +
+            usage.ru_stime.tv_usec * 1e-6;
+    // Distributed: rank 0 reports the sums of the ranks' CPU times and memory peaks.
+    const std::vector<std::string> ranks =
+        WanMpi::Gather(std::to_string(m.cpu) + " " + std::to_string(m.rssMib));
+    if (ranks.size() > 1)
     {
-        struct rusage usage;
-        getrusage(who, &usage);
-        m.rssMib += usage.ru_maxrss / KIB;
-        m.cpu += usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 + usage.ru_stime.tv_sec +
-                 usage.ru_stime.tv_usec * 1e-6;
+        m.cpu = 0;
+        m.rssMib = 0;
+        for (const std::string& text : ranks)
+        {
+            std::istringstream is(text);
+            double cpu = 0;
+            double rss = 0;
+            is >> cpu >> rss;
+            m.cpu += cpu;
+            m.rssMib += rss;
+        }
     }
     return m;
 }
@@ -251,6 +270,22 @@ PrintRow(const std::string& label, const Measurement& m, bool target, double spe
     std::cout << std::endl;
 }
 
+/** \brief Print the title and the table's header. \param config what every set runs */
+void
+PrintHeader(const BenchConfig& config)
+{
+    std::cout << "training-bench: " << config.topology << ", model " << config.modelBytes
+              << " bytes, " << config.rounds << " round(s), schedule " << config.schedule
+              << ", MTU " << config.mtu << ", " << WanMpi::GetSize() << " rank(s) per set ("
+              << WanMpi::GetSimulator() << " simulator)\n";
+    std::cout << std::left << std::setw(18) << "set" << std::right << std::setw(10) << "wall_s"
+              << std::setw(10) << "cpu_s" << std::setw(10) << "rss_MiB" << std::setw(10) << "sim_s"
+              << std::setw(10) << "sync_s" << std::setw(10) << "est_s" << std::setw(12) << "packets"
+              << std::setw(12) << "pkts/wall_s" << std::setw(8) << "drops" << std::setw(9)
+              << "resends" << std::setw(10) << "crossed" << std::setw(8) << "target" << std::setw(9)
+              << "speedup" << std::endl;
+}
+
 } // namespace
 
 int
@@ -269,9 +304,15 @@ main(int argc, char** argv)
     cmd.AddValue("scheduler",
                  "event scheduler TypeId (empty: the helper's default)",
                  config.scheduler);
-    cmd.AddValue("ranks",
-                 "processes per set, cities split between them (TrainingHelper::SetRanks)",
-                 config.ranks);
+    std::string simulator = WanMpi::DEFAULT_SIMULATOR;
+    cmd.AddValue("simulator",
+                 "default, or under mpirun granted-time-window|null-message (ns-3's "
+                 "distributed simulators; each set split over the ranks by city)",
+                 simulator);
+    cmd.AddValue("partition",
+                 "with a distributed simulator: the rank of every city, e.g. NYC:0,LAX:1,... "
+                 "(empty: balanced by estimated load)",
+                 config.partition);
     cmd.AddValue("baseline",
                  "also run each set on ns-3's point-to-point devices and channels and default "
                  "scheduler, and "
@@ -289,29 +330,32 @@ main(int argc, char** argv)
     }
     try
     {
-        WanParallelRunner::CheckRanks(config.ranks,
-                                      WanTopology::LoadFile(config.topology).GetCities().size());
-    }
-    catch (const std::invalid_argument& e)
-    {
-        std::cerr << "error: --" << e.what() << std::endl; // "ranks: R: expected ..."
-        return 1;
+        WanMpi::Init(simulator);
+        if (WanMpi::IsDistributed() && baseline)
+        {
+            throw std::invalid_argument("--baseline: runs in one process; not with --simulator=" +
+                                        simulator);
+        }
+        const WanTopology topology = WanTopology::LoadFile(config.topology);
+        if (WanMpi::GetSize() > 1)
+        {
+            WanPartition::CheckRanks(WanMpi::GetSize(), topology.GetCities().size());
+        }
+        if (!config.partition.empty())
+        {
+            WanPartition::Parse(config.partition, topology, WanMpi::GetSize());
+        }
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << std::endl; // the topology file
-        return 1;
+        std::cerr << "error: " << e.what() << std::endl; // a flag or the topology file
+        WanMpi::Abort(1);
     }
-
-    std::cout << "training-bench: " << config.topology << ", model " << config.modelBytes
-              << " bytes, " << config.rounds << " round(s), schedule " << config.schedule
-              << ", MTU " << config.mtu << ", " << config.ranks << " rank(s) per set\n";
-    std::cout << std::left << std::setw(18) << "set" << std::right << std::setw(10) << "wall_s"
-              << std::setw(10) << "cpu_s" << std::setw(10) << "rss_MiB" << std::setw(10) << "sim_s"
-              << std::setw(10) << "sync_s" << std::setw(10) << "est_s" << std::setw(12) << "packets"
-              << std::setw(12) << "pkts/wall_s" << std::setw(8) << "drops" << std::setw(9)
-              << "resends" << std::setw(10) << "crossed" << std::setw(8) << "target" << std::setw(9)
-              << "speedup" << std::endl;
+    const bool writer = WanMpi::GetRank() == 0;
+    if (writer)
+    {
+        PrintHeader(config);
+    }
     int status = 0;
     for (const std::string& set : Split(sets))
     {
@@ -327,13 +371,22 @@ main(int argc, char** argv)
             PrintRow(set + " (stock)", stock, false, 0);
         }
         Measurement m;
-        if (!RunChild(config, set, false, m))
+        // Distributed: every rank runs the set in its own process (MPI forbids forking).
+        if (WanMpi::IsDistributed())
+        {
+            m = RunSet(config, set, false);
+        }
+        else if (!RunChild(config, set, false, m))
         {
             std::cout << set << " failed" << std::endl;
             status = 1;
             continue;
         }
-        PrintRow(set, m, true, baseline && m.wall > 0 ? stock.wall / m.wall : 0);
+        if (writer)
+        {
+            PrintRow(set, m, true, baseline && m.wall > 0 ? stock.wall / m.wall : 0);
+        }
     }
+    WanMpi::Finalize();
     return status;
 }

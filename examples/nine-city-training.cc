@@ -12,9 +12,15 @@
  *   nine-city-training --capabilities=both --schedule=moshpit --modelBytes=100000000
  *
  * With --jobs=N the experiments (capability set x schedule, and the colocated reference) run
- * in up to N child processes at once; the outputs are byte for byte those of --jobs=1. With
- * --ranks=R each experiment is itself split over R processes by city (WanParallelRunner):
- * --jobs spreads many experiments over the cores, --ranks makes one large experiment faster.
+ * in up to N child processes at once; the outputs are byte for byte those of --jobs=1. Under
+ * mpirun with --simulator=granted-time-window|null-message (an ns-3 built with MPI, see
+ * tools/build-ns3.sh), each experiment is split over the MPI ranks by city with ns-3's
+ * distributed simulator, and rank 0 writes the same outputs as one process:
+ *
+ *   mpirun -np 2 nine-city-training --simulator=null-message --capabilities=both
+ *
+ * --jobs spreads many experiments over the cores of one machine, MPI one large experiment
+ * over the cores of many.
  */
 
 #include "ns3/clique-schedule-helper.h"
@@ -25,7 +31,8 @@
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-command-line.h"
-#include "ns3/wan-parallel-runner.h"
+#include "ns3/wan-mpi.h"
+#include "ns3/wan-partition.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
 
@@ -71,7 +78,7 @@ struct ExperimentConfig
     uint32_t seed{1};                             //!< optimiser's local-search seed
     uint32_t maxPeriod{4};                        //!< optimiser's largest period
     uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
-    uint32_t ranks{1};                            //!< processes per experiment
+    std::string partition;                        //!< --partition (empty: balanced by load)
 };
 
 /** Access rate of an island in the colocated reference (one data centre). */
@@ -292,8 +299,22 @@ RunExperiment(const WanTopology& topology,
               const std::string& scheduleLabel,
               const ExperimentConfig& config)
 {
+    WanMpi::BeginSimulation();
     WanTopologyHelper wan;
     wan.SetMtu(config.mtu);
+    const std::vector<uint32_t> cityRanks = TrainingHelper::DistributeCities(wan,
+                                                                             topology,
+                                                                             schedule,
+                                                                             config.modelBytes,
+                                                                             config.rounds,
+                                                                             config.partition);
+    if (!cityRanks.empty() && WanMpi::GetRank() == 0)
+    {
+        std::cerr << "partition: " << capabilities << " / " << scheduleLabel << ": "
+                  << WanPartition::Format(topology, cityRanks) << ", lookahead "
+                  << WanPartition::GetLookahead(topology, cityRanks).As(Time::MS) << " ("
+                  << WanMpi::GetSimulator() << ", " << WanMpi::GetSize() << " ranks)" << std::endl;
+    }
     wan.Install(topology);
     TrainingHelper helper(wan, schedule);
     helper.SetModelBytes(config.modelBytes);
@@ -308,12 +329,17 @@ RunExperiment(const WanTopology& topology,
         helper.SetWanLossRate(config.lossRate);
     }
     helper.SetProgress("capabilities=" + capabilities, PROGRESS_SECONDS);
-    // The colocated reference is one city: it runs in one process.
-    helper.SetRanks(std::min<uint32_t>(config.ranks, topology.GetCities().size()));
     helper.Install();
     helper.Run();
 
     ExperimentResult result;
+    if (WanMpi::GetRank() != 0)
+    {
+        // Rank 0 gathered every island's records and writes the outputs.
+        Simulator::Destroy();
+        WanMpi::EndSimulation();
+        return result;
+    }
     result.capabilities = capabilities;
     result.schedule = scheduleLabel;
     result.scheduleDetail =
@@ -329,6 +355,7 @@ RunExperiment(const WanTopology& topology,
     helper.WriteLinks(links, capabilities, scheduleLabel);
     result.linksCsv = links.str();
     Simulator::Destroy();
+    WanMpi::EndSimulation();
     return result;
 }
 
@@ -683,11 +710,19 @@ Main(int argc, char** argv)
                        "MTU of every link, bytes (1280-65535); gradient chunks fill it, so a "
                        "larger MTU means fewer, larger packets",
                        config.mtu);
-    cmd.Get().AddValue("ranks",
-                       "processes each experiment is split over, by city (at most the number "
-                       "of cities; virtual payloads only; results do not depend on it)",
-                       config.ranks);
+    std::string simulator = WanMpi::DEFAULT_SIMULATOR;
+    cmd.Get().AddValue("simulator",
+                       "default (one process) or, under mpirun with an ns-3 built with MPI, "
+                       "granted-time-window|null-message: ns-3's distributed simulators, each "
+                       "experiment split over the ranks by city (results do not depend on the "
+                       "number of ranks)",
+                       simulator);
+    cmd.Get().AddValue("partition",
+                       "with a distributed simulator: the rank of every city, e.g. "
+                       "NYC:0,LAX:1,... (empty: balanced by the plan's estimated load)",
+                       config.partition);
     cmd.Parse(argc, argv);
+    WanMpi::Init(simulator);
     config.seed = cmd.GetSeed();
     baselineRounds = baselineRounds == 0 ? config.rounds : baselineRounds;
     if (workers == 0)
@@ -727,11 +762,23 @@ Main(int argc, char** argv)
                                  ": --payload=real allows at most " +
                                  std::to_string(MAX_REAL_MODEL_BYTES));
     }
-    if (config.real && config.ranks > 1)
+    if (config.real && WanMpi::GetSize() > 1)
     {
-        throw std::runtime_error("--ranks: " + std::to_string(config.ranks) +
-                                 ": --payload=real needs 1 (consensus is computed over all "
-                                 "islands' parameters as rounds end)");
+        throw std::runtime_error("--payload=real: needs one process, not " +
+                                 std::to_string(WanMpi::GetSize()) +
+                                 " MPI ranks (consensus is computed over all islands' "
+                                 "parameters as rounds end)");
+    }
+    if (workers > 1 && WanMpi::GetSize() > 1)
+    {
+        throw std::runtime_error("--jobs: " + std::to_string(workers) +
+                                 ": experiments run one after the other under MPI (each is "
+                                 "split over the ranks); use --jobs=1");
+    }
+    if (!config.partition.empty() && WanMpi::GetSize() == 1)
+    {
+        throw std::runtime_error("--partition: needs a distributed run (mpirun -np R with "
+                                 "--simulator=granted-time-window|null-message)");
     }
     if (!(config.lossRate >= 0 && config.lossRate < 1))
     {
@@ -752,13 +799,21 @@ Main(int argc, char** argv)
 
     const WanTopology loaded = OverrideRates(cmd.LoadTopology(), wanBps, accessBps);
     const uint32_t n = loaded.GetIslands().size();
-    try
+    if (WanMpi::GetSize() > 1)
     {
-        WanParallelRunner::CheckRanks(config.ranks, loaded.GetCities().size());
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw std::runtime_error(std::string("--") + e.what());
+        try
+        {
+            WanPartition::CheckRanks(WanMpi::GetSize(), loaded.GetCities().size());
+            if (!config.partition.empty())
+            {
+                WanPartition::Parse(config.partition, loaded, WanMpi::GetSize());
+            }
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::runtime_error(std::string("mpirun -np ") +
+                                     std::to_string(WanMpi::GetSize()) + ": " + e.what());
+        }
     }
     // The schedules each capability set runs: the one asked for; the optimiser's choice plus
     // the global-clique and ring baselines with --schedule=optimal.
@@ -774,7 +829,9 @@ Main(int argc, char** argv)
             MakeSchedule(spec, n); // reject a bad name or file before anything runs
         }
     }
-    const std::string output = cmd.PrepareOutput();
+    // Rank 0 writes the outputs; the other ranks only simulate.
+    const bool writer = WanMpi::GetRank() == 0;
+    const std::string output = writer ? cmd.PrepareOutput() : "";
 
     // One experiment per capability set: the file's (or --capabilities), or all four.
     std::vector<std::pair<std::string, WanTopology>> runs;
@@ -809,6 +866,10 @@ Main(int argc, char** argv)
         jobs.push_back({ColocatedTopology(loaded), "colocated", "ring", baselineRounds});
     }
     std::vector<ExperimentResult> results = RunJobs(jobs, config, workers, output);
+    if (!writer)
+    {
+        return 0;
+    }
     for (const ExperimentResult& r : results)
     {
         std::cout << r.capabilities << " / " << r.schedule << ": " << r.cliques << std::endl;

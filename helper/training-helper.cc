@@ -21,7 +21,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-link-net-device.h"
-#include "ns3/wan-parallel-runner.h"
+#include "ns3/wan-mpi.h"
+#include "ns3/wan-partition.h"
 
 #include <algorithm>
 #include <cmath>
@@ -105,6 +106,16 @@ FormatDouble(double v)
     return os.str();
 }
 
+/**
+ * \param node a node \return true if this process simulates it: always, except in a
+ *         distributed run, where only its own system id's nodes
+ */
+bool
+IsLocal(Ptr<Node> node)
+{
+    return !WanMpi::IsSimulating() || node->GetSystemId() == WanMpi::GetRank();
+}
+
 } // namespace
 
 TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule& schedule)
@@ -121,7 +132,6 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_tuneQueues(true),
       m_fpgaTimeoutMargin(DEFAULT_FPGA_TIMEOUT_MARGIN),
       m_schedulerType(DEFAULT_SCHEDULER),
-      m_ranks(1),
       m_localIslands(0),
       m_installed(false),
       m_roundsDone(0),
@@ -241,13 +251,6 @@ TrainingHelper::SetProgress(const std::string& label, double seconds)
     m_progressSeconds = seconds;
 }
 
-void
-TrainingHelper::SetRanks(uint32_t ranks)
-{
-    WanParallelRunner::CheckRanks(ranks, m_topology.GetTopology().GetCities().size());
-    m_ranks = ranks;
-}
-
 const TrainingParallelInfo&
 TrainingHelper::GetParallelInfo() const
 {
@@ -255,14 +258,20 @@ TrainingHelper::GetParallelInfo() const
 }
 
 void
-TrainingHelper::EstimateLoad(std::vector<double>& cityLoad, std::vector<double>& linkPackets) const
+TrainingHelper::EstimateLoad(const WanTopology& topology,
+                             const WanRouting& routing,
+                             const std::vector<SyncRoundEstimate>& plans,
+                             uint32_t rounds,
+                             std::vector<double>& cityLoad,
+                             std::vector<double>& linkPackets)
 {
     // Where each resource's packets are handled: a WAN hop by the routers at both ends, an
     // access link by the island's stack and its router at the other end, plus the FPGA in
     // between if there is one. Into an island with an FPGA, every sender's packet crosses the
     // in-box link before the FPGA folds it (the access link then carries the aggregates).
-    const WanTopology& topology = m_topology.GetTopology();
-    const WanRouting& routing = m_topology.GetRouting();
+    const auto hasFpga = [&topology](uint32_t island) {
+        return topology.GetCities()[topology.GetIslands()[island].city].caps.fpga;
+    };
     std::vector<std::vector<std::pair<uint32_t, double>>> work(routing.GetResourceCount());
     std::vector<uint32_t> linkOf(routing.GetResourceCount(), WanRouting::NO_LINK);
     const auto& links = topology.GetLinks();
@@ -278,17 +287,17 @@ TrainingHelper::EstimateLoad(std::vector<double>& cityLoad, std::vector<double>&
     for (uint32_t i = 0; i < topology.GetIslands().size(); ++i)
     {
         const uint32_t city = topology.GetIslands()[i].city;
-        const double fpga = m_topology.GetFpga(i) ? FPGA_PACKET_WORK : 0.0;
+        const double fpga = hasFpga(i) ? FPGA_PACKET_WORK : 0.0;
         work[routing.GetAccessUpResource(i)] = {{city, HOST_PACKET_WORK + 1.0 + fpga}};
         work[routing.GetAccessDownResource(i)] = {{city, HOST_PACKET_WORK + 1.0}};
     }
     cityLoad.assign(topology.GetCities().size(), 0.0);
     linkPackets.assign(links.size(), 0.0);
-    for (uint32_t t = 0; t < m_plans.size(); ++t)
+    for (uint32_t t = 0; t < plans.size(); ++t)
     {
         // Rounds t, t + T, ... of the run use plan t.
-        const uint32_t uses = m_rounds / m_plans.size() + (t < m_rounds % m_plans.size() ? 1 : 0);
-        for (const SyncStream& stream : m_plans[t].streams)
+        const uint32_t uses = rounds / plans.size() + (t < rounds % plans.size() ? 1 : 0);
+        for (const SyncStream& stream : plans[t].streams)
         {
             for (const auto& [resource, weight] : stream.resources)
             {
@@ -304,7 +313,7 @@ TrainingHelper::EstimateLoad(std::vector<double>& cityLoad, std::vector<double>&
             }
             for (uint32_t receiver : stream.receivers)
             {
-                if (m_topology.GetFpga(receiver))
+                if (hasFpga(receiver))
                 {
                     cityLoad[topology.GetIslands()[receiver].city] +=
                         double(uses) * stream.chunks * FPGA_PACKET_WORK;
@@ -312,6 +321,91 @@ TrainingHelper::EstimateLoad(std::vector<double>& cityLoad, std::vector<double>&
             }
         }
     }
+}
+
+void
+TrainingHelper::ChooseAlgorithms(const SyncCostModel& costModel,
+                                 CliqueSchedule& schedule,
+                                 uint64_t modelBytes)
+{
+    for (uint32_t t = 0; t < schedule.GetPeriod(); ++t)
+    {
+        std::vector<SyncAlgorithm> algorithms;
+        for (const Clique& clique : schedule.GetPartition(t))
+        {
+            algorithms.push_back(costModel.ChooseAlgorithm(clique, modelBytes));
+        }
+        schedule.SetAlgorithms(t, algorithms);
+    }
+}
+
+std::vector<uint32_t>
+TrainingHelper::PartitionCities(const WanTopology& topology,
+                                const CliqueSchedule& schedule,
+                                uint64_t modelBytes,
+                                uint32_t rounds,
+                                uint16_t mtu,
+                                bool chooseAlgorithms,
+                                uint32_t ranks)
+{
+    WanPartition::CheckRanks(ranks, topology.GetCities().size());
+    const WanRouting routing(topology);
+    Ptr<SyncCostModel> costModel = CreateObject<SyncCostModel>();
+    costModel->SetAttribute("Mtu", UintegerValue(mtu));
+    costModel->SetRouting(routing);
+    CliqueSchedule resolved = schedule;
+    if (chooseAlgorithms)
+    {
+        ChooseAlgorithms(*costModel, resolved, modelBytes);
+    }
+    std::vector<SyncRoundEstimate> plans;
+    for (uint32_t t = 0; t < resolved.GetPeriod(); ++t)
+    {
+        plans.push_back(costModel->GetRoundPlan(resolved, t, modelBytes));
+    }
+    std::vector<double> cityLoad;
+    std::vector<double> linkPackets;
+    EstimateLoad(topology, routing, plans, rounds, cityLoad, linkPackets);
+    const std::vector<uint32_t> cityRanks =
+        WanPartition::Balance(topology, cityLoad, linkPackets, ranks);
+    for (uint32_t c = 0; c < cityRanks.size(); ++c)
+    {
+        NS_LOG_INFO("city " << topology.GetCities()[c].code << ": estimated load " << cityLoad[c]
+                            << ", rank " << cityRanks[c]);
+    }
+    return cityRanks;
+}
+
+std::vector<uint32_t>
+TrainingHelper::DistributeCities(WanTopologyHelper& wan,
+                                 const WanTopology& topology,
+                                 const CliqueSchedule& schedule,
+                                 uint64_t modelBytes,
+                                 uint32_t rounds,
+                                 const std::string& partition)
+{
+    if (!WanMpi::IsSimulating() || WanMpi::GetSize() == 1)
+    {
+        return {};
+    }
+    const uint32_t ranks = WanMpi::GetSize();
+    std::vector<uint32_t> cityRanks(topology.GetCities().size(), 0);
+    if (cityRanks.size() > 1)
+    {
+        cityRanks = partition.empty() ? PartitionCities(topology,
+                                                        schedule,
+                                                        modelBytes,
+                                                        rounds,
+                                                        wan.GetMtu(),
+                                                        false,
+                                                        ranks)
+                                      : WanPartition::Parse(partition, topology, ranks);
+    }
+    wan.SetCitySystemIds(cityRanks);
+    NS_LOG_INFO("topology '" << topology.GetName() << "' over " << ranks << " ranks: "
+                             << WanPartition::Format(topology, cityRanks) << ", lookahead "
+                             << WanPartition::GetLookahead(topology, cityRanks).As(Time::MS));
+    return cityRanks;
 }
 
 ApplicationContainer
@@ -327,16 +421,7 @@ TrainingHelper::Install()
     // Algorithms: the schedule's, or the cost model's choice per clique.
     if (m_chooseAlgorithms)
     {
-        for (uint32_t t = 0; t < period; ++t)
-        {
-            const Partition& partition = m_schedule.GetPartition(t);
-            std::vector<SyncAlgorithm> algorithms;
-            for (const Clique& clique : partition)
-            {
-                algorithms.push_back(m_costModel->ChooseAlgorithm(clique, m_modelBytes));
-            }
-            m_schedule.SetAlgorithms(t, algorithms);
-        }
+        ChooseAlgorithms(*m_costModel, m_schedule, m_modelBytes);
     }
 
     std::vector<Ipv4Address> addresses(n);
@@ -436,6 +521,14 @@ TrainingHelper::Install()
     }
 
     const bool real = m_workload && m_workload->IsReal();
+    if (real && WanMpi::IsSimulating() && WanMpi::GetSize() > 1)
+    {
+        throw std::invalid_argument(
+            "real payloads need one process: the consensus of every round is computed over "
+            "all islands' parameters as the round ends, and a distributed run (" +
+            std::to_string(WanMpi::GetSize()) +
+            " ranks) holds each island's parameters on its own rank only");
+    }
     const uint64_t elements =
         (m_modelBytes + GradientHeader::ELEMENT_SIZE - 1) / GradientHeader::ELEMENT_SIZE;
     if (m_workload)
@@ -463,13 +556,18 @@ TrainingHelper::Install()
         app->SetWorkload(m_workload);
         app->TraceConnectWithoutContext("SyncFinished",
                                         MakeCallback(&TrainingHelper::OnSyncFinished, this));
-        m_topology.GetIslandNode(i)->AddApplication(app);
-        app->SetStartTime(Seconds(0));
-        apps.Add(app);
         m_apps.push_back(app);
+        // In a distributed run, the rank that simulates the island's node runs its application;
+        // elsewhere it is configured but never started.
+        if (IsLocal(m_topology.GetIslandNode(i)))
+        {
+            m_topology.GetIslandNode(i)->AddApplication(app);
+            app->SetStartTime(Seconds(0));
+            apps.Add(app);
+        }
     }
     m_finishedPerRound.assign(m_rounds, 0);
-    m_localIslands = n;
+    m_localIslands = apps.GetN();
     m_roundDoneTime.assign(m_rounds, 0.0);
     m_snapshots.assign(real ? m_rounds : 0, std::vector<std::vector<double>>(n));
     SizeFpgas();
@@ -904,21 +1002,47 @@ TrainingHelper::Run()
     std::vector<std::vector<TrainingRoundRecord>> islandRecords(m_apps.size());
     m_fpga = TrainingFpgaCounters();
     m_parallel = TrainingParallelInfo();
-    m_parallel.ranks = m_ranks;
-    if (m_ranks > 1)
+    m_parallel.ranks = WanMpi::IsSimulating() ? WanMpi::GetSize() : 1;
+    m_parallel.simulator = WanMpi::GetSimulator();
+    const bool distributed = m_parallel.ranks > 1;
+    if (distributed)
     {
-        RunParallel(islandRecords);
+        const WanTopology& topology = m_topology.GetTopology();
+        m_parallel.cityRanks = m_topology.GetCitySystemIds();
+        m_parallel.cityRanks.resize(topology.GetCities().size(), 0);
+        m_parallel.lookahead =
+            WanPartition::GetLookahead(topology, m_parallel.cityRanks).GetSeconds();
+        NS_LOG_INFO("rank " << WanMpi::GetRank() << " of " << m_parallel.ranks << " ("
+                            << m_parallel.simulator << "): " << m_localIslands
+                            << " islands, partition "
+                            << WanPartition::Format(topology, m_parallel.cityRanks)
+                            << ", lookahead " << m_parallel.lookahead * 1e3 << " ms");
+        if (WanMpi::GetRank() != 0)
+        {
+            m_progressSeconds = 0;
+        }
     }
-    else
+    Simulator::Run();
+    std::vector<uint32_t> localIslands;
+    for (uint32_t i = 0; i < m_apps.size(); ++i)
     {
-        Simulator::Run();
-        std::vector<uint32_t> islands(m_apps.size());
-        for (uint32_t i = 0; i < m_apps.size(); ++i)
+        if (IsLocal(m_topology.GetIslandNode(i)))
         {
             islandRecords[i] = m_apps[i]->GetRecords();
-            islands[i] = i;
+            localIslands.push_back(i);
         }
-        AddFpgaCounters(islands);
+    }
+    AddFpgaCounters(localIslands);
+    if (distributed)
+    {
+        GatherRanks(localIslands, islandRecords);
+        if (WanMpi::GetRank() != 0)
+        {
+            // Rank 0 holds the results; here they stay empty.
+            m_records.clear();
+            m_simulatedTime = 0;
+            return;
+        }
     }
     if (m_progressSeconds > 0)
     {
@@ -961,88 +1085,19 @@ TrainingHelper::AddFpgaCounters(const std::vector<uint32_t>& islands)
 }
 
 void
-TrainingHelper::RunParallel(std::vector<std::vector<TrainingRoundRecord>>& islandRecords)
+TrainingHelper::GatherRanks(const std::vector<uint32_t>& localIslands,
+                            std::vector<std::vector<TrainingRoundRecord>>& islandRecords)
 {
-    if (!m_snapshots.empty())
+    const std::vector<std::string> results =
+        WanMpi::Gather(EncodeRankResults(localIslands, WanMpi::GetPacketsSent()));
+    m_parallel.packetsBetweenRanks += WanMpi::GetPacketsSent();
+    for (uint32_t r = 1; r < results.size(); ++r)
     {
-        throw std::invalid_argument("ranks: " + std::to_string(m_ranks) +
-                                    ": real payloads need one rank (the consensus of every "
-                                    "round is computed over all islands' parameters)");
+        DecodeRankResults(results[r], islandRecords);
     }
-    const WanTopology& topology = m_topology.GetTopology();
-    std::vector<double> cityLoad;
-    std::vector<double> linkPackets;
-    EstimateLoad(cityLoad, linkPackets);
-    m_parallel.cityRanks =
-        WanParallelRunner::PartitionCities(topology, cityLoad, linkPackets, m_ranks);
-    const std::vector<uint32_t>& cityRanks = m_parallel.cityRanks;
-    for (uint32_t c = 0; c < cityRanks.size(); ++c)
+    if (WanMpi::GetRank() == 0)
     {
-        NS_LOG_INFO("city " << topology.GetCities()[c].code << ": estimated load " << cityLoad[c]
-                            << ", rank " << cityRanks[c]);
-    }
-    std::vector<uint32_t> nodeRank(NodeList::GetNNodes(), 0);
-    for (uint32_t c = 0; c < cityRanks.size(); ++c)
-    {
-        const NodeContainer nodes = m_topology.GetCityNodes(c);
-        for (auto it = nodes.Begin(); it != nodes.End(); ++it)
-        {
-            nodeRank[(*it)->GetId()] = cityRanks[c];
-        }
-    }
-    WanParallelRunner runner(nodeRank, m_ranks);
-    const uint32_t rank = runner.Fork();
-    try
-    {
-        std::vector<uint32_t> localIslands;
-        for (uint32_t i = 0; i < m_apps.size(); ++i)
-        {
-            const bool local = runner.IsLocal(m_apps[i]->GetNode()->GetId());
-            m_apps[i]->SetRemote(!local);
-            if (local)
-            {
-                localIslands.push_back(i);
-            }
-        }
-        m_localIslands = localIslands.size();
-        if (rank != 0)
-        {
-            m_progressSeconds = 0;
-        }
-        NS_LOG_INFO("rank " << rank << ": " << m_localIslands << " islands, lookahead "
-                            << runner.GetLookahead().As(Time::MS));
-        runner.Run();
-        NS_LOG_INFO("rank " << rank << ": " << runner.GetWindows() << " windows, "
-                            << runner.GetPacketsSent() << " packets to other ranks");
-        AddFpgaCounters(localIslands);
-        const std::vector<std::string> results =
-            runner.Gather(EncodeRankResults(localIslands, runner.GetPacketsSent()));
-        if (rank != 0)
-        {
-            runner.Finish(); // does not return
-        }
-        for (uint32_t i : localIslands)
-        {
-            islandRecords[i] = m_apps[i]->GetRecords();
-        }
-        for (uint32_t r = 1; r < results.size(); ++r)
-        {
-            DecodeRankResults(results[r], islandRecords);
-        }
-        runner.Finish();
         m_localIslands = m_apps.size();
-        m_parallel.lookahead = runner.GetLookahead().GetSeconds();
-        m_parallel.windows = runner.GetWindows();
-        m_parallel.packetsBetweenRanks += runner.GetPacketsSent();
-    }
-    catch (const std::exception& e)
-    {
-        if (rank == 0)
-        {
-            throw;
-        }
-        std::cerr << "error: parallel run, rank " << rank << ": " << e.what() << std::endl;
-        _exit(1);
     }
 }
 

@@ -29,15 +29,15 @@ class Packet;
 
 /**
  * \ingroup wan-training
- * \brief How a parallel run (TrainingHelper::SetRanks) was split.
+ * \brief How a distributed run (ns-3's MPI engine, WanMpi) was split.
  */
 struct TrainingParallelInfo
 {
-    uint32_t ranks{1};               //!< processes
+    uint32_t ranks{1};               //!< processes (MPI ranks)
+    std::string simulator;           //!< WanMpi::GetSimulator()
     std::vector<uint32_t> cityRanks; //!< rank of each city (empty with one rank)
-    double lookahead{0};             //!< window length: smallest delay between ranks, s
-    uint64_t windows{0};             //!< windows (barriers) of rank 0
-    uint64_t packetsBetweenRanks{0}; //!< packets that crossed ranks, all ranks together
+    double lookahead{0};             //!< smallest delay of a link between ranks, s
+    uint64_t packetsBetweenRanks{0}; //!< packets the WAN links handed to other ranks, all ranks
 };
 
 /**
@@ -183,29 +183,56 @@ class TrainingHelper
     void SetSchedulerType(const std::string& type);
     /** \param label prefix of progress lines, e.g. "capabilities=both" \param seconds period */
     void SetProgress(const std::string& label, double seconds);
-    /**
-     * \brief Split the simulation over several processes (WanParallelRunner), by city.
-     * \param ranks number of processes, 1 (default: one process) to the number of cities
-     *
-     * Run() then assigns the cities to ranks so that the estimated work of the plan (packets
-     * sent, forwarded and received, weighted by where the stock IPv4/UDP stack runs) is
-     * balanced, forks, and gathers every island's records, the drop counters and the link
-     * usage back into this process; the other ranks end inside Run(). Needs the
-     * WanLinkChannel (not WanTopologyHelper::SetStockLinks) and virtual payloads (the
-     * consensus of real payloads is computed across all islands' parameters as rounds end).
-     * Results equal those of one process up to the order of events at the same nanosecond.
-     */
-    void SetRanks(uint32_t ranks);
     /** \return how the last Run() was split (one rank: only ranks is set) */
     const TrainingParallelInfo& GetParallelInfo() const;
     /**
-     * \brief The work of the run's plan that Run() balances across ranks.
+     * \brief The work of a plan, by city and by link: what a distributed run balances.
+     * \param topology the WAN \param routing its routes \param plans per period round
+     * \param rounds rounds of the run (round r uses plan r mod plans.size())
      * \param cityLoad per city: packets its router, FPGAs and islands handle, weighted in
      *        handlings of one packet by a device: 1 per end of a WAN hop, 1 + 2 per packet an
      *        island sends or receives (its IPv4/UDP stack), 2 more per packet through an FPGA
      * \param linkPackets per WAN link: packets it carries, both directions
      */
-    void EstimateLoad(std::vector<double>& cityLoad, std::vector<double>& linkPackets) const;
+    static void EstimateLoad(const WanTopology& topology,
+                             const WanRouting& routing,
+                             const std::vector<SyncRoundEstimate>& plans,
+                             uint32_t rounds,
+                             std::vector<double>& cityLoad,
+                             std::vector<double>& linkPackets);
+    /**
+     * \brief Assign the cities to the ranks of a distributed run before the network is built
+     *        (WanTopologyHelper::SetCitySystemIds): the plan's estimated work (EstimateLoad)
+     *        balanced by WanPartition::Balance.
+     * \param topology the WAN \param schedule the schedule \param modelBytes M
+     * \param rounds rounds \param mtu the links' MTU (WanTopologyHelper::SetMtu)
+     * \param chooseAlgorithms as SetChooseAlgorithms \param ranks number of ranks
+     * \return the rank of every city
+     */
+    static std::vector<uint32_t> PartitionCities(const WanTopology& topology,
+                                                 const CliqueSchedule& schedule,
+                                                 uint64_t modelBytes,
+                                                 uint32_t rounds,
+                                                 uint16_t mtu,
+                                                 bool chooseAlgorithms,
+                                                 uint32_t ranks);
+    /**
+     * \brief Before WanTopologyHelper::Install of a distributed run (WanMpi::IsSimulating()
+     *        with several ranks): assign the cities to the ranks and give the topology helper
+     *        their system ids. Nothing in one process.
+     * \param wan the topology helper, not installed yet (its MTU is used)
+     * \param topology the WAN it will install \param schedule the schedule
+     * \param modelBytes M \param rounds rounds
+     * \param partition an explicit list (WanPartition::Parse), or "" to balance the plan's
+     *        estimated load (PartitionCities); a one-city topology runs on rank 0
+     * \return the rank of every city (empty in one process)
+     */
+    static std::vector<uint32_t> DistributeCities(WanTopologyHelper& wan,
+                                                  const WanTopology& topology,
+                                                  const CliqueSchedule& schedule,
+                                                  uint64_t modelBytes,
+                                                  uint32_t rounds,
+                                                  const std::string& partition);
 
     /**
      * \brief Plan the rounds and install one application per island (starting at time 0).
@@ -309,10 +336,19 @@ class TrainingHelper
     /** \param force print even if the period has not elapsed \brief progress line */
     void PrintProgress(bool force);
     /**
-     * \brief Run on m_ranks processes; at rank 0, fill islandRecords with every island's.
+     * \brief Resolve the schedule's algorithms by the cost model's choice per clique.
+     * \param costModel the model \param schedule changed in place \param modelBytes M
+     */
+    static void ChooseAlgorithms(const SyncCostModel& costModel,
+                                 CliqueSchedule& schedule,
+                                 uint64_t modelBytes);
+    /**
+     * \brief At rank 0 of a distributed run, gather every rank's records and counters.
+     * \param localIslands this rank's islands
      * \param islandRecords per island, its records (the other ranks' islands are filled)
      */
-    void RunParallel(std::vector<std::vector<TrainingRoundRecord>>& islandRecords);
+    void GatherRanks(const std::vector<uint32_t>& localIslands,
+                     std::vector<std::vector<TrainingRoundRecord>>& islandRecords);
     /** \param islands the islands of this rank \param packetsSent packets it sent to other
      *  ranks \return this rank's counters and its islands' records, as text */
     std::string EncodeRankResults(const std::vector<uint32_t>& islands, uint64_t packetsSent) const;
@@ -339,7 +375,6 @@ class TrainingHelper
     bool m_tuneQueues;                 //!< size transmit queues for the plan
     Time m_fpgaTimeoutMargin;          //!< extra FPGA hold time
     std::string m_schedulerType;       //!< scheduler Run() installs
-    uint32_t m_ranks;                  //!< processes Run() uses
     TrainingParallelInfo m_parallel;   //!< how the last Run() was split
     uint32_t m_localIslands;           //!< islands this process simulates
     bool m_installed;                  //!< Install() ran

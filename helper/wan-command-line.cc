@@ -6,6 +6,7 @@
 
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/wan-mpi.h"
 
 #include <filesystem>
 #include <fstream>
@@ -200,15 +201,23 @@ WanCommandLine::GetOutput() const
 int
 WanCommandLine::RunMain(int (*body)(int, char**), int argc, char** argv)
 {
+    int code = 1;
     try
     {
-        return body(argc, argv);
+        code = body(argc, argv);
     }
     catch (const std::exception& e)
     {
+        if (WanMpi::GetSize() > 1)
+        {
+            // The other ranks may be waiting for this one: end them all (MPI_Abort).
+            std::cerr << "error: rank " << WanMpi::GetRank() << ": " << e.what() << std::endl;
+            WanMpi::Abort(1);
+        }
         std::cerr << "error: " << e.what() << std::endl;
-        return 1;
     }
+    WanMpi::Finalize();
+    return code;
 }
 
 } // namespace ns3

@@ -23,6 +23,7 @@
 #include "ns3/uinteger.h"
 #include "ns3/wan-link-channel.h"
 #include "ns3/wan-link-net-device.h"
+#include "ns3/wan-mpi.h"
 
 #include <set>
 #include <sstream>
@@ -120,6 +121,19 @@ WanTopologyHelper::GetMtu() const
 }
 
 void
+WanTopologyHelper::SetCitySystemIds(const std::vector<uint32_t>& systemIds)
+{
+    NS_ABORT_MSG_IF(m_routing, "WanTopologyHelper::SetCitySystemIds after Install");
+    m_citySystemIds = systemIds;
+}
+
+const std::vector<uint32_t>&
+WanTopologyHelper::GetCitySystemIds() const
+{
+    return m_citySystemIds;
+}
+
+void
 WanTopologyHelper::SetStockLinks(bool stock)
 {
     m_stockLinks = stock;
@@ -153,9 +167,12 @@ WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
     // As PointToPointHelper::Install does (addresses, queues). Flow control (a
     // NetDeviceQueueInterface) only serves an IP stack's traffic-control layer: InstallHosts()
     // adds it to the islands' devices; on router and FPGA ports its queue trace sinks would
-    // only cost time.
-    Ptr<PointToPointChannel> channel =
-        CreateObjectWithAttributes<PointToPointChannel>("Delay", TimeValue(delay));
+    // only cost time. Between ranks of a distributed run: ns-3's remote channel, as
+    // PointToPointHelper chooses it (either end simulated by another rank).
+    const bool remote = WanMpi::IsSimulating() && (a->GetSystemId() != WanMpi::GetRank() ||
+                                                   b->GetSystemId() != WanMpi::GetRank());
+    Ptr<PointToPointChannel> channel = WanMpi::CreatePointToPointChannel(remote);
+    channel->SetAttribute("Delay", TimeValue(delay));
     for (uint32_t end = 0; end < devices.size(); ++end)
     {
         Ptr<PointToPointNetDevice> device =
@@ -169,6 +186,7 @@ WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
             CreateObjectWithAttributes<DropTailQueue<Packet>>("MaxSize",
                                                               QueueSizeValue(m_queueSize)));
         device->Attach(channel);
+        WanMpi::AttachReceiver(device, MakeCallback(&PointToPointNetDevice::Receive, device));
         devices[end] = device;
     }
     return devices;
@@ -192,9 +210,25 @@ WanTopologyHelper::Install(const WanTopology& topology)
     m_topology = topology;
     m_routing = std::make_unique<WanRouting>(m_topology);
 
-    // Nodes: routers by city index, then hosts by island index, then FPGAs as they come.
-    m_routerNodes.Create(cities.size());
-    m_islandNodes.Create(islands.size());
+    // Nodes: routers by city index, then hosts by island index, then FPGAs as they come; each
+    // with its city's system id (the rank that simulates it in a distributed run).
+    if (!m_citySystemIds.empty() && m_citySystemIds.size() != cities.size())
+    {
+        throw WanTopologyError("topology '" + topology.GetName() +
+                               "': " + std::to_string(m_citySystemIds.size()) + " system ids for " +
+                               std::to_string(cities.size()) + " cities");
+    }
+    const auto systemId = [this](uint32_t city) {
+        return m_citySystemIds.empty() ? 0u : m_citySystemIds[city];
+    };
+    for (uint32_t c = 0; c < cities.size(); ++c)
+    {
+        m_routerNodes.Add(CreateObject<Node>(systemId(c)));
+    }
+    for (const WanIsland& island : islands)
+    {
+        m_islandNodes.Add(CreateObject<Node>(systemId(island.city)));
+    }
 
     // WAN links, by link index.
     m_wanDevices.clear();
@@ -227,7 +261,7 @@ WanTopologyHelper::Install(const WanTopology& topology)
             routerSide[i] = access[1];
             continue;
         }
-        const Ptr<Node> fpgaNode = CreateObject<Node>();
+        const Ptr<Node> fpgaNode = CreateObject<Node>(systemId(island.city));
         m_fpgaNodes.Add(fpgaNode);
         const auto access = Connect(m_islandNodes.Get(i), fpgaNode, accessRate, accessDelay);
         const auto inBox = Connect(fpgaNode, router, m_inBoxRate, m_inBoxDelay);

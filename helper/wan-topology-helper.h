@@ -94,6 +94,16 @@ class WanTopologyHelper
     void SetStockLinks(bool stock);
 
     /**
+     * \brief Give each city's nodes (router, FPGAs, islands) a system id: the rank of a
+     *        distributed run that simulates them (ns-3's MPI engine; see WanPartition).
+     * \param systemIds one per city, by city index; empty (the default): all 0
+     *
+     * Call before Install(); Install() checks the count.
+     */
+    void SetCitySystemIds(const std::vector<uint32_t>& systemIds);
+    /** \return the system id of every city (empty: all 0) */
+    const std::vector<uint32_t>& GetCitySystemIds() const;
+    /**
      * \brief Build nodes, devices, addresses and unicast routes. Call once.
      * \param topology a validated topology (capabilities already applied)
      */
@@ -200,6 +210,7 @@ class WanTopologyHelper
     uint32_t m_nextGroup;                  //!< next group AllocateGroup() returns (host order)
     WanTopology m_topology;                //!< the installed topology
     std::unique_ptr<WanRouting> m_routing; //!< the routes (null until Install)
+    std::vector<uint32_t> m_citySystemIds; //!< system id per city (empty: all 0)
 
     NodeContainer m_routerNodes;                             //!< router node per city
     NodeContainer m_islandNodes;                             //!< host node per island

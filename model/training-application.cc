@@ -189,7 +189,6 @@ TrainingApplication::TrainingApplication()
       m_elements(0),
       m_round(0),
       m_running(false),
-      m_remote(false),
       m_computing(false),
       m_current(nullptr),
       m_dropped(0),
@@ -281,12 +280,6 @@ TrainingApplication::SetWorkload(Ptr<TrainingWorkload> workload)
     m_workload = workload;
 }
 
-void
-TrainingApplication::SetRemote(bool remote)
-{
-    m_remote = remote;
-}
-
 const std::vector<TrainingRoundRecord>&
 TrainingApplication::GetRecords() const
 {
@@ -340,11 +333,6 @@ void
 TrainingApplication::StartApplication()
 {
     NS_LOG_FUNCTION(this);
-    if (m_remote)
-    {
-        NS_LOG_LOGIC("island " << m_island << " runs on another rank");
-        return;
-    }
     if (m_chunkPayload == 0)
     {
         m_chunkPayload = DefaultChunkPayload(DEFAULT_MTU, m_islandCount);

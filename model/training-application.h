@@ -178,12 +178,6 @@ class TrainingApplication : public Application
     void SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs);
     /** \param workload the numerics (shared by all islands); null: virtual */
     void SetWorkload(Ptr<TrainingWorkload> workload);
-    /**
-     * \param remote true: another rank of a parallel run (WanParallelRunner) simulates this
-     *        island, so this copy of the application never starts
-     */
-    void SetRemote(bool remote);
-
     /** \return one record per round (rounds not reached have finished == false) */
     const std::vector<TrainingRoundRecord>& GetRecords() const;
     /** \return true once every round has ended */
@@ -422,7 +416,6 @@ class TrainingApplication : public Application
     Ptr<Socket> m_socket;                                     //!< the UDP socket
     uint32_t m_round;                                         //!< current round
     bool m_running;                                           //!< between start and stop
-    bool m_remote;                                            //!< another rank runs the island
     bool m_computing;                                         //!< in the compute phase of m_round
     EventId m_computeEvent;                                   //!< end of compute
     EventId m_heldSyncEvent;                                  //!< a held exchange's start

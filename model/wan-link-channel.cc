@@ -5,13 +5,14 @@
 #include "wan-link-channel.h"
 
 #include "wan-link-net-device.h"
-#include "wan-parallel-runner.h"
+#include "wan-mpi.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/tag.h"
 
 namespace ns3
 {
@@ -19,6 +20,59 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("WanLinkChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(WanLinkChannel);
+
+namespace
+{
+
+/**
+ * \brief The protocol number of a frame on its way to another rank: the WAN link has no
+ *        header that could carry it, and a serialised packet keeps only bytes, tags and
+ *        metadata.
+ */
+class WanLinkProtocolTag : public Tag
+{
+  public:
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::WanLinkProtocolTag")
+                                .SetParent<Tag>()
+                                .SetGroupName("WanTraining")
+                                .AddConstructor<WanLinkProtocolTag>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return 2;
+    }
+
+    void Serialize(TagBuffer buffer) const override
+    {
+        buffer.WriteU16(protocol);
+    }
+
+    void Deserialize(TagBuffer buffer) override
+    {
+        protocol = buffer.ReadU16();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "protocol=0x" << std::hex << protocol << std::dec;
+    }
+
+    uint16_t protocol{0}; //!< the frame's protocol number
+};
+
+NS_OBJECT_ENSURE_REGISTERED(WanLinkProtocolTag);
+
+} // namespace
 
 TypeId
 WanLinkChannel::GetTypeId()
@@ -56,7 +110,6 @@ WanLinkChannel::DoDispose()
     }
     m_devices = {nullptr, nullptr};
     m_nDevices = 0;
-    m_runner = nullptr;
     Channel::DoDispose();
 }
 
@@ -67,7 +120,13 @@ WanLinkChannel::Attach(Ptr<WanLinkNetDevice> device)
     NS_ABORT_MSG_UNLESS(device, "WanLinkChannel::Attach: null device");
     NS_ABORT_MSG_IF(m_nDevices == m_devices.size(),
                     "WanLinkChannel::Attach: channel " << GetId() << " already has two devices");
+    const uint32_t index = static_cast<uint32_t>(m_nDevices);
     m_devices[m_nDevices++] = device;
+    // Raw pointer: the receiver is aggregated to the device, which the channel outlives in a
+    // simulation; disposing the device disposes the receiver and its callback.
+    WanMpi::AttachReceiver(device, Callback<void, Ptr<Packet>>([this, index](Ptr<Packet> p) {
+                               ReceiveFromRank(index, p);
+                           }));
 }
 
 Time
@@ -112,10 +171,14 @@ WanLinkChannel::TransmitStart(Ptr<Packet> packet,
     NS_LOG_FUNCTION(this << packet << protocol << src << txTime);
     const uint32_t wire = WireOf(src);
     const Time arrival = Simulator::Now() + txTime + m_delay;
-    if (m_remote[wire])
+    if (WanMpi::IsSimulating())
     {
-        m_runner->Send(GetId(), wire, arrival, protocol, packet);
-        return;
+        const Ptr<Node> far = m_devices[1 - wire]->GetNode();
+        if (far->GetSystemId() != WanMpi::GetRank())
+        {
+            SendToRank(wire, arrival, protocol, packet);
+            return;
+        }
     }
     Enqueue(wire, {arrival, packet, protocol});
 }
@@ -132,24 +195,26 @@ WanLinkChannel::Enqueue(uint32_t wire, InFlight frame)
 }
 
 void
-WanLinkChannel::SetParallelRunner(WanParallelRunner* runner)
+WanLinkChannel::SendToRank(uint32_t wire, Time arrival, uint16_t protocol, Ptr<const Packet> packet)
 {
-    NS_LOG_FUNCTION(this << runner);
-    m_runner = runner;
-    for (uint32_t wire = 0; wire < 2; ++wire)
-    {
-        m_remote[wire] =
-            runner != nullptr && !runner->IsLocal(GetDevice(1 - wire)->GetNode()->GetId());
-    }
+    NS_LOG_FUNCTION(this << wire << arrival << protocol << packet);
+    const Ptr<WanLinkNetDevice> far = m_devices[1 - wire];
+    Ptr<Packet> copy = packet->Copy();
+    WanLinkProtocolTag tag;
+    tag.protocol = protocol;
+    copy->AddPacketTag(tag);
+    WanMpi::SendPacket(copy, arrival, far->GetNode()->GetId(), far->GetIfIndex());
 }
 
 void
-WanLinkChannel::ReceiveRemote(uint32_t wire, Time arrival, uint16_t protocol, Ptr<Packet> packet)
+WanLinkChannel::ReceiveFromRank(uint32_t device, Ptr<Packet> packet)
 {
-    NS_LOG_FUNCTION(this << wire << arrival << protocol << packet);
-    NS_ABORT_MSG_IF(wire > 1 || arrival < Simulator::Now(),
-                    "WanLinkChannel: remote packet on wire " << wire << " arrives in the past");
-    Enqueue(wire, {arrival, packet, protocol});
+    NS_LOG_FUNCTION(this << device << packet);
+    WanLinkProtocolTag tag;
+    NS_ABORT_MSG_UNLESS(packet->RemovePacketTag(tag),
+                        "WanLinkChannel " << GetId() << ": a packet from another rank without "
+                                          << "its protocol tag");
+    m_devices[device]->Receive(packet, tag.protocol);
 }
 
 void

@@ -17,7 +17,6 @@ namespace ns3
 
 class Packet;
 class WanLinkNetDevice;
-class WanParallelRunner;
 
 /**
  * \ingroup wan-training
@@ -38,6 +37,12 @@ class WanParallelRunner;
  * channel's (its events are created earlier), which leaves every result of a run
  * deterministic. The receiver gets the sender's packet object itself, not a copy: neither
  * device adds or strips a header, and the layers above copy before they change a packet.
+ *
+ * Under ns-3's MPI engine (WanMpi), a direction whose far device's node has another system id
+ * than this rank hands each frame to MpiInterface::SendPacket instead, as ns-3's
+ * PointToPointRemoteChannel does: serialised, with its protocol number in a packet tag, to be
+ * received by the far device at the same instant. The attribute Delay is the lookahead ns-3's
+ * distributed simulators read from the links between ranks.
  */
 class WanLinkChannel : public Channel
 {
@@ -71,23 +76,6 @@ class WanLinkChannel : public Channel
     /** \param src one of the attached devices \return packets in flight away from src */
     uint32_t GetInFlight(Ptr<WanLinkNetDevice> src) const;
 
-    /**
-     * \brief Join a parallel run (WanParallelRunner::Fork) or leave it.
-     * \param runner the runner, or null: every packet is delivered in this process
-     *
-     * A direction whose far device another rank simulates hands its packets to the runner.
-     */
-    void SetParallelRunner(WanParallelRunner* runner);
-
-    /**
-     * \brief Carry a packet that another rank transmitted (WanParallelRunner).
-     * \param wire the direction (0: device 0 to device 1)
-     * \param arrival when it reaches the far device, not before now
-     * \param protocol its protocol number
-     * \param packet the packet
-     */
-    void ReceiveRemote(uint32_t wire, Time arrival, uint16_t protocol, Ptr<Packet> packet);
-
     // Channel interface
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -112,13 +100,24 @@ class WanLinkChannel : public Channel
     void Enqueue(uint32_t wire, InFlight frame);
     /** \brief Deliver the head of a wire and schedule the next one. \param wire direction */
     void Deliver(uint32_t wire);
+    /**
+     * \brief Hand a frame to the rank that simulates the far device (MpiInterface::SendPacket).
+     * \param wire direction \param arrival receive time \param protocol its protocol number
+     * \param packet the packet
+     */
+    void SendToRank(uint32_t wire, Time arrival, uint16_t protocol, Ptr<const Packet> packet);
+    /**
+     * \brief Take a frame another rank transmitted to an attached device (ns-3's MPI engine
+     *        calls it at the receive time, see WanMpi::AttachReceiver).
+     * \param device index of the receiving device \param packet the packet, its protocol
+     *        number in a tag
+     */
+    void ReceiveFromRank(uint32_t device, Ptr<Packet> packet);
 
     Time m_delay;                                   //!< propagation delay (attribute)
     std::array<Ptr<WanLinkNetDevice>, 2> m_devices; //!< the ends, in attach order
     std::size_t m_nDevices{0};                      //!< devices attached so far
     std::array<std::deque<InFlight>, 2> m_wires;    //!< frames in flight, per direction
-    WanParallelRunner* m_runner{nullptr};           //!< parallel run, or null
-    std::array<bool, 2> m_remote{false, false};     //!< per direction: far end elsewhere
 };
 
 } // namespace ns3

@@ -2,34 +2,98 @@
 # Checks that nine-city-training writes the same results however its work is spread over
 # processes, comparing every output byte for byte (summary.json apart from its "output" line,
 # which names the folder):
-#   jobs:  --jobs=1 against --jobs=3 on a small experiment (all four capability sets, the
-#          optimiser with its baselines, the colocated reference, real payloads);
-#   ranks: --ranks=1 against --ranks=3 (each experiment split over three processes by city)
-#          on the same experiment with virtual payloads and a 1% WAN loss.
-#   test/outputs-identical.sh jobs|ranks <nine-city-training binary> <scratch folder>
+#   jobs: --jobs=1 against --jobs=3 on a small experiment (all four capability sets, the
+#         optimiser with its baselines, the colocated reference, real payloads);
+#   mpi:  one process against 2 and 4 MPI ranks under ns-3's distributed simulators
+#         (granted-time-window and null-message), all four capability sets, direct (global
+#         clique) and ring all-reduce, and a run with 1% WAN loss; the 4-rank runs use a
+#         hostfile with 4 slots on this machine, as a cluster's would list its hosts.
+# Usage:
+#   test/outputs-identical.sh jobs <nine-city-training binary> <scratch folder>
+#   test/outputs-identical.sh mpi  <nine-city-training binary of an MPI build> <scratch folder>
+# mpi mode exits 77 (ctest: skipped) when the binary or mpirun is missing, saying why.
 set -eu
 mode=$1
 example=$2
 out=$3
-flags="--capabilities=all --schedule=optimal --modelBytes=400000 --rounds=3 --baselineRounds=1 \
-    --maxPeriod=2"
-case "$mode" in
-jobs) flags="$flags --payload=real"; one="--jobs=1"; other="--jobs=3" ;;
-ranks) flags="$flags --lossRate=0.01"; one="--ranks=1"; other="--ranks=3" ;;
-*) echo "error: mode '$mode': expected jobs|ranks" >&2; exit 2 ;;
-esac
-rm -rf "$out" "$out".*
-"$example" $flags $one --output="$out/one" >"$out.one.txt" 2>/dev/null
-"$example" $flags $other --output="$out/other" >"$out.other.txt" 2>/dev/null
 status=0
-for file in rounds.csv links.csv consensus.csv; do
-    [ -e "$out/one/$file" ] || [ -e "$out/other/$file" ] || continue
-    cmp "$out/one/$file" "$out/other/$file" || status=1
-done
-grep -v '"output"' "$out/one/summary.json" >"$out.one.json"
-grep -v '"output"' "$out/other/summary.json" >"$out.other.json"
-cmp "$out.one.json" "$out.other.json" || status=1
-cmp "$out.one.txt" "$out.other.txt" || status=1
-[ ! -e "$out/other/.parts" ] || { echo "leftover $out/other/.parts" >&2; status=1; }
-[ "$status" -eq 0 ] && echo "identical with $one and $other"
+
+# run LABEL COMMAND...: one run of the example, its outputs in $out/LABEL
+run() {
+    label=$1
+    shift
+    if ! "$@" --output="$out/$label" >"$out/$label.txt" 2>"$out/$label.err"; then
+        echo "failed: $*" >&2
+        tail -5 "$out/$label.err" >&2
+        status=1
+    fi
+}
+
+# same A B: every output of run A equals run B's
+same() {
+    for file in rounds.csv links.csv consensus.csv; do
+        [ -e "$out/$1/$file" ] || [ -e "$out/$2/$file" ] || continue
+        cmp "$out/$1/$file" "$out/$2/$file" || status=1
+    done
+    grep -v '"output"' "$out/$1/summary.json" >"$out/$1.json" || status=1
+    grep -v '"output"' "$out/$2/summary.json" >"$out/$2.json" || status=1
+    cmp "$out/$1.json" "$out/$2.json" || status=1
+    cmp "$out/$1.txt" "$out/$2.txt" || status=1
+    [ "$status" -ne 0 ] || echo "identical: $1 and $2"
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+case "$mode" in
+jobs)
+    flags="--capabilities=all --schedule=optimal --modelBytes=400000 --rounds=3 \
+        --baselineRounds=1 --maxPeriod=2 --payload=real"
+    run one "$example" $flags --jobs=1
+    run other "$example" $flags --jobs=3
+    same one other
+    [ ! -e "$out/other/.parts" ] || { echo "leftover $out/other/.parts" >&2; status=1; }
+    ;;
+mpi)
+    if [ ! -x "$example" ]; then
+        echo "skipped: no MPI build of nine-city-training ($example); tools/build-ns3.sh" \
+            "builds ns-3 with MPI and this module, tools/check-mpi.sh runs these checks"
+        exit 77
+    fi
+    mpirun=${MPIRUN:-$(command -v mpirun || true)}
+    if [ -z "$mpirun" ]; then
+        echo "skipped: no mpirun (Debian: openmpi-bin)"
+        exit 77
+    fi
+    if [ "$(id -u)" -eq 0 ]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+    # Four slots on this machine, written as a cluster's hostfile lists its hosts.
+    echo "localhost slots=4" >"$out/hostfile"
+    flags="--capabilities=all --modelBytes=300000 --rounds=2 --baselineRounds=1"
+    for schedule in global ring; do
+        run "$schedule-1" "$example" $flags --schedule=$schedule
+        run "$schedule-2" "$mpirun" -np 2 --oversubscribe "$example" $flags \
+            --schedule=$schedule --simulator=granted-time-window
+        run "$schedule-4" "$mpirun" --hostfile "$out/hostfile" -np 4 "$example" $flags \
+            --schedule=$schedule --simulator=null-message
+        same "$schedule-1" "$schedule-2"
+        same "$schedule-1" "$schedule-4"
+    done
+    # Loss: each link's error model draws on the rank that receives, in the same order.
+    lossy="$flags --schedule=global --lossRate=0.01 --colocated=false"
+    run lossy-1 "$example" $lossy
+    run lossy-2 "$mpirun" -np 2 --oversubscribe "$example" $lossy --simulator=null-message
+    run lossy-4 "$mpirun" --hostfile "$out/hostfile" -np 4 "$example" $lossy \
+        --simulator=granted-time-window
+    same lossy-1 lossy-2
+    same lossy-1 lossy-4
+    # The runs were split: rank 0 says so on stderr, one line per experiment.
+    grep -q "^partition: both / global: .*(granted-time-window, 2 ranks)" "$out/global-2.err" ||
+        { echo "global-2: no partition line" >&2; status=1; }
+    ;;
+*)
+    echo "error: mode '$mode': expected jobs|mpi" >&2
+    exit 2
+    ;;
+esac
 exit $status

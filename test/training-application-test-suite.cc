@@ -141,7 +141,6 @@ struct RunResult
     uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
     uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
     uint32_t linkHeaderBytes{0};              //!< link header in island 0's MacTx packets
-    TrainingParallelInfo parallel;            //!< how the run was split
     std::vector<double> cityLoad;             //!< TrainingHelper::EstimateLoad
     std::vector<double> linkPackets;          //!< TrainingHelper::EstimateLoad
 };
@@ -179,7 +178,6 @@ struct Setup
     double farDelay{0};                    //!< if positive, delay of the last city's links, s
     uint16_t mtu{9000};                    //!< MTU of every device
     bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
-    uint32_t ranks{1};      //!< processes (TrainingHelper::SetRanks)
     int fanOutCity{-1};     //!< city whose router gets MaxFanOut = fanOut
     uint32_t fanOut{0};     //!< that MaxFanOut
     int multicastOffCity{-1}; //!< city whose router gets MulticastEnabled = false
@@ -240,7 +238,6 @@ Simulate(const Setup& setup)
     {
         helper.SetComputeMultiplier(setup.straggler, 10.0);
     }
-    helper.SetRanks(setup.ranks);
     if (setup.fanOutCity >= 0)
     {
         wan.GetRouter(setup.fanOutCity)->SetAttribute("MaxFanOut", UintegerValue(setup.fanOut));
@@ -299,8 +296,12 @@ Simulate(const Setup& setup)
     run.lossDrops = helper.GetLossDrops();
     run.fpga = helper.GetFpgaCounters();
     run.heldStarts = helper.Summarise(1e-3).heldStarts;
-    run.parallel = helper.GetParallelInfo();
-    helper.EstimateLoad(run.cityLoad, run.linkPackets);
+    TrainingHelper::EstimateLoad(topology,
+                                 wan.GetRouting(),
+                                 helper.GetPlans(),
+                                 setup.rounds,
+                                 run.cityLoad,
+                                 run.linkPackets);
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
     if (workload)
     {
@@ -714,12 +715,11 @@ class TrainingLossTestCase : public TestCase
 class TrainingCutLinkTestCase : public TestCase
 {
   public:
-    /** \param ring use ring all-reduce \param ranks processes */
-    TrainingCutLinkTestCase(bool ring, uint32_t ranks)
+    /** \param ring use ring all-reduce */
+    TrainingCutLinkTestCase(bool ring)
         : TestCase(std::string("cut link: lost peer recorded, simulation ends, ") +
-                   (ring ? "ring" : "direct") + ", ranks=" + std::to_string(ranks)),
-          m_ring(ring),
-          m_ranks(ranks)
+                   (ring ? "ring" : "direct")),
+          m_ring(ring)
     {
     }
 
@@ -732,7 +732,6 @@ class TrainingCutLinkTestCase : public TestCase
         setup.rounds = 2;
         setup.cut = 2;
         setup.ring = m_ring;
-        setup.ranks = m_ranks;
         const RunResult run = Simulate(setup); // returning at all proves there is no hang
         NS_TEST_ASSERT_MSG_EQ(run.records.size(), 6u, "3 islands x 2 rounds");
         for (const TrainingRoundRecord& r : run.records)
@@ -757,69 +756,7 @@ class TrainingCutLinkTestCase : public TestCase
         }
     }
 
-    bool m_ring;      //!< ring all-reduce
-    uint32_t m_ranks; //!< processes
-};
-
-/**
- * \ingroup wan-training-tests
- * \brief A run split over several processes (WanParallelRunner, one to four ranks over four
- *        cities) against the same run in one process: rounds.csv is byte-identical, for direct
- *        and ring sync, with and without multicast and FPGAs, and under random WAN loss.
- */
-class TrainingRanksTestCase : public TestCase
-{
-  public:
-    TrainingRanksTestCase()
-        : TestCase("two to four ranks give the rounds of one process")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        for (Setup setup : EquivalenceSetups())
-        {
-            const RunResult one = Simulate(setup);
-            NS_TEST_ASSERT_MSG_EQ(one.records.size(), 16u, "8 islands x 2 rounds");
-            for (uint32_t ranks : {2u, 4u})
-            {
-                setup.ranks = ranks;
-                const RunResult split = Simulate(setup);
-                const std::string what = setup.caps + (setup.ring ? " ring" : " direct") +
-                                         ", ranks=" + std::to_string(ranks);
-                NS_TEST_ASSERT_MSG_EQ(split.csv, one.csv, what);
-                NS_TEST_ASSERT_MSG_EQ(split.queueDrops, one.queueDrops, what);
-                // The run was split: every rank got cities, packets crossed, and the
-                // windows were one WAN delay long (every link has WAN_DELAY).
-                const std::vector<uint32_t>& cityRanks = split.parallel.cityRanks;
-                NS_TEST_ASSERT_MSG_EQ(cityRanks.size(), 4u, what);
-                NS_TEST_ASSERT_MSG_EQ(*std::max_element(cityRanks.begin(), cityRanks.end()),
-                                      ranks - 1,
-                                      what);
-                NS_TEST_ASSERT_MSG_GT(split.parallel.packetsBetweenRanks, 0u, what);
-                NS_TEST_ASSERT_MSG_EQ(split.parallel.lookahead, WAN_DELAY, what);
-            }
-        }
-        // Loss: the error models draw in the receiving rank, in the same order.
-        Setup lossy;
-        lossy.caps = "both";
-        lossy.cities = 4;
-        lossy.perCity = 2;
-        lossy.rounds = 2;
-        lossy.loss = 0.02;
-        const RunResult one = Simulate(lossy);
-        lossy.ranks = 2;
-        const RunResult split = Simulate(lossy);
-        NS_TEST_ASSERT_MSG_GT(one.lossDrops, 0u, "2% loss drops packets");
-        NS_TEST_ASSERT_MSG_EQ(split.lossDrops, one.lossDrops, "same drops");
-        NS_TEST_ASSERT_MSG_EQ(split.csv, one.csv, "same rounds under loss");
-        for (const TrainingRoundRecord& r : split.records)
-        {
-            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "round ended, island " << r.island);
-            NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 0u, "loss recovered, nobody lost");
-        }
-    }
+    bool m_ring; //!< ring all-reduce
 };
 
 /**
@@ -869,46 +806,6 @@ class TrainingEstimateLoadTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ_TOL(packets, 2 * chunks, 1e-9, caps);
             }
         }
-    }
-};
-
-/**
- * \ingroup wan-training-tests
- * \brief What a parallel run cannot do is refused before anything runs.
- */
-class TrainingRanksErrorsTestCase : public TestCase
-{
-  public:
-    TrainingRanksErrorsTestCase()
-        : TestCase("ranks: bad counts, real payloads and the stock channel are refused")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Setup setup;
-        setup.ranks = 0;
-        NS_TEST_EXPECT_MSG_NE(
-            Refusal<std::invalid_argument>(setup).find("ranks: 0: expected 1 to 3"),
-            std::string::npos,
-            "0 ranks");
-        setup.ranks = 4;
-        NS_TEST_EXPECT_MSG_NE(
-            Refusal<std::invalid_argument>(setup).find("ranks: 4: expected 1 to 3"),
-            std::string::npos,
-            "more ranks than cities");
-        setup.ranks = 2;
-        setup.real = true;
-        NS_TEST_EXPECT_MSG_NE(
-            Refusal<std::invalid_argument>(setup).find("real payloads need one rank"),
-            std::string::npos,
-            "real payloads");
-        setup.real = false;
-        setup.stockLinks = true;
-        NS_TEST_EXPECT_MSG_NE(Refusal<std::invalid_argument>(setup).find("only WanLinkChannel can"),
-                              std::string::npos,
-                              "PointToPointChannel between ranks");
     }
 };
 
@@ -1244,12 +1141,8 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingLossTestCase(0.01, "none", false));
         AddTestCase(new TrainingLossTestCase(0.05, "both", false));
         AddTestCase(new TrainingLossTestCase(0.05, "both", true));
-        AddTestCase(new TrainingCutLinkTestCase(false, 1));
-        AddTestCase(new TrainingCutLinkTestCase(true, 1));
-        AddTestCase(new TrainingCutLinkTestCase(false, 2));
-        AddTestCase(new TrainingCutLinkTestCase(true, 2));
-        AddTestCase(new TrainingRanksTestCase());
-        AddTestCase(new TrainingRanksErrorsTestCase());
+        AddTestCase(new TrainingCutLinkTestCase(false));
+        AddTestCase(new TrainingCutLinkTestCase(true));
         AddTestCase(new TrainingRefusedTreeTestCase());
         AddTestCase(new TrainingFpgaHoldTestCase());
         AddTestCase(new TrainingQueueSizeTestCase());

@@ -8,11 +8,10 @@
 # Environment: MODEL_BYTES (default 1000000000), ROUNDS (2), BASELINE_ROUNDS (1) and MTU (64000)
 # for the virtual run; REAL_MODEL_BYTES (1000000), REAL_ROUNDS (8), REAL_ACCESS_BANDWIDTH (100Mbps)
 # and REAL_WAN_BANDWIDTH (1Gbps) for the real run; COMPUTE_TIME (100ms), JOBS (the number of
-# cores), RESULTS (results); RANKS (1): processes each virtual experiment is split over, by city
-# (real payloads always run in one). Extra arguments go to both runs.
+# cores), RESULTS (results). Extra arguments go to both runs.
 # MTU=9000 keeps standard jumbo frames for the 1 GB run: about seven times as many packets, so
-# about seven times as long (see doc/wan-training.rst, "Speed"); JOBS=1 RANKS=2 then runs one
-# experiment at a time on both cores.
+# about seven times as long (see doc/wan-training.rst, "Speed"). One experiment split over
+# several processes or machines runs under mpirun with an MPI build (doc/parallel.rst).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
@@ -28,7 +27,7 @@ model=${MODEL_BYTES:-1000000000}
 echo "== virtual payloads, $model-byte model, MTU ${MTU:-64000} -> $out/virtual" >&2
 # The baselines and the colocated reference have period 1: one round shows their round time.
 build/examples/nine-city-training "${common[@]}" --payload=virtual --mtu="${MTU:-64000}" \
-    --ranks="${RANKS:-1}" --baselineRounds="${BASELINE_ROUNDS:-1}" --modelBytes="$model" --rounds="${ROUNDS:-2}" \
+    --baselineRounds="${BASELINE_ROUNDS:-1}" --modelBytes="$model" --rounds="${ROUNDS:-2}" \
     --output="$out/virtual" "$@"
 # A 1 MB model on links 100 times slower than the file's (10 Gbps access, 100 Gbps WAN) is
 # as bandwidth-bound as a 100 MB model on the real links: the optimiser then rotates cliques,
