@@ -1022,6 +1022,12 @@ TrainingHelper::Run()
             m_progressSeconds = 0;
         }
     }
+    if (distributed && m_parallel.simulator == WanMpi::NULL_MESSAGE)
+    {
+        Simulator::Schedule(Seconds(TERMINATION_CHECK_SECONDS),
+                            &TrainingHelper::CheckTermination,
+                            this);
+    }
     Simulator::Run();
     std::vector<uint32_t> localIslands;
     for (uint32_t i = 0; i < m_apps.size(); ++i)
@@ -1062,6 +1068,59 @@ TrainingHelper::Run()
             }
         }
     }
+}
+
+bool
+TrainingHelper::IsLocallyQuiet() const
+{
+    if (!m_finishedPerRound.empty() && m_finishedPerRound.back() < m_localIslands)
+    {
+        return false;
+    }
+    for (uint32_t i = 0; i < m_apps.size(); ++i)
+    {
+        const Ptr<FpgaAggregatorNetDevice> fpga = m_topology.GetFpga(i);
+        if (fpga && IsLocal(fpga->GetNode()) && fpga->GetSlotsInUse() > 0)
+        {
+            return false;
+        }
+    }
+    for (const Ptr<NetDevice>& device : LinkDevices())
+    {
+        if (!IsLocal(device->GetNode()))
+        {
+            continue;
+        }
+        if (const Ptr<WanLinkNetDevice> wan = DynamicCast<WanLinkNetDevice>(device))
+        {
+            if (!wan->IsIdle())
+            {
+                return false;
+            }
+        }
+        else if (const Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(device))
+        {
+            if (!p2p->GetQueue()->IsEmpty())
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+void
+TrainingHelper::CheckTermination()
+{
+    if (WanMpi::AllTrue(IsLocallyQuiet()))
+    {
+        NS_LOG_INFO("every rank is quiet: stop at " << Simulator::Now().As(Time::S));
+        Simulator::Stop();
+        return;
+    }
+    Simulator::Schedule(Seconds(TERMINATION_CHECK_SECONDS),
+                        &TrainingHelper::CheckTermination,
+                        this);
 }
 
 void

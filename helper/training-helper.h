@@ -181,6 +181,11 @@ class TrainingHelper
      *        with many packets in flight); "" keeps the simulator's
      */
     void SetSchedulerType(const std::string& type);
+    /**
+     * Period of the null-message simulator's termination check (CheckTermination): the run
+     * ends at the first multiple of it after the network went quiet. One MPI_Allreduce each.
+     */
+    static constexpr double TERMINATION_CHECK_SECONDS = 1e-3;
     /** \param label prefix of progress lines, e.g. "capabilities=both" \param seconds period */
     void SetProgress(const std::string& label, double seconds);
     /** \return how the last Run() was split (one rank: only ranks is set) */
@@ -322,6 +327,17 @@ class TrainingHelper
     void SizeQueues();
     /** \return every point-to-point device of the simulation (module's or stock) */
     static std::vector<Ptr<NetDevice>> LinkDevices();
+    /**
+     * \return true if this rank's part of the run is over: its islands finished their last
+     *         round, its FPGAs hold no slot, its link devices are idle with nothing on the wire
+     */
+    bool IsLocallyQuiet() const;
+    /**
+     * \brief Under ns-3's null-message simulator, whose event queue never empties (each rank
+     *        keeps null-message events scheduled): every TERMINATION_CHECK, all ranks agree
+     *        (WanMpi::AllTrue) whether every rank IsLocallyQuiet(), and then stop together.
+     */
+    void CheckTermination();
     /**
      * \brief Replay the rounds run with the cost model's plans: the estimate of the mean
      *        per-island sync time, like for like with the simulated one.

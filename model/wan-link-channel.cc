@@ -108,6 +108,10 @@ WanLinkChannel::DoDispose()
     {
         inFlight.clear();
     }
+    for (std::deque<Time>& toRank : m_toRank)
+    {
+        toRank.clear();
+    }
     m_devices = {nullptr, nullptr};
     m_nDevices = 0;
     Channel::DoDispose();
@@ -203,6 +207,7 @@ WanLinkChannel::SendToRank(uint32_t wire, Time arrival, uint16_t protocol, Ptr<c
     WanLinkProtocolTag tag;
     tag.protocol = protocol;
     copy->AddPacketTag(tag);
+    m_toRank[wire].push_back(arrival);
     WanMpi::SendPacket(copy, arrival, far->GetNode()->GetId(), far->GetIfIndex());
 }
 
@@ -250,7 +255,13 @@ WanLinkChannel::Deliver(uint32_t wire)
 uint32_t
 WanLinkChannel::GetInFlight(Ptr<WanLinkNetDevice> src) const
 {
-    return static_cast<uint32_t>(m_wires[WireOf(src)].size());
+    const uint32_t wire = WireOf(src);
+    std::deque<Time>& toRank = m_toRank[wire];
+    while (!toRank.empty() && toRank.front() <= Simulator::Now())
+    {
+        toRank.pop_front();
+    }
+    return static_cast<uint32_t>(m_wires[wire].size() + toRank.size());
 }
 
 } // namespace ns3

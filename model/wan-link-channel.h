@@ -73,7 +73,11 @@ class WanLinkChannel : public Channel
                        Ptr<WanLinkNetDevice> src,
                        Time txTime);
 
-    /** \param src one of the attached devices \return packets in flight away from src */
+    /**
+     * \param src one of the attached devices
+     * \return packets in flight away from src: on this rank's wire, or handed to another rank
+     *         and not yet due there
+     */
     uint32_t GetInFlight(Ptr<WanLinkNetDevice> src) const;
 
     // Channel interface
@@ -118,6 +122,8 @@ class WanLinkChannel : public Channel
     std::array<Ptr<WanLinkNetDevice>, 2> m_devices; //!< the ends, in attach order
     std::size_t m_nDevices{0};                      //!< devices attached so far
     std::array<std::deque<InFlight>, 2> m_wires;    //!< frames in flight, per direction
+    /** Per direction: arrival times of the frames handed to another rank, not yet due. */
+    mutable std::array<std::deque<Time>, 2> m_toRank;
 };
 
 } // namespace ns3

@@ -228,6 +228,14 @@ WanLinkNetDevice::TransmitComplete()
     TransmitStart(next);
 }
 
+bool
+WanLinkNetDevice::IsIdle() const
+{
+    return !m_busy && m_queue.empty() &&
+           (!m_channel || m_channel->GetInFlight(
+                              Ptr<WanLinkNetDevice>(const_cast<WanLinkNetDevice*>(this))) == 0);
+}
+
 void
 WanLinkNetDevice::Receive(Ptr<Packet> packet, uint16_t protocol)
 {

@@ -61,6 +61,12 @@ class WanLinkNetDevice : public NetDevice
      */
     void Receive(Ptr<Packet> packet, uint16_t protocol);
 
+    /**
+     * \return true if nothing is being transmitted, queued, or on the wire away from this
+     *         device (to this rank's devices or to another rank's)
+     */
+    bool IsIdle() const;
+
     // NetDevice interface
     void SetIfIndex(const uint32_t index) override;
     uint32_t GetIfIndex() const override;

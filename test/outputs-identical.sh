@@ -85,6 +85,8 @@ mpi)
     run lossy-2 "$mpirun" -np 2 --oversubscribe "$example" $lossy --simulator=null-message
     run lossy-4 "$mpirun" --hostfile "$out/hostfile" -np 4 "$example" $lossy \
         --simulator=granted-time-window
+    grep -q '"loss_drops": [1-9]' "$out/lossy-1/summary.json" ||
+        { echo "lossy-1: no packet was lost: the loss comparison shows nothing" >&2; status=1; }
     same lossy-1 lossy-2
     same lossy-1 lossy-4
     # The runs were split: rank 0 says so on stderr, one line per experiment.
