@@ -195,7 +195,7 @@ class TrainingHelper
      * \param topology the WAN \param routing its routes \param plans per period round
      * \param rounds rounds of the run (round r uses plan r mod plans.size())
      * \param cityLoad per city: packets its router, FPGAs and islands handle, weighted in
-     *        handlings of one packet by a device: 1 per end of a WAN hop, 1 + 2 per packet an
+     *        handlings of one packet by a device: 1 per end of a WAN hop, 1 + 4 per packet an
      *        island sends or receives (its IPv4/UDP stack), 2 more per packet through an FPGA
      * \param linkPackets per WAN link: packets it carries, both directions
      */

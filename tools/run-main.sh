@@ -11,7 +11,8 @@
 # cores), RESULTS (results). Extra arguments go to both runs.
 # MTU=9000 keeps standard jumbo frames for the 1 GB run: about seven times as many packets, so
 # about seven times as long (see doc/wan-training.rst, "Speed"). One experiment split over
-# several processes or machines runs under mpirun with an MPI build (doc/parallel.rst).
+# several processes or machines runs under mpirun with an MPI build ("Parallel runs" in
+# doc/training.rst).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
