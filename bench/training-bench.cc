@@ -137,16 +137,20 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
     helper.Install();
     helper.Run();
     Measurement m;
-    const TrainingSummary s = helper.Summarise(1e-3);
-    m.simulated = helper.GetSimulatedTime();
-    m.meanSync = s.meanSync;
-    m.estimated = s.estimatedSync;
-    m.drops = s.queueDrops;
-    m.resends = s.retransmissions;
-    m.crossed = helper.GetParallelInfo().packetsBetweenRanks;
-    for (const TrainingRoundRecord& r : helper.GetRecords())
+    // Rank 0 gathered every island's records; the other ranks hold none.
+    if (WanMpi::GetRank() == 0)
     {
-        m.packets += r.packetsSent;
+        const TrainingSummary s = helper.Summarise(1e-3);
+        m.simulated = helper.GetSimulatedTime();
+        m.meanSync = s.meanSync;
+        m.estimated = s.estimatedSync;
+        m.drops = s.queueDrops;
+        m.resends = s.retransmissions;
+        m.crossed = helper.GetParallelInfo().packetsBetweenRanks;
+        for (const TrainingRoundRecord& r : helper.GetRecords())
+        {
+            m.packets += r.packetsSent;
+        }
     }
     Simulator::Destroy();
     WanMpi::EndSimulation();
