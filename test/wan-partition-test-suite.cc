@@ -95,17 +95,17 @@ class PartitionCitiesTestCase : public TestCase
                               "0 1 2 3",
                               "four ranks");
 
-        // Loads 1 3 3 1, packets A-B 4, B-C 40, C-D 4, each crossing packet costs 0.65 at both
-        // ends. {A,B}|{C,D}: 4|4 + 26 = 30. {A,C}|{B,D}: 4|4 + 31.2 = 35.2. {A,D}|{B,C}:
-        // 2|6 + 5.2 = 7.2|11.2. {A,B,C}|{D}: 7|1 + 2.6 = 9.6|3.6. {A}|{B,C,D}: 1|7 + 2.6 =
-        // 3.6|9.6. {A,B,D}|{C} and {A,C,D}|{B}: 3|5 + 28.6 = 33.6 at most. Two splits reach 9.6
-        // (11.2 is beyond 3% of it); their lookaheads are 2 ms (C-D cut) and 3 ms (A-B cut):
+        // Loads 1 3 3 1, packets A-B 4, B-C 40, C-D 4, each crossing packet costs 5 at both
+        // ends. {A,B}|{C,D}: 4|4 + 200 = 204. {A,C}|{B,D}: 4|4 + 240 = 244. {A,D}|{B,C}:
+        // 2|6 + 40 = 42|46. {A,B,C}|{D}: 7|1 + 20 = 27|21. {A}|{B,C,D}: 1|7 + 20 = 21|27.
+        // {A,B,D}|{C} and {A,C,D}|{B}: 3|5 + 220 = 225 at most. Two splits reach 27 (46 is
+        // beyond 3% of it); their lookaheads are 2 ms (C-D cut) and 3 ms (A-B cut):
         // {A}|{B,C,D}.
         const WanTopology u = Line({3e-3, 1e-3, 2e-3});
         NS_TEST_EXPECT_MSG_EQ(Text(WanPartition::Balance(u, {1, 3, 3, 1}, {4, 40, 4}, 2)),
                               "0 1 1 1",
                               "crossing packets cost work");
-        NS_TEST_EXPECT_MSG_EQ(WanPartition::CROSS_PACKET_WORK, 0.65, "the cost used above");
+        NS_TEST_EXPECT_MSG_EQ(WanPartition::CROSS_PACKET_WORK, 5.0, "the cost used above");
 
         // Loads 1, 1.04, 0.98, 1: {A,D}|{B,C} is best balanced (2|2.02) but cuts A-B and C-D
         // (1 ms); {A,B}|{C,D} (2.04|1.98) is within 3% of 2.02 and cuts only B-C (8 ms).
