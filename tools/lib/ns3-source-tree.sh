@@ -58,11 +58,6 @@ ns3_resolve_version() {
     if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ] && [ -f "$REPO/../shared/ns-3/ns-$VERSION.tar.xz" ]; then
         SOURCE=$(cd "$REPO/../shared/ns-3" && pwd)/ns-$VERSION.tar.xz
     fi
-    if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ]; then
-        echo "$TOOL: no source for ns-3 $VERSION: set NS3_SOURCE to its release tarball" \
-            "(ns-$VERSION.tar.xz from nsnam.org) or to an ns-3 checkout" >&2
-        exit 2
-    fi
 }
 
 # The cache folder, checked before anything is created in it.
@@ -188,6 +183,11 @@ ns3_get_source() {
         fi
         NS3=$(find_ns3_tree)
         [ -n "$NS3" ] || fail "no ns-3 tree (ns3 script, test.py, VERSION) found in $SOURCE"
+    elif [ "$VERSION" != 3.37 ]; then
+        # Only 3.37 has a Debian source package on this mirror; a cached tree needs no source.
+        echo "$TOOL: no source for ns-3 $VERSION: set NS3_SOURCE to its release tarball" \
+            "(ns-$VERSION.tar.xz from nsnam.org) or to an ns-3 checkout" >&2
+        exit 2
     else
         ensure_deb_src
         apt_update_once
