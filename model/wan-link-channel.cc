@@ -153,7 +153,7 @@ WanLinkChannel::GetDevice(std::size_t i) const
 }
 
 uint32_t
-WanLinkChannel::WireOf(Ptr<WanLinkNetDevice> src) const
+WanLinkChannel::WireOf(Ptr<const WanLinkNetDevice> src) const
 {
     NS_ABORT_MSG_UNLESS(m_nDevices == m_devices.size(),
                         "WanLinkChannel: a packet was sent before both devices were attached");
@@ -253,7 +253,7 @@ WanLinkChannel::Deliver(uint32_t wire)
 }
 
 uint32_t
-WanLinkChannel::GetInFlight(Ptr<WanLinkNetDevice> src) const
+WanLinkChannel::GetInFlight(Ptr<const WanLinkNetDevice> src) const
 {
     const uint32_t wire = WireOf(src);
     std::deque<Time>& toRank = m_toRank[wire];

@@ -78,7 +78,7 @@ class WanLinkChannel : public Channel
      * \return packets in flight away from src: on this rank's wire, or handed to another rank
      *         and not yet due there
      */
-    uint32_t GetInFlight(Ptr<WanLinkNetDevice> src) const;
+    uint32_t GetInFlight(Ptr<const WanLinkNetDevice> src) const;
 
     // Channel interface
     std::size_t GetNDevices() const override;
@@ -97,7 +97,7 @@ class WanLinkChannel : public Channel
     };
 
     /** \param src an attached device \return its direction (wire) index, 0 or 1 */
-    uint32_t WireOf(Ptr<WanLinkNetDevice> src) const;
+    uint32_t WireOf(Ptr<const WanLinkNetDevice> src) const;
     /** \brief Schedule the delivery of the head of a wire. \param wire direction index */
     void ScheduleHead(uint32_t wire);
     /** \brief Queue a frame on a wire. \param wire direction \param frame the frame */

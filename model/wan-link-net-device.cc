@@ -232,8 +232,7 @@ bool
 WanLinkNetDevice::IsIdle() const
 {
     return !m_busy && m_queue.empty() &&
-           (!m_channel || m_channel->GetInFlight(
-                              Ptr<WanLinkNetDevice>(const_cast<WanLinkNetDevice*>(this))) == 0);
+           (!m_channel || m_channel->GetInFlight(Ptr<const WanLinkNetDevice>(this)) == 0);
 }
 
 void
