@@ -341,14 +341,7 @@ main(int argc, char** argv)
                                         simulator);
         }
         const WanTopology topology = WanTopology::LoadFile(config.topology);
-        if (WanMpi::GetSize() > 1)
-        {
-            WanPartition::CheckRanks(WanMpi::GetSize(), topology.GetCities().size());
-        }
-        if (!config.partition.empty())
-        {
-            WanPartition::Parse(config.partition, topology, WanMpi::GetSize());
-        }
+        WanPartition::Check(config.partition, topology, WanMpi::GetSize());
     }
     catch (const std::exception& e)
     {

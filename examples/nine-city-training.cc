@@ -311,9 +311,8 @@ RunExperiment(const WanTopology& topology,
     if (!cityRanks.empty() && WanMpi::GetRank() == 0)
     {
         std::cerr << "partition: " << capabilities << " / " << scheduleLabel << ": "
-                  << WanPartition::Format(topology, cityRanks) << ", lookahead "
-                  << WanPartition::GetLookahead(topology, cityRanks).As(Time::MS) << " ("
-                  << WanMpi::GetSimulator() << ", " << WanMpi::GetSize() << " ranks)" << std::endl;
+                  << WanPartition::Describe(topology, cityRanks) << " (" << WanMpi::GetSimulator()
+                  << ", " << WanMpi::GetSize() << " ranks)" << std::endl;
     }
     wan.Install(topology);
     TrainingHelper helper(wan, schedule);
@@ -803,11 +802,7 @@ Main(int argc, char** argv)
     {
         try
         {
-            WanPartition::CheckRanks(WanMpi::GetSize(), loaded.GetCities().size());
-            if (!config.partition.empty())
-            {
-                WanPartition::Parse(config.partition, loaded, WanMpi::GetSize());
-            }
+            WanPartition::Check(config.partition, loaded, WanMpi::GetSize());
         }
         catch (const std::invalid_argument& e)
         {

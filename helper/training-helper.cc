@@ -348,7 +348,7 @@ TrainingHelper::PartitionCities(const WanTopology& topology,
                                 bool chooseAlgorithms,
                                 uint32_t ranks)
 {
-    WanPartition::CheckRanks(ranks, topology.GetCities().size());
+    WanPartition::CheckRanks(ranks, topology.GetCities().size()); // before planning
     const WanRouting routing(topology);
     Ptr<SyncCostModel> costModel = CreateObject<SyncCostModel>();
     costModel->SetAttribute("Mtu", UintegerValue(mtu));
@@ -402,9 +402,8 @@ TrainingHelper::DistributeCities(WanTopologyHelper& wan,
                                       : WanPartition::Parse(partition, topology, ranks);
     }
     wan.SetCitySystemIds(cityRanks);
-    NS_LOG_INFO("topology '" << topology.GetName() << "' over " << ranks << " ranks: "
-                             << WanPartition::Format(topology, cityRanks) << ", lookahead "
-                             << WanPartition::GetLookahead(topology, cityRanks).As(Time::MS));
+    NS_LOG_INFO("topology '" << topology.GetName() << "' over " << ranks
+                             << " ranks: " << WanPartition::Describe(topology, cityRanks));
     return cityRanks;
 }
 
@@ -1015,8 +1014,7 @@ TrainingHelper::Run()
         NS_LOG_INFO("rank " << WanMpi::GetRank() << " of " << m_parallel.ranks << " ("
                             << m_parallel.simulator << "): " << m_localIslands
                             << " islands, partition "
-                            << WanPartition::Format(topology, m_parallel.cityRanks)
-                            << ", lookahead " << m_parallel.lookahead * 1e3 << " ms");
+                            << WanPartition::Describe(topology, m_parallel.cityRanks));
         if (WanMpi::GetRank() != 0)
         {
             m_progressSeconds = 0;

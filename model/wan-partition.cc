@@ -311,4 +311,23 @@ WanPartition::Format(const WanTopology& topology, const std::vector<uint32_t>& c
     return os.str();
 }
 
+std::string
+WanPartition::Describe(const WanTopology& topology, const std::vector<uint32_t>& cityRanks)
+{
+    std::ostringstream os;
+    os << Format(topology, cityRanks) << ", lookahead "
+       << GetLookahead(topology, cityRanks).As(Time::MS);
+    return os.str();
+}
+
+void
+WanPartition::Check(const std::string& spec, const WanTopology& topology, uint32_t ranks)
+{
+    CheckRanks(ranks, topology.GetCities().size());
+    if (!spec.empty())
+    {
+        Parse(spec, topology, ranks);
+    }
+}
+
 } // namespace ns3

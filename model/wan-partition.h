@@ -72,6 +72,20 @@ class WanPartition
     static std::string Format(const WanTopology& topology, const std::vector<uint32_t>& cityRanks);
 
     /**
+     * \param topology the WAN \param cityRanks rank of every city
+     * \return Format() and the lookahead, e.g. "A:0,B:1, lookahead +2ms", for logs
+     */
+    static std::string Describe(const WanTopology& topology,
+                                const std::vector<uint32_t>& cityRanks);
+
+    /**
+     * \brief Check what a distributed run was asked for before anything runs: the number of
+     *        ranks (CheckRanks) and, if given, the explicit assignment (Parse).
+     * \param spec --partition, or "" \param topology the WAN \param ranks number of ranks
+     */
+    static void Check(const std::string& spec, const WanTopology& topology, uint32_t ranks);
+
+    /**
      * \brief Check a number of ranks against a topology: 1 to its number of cities.
      * \param ranks the number asked for \param cities the topology's cities
      *
