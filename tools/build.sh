@@ -1,16 +1,40 @@
 #!/usr/bin/env bash
-# Configures and builds the standalone module. Usage: tools/build.sh release|test
+# Configures and builds the standalone module. Usage: tools/build.sh release|test|asan
 #   release: build/       Release, module logging/asserts compiled out (fast runs), examples only
 #   test:    build-test/  Release ns-3, but the module's own NS_LOG and NS_ASSERT enabled
+#   asan:    build-asan/  as test, with AddressSanitizer and UndefinedBehaviorSanitizer (-O1,
+#                         frame pointers, any UBSan report aborts); no benchmarks, no tcmalloc
+#                         (ASan brings its own allocator). Debian's ns-3 itself is not
+#                         instrumented. Run the tests with tools/build.sh's ASAN_OPTIONS and
+#                         UBSAN_OPTIONS (see .ci/run and doc/building.rst).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-release}
+flags=()
 case "$mode" in
-release) dir=build checks=OFF extra="-DWAN_TRAINING_TESTS=OFF -DWAN_TRAINING_BENCH=OFF" ;;
-test) dir=build-test checks=ON extra="" ;;
-*) echo "usage: tools/build.sh release|test" >&2; exit 2 ;;
+release)
+    dir=build
+    flags=(-DCMAKE_BUILD_TYPE=Release -DWAN_TRAINING_CHECKS=OFF -DWAN_TRAINING_TESTS=OFF
+        -DWAN_TRAINING_BENCH=OFF)
+    ;;
+test)
+    dir=build-test
+    flags=(-DCMAKE_BUILD_TYPE=Release -DWAN_TRAINING_CHECKS=ON)
+    ;;
+asan)
+    dir=build-asan
+    sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWAN_TRAINING_CHECKS=ON -DWAN_TRAINING_BENCH=OFF
+        -DWAN_TRAINING_TCMALLOC=OFF
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g -fno-omit-frame-pointer $sanitize"
+        "-DCMAKE_EXE_LINKER_FLAGS=$sanitize" "-DCMAKE_SHARED_LINKER_FLAGS=$sanitize")
+    ;;
+*)
+    echo "usage: tools/build.sh release|test|asan" >&2
+    exit 2
+    ;;
 esac
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DWAN_TRAINING_CHECKS=$checks $extra >"$dir.configure.log" 2>&1 \
+cmake -S . -B "$dir" "${flags[@]}" >"$dir.configure.log" 2>&1 \
     || { cat "$dir.configure.log" >&2; exit 1; }
 cmake --build "$dir" -j "$jobs"

@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian packages wan-training needs, only those missing. Used by the README's
-# two commands and by .ci/run. Usage: tools/install-deps.sh [extra-package ...]
+# two commands and by .ci/run. Usage: tools/install-deps.sh [--fuzz] [extra-package ...]
+#   --fuzz  also clang and the libFuzzer/sanitizer runtime of its version (libclang-rt-N-dev,
+#           e.g. libclang-rt-14-dev on Debian 12), for tools/run-fuzzers.sh
 # Knows the package names of Debian 12 bookworm (ns-3 3.37), 13 trixie (3.43) and 14 forky
 # (3.48); see doc/building.rst.
 set -euo pipefail
+
+fuzz=0
+if [ "${1:-}" = --fuzz ]; then
+    fuzz=1
+    shift
+fi
 
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 case "$codename" in
@@ -55,3 +63,12 @@ for dir in $(grep -ho '/usr/include/python3\.[0-9]*' /usr/lib/*/cmake/ns3/*.cmak
     [ -d "$dir" ] || python_dev+=("lib${dir#/usr/include/}-dev")
 done
 [ ${#python_dev[@]} -eq 0 ] || install "${python_dev[@]}"
+
+# libFuzzer ships in clang's runtime package, named after clang's major version (Debian 12:
+# clang 14, libclang-rt-14-dev), so it is chosen once clang is there.
+if [ "$fuzz" -eq 1 ]; then
+    install clang
+    clang_major=$(clang --version | sed -nE 's/.*clang version ([0-9]+).*/\1/p' | head -n 1)
+    [ -n "$clang_major" ] || { echo "install-deps: cannot tell clang's version" >&2; exit 1; }
+    install "libclang-rt-$clang_major-dev"
+fi
