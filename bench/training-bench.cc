@@ -26,7 +26,9 @@
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
+#include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
+#include "ns3/training-planner.h"
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-partition.h"
 #include "ns3/wan-topology-helper.h"
@@ -115,39 +117,40 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
     WanTopologyHelper wan;
     wan.SetMtu(config.mtu);
     wan.SetStockLinks(stock);
-    TrainingHelper::DistributeCities(wan,
-                                     topology,
-                                     plan,
-                                     config.modelBytes,
-                                     config.rounds,
-                                     config.partition);
+    TrainingPlanner::DistributeCities(wan,
+                                      topology,
+                                      plan,
+                                      config.modelBytes,
+                                      config.rounds,
+                                      config.partition);
     wan.Install(topology);
     TrainingHelper helper(wan, plan);
     helper.SetModelBytes(config.modelBytes);
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(MilliSeconds(100));
+    helper.Install();
+    TrainingExperiment experiment(helper);
     if (stock)
     {
-        helper.SetSchedulerType("");
+        experiment.SetSchedulerType("");
     }
     else if (!config.scheduler.empty())
     {
-        helper.SetSchedulerType(config.scheduler);
+        experiment.SetSchedulerType(config.scheduler);
     }
-    helper.Install();
-    helper.Run();
+    experiment.Run();
     Measurement m;
     // Rank 0 gathered every island's records; the other ranks hold none.
     if (WanMpi::GetRank() == 0)
     {
-        const TrainingSummary s = helper.Summarise(1e-3);
-        m.simulated = helper.GetSimulatedTime();
+        const TrainingSummary s = experiment.Summarise(1e-3);
+        m.simulated = experiment.GetSimulatedTime();
         m.meanSync = s.meanSync;
         m.estimated = s.estimatedSync;
         m.drops = s.queueDrops;
         m.resends = s.retransmissions;
-        m.crossed = helper.GetParallelInfo().packetsBetweenRanks;
-        for (const TrainingRoundRecord& r : helper.GetRecords())
+        m.crossed = experiment.GetParallelInfo().packetsBetweenRanks;
+        for (const TrainingRoundRecord& r : experiment.GetRecords())
         {
             m.packets += r.packetsSent;
         }

@@ -27,7 +27,9 @@
 #include "ns3/clique-schedule.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
+#include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
+#include "ns3/training-planner.h"
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-command-line.h"
@@ -302,12 +304,12 @@ RunExperiment(const WanTopology& topology,
     WanMpi::BeginSimulation();
     WanTopologyHelper wan;
     wan.SetMtu(config.mtu);
-    const std::vector<uint32_t> cityRanks = TrainingHelper::DistributeCities(wan,
-                                                                             topology,
-                                                                             schedule,
-                                                                             config.modelBytes,
-                                                                             config.rounds,
-                                                                             config.partition);
+    const std::vector<uint32_t> cityRanks = TrainingPlanner::DistributeCities(wan,
+                                                                              topology,
+                                                                              schedule,
+                                                                              config.modelBytes,
+                                                                              config.rounds,
+                                                                              config.partition);
     if (!cityRanks.empty() && WanMpi::GetRank() == 0)
     {
         std::cerr << "partition: " << capabilities << " / " << scheduleLabel << ": "
@@ -327,9 +329,10 @@ RunExperiment(const WanTopology& topology,
     {
         helper.SetWanLossRate(config.lossRate);
     }
-    helper.SetProgress("capabilities=" + capabilities, PROGRESS_SECONDS);
     helper.Install();
-    helper.Run();
+    TrainingExperiment experiment(helper);
+    experiment.SetProgress("capabilities=" + capabilities, PROGRESS_SECONDS);
+    experiment.Run();
 
     ExperimentResult result;
     if (WanMpi::GetRank() != 0)
@@ -343,58 +346,30 @@ RunExperiment(const WanTopology& topology,
     result.schedule = scheduleLabel;
     result.scheduleDetail =
         helper.GetSchedule().GetName() + " " + helper.GetSchedule().DescribeCliqueSizes();
-    result.summary = helper.Summarise(config.epsilon);
+    result.summary = experiment.Summarise(config.epsilon);
     std::ostringstream rounds;
-    helper.WriteRounds(rounds, capabilities, scheduleLabel);
+    experiment.WriteRounds(rounds, capabilities, scheduleLabel);
     result.roundsCsv = rounds.str();
     std::ostringstream consensus;
-    helper.WriteConsensus(consensus, capabilities, scheduleLabel);
+    experiment.WriteConsensus(consensus, capabilities, scheduleLabel);
     result.consensusCsv = consensus.str();
     std::ostringstream links;
-    helper.WriteLinks(links, capabilities, scheduleLabel);
+    experiment.WriteLinks(links, capabilities, scheduleLabel);
     result.linksCsv = links.str();
     Simulator::Destroy();
     WanMpi::EndSimulation();
     return result;
 }
 
-/** \param value an optional \return it as JSON, or null */
-template <typename T>
-nlohmann::json
-OrNull(const std::optional<T>& value)
-{
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 /** \param r a result \return its summary.json entry */
 nlohmann::json
 ResultJson(const ExperimentResult& r)
 {
-    const TrainingSummary& s = r.summary;
-    return {{"capabilities", r.capabilities},
-            {"schedule", r.schedule},
-            {"schedule_detail", r.scheduleDetail},
-            {"period", s.period},
-            {"rounds", s.rounds},
-            {"mean_round_s", s.meanRound},
-            {"p50_round_s", s.p50Round},
-            {"p99_round_s", s.p99Round},
-            {"mean_sync_s", s.meanSync},
-            {"estimated_sync_s", s.estimatedSync},
-            {"mean_compute_s", s.meanCompute},
-            {"total_time_s", s.totalTime},
-            {"rounds_to_epsilon", OrNull(s.roundsToEpsilon)},
-            {"time_to_epsilon_s", OrNull(s.timeToEpsilon)},
-            {"queue_drops", s.queueDrops},
-            {"loss_drops", s.lossDrops},
-            {"retransmissions", s.retransmissions},
-            {"lost_peers", s.lostPeers},
-            {"fpga_partial_flushes", s.fpga.partial},
-            {"fpga_overflows", s.fpga.overflows},
-            {"fpga_wraps", s.fpga.wraps},
-            {"held_starts", s.heldStarts},
-            {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
-            {"gap_to_colocated", OrNull(s.gapToColocated)}};
+    nlohmann::json entry = TrainingExperiment::SummaryToJson(r.summary);
+    entry["capabilities"] = r.capabilities;
+    entry["schedule"] = r.schedule;
+    entry["schedule_detail"] = r.scheduleDetail;
+    return entry;
 }
 
 /**
@@ -444,14 +419,6 @@ PartJson(const ExperimentResult& r)
     return part;
 }
 
-/** \param j a JSON value or null \return it as an optional */
-template <typename T>
-std::optional<T>
-FromNullable(const nlohmann::json& j)
-{
-    return j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
-}
-
 /** \param part what PartJson wrote \return the result it holds (the inverse of PartJson) */
 ExperimentResult
 PartResult(const nlohmann::json& part)
@@ -464,28 +431,7 @@ PartResult(const nlohmann::json& part)
     r.roundsCsv = part.at("rounds_csv").get<std::string>();
     r.consensusCsv = part.at("consensus_csv").get<std::string>();
     r.linksCsv = part.at("links_csv").get<std::string>();
-    TrainingSummary& s = r.summary;
-    s.period = part.at("period").get<uint32_t>();
-    s.rounds = part.at("rounds").get<uint32_t>();
-    s.meanRound = part.at("mean_round_s").get<double>();
-    s.p50Round = part.at("p50_round_s").get<double>();
-    s.p99Round = part.at("p99_round_s").get<double>();
-    s.meanSync = part.at("mean_sync_s").get<double>();
-    s.estimatedSync = part.at("estimated_sync_s").get<double>();
-    s.meanCompute = part.at("mean_compute_s").get<double>();
-    s.totalTime = part.at("total_time_s").get<double>();
-    s.roundsToEpsilon = FromNullable<uint64_t>(part.at("rounds_to_epsilon"));
-    s.timeToEpsilon = FromNullable<double>(part.at("time_to_epsilon_s"));
-    s.queueDrops = part.at("queue_drops").get<uint64_t>();
-    s.lossDrops = part.at("loss_drops").get<uint64_t>();
-    s.retransmissions = part.at("retransmissions").get<uint64_t>();
-    s.lostPeers = part.at("lost_peers").get<uint64_t>();
-    s.fpga.partial = part.at("fpga_partial_flushes").get<uint64_t>();
-    s.fpga.overflows = part.at("fpga_overflows").get<uint64_t>();
-    s.fpga.wraps = part.at("fpga_wraps").get<uint64_t>();
-    s.heldStarts = part.at("held_starts").get<uint64_t>();
-    s.colocatedTimeToEpsilon = FromNullable<double>(part.at("colocated_time_to_epsilon_s"));
-    s.gapToColocated = FromNullable<double>(part.at("gap_to_colocated"));
+    r.summary = TrainingExperiment::SummaryFromJson(part);
     return r;
 }
 
@@ -885,9 +831,9 @@ Main(int argc, char** argv)
     std::ostringstream rounds;
     std::ostringstream links;
     std::ostringstream consensus;
-    TrainingHelper::WriteRoundsHeader(rounds);
-    TrainingHelper::WriteLinksHeader(links);
-    TrainingHelper::WriteConsensusHeader(consensus);
+    TrainingExperiment::WriteRoundsHeader(rounds);
+    TrainingExperiment::WriteLinksHeader(links);
+    TrainingExperiment::WriteConsensusHeader(consensus);
     nlohmann::json resultList = nlohmann::json::array();
     for (const ExperimentResult& r : results)
     {

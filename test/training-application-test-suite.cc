@@ -28,7 +28,9 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/training-application.h"
+#include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
+#include "ns3/training-planner.h"
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-topology-helper.h"
@@ -287,21 +289,22 @@ Simulate(const Setup& setup)
             run.before.push_back(workload->GetParameters(i));
         }
     }
-    helper.Run();
-    run.records = helper.GetRecords();
+    TrainingExperiment experiment(helper);
+    experiment.Run();
+    run.records = experiment.GetRecords();
     std::ostringstream csv;
-    helper.WriteRounds(csv, setup.caps, "test");
+    experiment.WriteRounds(csv, setup.caps, "test");
     run.csv = csv.str();
-    run.queueDrops = helper.GetQueueDrops();
-    run.lossDrops = helper.GetLossDrops();
-    run.fpga = helper.GetFpgaCounters();
-    run.heldStarts = helper.Summarise(1e-3).heldStarts;
-    TrainingHelper::EstimateLoad(topology,
-                                 wan.GetRouting(),
-                                 helper.GetPlans(),
-                                 setup.rounds,
-                                 run.cityLoad,
-                                 run.linkPackets);
+    run.queueDrops = experiment.GetQueueDrops();
+    run.lossDrops = experiment.GetLossDrops();
+    run.fpga = experiment.GetFpgaCounters();
+    run.heldStarts = experiment.Summarise(1e-3).heldStarts;
+    TrainingPlanner::EstimateLoad(topology,
+                                  wan.GetRouting(),
+                                  helper.GetPlans(),
+                                  setup.rounds,
+                                  run.cityLoad,
+                                  run.linkPackets);
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
     if (workload)
     {

@@ -32,6 +32,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
 #include "ns3/wan-topology-generator.h"
 #include "ns3/wan-topology-helper.h"
@@ -230,13 +231,14 @@ class WanCorpusTestCase : public TestCase
         helper.SetRounds(std::min<uint32_t>(std::max<uint32_t>(2, schedule.GetPeriod()), 4));
         helper.SetChooseAlgorithms(m_exchange == Exchange::ROTATING);
         helper.Install();
-        helper.Run();
+        TrainingExperiment experiment(helper);
+        experiment.Run();
 
-        const TrainingSummary summary = helper.Summarise(1e-3);
+        const TrainingSummary summary = experiment.Summarise(1e-3);
         NS_TEST_EXPECT_MSG_EQ(summary.retransmissions, 0u, "resends");
         NS_TEST_EXPECT_MSG_EQ(summary.lostPeers, 0u, "lost peers");
         NS_TEST_EXPECT_MSG_EQ(summary.queueDrops, 0u, "queue drops");
-        const TrainingFpgaCounters& fpga = helper.GetFpgaCounters();
+        const TrainingFpgaCounters& fpga = experiment.GetFpgaCounters();
         NS_TEST_EXPECT_MSG_EQ(fpga.partial, 0u, "FPGA partial flushes");
         NS_TEST_EXPECT_MSG_EQ(fpga.overflows, 0u, "FPGA overflows");
         NS_TEST_EXPECT_MSG_EQ(fpga.mismatches, 0u, "FPGA mismatches");
@@ -247,7 +249,7 @@ class WanCorpusTestCase : public TestCase
                                   "mean sync time against the cost model's");
 
         const std::vector<SyncRoundEstimate>& plans = helper.GetPlans();
-        const std::vector<TrainingRoundRecord>& records = helper.GetRecords();
+        const std::vector<TrainingRoundRecord>& records = experiment.GetRecords();
         for (const TrainingRoundRecord& r : records)
         {
             NS_TEST_ASSERT_MSG_EQ(r.finished, true, "island " << r.island << " round " << r.round);

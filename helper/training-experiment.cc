@@ -1,0 +1,796 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-experiment.h"
+
+#include "training-csv.h"
+#include "training-helper.h"
+#include "training-rank-results.h"
+
+#include "ns3/abort.h"
+#include "ns3/callback.h"
+#include "ns3/fpga-aggregator-net-device.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/object-factory.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-link-net-device.h"
+#include "ns3/wan-mpi.h"
+#include "ns3/wan-partition.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingExperiment");
+
+namespace
+{
+
+/** Percentile reported as p99. */
+constexpr double P99 = 0.99;
+/** Median. */
+constexpr double P50 = 0.5;
+/**
+ * Event scheduler Run() installs. WanLinkChannel keeps packets in flight out of the event
+ * queue, so it holds a few hundred events (one per busy device, wire, stream and timer). On a
+ * 3 MB global-clique round without multicast (callgrind, instructions executed by the whole
+ * program): PriorityQueue 2.11 G, Map (ns-3's default) 2.16 G, Calendar 2.22 G, Heap 2.33 G.
+ */
+const char* const DEFAULT_SCHEDULER = "ns3::PriorityQueueScheduler";
+/** Digits after the point of times in CSV (nanosecond resolution). */
+constexpr int TIME_DIGITS = 9;
+
+/** \param values sorted values \param q quantile in [0, 1] \return nearest-rank quantile */
+double
+Quantile(const std::vector<double>& values, double q)
+{
+    if (values.empty())
+    {
+        return 0;
+    }
+    const auto rank = static_cast<size_t>(std::ceil(q * values.size()));
+    return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+/** \param t a time \return seconds with nanosecond digits */
+std::string
+FormatSeconds(Time t)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(TIME_DIGITS) << t.GetSeconds();
+    return os.str();
+}
+
+/** \param v a double \return it with enough digits to read back */
+std::string
+FormatDouble(double v)
+{
+    std::ostringstream os;
+    os << std::setprecision(12) << v;
+    return os.str();
+}
+
+/** \param value an optional \return it as JSON, or null */
+template <typename T>
+nlohmann::json
+OrNull(const std::optional<T>& value)
+{
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+/** \param j a JSON value or null \return it as an optional */
+template <typename T>
+std::optional<T>
+FromNullable(const nlohmann::json& j)
+{
+    return j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
+}
+
+} // namespace
+
+TrainingExperiment::TrainingExperiment(TrainingHelper& training)
+    : m_training(training),
+      m_rounds(training.GetRounds()),
+      m_progressSeconds(0),
+      m_schedulerType(DEFAULT_SCHEDULER),
+      m_localIslands(0),
+      m_roundsDone(0),
+      m_queueDrops(0),
+      m_lossDrops(0),
+      m_simulatedTime(0)
+{
+    if (!training.IsInstalled())
+    {
+        throw std::logic_error("TrainingExperiment: the TrainingHelper is not installed");
+    }
+    WanTopologyHelper& wan = training.GetTopologyHelper();
+    const uint32_t n = wan.GetTopology().GetIslands().size();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        training.GetApplication(i)->TraceConnectWithoutContext(
+            "SyncFinished",
+            MakeCallback(&TrainingExperiment::OnSyncFinished, this));
+        if (TrainingHelper::IsLocal(wan.GetIslandNode(i)))
+        {
+            ++m_localIslands;
+        }
+    }
+    const Ptr<TrainingWorkload> workload = training.GetWorkload();
+    const bool real = workload && workload->IsReal();
+    m_finishedPerRound.assign(m_rounds, 0);
+    m_roundDoneTime.assign(m_rounds, 0.0);
+    m_snapshots.assign(real ? m_rounds : 0, std::vector<std::vector<double>>(n));
+    ConnectCounters();
+}
+
+TrainingExperiment::~TrainingExperiment() = default;
+
+void
+TrainingExperiment::SetSchedulerType(const std::string& type)
+{
+    m_schedulerType = type;
+}
+
+void
+TrainingExperiment::SetProgress(const std::string& label, double seconds)
+{
+    m_progressLabel = label;
+    m_progressSeconds = seconds;
+}
+
+void
+TrainingExperiment::ConnectCounters()
+{
+    // Queue drops on every point-to-point device of the simulation.
+    for (const Ptr<NetDevice>& device : TrainingHelper::GetLinkDevices())
+    {
+        // MacTxDrop fires once per packet a full queue refuses (the stock device's queue also
+        // fires its own Drop for it: counting both would count it twice).
+        device->TraceConnectWithoutContext("MacTxDrop",
+                                           MakeCallback(&TrainingExperiment::OnQueueDrop, this));
+        device->TraceConnectWithoutContext("PhyRxDrop",
+                                           MakeCallback(&TrainingExperiment::OnLossDrop, this));
+    }
+    // Bytes per WAN link direction.
+    WanTopologyHelper& wan = m_training.GetTopologyHelper();
+    const WanTopology& topology = wan.GetTopology();
+    const auto& links = topology.GetLinks();
+    const auto& cities = topology.GetCities();
+    m_links.clear();
+    m_linkFraming.clear();
+    for (uint32_t l = 0; l < links.size(); ++l)
+    {
+        for (uint32_t end = 0; end < 2; ++end)
+        {
+            const uint32_t from = end == 0 ? links[l].a : links[l].b;
+            const uint32_t to = end == 0 ? links[l].b : links[l].a;
+            TrainingLinkUsage usage;
+            usage.link = cities[links[l].a].code + "-" + cities[links[l].b].code;
+            usage.from = cities[from].code;
+            usage.to = cities[to].code;
+            usage.rateBps = static_cast<double>(links[l].bps);
+            const uint32_t index = m_links.size();
+            m_links.push_back(usage);
+            const Ptr<NetDevice> device = wan.GetWanDevice(WanHop{l, from, to});
+            // A stock device's packets carry their PPP header; a WanLinkNetDevice only counts
+            // its framing in the transmission time.
+            UintegerValue framing(0);
+            if (DynamicCast<WanLinkNetDevice>(device))
+            {
+                device->GetAttribute("FramingBytes", framing);
+            }
+            m_linkFraming.push_back(static_cast<uint32_t>(framing.Get()));
+            device->TraceConnectWithoutContext(
+                "PhyTxEnd",
+                MakeBoundCallback(&TrainingExperiment::OnWanTxStatic, this, index));
+        }
+    }
+}
+
+void
+TrainingExperiment::OnWanTxStatic(TrainingExperiment* experiment,
+                                  uint32_t index,
+                                  Ptr<const Packet> packet)
+{
+    experiment->OnWanTx(index, packet);
+}
+
+void
+TrainingExperiment::OnWanTx(uint32_t index, Ptr<const Packet> packet)
+{
+    m_links[index].bytes += packet->GetSize() + m_linkFraming[index];
+}
+
+void
+TrainingExperiment::OnQueueDrop(Ptr<const Packet> packet)
+{
+    ++m_queueDrops;
+}
+
+void
+TrainingExperiment::OnLossDrop(Ptr<const Packet> packet)
+{
+    ++m_lossDrops;
+}
+
+void
+TrainingExperiment::OnSyncFinished(uint32_t island, uint32_t round, Time duration)
+{
+    if (round >= m_finishedPerRound.size())
+    {
+        return;
+    }
+    if (!m_snapshots.empty())
+    {
+        m_snapshots[round][island] = m_training.GetWorkload()->GetParameters(island);
+    }
+    if (++m_finishedPerRound[round] < m_localIslands)
+    {
+        return;
+    }
+    m_roundDoneTime[round] = Simulator::Now().GetSeconds();
+    while (m_roundsDone < m_finishedPerRound.size() &&
+           m_finishedPerRound[m_roundsDone] == m_localIslands)
+    {
+        ++m_roundsDone;
+    }
+    if (!m_snapshots.empty())
+    {
+        AddConsensusPoint(round);
+    }
+    PrintProgress(false);
+}
+
+void
+TrainingExperiment::AddConsensusPoint(uint32_t round)
+{
+    // Consensus over the parameters each island held right after this round.
+    const Ptr<TrainingWorkload> workload = m_training.GetWorkload();
+    const auto& snap = m_snapshots[round];
+    const uint32_t n = snap.size();
+    const size_t dim = snap.empty() ? 0 : snap[0].size();
+    std::vector<double> mean(dim, 0.0);
+    for (const auto& x : snap)
+    {
+        for (size_t d = 0; d < dim; ++d)
+        {
+            mean[d] += x[d] / n;
+        }
+    }
+    double spread = 0;
+    double loss = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (size_t d = 0; d < dim; ++d)
+        {
+            const double e = snap[i][d] - mean[d];
+            spread += e * e;
+        }
+        loss += workload->Loss(i, mean) / n;
+    }
+    TrainingConsensusPoint point;
+    point.round = round;
+    point.time = m_roundDoneTime[round];
+    point.consensusDistance = dim == 0 ? 0 : std::sqrt(spread / (double(n) * dim));
+    point.loss = loss;
+    m_consensus.push_back(point);
+    m_snapshots[round].clear();
+    m_snapshots[round].shrink_to_fit();
+}
+
+void
+TrainingExperiment::PrintProgress(bool force)
+{
+    if (m_progressSeconds <= 0 && !force)
+    {
+        return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    const double sinceLast = std::chrono::duration<double>(now - m_lastProgress).count();
+    if (!force && sinceLast < m_progressSeconds)
+    {
+        return;
+    }
+    m_lastProgress = now;
+    const double wall = std::chrono::duration<double>(now - m_wallStart).count();
+    std::ostringstream os;
+    os << "progress: ";
+    if (!m_progressLabel.empty())
+    {
+        os << m_progressLabel << " ";
+    }
+    os << "round " << m_roundsDone << "/" << m_rounds << std::fixed << std::setprecision(2)
+       << " sim=" << Simulator::Now().GetSeconds() << "s wall=" << std::setprecision(1) << wall
+       << "s";
+    std::cerr << os.str() << std::endl;
+}
+
+void
+TrainingExperiment::Run()
+{
+    m_wallStart = std::chrono::steady_clock::now();
+    m_lastProgress = m_wallStart;
+    if (!m_schedulerType.empty())
+    {
+        ObjectFactory scheduler;
+        scheduler.SetTypeId(m_schedulerType);
+        Simulator::SetScheduler(scheduler);
+    }
+    WanTopologyHelper& wan = m_training.GetTopologyHelper();
+    const uint32_t n = wan.GetTopology().GetIslands().size();
+    std::vector<std::vector<TrainingRoundRecord>> islandRecords(n);
+    m_fpga = TrainingFpgaCounters();
+    m_parallel = TrainingParallelInfo();
+    m_parallel.ranks = WanMpi::IsSimulating() ? WanMpi::GetSize() : 1;
+    m_parallel.simulator = WanMpi::GetSimulator();
+    const bool distributed = m_parallel.ranks > 1;
+    if (distributed)
+    {
+        const WanTopology& topology = wan.GetTopology();
+        m_parallel.cityRanks = wan.GetCitySystemIds();
+        m_parallel.cityRanks.resize(topology.GetCities().size(), 0);
+        m_parallel.lookahead =
+            WanPartition::GetLookahead(topology, m_parallel.cityRanks).GetSeconds();
+        NS_LOG_INFO("rank " << WanMpi::GetRank() << " of " << m_parallel.ranks << " ("
+                            << m_parallel.simulator << "): " << m_localIslands
+                            << " islands, partition "
+                            << WanPartition::Describe(topology, m_parallel.cityRanks));
+        if (WanMpi::GetRank() != 0)
+        {
+            m_progressSeconds = 0;
+        }
+    }
+    if (distributed && m_parallel.simulator == WanMpi::NULL_MESSAGE)
+    {
+        Simulator::Schedule(Seconds(TERMINATION_CHECK_SECONDS),
+                            &TrainingExperiment::CheckTermination,
+                            this);
+    }
+    Simulator::Run();
+    std::vector<uint32_t> localIslands;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (TrainingHelper::IsLocal(wan.GetIslandNode(i)))
+        {
+            islandRecords[i] = m_training.GetApplication(i)->GetRecords();
+            localIslands.push_back(i);
+        }
+    }
+    AddFpgaCounters(localIslands);
+    if (distributed)
+    {
+        GatherRanks(localIslands, islandRecords);
+        if (WanMpi::GetRank() != 0)
+        {
+            // Rank 0 holds the results; here they stay empty.
+            m_records.clear();
+            m_simulatedTime = 0;
+            return;
+        }
+    }
+    if (m_progressSeconds > 0)
+    {
+        PrintProgress(true);
+    }
+    m_records.clear();
+    m_simulatedTime = 0;
+    for (uint32_t r = 0; r < m_rounds; ++r)
+    {
+        for (const auto& records : islandRecords)
+        {
+            const TrainingRoundRecord& record = records.at(r);
+            m_records.push_back(record);
+            if (record.finished)
+            {
+                m_simulatedTime = std::max(m_simulatedTime, record.syncEnd.GetSeconds());
+            }
+        }
+    }
+}
+
+bool
+TrainingExperiment::IsLocallyQuiet() const
+{
+    if (!m_finishedPerRound.empty() && m_finishedPerRound.back() < m_localIslands)
+    {
+        return false;
+    }
+    WanTopologyHelper& wan = m_training.GetTopologyHelper();
+    for (uint32_t i = 0; i < wan.GetTopology().GetIslands().size(); ++i)
+    {
+        const Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(i);
+        if (fpga && TrainingHelper::IsLocal(fpga->GetNode()) && fpga->GetSlotsInUse() > 0)
+        {
+            return false;
+        }
+    }
+    for (const Ptr<NetDevice>& device : TrainingHelper::GetLinkDevices())
+    {
+        if (!TrainingHelper::IsLocal(device->GetNode()))
+        {
+            continue;
+        }
+        if (const Ptr<WanLinkNetDevice> link = DynamicCast<WanLinkNetDevice>(device))
+        {
+            if (!link->IsIdle())
+            {
+                return false;
+            }
+        }
+        else if (const Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(device))
+        {
+            if (!p2p->GetQueue()->IsEmpty())
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+void
+TrainingExperiment::CheckTermination()
+{
+    if (WanMpi::AllTrue(IsLocallyQuiet()))
+    {
+        NS_LOG_INFO("every rank is quiet: stop at " << Simulator::Now().As(Time::S));
+        Simulator::Stop();
+        return;
+    }
+    Simulator::Schedule(Seconds(TERMINATION_CHECK_SECONDS),
+                        &TrainingExperiment::CheckTermination,
+                        this);
+}
+
+void
+TrainingExperiment::AddFpgaCounters(const std::vector<uint32_t>& islands)
+{
+    for (uint32_t i : islands)
+    {
+        const Ptr<FpgaAggregatorNetDevice> fpga = m_training.GetTopologyHelper().GetFpga(i);
+        if (!fpga)
+        {
+            continue;
+        }
+        m_fpga.aggregated += fpga->GetAggregatedCount();
+        m_fpga.duplicates += fpga->GetDuplicateCount();
+        m_fpga.complete += fpga->GetCompleteCount();
+        m_fpga.partial += fpga->GetPartialCount();
+        m_fpga.overflows += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_OVERFLOW);
+        m_fpga.mismatches += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_MISMATCH);
+        m_fpga.wraps += fpga->GetWrapCount();
+    }
+}
+
+void
+TrainingExperiment::GatherRanks(const std::vector<uint32_t>& localIslands,
+                                std::vector<std::vector<TrainingRoundRecord>>& islandRecords)
+{
+    TrainingRankResults mine;
+    mine.packetsSent = WanMpi::GetPacketsSent();
+    mine.queueDrops = m_queueDrops;
+    mine.lossDrops = m_lossDrops;
+    mine.fpga = m_fpga;
+    for (const TrainingLinkUsage& usage : m_links)
+    {
+        mine.linkBytes.push_back(usage.bytes);
+    }
+    for (uint32_t island : localIslands)
+    {
+        mine.islands.emplace_back(island, islandRecords[island]);
+    }
+    const std::vector<std::string> results = WanMpi::Gather(mine.Encode());
+    m_parallel.packetsBetweenRanks += mine.packetsSent;
+    for (uint32_t r = 1; r < results.size(); ++r)
+    {
+        const TrainingRankResults other = TrainingRankResults::Decode(results[r]);
+        m_parallel.packetsBetweenRanks += other.packetsSent;
+        m_queueDrops += other.queueDrops;
+        m_lossDrops += other.lossDrops;
+        m_fpga.aggregated += other.fpga.aggregated;
+        m_fpga.duplicates += other.fpga.duplicates;
+        m_fpga.complete += other.fpga.complete;
+        m_fpga.partial += other.fpga.partial;
+        m_fpga.overflows += other.fpga.overflows;
+        m_fpga.mismatches += other.fpga.mismatches;
+        m_fpga.wraps += other.fpga.wraps;
+        if (other.linkBytes.size() != m_links.size())
+        {
+            throw std::runtime_error("parallel run: another rank has a different link list");
+        }
+        for (uint32_t l = 0; l < m_links.size(); ++l)
+        {
+            m_links[l].bytes += other.linkBytes[l];
+        }
+        for (const auto& [island, records] : other.islands)
+        {
+            if (island >= islandRecords.size())
+            {
+                throw std::runtime_error("parallel run: results of an unknown island");
+            }
+            islandRecords[island] = records;
+        }
+    }
+    if (WanMpi::GetRank() == 0)
+    {
+        m_localIslands = islandRecords.size();
+    }
+}
+
+const TrainingParallelInfo&
+TrainingExperiment::GetParallelInfo() const
+{
+    return m_parallel;
+}
+
+const std::vector<TrainingRoundRecord>&
+TrainingExperiment::GetRecords() const
+{
+    return m_records;
+}
+
+const std::vector<TrainingConsensusPoint>&
+TrainingExperiment::GetConsensus() const
+{
+    return m_consensus;
+}
+
+const std::vector<TrainingLinkUsage>&
+TrainingExperiment::GetLinkUsage() const
+{
+    return m_links;
+}
+
+uint64_t
+TrainingExperiment::GetQueueDrops() const
+{
+    return m_queueDrops;
+}
+
+uint64_t
+TrainingExperiment::GetLossDrops() const
+{
+    return m_lossDrops;
+}
+
+const TrainingFpgaCounters&
+TrainingExperiment::GetFpgaCounters() const
+{
+    return m_fpga;
+}
+
+double
+TrainingExperiment::GetSimulatedTime() const
+{
+    return m_simulatedTime;
+}
+
+TrainingSummary
+TrainingExperiment::Summarise(double epsilon) const
+{
+    TrainingSummary s;
+    const CliqueSchedule& schedule = m_training.GetSchedule();
+    s.period = schedule.GetPeriod();
+    const uint32_t n = m_training.GetTopologyHelper().GetTopology().GetIslands().size();
+    if (m_records.empty() || n == 0)
+    {
+        return s; // nothing run here: zero rounds
+    }
+    // Run() collects every island's record of every round.
+    s.rounds = m_records.size() / n;
+    // Round time: how far the slowest island's end of round advanced.
+    std::vector<double> roundTimes;
+    double previousEnd = 0;
+    double syncSum = 0;
+    double computeSum = 0;
+    uint64_t finished = 0;
+    for (uint32_t r = 0; r < s.rounds; ++r)
+    {
+        double end = 0;
+        bool all = true;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const TrainingRoundRecord& record = m_records.at(r * n + i);
+            all = all && record.finished;
+            if (record.finished)
+            {
+                end = std::max(end, record.syncEnd.GetSeconds());
+                syncSum += (record.syncEnd - record.syncStart).GetSeconds();
+                computeSum += (record.syncStart - record.computeStart).GetSeconds();
+                ++finished;
+            }
+            s.retransmissions += record.retransmissions;
+            s.lostPeers += record.lostPeers.size();
+        }
+        if (all)
+        {
+            roundTimes.push_back(end - previousEnd);
+            previousEnd = end;
+        }
+    }
+    if (!roundTimes.empty())
+    {
+        double sum = 0;
+        for (double t : roundTimes)
+        {
+            sum += t;
+        }
+        s.meanRound = sum / roundTimes.size();
+        std::vector<double> sorted = roundTimes;
+        std::sort(sorted.begin(), sorted.end());
+        s.p50Round = Quantile(sorted, P50);
+        s.p99Round = Quantile(sorted, P99);
+    }
+    if (finished > 0)
+    {
+        s.meanSync = syncSum / finished;
+        s.meanCompute = computeSum / finished;
+    }
+    s.estimatedSync = m_training.GetEstimatedSync();
+    s.totalTime = m_simulatedTime;
+    const uint64_t rounds = schedule.GetRoundsToEpsilon(epsilon);
+    if (rounds != CliqueSchedule::UNREACHABLE)
+    {
+        s.roundsToEpsilon = rounds;
+        s.timeToEpsilon = rounds * s.meanRound;
+    }
+    s.queueDrops = m_queueDrops;
+    s.lossDrops = m_lossDrops;
+    s.fpga = m_fpga;
+    s.heldStarts = m_training.GetHeldStarts();
+    return s;
+}
+
+void
+TrainingExperiment::WriteRoundsHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,island,round,clique,members,compute_start_s,sync_start_s,"
+          "sync_end_s,bytes_sent,bytes_received,packets_sent,packets_received,retransmissions,"
+          "lost_peers,control_packets_sent,control_packets_received\n";
+}
+
+void
+TrainingExperiment::WriteRounds(std::ostream& os,
+                                const std::string& capabilities,
+                                const std::string& schedule) const
+{
+    const auto& islands = m_training.GetTopologyHelper().GetTopology().GetIslands();
+    const auto names = [&islands](const std::vector<uint32_t>& list) {
+        std::string text;
+        for (uint32_t m : list)
+        {
+            text += (text.empty() ? "" : " ") + islands[m].name;
+        }
+        return TrainingCsv::Field(text);
+    };
+    for (const TrainingRoundRecord& record : m_records)
+    {
+        os << TrainingCsv::Field(capabilities) << "," << TrainingCsv::Field(schedule) << ","
+           << TrainingCsv::Field(islands[record.island].name) << "," << record.round << ","
+           << record.clique << "," << names(record.members) << ",";
+        if (record.finished)
+        {
+            os << FormatSeconds(record.computeStart) << "," << FormatSeconds(record.syncStart)
+               << "," << FormatSeconds(record.syncEnd);
+        }
+        else
+        {
+            os << ",,";
+        }
+        os << "," << record.bytesSent << "," << record.bytesReceived << "," << record.packetsSent
+           << "," << record.packetsReceived << "," << record.retransmissions << ","
+           << names(record.lostPeers) << "," << record.controlPacketsSent << ","
+           << record.controlPacketsReceived << "\n";
+    }
+}
+
+void
+TrainingExperiment::WriteConsensusHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,round,time_s,consensus_distance,loss\n";
+}
+
+void
+TrainingExperiment::WriteConsensus(std::ostream& os,
+                                   const std::string& capabilities,
+                                   const std::string& schedule) const
+{
+    for (const TrainingConsensusPoint& p : m_consensus)
+    {
+        os << TrainingCsv::Field(capabilities) << "," << TrainingCsv::Field(schedule) << ","
+           << p.round << "," << FormatSeconds(Seconds(p.time)) << ","
+           << FormatDouble(p.consensusDistance) << "," << FormatDouble(p.loss) << "\n";
+    }
+}
+
+void
+TrainingExperiment::WriteLinksHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,link,from,to,bytes,utilisation\n";
+}
+
+void
+TrainingExperiment::WriteLinks(std::ostream& os,
+                               const std::string& capabilities,
+                               const std::string& schedule) const
+{
+    for (const TrainingLinkUsage& link : m_links)
+    {
+        const double utilisation = m_simulatedTime > 0 && link.rateBps > 0
+                                       ? link.bytes * 8.0 / (link.rateBps * m_simulatedTime)
+                                       : 0.0;
+        os << TrainingCsv::Field(capabilities) << "," << TrainingCsv::Field(schedule) << ","
+           << TrainingCsv::Field(link.link) << "," << TrainingCsv::Field(link.from) << ","
+           << TrainingCsv::Field(link.to) << "," << link.bytes << "," << FormatDouble(utilisation)
+           << "\n";
+    }
+}
+
+nlohmann::json
+TrainingExperiment::SummaryToJson(const TrainingSummary& s)
+{
+    return {{"period", s.period},
+            {"rounds", s.rounds},
+            {"mean_round_s", s.meanRound},
+            {"p50_round_s", s.p50Round},
+            {"p99_round_s", s.p99Round},
+            {"mean_sync_s", s.meanSync},
+            {"estimated_sync_s", s.estimatedSync},
+            {"mean_compute_s", s.meanCompute},
+            {"total_time_s", s.totalTime},
+            {"rounds_to_epsilon", OrNull(s.roundsToEpsilon)},
+            {"time_to_epsilon_s", OrNull(s.timeToEpsilon)},
+            {"queue_drops", s.queueDrops},
+            {"loss_drops", s.lossDrops},
+            {"retransmissions", s.retransmissions},
+            {"lost_peers", s.lostPeers},
+            {"fpga_partial_flushes", s.fpga.partial},
+            {"fpga_overflows", s.fpga.overflows},
+            {"fpga_wraps", s.fpga.wraps},
+            {"held_starts", s.heldStarts},
+            {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
+            {"gap_to_colocated", OrNull(s.gapToColocated)}};
+}
+
+TrainingSummary
+TrainingExperiment::SummaryFromJson(const nlohmann::json& entry)
+{
+    TrainingSummary s;
+    s.period = entry.at("period").get<uint32_t>();
+    s.rounds = entry.at("rounds").get<uint32_t>();
+    s.meanRound = entry.at("mean_round_s").get<double>();
+    s.p50Round = entry.at("p50_round_s").get<double>();
+    s.p99Round = entry.at("p99_round_s").get<double>();
+    s.meanSync = entry.at("mean_sync_s").get<double>();
+    s.estimatedSync = entry.at("estimated_sync_s").get<double>();
+    s.meanCompute = entry.at("mean_compute_s").get<double>();
+    s.totalTime = entry.at("total_time_s").get<double>();
+    s.roundsToEpsilon = FromNullable<uint64_t>(entry.at("rounds_to_epsilon"));
+    s.timeToEpsilon = FromNullable<double>(entry.at("time_to_epsilon_s"));
+    s.queueDrops = entry.at("queue_drops").get<uint64_t>();
+    s.lossDrops = entry.at("loss_drops").get<uint64_t>();
+    s.retransmissions = entry.at("retransmissions").get<uint64_t>();
+    s.lostPeers = entry.at("lost_peers").get<uint64_t>();
+    s.fpga.partial = entry.at("fpga_partial_flushes").get<uint64_t>();
+    s.fpga.overflows = entry.at("fpga_overflows").get<uint64_t>();
+    s.fpga.wraps = entry.at("fpga_wraps").get<uint64_t>();
+    s.heldStarts = entry.at("held_starts").get<uint64_t>();
+    s.colocatedTimeToEpsilon = FromNullable<double>(entry.at("colocated_time_to_epsilon_s"));
+    s.gapToColocated = FromNullable<double>(entry.at("gap_to_colocated"));
+    return s;
+}
+
+} // namespace ns3

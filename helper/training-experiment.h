@@ -1,0 +1,284 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_EXPERIMENT_H
+#define TRAINING_EXPERIMENT_H
+
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/training-application.h"
+
+#include <chrono>
+#include <cstdint>
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class NetDevice;
+class Packet;
+class TrainingHelper;
+
+/**
+ * \ingroup wan-training
+ * \brief How a distributed run (ns-3's MPI engine, WanMpi) was split.
+ */
+struct TrainingParallelInfo
+{
+    uint32_t ranks{1};               //!< processes (MPI ranks)
+    std::string simulator;           //!< WanMpi::GetSimulator()
+    std::vector<uint32_t> cityRanks; //!< rank of each city (empty with one rank)
+    double lookahead{0};             //!< smallest delay of a link between ranks, s
+    uint64_t packetsBetweenRanks{0}; //!< packets the WAN links handed to other ranks, all ranks
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Bytes carried by one direction of one WAN link during a run.
+ */
+struct TrainingLinkUsage
+{
+    std::string link;  //!< "A-B" with the link's ends as in the topology
+    std::string from;  //!< city code the direction leaves
+    std::string to;    //!< city code the direction enters
+    uint64_t bytes{0}; //!< bytes transmitted: IP packets plus 2 bytes of PPP framing each
+    double rateBps{0}; //!< the link's rate
+};
+
+/**
+ * \ingroup wan-training
+ * \brief What the FPGAs did during a run, summed over every island's FPGA.
+ *
+ * In a lossless run whose plan the network can honour, partial, overflows and mismatches are
+ * zero: each of them means a slot was flushed early or a chunk reached its island unfolded.
+ */
+struct TrainingFpgaCounters
+{
+    uint64_t aggregated{0}; //!< DATA contributions added into slots
+    uint64_t duplicates{0}; //!< DATA copies of a sender already in the slot (absorbed)
+    uint64_t complete{0};   //!< complete aggregates emitted
+    uint64_t partial{0};    //!< partial aggregates flushed after the FPGA's Timeout
+    uint64_t overflows{0};  //!< DATA passed through for want of a free slot
+    uint64_t mismatches{0}; //!< DATA passed through: members or sizes differ from the slot's
+    uint64_t wraps{0};      //!< int32 element sums that wrapped around (real payloads)
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Consensus figures after one round (real payload mode).
+ */
+struct TrainingConsensusPoint
+{
+    uint32_t round{0};           //!< the round
+    double time{0};              //!< when the last island finished the round, s
+    double consensusDistance{0}; //!< RMS distance of the islands' parameters from their mean
+    double loss{0};              //!< mean of the islands' objectives at the mean parameters
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Summary figures of one run (the "results" entries of summary.json).
+ */
+struct TrainingSummary
+{
+    uint32_t period{0};      //!< T
+    uint32_t rounds{0};      //!< rounds run
+    double meanRound{0};     //!< mean round time, s
+    double p50Round{0};      //!< median round time, s
+    double p99Round{0};      //!< 99th percentile round time, s
+    double meanSync{0};      //!< mean per-island sync time, s
+    double estimatedSync{0}; //!< cost model's mean per-island sync time (rounds replayed), s
+    double meanCompute{0};   //!< mean per-island compute time, s
+    double totalTime{0};     //!< end of the last round, s
+    std::optional<uint64_t> roundsToEpsilon; //!< from the schedule's mixing (none: never)
+    std::optional<double> timeToEpsilon;     //!< roundsToEpsilon x meanRound, s
+    uint64_t queueDrops{0};                  //!< packets dropped by device queues
+    uint64_t lossDrops{0};                   //!< packets dropped by the WAN error models
+    uint64_t retransmissions{0};             //!< chunks resent
+    uint64_t lostPeers{0};                   //!< (island, round, peer) losses declared
+    TrainingFpgaCounters fpga;               //!< the FPGAs' counters
+    uint64_t heldStarts{0}; //!< (island, round) exchanges held until the clique's receivers
+                            //!< were done with their previous round (ReplayRounds)
+    std::optional<double> colocatedTimeToEpsilon; //!< the simulated colocated reference's, s
+    std::optional<double> gapToColocated;         //!< timeToEpsilon / colocatedTimeToEpsilon
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Runs what a TrainingHelper installed, collects its results and writes them.
+ *
+ * Built after TrainingHelper::Install(), it connects to the applications' SyncFinished traces
+ * (consensus of real payloads, progress) and to every link device's drop and transmit traces
+ * (queue and loss drops, bytes per WAN link direction). Run() runs the simulation to its end
+ * (every wait in the application has a timeout), printing progress on stderr; in a
+ * distributed run it gathers every rank's records and counters on rank 0. Summarise() and the
+ * writers turn the results into the output contract of nine-city-training: rounds.csv,
+ * consensus.csv, links.csv and the entries of summary.json.
+ *
+ * It keeps references to the helper and connects callbacks to itself: it must outlive the
+ * simulation's run, and it is neither copied nor moved.
+ */
+class TrainingExperiment
+{
+  public:
+    /**
+     * Period of the null-message simulator's termination check (CheckTermination): the run
+     * ends at the first multiple of it after the network went quiet. One MPI_Allreduce each.
+     */
+    static constexpr double TERMINATION_CHECK_SECONDS = 1e-3;
+
+    /**
+     * \param training a TrainingHelper after Install() (kept by reference; must outlive this)
+     * \throws std::logic_error if it is not installed
+     */
+    explicit TrainingExperiment(TrainingHelper& training);
+    ~TrainingExperiment();
+    TrainingExperiment(const TrainingExperiment&) = delete;
+    TrainingExperiment& operator=(const TrainingExperiment&) = delete;
+
+    /**
+     * \param type the event scheduler Run() installs (default "ns3::PriorityQueueScheduler", fast
+     *        with many packets in flight); "" keeps the simulator's
+     */
+    void SetSchedulerType(const std::string& type);
+    /** \param label prefix of progress lines, e.g. "capabilities=both" \param seconds period */
+    void SetProgress(const std::string& label, double seconds);
+
+    /** \brief Run the simulation to its end and collect the results (Simulator not destroyed) */
+    void Run();
+
+    /** \return how the last Run() was split (one rank: only ranks is set) */
+    const TrainingParallelInfo& GetParallelInfo() const;
+    /** \return every record, round-major then island (empty before Run and off rank 0) */
+    const std::vector<TrainingRoundRecord>& GetRecords() const;
+    /** \return consensus points per round (real workloads only) */
+    const std::vector<TrainingConsensusPoint>& GetConsensus() const;
+    /** \return WAN link usage per direction */
+    const std::vector<TrainingLinkUsage>& GetLinkUsage() const;
+    /** \return packets dropped by device queues */
+    uint64_t GetQueueDrops() const;
+    /** \return packets dropped by the WAN error models */
+    uint64_t GetLossDrops() const;
+    /** \return the FPGAs' counters of the last Run(), summed over all islands (and ranks) */
+    const TrainingFpgaCounters& GetFpgaCounters() const;
+    /** \return the end of the last round, s */
+    double GetSimulatedTime() const;
+    /**
+     * \param epsilon consensus target for rounds to epsilon
+     * \return the run's summary; without records (before Run(), or off rank 0 of a
+     *         distributed run) one of zero rounds, with only the period set
+     */
+    TrainingSummary Summarise(double epsilon) const;
+
+    /// \name Output contract of nine-city-training (text fields per TrainingCsv::Field)
+    /// @{
+    /** \param os stream \brief rounds.csv header */
+    static void WriteRoundsHeader(std::ostream& os);
+    /** \param os stream \param capabilities label \param schedule label \brief rows */
+    void WriteRounds(std::ostream& os,
+                     const std::string& capabilities,
+                     const std::string& schedule) const;
+    /** \param os stream \brief consensus.csv header */
+    static void WriteConsensusHeader(std::ostream& os);
+    /** \param os stream \param capabilities label \param schedule label \brief rows */
+    void WriteConsensus(std::ostream& os,
+                        const std::string& capabilities,
+                        const std::string& schedule) const;
+    /** \param os stream \brief links.csv header */
+    static void WriteLinksHeader(std::ostream& os);
+    /** \param os stream \param capabilities label \param schedule label \brief rows */
+    void WriteLinks(std::ostream& os,
+                    const std::string& capabilities,
+                    const std::string& schedule) const;
+    /**
+     * \param summary a summary
+     * \return its fields as a "results" entry of summary.json (keys as mean_round_s, absent
+     *         optionals as null); the caller adds the entry's labels
+     */
+    static nlohmann::json SummaryToJson(const TrainingSummary& summary);
+    /**
+     * \param entry what SummaryToJson wrote (other keys ignored)
+     * \return the summary (FPGA counters: only those SummaryToJson writes)
+     * \throws nlohmann::json::exception if a field is missing or of the wrong type
+     */
+    static TrainingSummary SummaryFromJson(const nlohmann::json& entry);
+    /// @}
+
+  private:
+    /** \param island island \param round round \param duration sync time \brief trace sink */
+    void OnSyncFinished(uint32_t island, uint32_t round, Time duration);
+    /** \param round a round every local island finished \brief its consensus point */
+    void AddConsensusPoint(uint32_t round);
+    /** \param packet dropped packet \brief queue drop sink */
+    void OnQueueDrop(Ptr<const Packet> packet);
+    /** \param packet dropped packet \brief error-model drop sink */
+    void OnLossDrop(Ptr<const Packet> packet);
+    /** \param index link direction \param packet transmitted packet \brief WAN byte sink */
+    void OnWanTx(uint32_t index, Ptr<const Packet> packet);
+    /**
+     * \brief Bound-callback trampoline of OnWanTx.
+     * \param experiment the experiment \param index link direction \param packet the packet
+     */
+    static void OnWanTxStatic(TrainingExperiment* experiment,
+                              uint32_t index,
+                              Ptr<const Packet> packet);
+    /** \brief Connect drop and byte counters to every device. */
+    void ConnectCounters();
+    /**
+     * \brief Add the counters of the islands' FPGAs to m_fpga.
+     * \param islands the islands (of this process) whose FPGAs to read
+     */
+    void AddFpgaCounters(const std::vector<uint32_t>& islands);
+    /**
+     * \return true if this rank's part of the run is over: its islands finished their last
+     *         round, its FPGAs hold no slot, its link devices are idle with nothing on the wire
+     */
+    bool IsLocallyQuiet() const;
+    /**
+     * \brief Under ns-3's null-message simulator, whose event queue never empties (each rank
+     *        keeps null-message events scheduled): every TERMINATION_CHECK, all ranks agree
+     *        (WanMpi::AllTrue) whether every rank IsLocallyQuiet(), and then stop together.
+     */
+    void CheckTermination();
+    /** \param force print even if the period has not elapsed \brief progress line */
+    void PrintProgress(bool force);
+    /**
+     * \brief At rank 0 of a distributed run, gather every rank's records and counters.
+     * \param localIslands this rank's islands
+     * \param islandRecords per island, its records (the other ranks' islands are filled)
+     */
+    void GatherRanks(const std::vector<uint32_t>& localIslands,
+                     std::vector<std::vector<TrainingRoundRecord>>& islandRecords);
+
+    TrainingHelper& m_training;      //!< what is run
+    uint32_t m_rounds;               //!< rounds of every island
+    std::string m_progressLabel;     //!< progress prefix
+    double m_progressSeconds;        //!< progress period (wall), 0: off
+    std::string m_schedulerType;     //!< scheduler Run() installs
+    TrainingParallelInfo m_parallel; //!< how the last Run() was split
+    uint32_t m_localIslands;         //!< islands this process simulates
+
+    std::vector<uint32_t> m_finishedPerRound;                  //!< islands done, per round
+    std::vector<std::vector<std::vector<double>>> m_snapshots; //!< [round][island] params
+    std::vector<double> m_roundDoneTime;                       //!< last island's end of each round
+    uint32_t m_roundsDone;                                     //!< rounds every island finished
+    std::vector<TrainingConsensusPoint> m_consensus;           //!< real mode
+    std::vector<TrainingRoundRecord> m_records;                //!< collected after Run()
+    std::vector<TrainingLinkUsage> m_links;                    //!< per WAN link direction
+    std::vector<uint32_t> m_linkFraming; //!< per direction: framing bytes not in its packets
+    uint64_t m_queueDrops;               //!< device queue drops
+    uint64_t m_lossDrops;                //!< error model drops
+    TrainingFpgaCounters m_fpga;         //!< FPGA counters of the last Run()
+    double m_simulatedTime;              //!< end of the last round
+    std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
+    std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_EXPERIMENT_H */

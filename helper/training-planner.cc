@@ -1,0 +1,297 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-planner.h"
+
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-mpi.h"
+#include "ns3/wan-partition.h"
+#include "ns3/wan-routing.h"
+#include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingPlanner");
+
+namespace
+{
+
+/**
+ * Work of a packet through the stock IPv4/UDP stack of an island (sent or received), in units
+ * of one end of a link hop (callgrind on a 5 MB global-clique round without multicast: about
+ * 3.4 k instructions per end of a hop, with its event and the router's forwarding; 12.4 k per
+ * packet sent by a host, 14.2 k per packet received).
+ */
+constexpr double HOST_PACKET_WORK = 4.0;
+/**
+ * Work of a packet through an in-line FPGA (the extra hop: received, then sent or folded into
+ * an aggregate), in the same units.
+ */
+constexpr double FPGA_PACKET_WORK = 2.0;
+
+} // namespace
+
+void
+TrainingPlanner::EstimateLoad(const WanTopology& topology,
+                              const WanRouting& routing,
+                              const std::vector<SyncRoundEstimate>& plans,
+                              uint32_t rounds,
+                              std::vector<double>& cityLoad,
+                              std::vector<double>& linkPackets)
+{
+    // Where each resource's packets are handled: a WAN hop by the routers at both ends, an
+    // access link by the island's stack and its router at the other end, plus the FPGA in
+    // between if there is one. Into an island with an FPGA, every sender's packet crosses the
+    // in-box link before the FPGA folds it (the access link then carries the aggregates).
+    const auto hasFpga = [&topology](uint32_t island) {
+        return topology.GetCities()[topology.GetIslands()[island].city].caps.fpga;
+    };
+    std::vector<std::vector<std::pair<uint32_t, double>>> work(routing.GetResourceCount());
+    std::vector<uint32_t> linkOf(routing.GetResourceCount(), WanRouting::NO_LINK);
+    const auto& links = topology.GetLinks();
+    for (uint32_t l = 0; l < links.size(); ++l)
+    {
+        for (const WanHop& hop :
+             {WanHop{l, links[l].a, links[l].b}, WanHop{l, links[l].b, links[l].a}})
+        {
+            work[routing.GetHopResource(hop)] = {{hop.from, 1.0}, {hop.to, 1.0}};
+            linkOf[routing.GetHopResource(hop)] = l;
+        }
+    }
+    for (uint32_t i = 0; i < topology.GetIslands().size(); ++i)
+    {
+        const uint32_t city = topology.GetIslands()[i].city;
+        const double fpga = hasFpga(i) ? FPGA_PACKET_WORK : 0.0;
+        work[routing.GetAccessUpResource(i)] = {{city, HOST_PACKET_WORK + 1.0 + fpga}};
+        work[routing.GetAccessDownResource(i)] = {{city, HOST_PACKET_WORK + 1.0}};
+    }
+    cityLoad.assign(topology.GetCities().size(), 0.0);
+    linkPackets.assign(links.size(), 0.0);
+    for (uint32_t t = 0; t < plans.size(); ++t)
+    {
+        // Rounds t, t + T, ... of the run use plan t.
+        const uint32_t uses = rounds / plans.size() + (t < rounds % plans.size() ? 1 : 0);
+        for (const SyncStream& stream : plans[t].streams)
+        {
+            for (const auto& [resource, weight] : stream.resources)
+            {
+                const double packets = double(uses) * stream.chunks * weight;
+                for (const auto& [city, units] : work[resource])
+                {
+                    cityLoad[city] += packets * units;
+                }
+                if (linkOf[resource] != WanRouting::NO_LINK)
+                {
+                    linkPackets[linkOf[resource]] += packets;
+                }
+            }
+            for (uint32_t receiver : stream.receivers)
+            {
+                if (hasFpga(receiver))
+                {
+                    cityLoad[topology.GetIslands()[receiver].city] +=
+                        double(uses) * stream.chunks * FPGA_PACKET_WORK;
+                }
+            }
+        }
+    }
+}
+
+void
+TrainingPlanner::ChooseAlgorithms(const SyncCostModel& costModel,
+                                  CliqueSchedule& schedule,
+                                  uint64_t modelBytes)
+{
+    for (uint32_t t = 0; t < schedule.GetPeriod(); ++t)
+    {
+        std::vector<SyncAlgorithm> algorithms;
+        for (const Clique& clique : schedule.GetPartition(t))
+        {
+            algorithms.push_back(costModel.ChooseAlgorithm(clique, modelBytes));
+        }
+        schedule.SetAlgorithms(t, algorithms);
+    }
+}
+
+std::vector<uint32_t>
+TrainingPlanner::PartitionCities(const WanTopology& topology,
+                                 const CliqueSchedule& schedule,
+                                 uint64_t modelBytes,
+                                 uint32_t rounds,
+                                 uint16_t mtu,
+                                 bool chooseAlgorithms,
+                                 uint32_t ranks)
+{
+    WanPartition::CheckRanks(ranks, topology.GetCities().size()); // before planning
+    const WanRouting routing(topology);
+    Ptr<SyncCostModel> costModel = CreateObject<SyncCostModel>();
+    costModel->SetAttribute("Mtu", UintegerValue(mtu));
+    costModel->SetRouting(routing);
+    CliqueSchedule resolved = schedule;
+    if (chooseAlgorithms)
+    {
+        ChooseAlgorithms(*costModel, resolved, modelBytes);
+    }
+    std::vector<SyncRoundEstimate> plans;
+    for (uint32_t t = 0; t < resolved.GetPeriod(); ++t)
+    {
+        plans.push_back(costModel->GetRoundPlan(resolved, t, modelBytes));
+    }
+    std::vector<double> cityLoad;
+    std::vector<double> linkPackets;
+    EstimateLoad(topology, routing, plans, rounds, cityLoad, linkPackets);
+    const std::vector<uint32_t> cityRanks =
+        WanPartition::Balance(topology, cityLoad, linkPackets, ranks);
+    for (uint32_t c = 0; c < cityRanks.size(); ++c)
+    {
+        NS_LOG_INFO("city " << topology.GetCities()[c].code << ": estimated load " << cityLoad[c]
+                            << ", rank " << cityRanks[c]);
+    }
+    return cityRanks;
+}
+
+std::vector<uint32_t>
+TrainingPlanner::DistributeCities(WanTopologyHelper& wan,
+                                  const WanTopology& topology,
+                                  const CliqueSchedule& schedule,
+                                  uint64_t modelBytes,
+                                  uint32_t rounds,
+                                  const std::string& partition)
+{
+    if (!WanMpi::IsSimulating() || WanMpi::GetSize() == 1)
+    {
+        return {};
+    }
+    const uint32_t ranks = WanMpi::GetSize();
+    std::vector<uint32_t> cityRanks(topology.GetCities().size(), 0);
+    if (cityRanks.size() > 1)
+    {
+        cityRanks = partition.empty() ? PartitionCities(topology,
+                                                        schedule,
+                                                        modelBytes,
+                                                        rounds,
+                                                        wan.GetMtu(),
+                                                        false,
+                                                        ranks)
+                                      : WanPartition::Parse(partition, topology, ranks);
+    }
+    wan.SetCitySystemIds(cityRanks);
+    NS_LOG_INFO("topology '" << topology.GetName() << "' over " << ranks
+                             << " ranks: " << WanPartition::Describe(topology, cityRanks));
+    return cityRanks;
+}
+
+double
+TrainingPlanner::ReplayRounds(const WanRouting& routing,
+                              const std::vector<SyncRoundEstimate>& plans,
+                              uint32_t rounds,
+                              Time computeTime,
+                              const std::vector<double>& multipliers,
+                              std::vector<std::vector<double>>* notBefore)
+{
+    // Like for like with the simulated mean sync: replay the rounds with the cost model's
+    // plans. Islands start syncing when their own compute ends, so from the second round on
+    // they start at different times; an island's sync ends when its own streams are sent and
+    // every peer's stream has arrived (sender's start + transfer + path delay), or, in a ring
+    // clique, when its own chain of steps ends.
+    //
+    // A round's rates assume its receivers' ingress carries that round only. A receiver still
+    // receiving its previous round from another sender (a partner of an earlier clique, or a
+    // slower peer) would carry both, so an island holds its sending until its first packet
+    // would arrive after the last of those (its own earlier stream is no conflict: it sends
+    // one round after the other).
+    const uint32_t n = multipliers.size();
+    /** One stream's last arrival at a receiver: (sender, time). */
+    using Arrival = std::pair<uint32_t, double>;
+    std::vector<std::vector<Arrival>> previous(n);
+    std::vector<std::vector<Arrival>> arrivals(n);
+    std::vector<double> end(n, 0.0);
+    std::vector<double> start(n);
+    std::vector<double> go(n);
+    std::vector<double> finish(n);
+    if (notBefore != nullptr)
+    {
+        notBefore->assign(rounds, std::vector<double>(n, 0.0));
+    }
+    double sum = 0;
+    uint64_t count = 0;
+    for (uint32_t r = 0; r < rounds; ++r)
+    {
+        const SyncRoundEstimate& plan = plans.at(r % plans.size());
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            start[i] = end[i] + computeTime.GetSeconds() * multipliers[i];
+            go[i] = start[i];
+        }
+        for (const SyncStream& stream : plan.streams)
+        {
+            const uint32_t i = stream.sender;
+            for (uint32_t j : stream.receivers)
+            {
+                for (const Arrival& other : previous[j])
+                {
+                    if (other.first != i)
+                    {
+                        go[i] = std::max(go[i], other.second - routing.GetIslandDelay(i, j));
+                    }
+                }
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (notBefore != nullptr && go[i] > start[i])
+            {
+                (*notBefore)[r][i] = go[i];
+            }
+            finish[i] = go[i];
+            arrivals[i].clear();
+        }
+        for (const SyncStream& stream : plan.streams)
+        {
+            const uint32_t i = stream.sender;
+            if (stream.algorithm == SyncAlgorithm::RING)
+            {
+                // A member's chain of ring steps, as the cost model times it (over the ring the
+                // members' start differences cancel in the mean); its successor's chain ends
+                // with the last step from it.
+                finish[i] = std::max(finish[i], go[i] + plan.islandTime.at(i));
+                continue;
+            }
+            const double sent = go[i] + stream.finishTime - stream.startTime - stream.delay;
+            finish[i] = std::max(finish[i], sent);
+            for (uint32_t j : stream.receivers)
+            {
+                const double arrival = sent + routing.GetIslandDelay(i, j);
+                finish[j] = std::max(finish[j], arrival);
+                arrivals[j].emplace_back(i, arrival);
+            }
+        }
+        for (const SyncStream& stream : plan.streams)
+        {
+            if (stream.algorithm == SyncAlgorithm::RING)
+            {
+                for (uint32_t j : stream.receivers)
+                {
+                    arrivals[j].emplace_back(stream.sender, finish[j]);
+                }
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            sum += finish[i] - start[i];
+            ++count;
+        }
+        end = finish;
+        previous.swap(arrivals);
+    }
+    return count > 0 ? sum / count : 0;
+}
+
+} // namespace ns3

@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_PLANNER_H
+#define TRAINING_PLANNER_H
+
+#include "ns3/clique-schedule.h"
+#include "ns3/nstime.h"
+#include "ns3/sync-cost-model.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class WanRouting;
+class WanTopology;
+class WanTopologyHelper;
+
+/**
+ * \ingroup wan-training
+ * \brief What the cost model's round plans imply, computed without installing anything: the
+ *        algorithm of every clique, when each island may start sending (the rounds replayed),
+ *        the work of each city, and the city -> MPI rank assignment of a distributed run.
+ *
+ * TrainingHelper::Install uses the first two; programs call DistributeCities before
+ * WanTopologyHelper::Install.
+ */
+class TrainingPlanner
+{
+  public:
+    /**
+     * \brief Resolve the schedule's algorithms by the cost model's choice per clique.
+     * \param costModel the model \param schedule changed in place \param modelBytes M
+     */
+    static void ChooseAlgorithms(const SyncCostModel& costModel,
+                                 CliqueSchedule& schedule,
+                                 uint64_t modelBytes);
+    /**
+     * \brief Replay the rounds with the cost model's plans: the estimate of the mean per-island
+     *        sync time, like for like with the simulated one.
+     * \param routing the routes \param plans per period round
+     * \param rounds rounds of the run (round r uses plan r mod plans.size())
+     * \param computeTime compute phase per round
+     * \param multipliers per island, its compute time factor
+     * \param notBefore if not null, receives per round and island the time the island may
+     *        start sending (0: when its compute ends): when its first packet to each receiver
+     *        arrives after the receiver's previous round from other senders
+     * \return the mean per-island sync time, s
+     */
+    static double ReplayRounds(const WanRouting& routing,
+                               const std::vector<SyncRoundEstimate>& plans,
+                               uint32_t rounds,
+                               Time computeTime,
+                               const std::vector<double>& multipliers,
+                               std::vector<std::vector<double>>* notBefore);
+    /**
+     * \brief The work of a plan, by city and by link: what a distributed run balances.
+     * \param topology the WAN \param routing its routes \param plans per period round
+     * \param rounds rounds of the run (round r uses plan r mod plans.size())
+     * \param cityLoad per city: packets its router, FPGAs and islands handle, weighted in
+     *        handlings of one packet by a device: 1 per end of a WAN hop, 1 + 4 per packet an
+     *        island sends or receives (its IPv4/UDP stack), 2 more per packet through an FPGA
+     * \param linkPackets per WAN link: packets it carries, both directions
+     */
+    static void EstimateLoad(const WanTopology& topology,
+                             const WanRouting& routing,
+                             const std::vector<SyncRoundEstimate>& plans,
+                             uint32_t rounds,
+                             std::vector<double>& cityLoad,
+                             std::vector<double>& linkPackets);
+    /**
+     * \brief Assign the cities to the ranks of a distributed run before the network is built
+     *        (WanTopologyHelper::SetCitySystemIds): the plan's estimated work (EstimateLoad)
+     *        balanced by WanPartition::Balance.
+     * \param topology the WAN \param schedule the schedule \param modelBytes M
+     * \param rounds rounds \param mtu the links' MTU (WanTopologyHelper::SetMtu)
+     * \param chooseAlgorithms as TrainingHelper::SetChooseAlgorithms \param ranks number of ranks
+     * \return the rank of every city
+     */
+    static std::vector<uint32_t> PartitionCities(const WanTopology& topology,
+                                                 const CliqueSchedule& schedule,
+                                                 uint64_t modelBytes,
+                                                 uint32_t rounds,
+                                                 uint16_t mtu,
+                                                 bool chooseAlgorithms,
+                                                 uint32_t ranks);
+    /**
+     * \brief Before WanTopologyHelper::Install of a distributed run (WanMpi::IsSimulating()
+     *        with several ranks): assign the cities to the ranks and give the topology helper
+     *        their system ids. Nothing in one process.
+     * \param wan the topology helper, not installed yet (its MTU is used)
+     * \param topology the WAN it will install \param schedule the schedule
+     * \param modelBytes M \param rounds rounds
+     * \param partition an explicit list (WanPartition::Parse), or "" to balance the plan's
+     *        estimated load (PartitionCities); a one-city topology runs on rank 0
+     * \return the rank of every city (empty in one process)
+     */
+    static std::vector<uint32_t> DistributeCities(WanTopologyHelper& wan,
+                                                  const WanTopology& topology,
+                                                  const CliqueSchedule& schedule,
+                                                  uint64_t modelBytes,
+                                                  uint32_t rounds,
+                                                  const std::string& partition);
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_PLANNER_H */

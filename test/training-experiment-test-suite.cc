@@ -1,0 +1,414 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of TrainingExperiment and TrainingCsv: a summary without records, CSV fields that hold
+ * commas, quotes and line breaks read back by an independent RFC 4180 reader with rows of equal
+ * width, and the summary's JSON entry read back.
+ */
+
+#include "ns3/clique-schedule.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/training-csv.h"
+#include "ns3/training-experiment.h"
+#include "ns3/training-helper.h"
+#include "ns3/training-workload.h"
+#include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+/**
+ * \defgroup wan-training-experiment-tests TrainingExperiment tests
+ * \ingroup wan-training-tests
+ */
+
+using namespace ns3;
+
+namespace
+{
+
+/** WAN and access rate, bits per second. */
+constexpr uint64_t LINK_BPS = 10000000000ULL;
+/** WAN link delay, s. */
+constexpr double WAN_DELAY_S = 1e-3;
+/** Access link delay, s. */
+constexpr double ACCESS_DELAY_S = 1e-5;
+/** Model bytes of the small runs. */
+constexpr uint64_t MODEL_BYTES = 40000;
+
+/**
+ * \brief Two cities "A" and "B", one link, one island each.
+ * \param first name of A's island \param second name of B's island \return the topology
+ */
+WanTopology
+TwoIslands(const std::string& first, const std::string& second)
+{
+    WanTopology t;
+    for (const char* code : {"A", "B"})
+    {
+        WanCity city;
+        city.code = code;
+        city.name = code;
+        t.AddCity(city);
+    }
+    t.AddLink(WanLink{0, 1, LINK_BPS, WAN_DELAY_S});
+    for (uint32_t c = 0; c < 2; ++c)
+    {
+        WanIsland island;
+        island.name = c == 0 ? first : second;
+        island.city = c;
+        island.accessBps = LINK_BPS;
+        island.accessDelay = ACCESS_DELAY_S;
+        t.AddIsland(island);
+    }
+    t.Validate();
+    return t;
+}
+
+/**
+ * \brief An RFC 4180 reader written apart from TrainingCsv: fields end at commas, records at
+ *        line breaks (CRLF or LF) outside quotes; inside quotes "" is one quote.
+ * \param text the document \return its records, each the list of its fields
+ * \throws std::runtime_error for a quote inside an unquoted field or an unterminated quote
+ */
+std::vector<std::vector<std::string>>
+ReadCsv(const std::string& text)
+{
+    std::vector<std::vector<std::string>> records;
+    std::vector<std::string> record;
+    std::string field;
+    bool quoted = false;    // inside a quoted field
+    bool wasQuoted = false; // the current field was quoted (only a separator may follow)
+    bool pending = false;   // something of the current record was read
+    for (size_t k = 0; k < text.size(); ++k)
+    {
+        const char c = text[k];
+        if (quoted)
+        {
+            if (c != '"')
+            {
+                field += c;
+            }
+            else if (k + 1 < text.size() && text[k + 1] == '"')
+            {
+                field += '"';
+                ++k;
+            }
+            else
+            {
+                quoted = false;
+                wasQuoted = true;
+            }
+            continue;
+        }
+        if (c == '"')
+        {
+            if (!field.empty() || wasQuoted)
+            {
+                throw std::runtime_error("quote inside an unquoted field");
+            }
+            quoted = true;
+            pending = true;
+        }
+        else if (c == ',')
+        {
+            record.push_back(field);
+            field.clear();
+            wasQuoted = false;
+            pending = true;
+        }
+        else if (c == '\n' || (c == '\r' && k + 1 < text.size() && text[k + 1] == '\n'))
+        {
+            k += c == '\r' ? 1 : 0;
+            record.push_back(field);
+            records.push_back(record);
+            record.clear();
+            field.clear();
+            wasQuoted = false;
+            pending = false;
+        }
+        else
+        {
+            if (wasQuoted)
+            {
+                throw std::runtime_error("text after a closing quote");
+            }
+            field += c;
+            pending = true;
+        }
+    }
+    if (quoted)
+    {
+        throw std::runtime_error("unterminated quote");
+    }
+    if (pending)
+    {
+        record.push_back(field);
+        records.push_back(record);
+    }
+    return records;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-experiment-tests
+ * \brief TrainingCsv::Field quotes exactly the fields that need it, and the reader gets them
+ *        back.
+ */
+class CsvFieldTestCase : public TestCase
+{
+  public:
+    CsvFieldTestCase()
+        : TestCase("TrainingCsv::Field quotes commas, quotes, CR and LF per RFC 4180")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(TrainingCsv::Field("NYC-0"), "NYC-0", "plain text as is");
+        NS_TEST_EXPECT_MSG_EQ(TrainingCsv::Field(""), "", "empty as is");
+        NS_TEST_EXPECT_MSG_EQ(TrainingCsv::Field("a b;c"), "a b;c", "blanks as is");
+        NS_TEST_EXPECT_MSG_EQ(TrainingCsv::Field("a,b"), "\"a,b\"", "comma");
+        NS_TEST_EXPECT_MSG_EQ(TrainingCsv::Field("say \"hi\""),
+                              "\"say \"\"hi\"\"\"",
+                              "quotes doubled");
+        NS_TEST_EXPECT_MSG_EQ(TrainingCsv::Field("a\nb"), "\"a\nb\"", "LF");
+        NS_TEST_EXPECT_MSG_EQ(TrainingCsv::Field("a\rb"), "\"a\rb\"", "CR");
+        for (const std::string& text :
+             {std::string("x,\"y\""), std::string("\""), std::string("two\r\nlines,")})
+        {
+            const std::string row = TrainingCsv::Field(text) + "," + TrainingCsv::Field(text);
+            const auto records = ReadCsv(row + "\n");
+            const bool shaped = records.size() == 1 && records[0].size() == 2;
+            NS_TEST_EXPECT_MSG_EQ(shaped, true, "one record of two fields: " << row);
+            if (!shaped)
+            {
+                continue; // the test runner continues after a failure
+            }
+            NS_TEST_EXPECT_MSG_EQ(records[0][0], text, "read back");
+            NS_TEST_EXPECT_MSG_EQ(records[0][1], text, "read back");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-experiment-tests
+ * \brief Summarise() without records (before Run, as off rank 0 of a distributed run) gives a
+ *        summary of zero rounds instead of throwing.
+ */
+class SummariseWithoutRecordsTestCase : public TestCase
+{
+  public:
+    SummariseWithoutRecordsTestCase()
+        : TestCase("Summarise without records: zero rounds, no exception")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanTopologyHelper wan;
+        wan.Install(TwoIslands("A-0", "B-0"));
+        TrainingHelper helper(wan, CliqueSchedule::GlobalClique(2));
+        helper.SetModelBytes(MODEL_BYTES);
+        helper.SetRounds(3);
+        helper.Install();
+        TrainingExperiment experiment(helper);
+        TrainingSummary summary;
+        std::string error;
+        try
+        {
+            summary = experiment.Summarise(1e-3);
+        }
+        catch (const std::exception& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(error, "", "Summarise threw");
+        NS_TEST_EXPECT_MSG_EQ(summary.rounds, 0u, "zero rounds");
+        NS_TEST_EXPECT_MSG_EQ(summary.period, 1u, "the schedule's period");
+        NS_TEST_EXPECT_MSG_EQ(summary.meanRound, 0.0, "no round time");
+        NS_TEST_EXPECT_MSG_EQ(summary.totalTime, 0.0, "no time");
+        NS_TEST_EXPECT_MSG_EQ(experiment.GetRecords().empty(), true, "no records");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-experiment-tests
+ * \brief Island names and labels with commas and quotes: every row of rounds.csv, links.csv
+ *        and consensus.csv has its header's width, and the reader gets the text back.
+ */
+class CsvRoundTripTestCase : public TestCase
+{
+  public:
+    CsvRoundTripTestCase()
+        : TestCase("CSV writers quote text fields: equal widths, text read back exactly")
+    {
+    }
+
+  private:
+    /**
+     * \param text a CSV document \param what its name \param rows rows it must have
+     * \return its records after the header if there are \p rows of the header's width,
+     *         else none (a failure is reported)
+     */
+    std::vector<std::vector<std::string>> Rows(const std::string& text,
+                                               const std::string& what,
+                                               size_t rows)
+    {
+        std::vector<std::vector<std::string>> records;
+        std::string error;
+        try
+        {
+            records = ReadCsv(text);
+        }
+        catch (const std::runtime_error& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(error, "", what << ": not RFC 4180");
+        NS_TEST_EXPECT_MSG_EQ(records.size(), rows + 1, what << ": header and rows");
+        if (records.size() != rows + 1)
+        {
+            return {};
+        }
+        for (size_t r = 1; r < records.size(); ++r)
+        {
+            NS_TEST_EXPECT_MSG_EQ(records[r].size(),
+                                  records[0].size(),
+                                  what << ": row " << r << " has the header's width");
+            if (records[r].size() != records[0].size())
+            {
+                return {};
+            }
+        }
+        records.erase(records.begin());
+        return records;
+    }
+
+    void DoRun() override
+    {
+        const std::string first = "Lab, \"North\"";
+        const std::string second = "B \"2\",x";
+        const std::string capabilities = "both,\"odd\"";
+        const std::string schedule = "my \"file\",v2.json";
+        WanTopologyHelper wan;
+        wan.Install(TwoIslands(first, second));
+        TrainingHelper helper(wan, CliqueSchedule::GlobalClique(2));
+        helper.SetModelBytes(MODEL_BYTES);
+        helper.SetRounds(2);
+        helper.SetComputeTime(MilliSeconds(1));
+        helper.SetWorkload(CreateObject<QuadraticTrainingWorkload>());
+        helper.Install();
+        TrainingExperiment experiment(helper);
+        experiment.Run();
+
+        std::ostringstream rounds;
+        TrainingExperiment::WriteRoundsHeader(rounds);
+        experiment.WriteRounds(rounds, capabilities, schedule);
+        const auto roundRows = Rows(rounds.str(), "rounds.csv", 4); // 2 rounds x 2 islands
+        for (size_t r = 0; r < roundRows.size(); ++r)
+        {
+            NS_TEST_EXPECT_MSG_EQ(roundRows[r][0], capabilities, "capabilities");
+            NS_TEST_EXPECT_MSG_EQ(roundRows[r][1], schedule, "schedule");
+            NS_TEST_EXPECT_MSG_EQ(roundRows[r][2], (r % 2 == 0 ? first : second), "island");
+            NS_TEST_EXPECT_MSG_EQ(roundRows[r][5], first + " " + second, "members");
+        }
+
+        std::ostringstream links;
+        TrainingExperiment::WriteLinksHeader(links);
+        experiment.WriteLinks(links, capabilities, schedule);
+        for (const auto& row : Rows(links.str(), "links.csv", 2)) // both directions
+        {
+            NS_TEST_EXPECT_MSG_EQ(row[0], capabilities, "capabilities");
+            NS_TEST_EXPECT_MSG_EQ(row[1], schedule, "schedule");
+            NS_TEST_EXPECT_MSG_EQ(row[2], "A-B", "link");
+        }
+
+        std::ostringstream consensus;
+        TrainingExperiment::WriteConsensusHeader(consensus);
+        experiment.WriteConsensus(consensus, capabilities, schedule);
+        for (const auto& row : Rows(consensus.str(), "consensus.csv", 2)) // one per round
+        {
+            NS_TEST_EXPECT_MSG_EQ(row[0], capabilities, "capabilities");
+            NS_TEST_EXPECT_MSG_EQ(row[1], schedule, "schedule");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-experiment-tests
+ * \brief SummaryToJson and SummaryFromJson: the summary.json entry, read back after dumping
+ *        (the path of nine-city-training's child processes), absent optionals as null.
+ */
+class SummaryJsonTestCase : public TestCase
+{
+  public:
+    SummaryJsonTestCase()
+        : TestCase("summary.json entry: written and read back")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingSummary s;
+        s.period = 3;
+        s.rounds = 7;
+        s.meanRound = 0.125;
+        s.p99Round = 1.0 / 3;
+        s.estimatedSync = 2e-9;
+        s.roundsToEpsilon = 12;
+        s.queueDrops = 5;
+        s.fpga.partial = 2;
+        s.fpga.wraps = 1;
+        s.heldStarts = 4;
+        s.gapToColocated = 1.5;
+        const nlohmann::json entry = TrainingExperiment::SummaryToJson(s);
+        NS_TEST_EXPECT_MSG_EQ(entry.at("time_to_epsilon_s").is_null(), true, "absent: null");
+        const TrainingSummary back =
+            TrainingExperiment::SummaryFromJson(nlohmann::json::parse(entry.dump()));
+        NS_TEST_EXPECT_MSG_EQ(back.period, s.period, "period");
+        NS_TEST_EXPECT_MSG_EQ(back.rounds, s.rounds, "rounds");
+        NS_TEST_EXPECT_MSG_EQ(back.meanRound, s.meanRound, "mean round");
+        NS_TEST_EXPECT_MSG_EQ(back.p99Round, s.p99Round, "p99 to the last bit");
+        NS_TEST_EXPECT_MSG_EQ(back.estimatedSync, s.estimatedSync, "estimate");
+        NS_TEST_EXPECT_MSG_EQ(*back.roundsToEpsilon, 12u, "rounds to epsilon");
+        NS_TEST_EXPECT_MSG_EQ(back.timeToEpsilon.has_value(), false, "no time to epsilon");
+        NS_TEST_EXPECT_MSG_EQ(back.queueDrops, 5u, "queue drops");
+        NS_TEST_EXPECT_MSG_EQ(back.fpga.partial, 2u, "partial flushes");
+        NS_TEST_EXPECT_MSG_EQ(back.fpga.wraps, 1u, "wraps");
+        NS_TEST_EXPECT_MSG_EQ(back.heldStarts, 4u, "held starts");
+        NS_TEST_EXPECT_MSG_EQ(*back.gapToColocated, 1.5, "gap");
+        NS_TEST_EXPECT_MSG_EQ(back.colocatedTimeToEpsilon.has_value(), false, "no reference");
+    }
+};
+
+/**
+ * \ingroup wan-training-experiment-tests
+ * \brief TrainingExperiment suite.
+ */
+class TrainingExperimentTestSuite : public TestSuite
+{
+  public:
+    TrainingExperimentTestSuite()
+        : TestSuite("training-experiment")
+    {
+        AddTestCase(new CsvFieldTestCase());
+        AddTestCase(new SummariseWithoutRecordsTestCase());
+        AddTestCase(new CsvRoundTripTestCase());
+        AddTestCase(new SummaryJsonTestCase());
+    }
+};
+
+/** Static instance. */
+static TrainingExperimentTestSuite g_trainingExperimentTestSuite;
