@@ -369,10 +369,10 @@ Body(int argc, char** argv)
                   << r.accessPackets << std::setw(16) << r.accessBytes << std::setw(16)
                   << std::fixed << std::setprecision(3) << r.lastComplete.GetSeconds() * 1e3
                   << "\n";
-        csv << names[i] << "," << k << "," << chunks << "," << elements << "," << payload << ","
-            << r.accessPackets << "," << r.accessBytes << "," << std::setprecision(9)
-            << r.lastComplete.GetSeconds() << "," << r.aggregated << "," << r.complete << ","
-            << r.partial << "," << r.passed << "\n";
+        csv << TrainingCsv::Field(names[i]) << "," << k << "," << chunks << "," << elements << ","
+            << TrainingCsv::Field(payload) << "," << r.accessPackets << "," << r.accessBytes << ","
+            << std::setprecision(9) << r.lastComplete.GetSeconds() << "," << r.aggregated << ","
+            << r.complete << "," << r.partial << "," << r.passed << "\n";
     }
     if (!csv)
     {

@@ -29,6 +29,7 @@
 #include "ns3/simulator.h"
 #include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
+#include "ns3/training-output.h"
 #include "ns3/training-planner.h"
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
@@ -348,13 +349,13 @@ RunExperiment(const WanTopology& topology,
         helper.GetSchedule().GetName() + " " + helper.GetSchedule().DescribeCliqueSizes();
     result.summary = experiment.Summarise(config.epsilon);
     std::ostringstream rounds;
-    experiment.WriteRounds(rounds, capabilities, scheduleLabel);
+    TrainingOutput::WriteRounds(rounds, experiment, capabilities, scheduleLabel);
     result.roundsCsv = rounds.str();
     std::ostringstream consensus;
-    experiment.WriteConsensus(consensus, capabilities, scheduleLabel);
+    TrainingOutput::WriteConsensus(consensus, experiment, capabilities, scheduleLabel);
     result.consensusCsv = consensus.str();
     std::ostringstream links;
-    experiment.WriteLinks(links, capabilities, scheduleLabel);
+    TrainingOutput::WriteLinks(links, experiment, capabilities, scheduleLabel);
     result.linksCsv = links.str();
     Simulator::Destroy();
     WanMpi::EndSimulation();
@@ -365,7 +366,7 @@ RunExperiment(const WanTopology& topology,
 nlohmann::json
 ResultJson(const ExperimentResult& r)
 {
-    nlohmann::json entry = TrainingExperiment::SummaryToJson(r.summary);
+    nlohmann::json entry = TrainingOutput::SummaryToJson(r.summary);
     entry["capabilities"] = r.capabilities;
     entry["schedule"] = r.schedule;
     entry["schedule_detail"] = r.scheduleDetail;
@@ -431,7 +432,7 @@ PartResult(const nlohmann::json& part)
     r.roundsCsv = part.at("rounds_csv").get<std::string>();
     r.consensusCsv = part.at("consensus_csv").get<std::string>();
     r.linksCsv = part.at("links_csv").get<std::string>();
-    r.summary = TrainingExperiment::SummaryFromJson(part);
+    r.summary = TrainingOutput::SummaryFromJson(part);
     return r;
 }
 
@@ -831,9 +832,9 @@ Main(int argc, char** argv)
     std::ostringstream rounds;
     std::ostringstream links;
     std::ostringstream consensus;
-    TrainingExperiment::WriteRoundsHeader(rounds);
-    TrainingExperiment::WriteLinksHeader(links);
-    TrainingExperiment::WriteConsensusHeader(consensus);
+    TrainingOutput::WriteRoundsHeader(rounds);
+    TrainingOutput::WriteLinksHeader(links);
+    TrainingOutput::WriteConsensusHeader(consensus);
     nlohmann::json resultList = nlohmann::json::array();
     for (const ExperimentResult& r : results)
     {

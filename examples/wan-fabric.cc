@@ -33,6 +33,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/training-csv.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-routing.h"
@@ -462,8 +463,9 @@ Body(int argc, char** argv)
             }
             std::cout << std::fixed << std::setprecision(9) << std::setw(16) << got << std::setw(16)
                       << want << std::scientific << std::setprecision(2) << std::setw(11) << error;
-            csv << ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST) << "," << islands[r].name
-                << "," << topology.GetCities()[islands[r].city].code << ","
+            csv << TrainingCsv::Field(ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST)) << ","
+                << TrainingCsv::Field(islands[r].name) << ","
+                << TrainingCsv::Field(topology.GetCities()[islands[r].city].code) << ","
                 << results[m].receivedBytes[r] << "," << std::setprecision(12) << got << "," << want
                 << "," << error << "\n";
         }

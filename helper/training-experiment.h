@@ -11,8 +11,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <iosfwd>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +21,7 @@ namespace ns3
 class NetDevice;
 class Packet;
 class TrainingHelper;
+class WanTopology;
 
 /**
  * \ingroup wan-training
@@ -116,9 +115,9 @@ struct TrainingSummary
  * (consensus of real payloads, progress) and to every link device's drop and transmit traces
  * (queue and loss drops, bytes per WAN link direction). Run() runs the simulation to its end
  * (every wait in the application has a timeout), printing progress on stderr; in a
- * distributed run it gathers every rank's records and counters on rank 0. Summarise() and the
- * writers turn the results into the output contract of nine-city-training: rounds.csv,
- * consensus.csv, links.csv and the entries of summary.json.
+ * distributed run it gathers every rank's records and counters on rank 0. Summarise() gives
+ * the run's figures; TrainingOutput writes the results as the output contract of
+ * nine-city-training (rounds.csv, consensus.csv, links.csv, the entries of summary.json).
  *
  * It keeps references to the helper and connects callbacks to itself: it must outlive the
  * simulation's run, and it is neither copied nor moved.
@@ -175,39 +174,8 @@ class TrainingExperiment
      */
     TrainingSummary Summarise(double epsilon) const;
 
-    /// \name Output contract of nine-city-training (text fields per TrainingCsv::Field)
-    /// @{
-    /** \param os stream \brief rounds.csv header */
-    static void WriteRoundsHeader(std::ostream& os);
-    /** \param os stream \param capabilities label \param schedule label \brief rows */
-    void WriteRounds(std::ostream& os,
-                     const std::string& capabilities,
-                     const std::string& schedule) const;
-    /** \param os stream \brief consensus.csv header */
-    static void WriteConsensusHeader(std::ostream& os);
-    /** \param os stream \param capabilities label \param schedule label \brief rows */
-    void WriteConsensus(std::ostream& os,
-                        const std::string& capabilities,
-                        const std::string& schedule) const;
-    /** \param os stream \brief links.csv header */
-    static void WriteLinksHeader(std::ostream& os);
-    /** \param os stream \param capabilities label \param schedule label \brief rows */
-    void WriteLinks(std::ostream& os,
-                    const std::string& capabilities,
-                    const std::string& schedule) const;
-    /**
-     * \param summary a summary
-     * \return its fields as a "results" entry of summary.json (keys as mean_round_s, absent
-     *         optionals as null); the caller adds the entry's labels
-     */
-    static nlohmann::json SummaryToJson(const TrainingSummary& summary);
-    /**
-     * \param entry what SummaryToJson wrote (other keys ignored)
-     * \return the summary (FPGA counters: only those SummaryToJson writes)
-     * \throws nlohmann::json::exception if a field is missing or of the wrong type
-     */
-    static TrainingSummary SummaryFromJson(const nlohmann::json& entry);
-    /// @}
+    /** \return the topology the experiment runs on (island names, links) */
+    const WanTopology& GetTopology() const;
 
   private:
     /** \param island island \param round round \param duration sync time \brief trace sink */

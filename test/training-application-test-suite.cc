@@ -30,6 +30,7 @@
 #include "ns3/training-application.h"
 #include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
+#include "ns3/training-output.h"
 #include "ns3/training-planner.h"
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
@@ -293,7 +294,7 @@ Simulate(const Setup& setup)
     experiment.Run();
     run.records = experiment.GetRecords();
     std::ostringstream csv;
-    experiment.WriteRounds(csv, setup.caps, "test");
+    TrainingOutput::WriteRounds(csv, experiment, setup.caps, "test");
     run.csv = csv.str();
     run.queueDrops = experiment.GetQueueDrops();
     run.lossDrops = experiment.GetLossDrops();

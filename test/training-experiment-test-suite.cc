@@ -12,6 +12,7 @@
 #include "ns3/training-csv.h"
 #include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
+#include "ns3/training-output.h"
 #include "ns3/training-workload.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
@@ -312,8 +313,8 @@ class CsvRoundTripTestCase : public TestCase
         experiment.Run();
 
         std::ostringstream rounds;
-        TrainingExperiment::WriteRoundsHeader(rounds);
-        experiment.WriteRounds(rounds, capabilities, schedule);
+        TrainingOutput::WriteRoundsHeader(rounds);
+        TrainingOutput::WriteRounds(rounds, experiment, capabilities, schedule);
         const auto roundRows = Rows(rounds.str(), "rounds.csv", 4); // 2 rounds x 2 islands
         for (size_t r = 0; r < roundRows.size(); ++r)
         {
@@ -324,8 +325,8 @@ class CsvRoundTripTestCase : public TestCase
         }
 
         std::ostringstream links;
-        TrainingExperiment::WriteLinksHeader(links);
-        experiment.WriteLinks(links, capabilities, schedule);
+        TrainingOutput::WriteLinksHeader(links);
+        TrainingOutput::WriteLinks(links, experiment, capabilities, schedule);
         for (const auto& row : Rows(links.str(), "links.csv", 2)) // both directions
         {
             NS_TEST_EXPECT_MSG_EQ(row[0], capabilities, "capabilities");
@@ -334,8 +335,8 @@ class CsvRoundTripTestCase : public TestCase
         }
 
         std::ostringstream consensus;
-        TrainingExperiment::WriteConsensusHeader(consensus);
-        experiment.WriteConsensus(consensus, capabilities, schedule);
+        TrainingOutput::WriteConsensusHeader(consensus);
+        TrainingOutput::WriteConsensus(consensus, experiment, capabilities, schedule);
         for (const auto& row : Rows(consensus.str(), "consensus.csv", 2)) // one per round
         {
             NS_TEST_EXPECT_MSG_EQ(row[0], capabilities, "capabilities");
@@ -347,8 +348,8 @@ class CsvRoundTripTestCase : public TestCase
 
 /**
  * \ingroup wan-training-experiment-tests
- * \brief SummaryToJson and SummaryFromJson: the summary.json entry, read back after dumping
- *        (the path of nine-city-training's child processes), absent optionals as null.
+ * \brief TrainingOutput::SummaryToJson and SummaryFromJson: the summary.json entry, read back after
+ * dumping (the path of nine-city-training's child processes), absent optionals as null.
  */
 class SummaryJsonTestCase : public TestCase
 {
@@ -373,10 +374,10 @@ class SummaryJsonTestCase : public TestCase
         s.fpga.wraps = 1;
         s.heldStarts = 4;
         s.gapToColocated = 1.5;
-        const nlohmann::json entry = TrainingExperiment::SummaryToJson(s);
+        const nlohmann::json entry = TrainingOutput::SummaryToJson(s);
         NS_TEST_EXPECT_MSG_EQ(entry.at("time_to_epsilon_s").is_null(), true, "absent: null");
         const TrainingSummary back =
-            TrainingExperiment::SummaryFromJson(nlohmann::json::parse(entry.dump()));
+            TrainingOutput::SummaryFromJson(nlohmann::json::parse(entry.dump()));
         NS_TEST_EXPECT_MSG_EQ(back.period, s.period, "period");
         NS_TEST_EXPECT_MSG_EQ(back.rounds, s.rounds, "rounds");
         NS_TEST_EXPECT_MSG_EQ(back.meanRound, s.meanRound, "mean round");

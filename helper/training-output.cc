@@ -1,0 +1,203 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-output.h"
+
+#include "training-csv.h"
+
+#include "ns3/wan-topology.h"
+
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** Digits after the point of times in CSV (nanosecond resolution). */
+constexpr int TIME_DIGITS = 9;
+
+/** \param t a time \return seconds with nanosecond digits */
+std::string
+FormatSeconds(Time t)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(TIME_DIGITS) << t.GetSeconds();
+    return os.str();
+}
+
+/** \param v a double \return it with enough digits to read back */
+std::string
+FormatDouble(double v)
+{
+    std::ostringstream os;
+    os << std::setprecision(12) << v;
+    return os.str();
+}
+
+/** \param value an optional \return it as JSON, or null */
+template <typename T>
+nlohmann::json
+OrNull(const std::optional<T>& value)
+{
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+/** \param j a JSON value or null \return it as an optional */
+template <typename T>
+std::optional<T>
+FromNullable(const nlohmann::json& j)
+{
+    return j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
+}
+
+} // namespace
+
+void
+TrainingOutput::WriteRoundsHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,island,round,clique,members,compute_start_s,sync_start_s,"
+          "sync_end_s,bytes_sent,bytes_received,packets_sent,packets_received,retransmissions,"
+          "lost_peers,control_packets_sent,control_packets_received\n";
+}
+
+void
+TrainingOutput::WriteRounds(std::ostream& os,
+                            const TrainingExperiment& experiment,
+                            const std::string& capabilities,
+                            const std::string& schedule)
+{
+    const auto& islands = experiment.GetTopology().GetIslands();
+    const auto names = [&islands](const std::vector<uint32_t>& list) {
+        std::string text;
+        for (uint32_t m : list)
+        {
+            text += (text.empty() ? "" : " ") + islands[m].name;
+        }
+        return TrainingCsv::Field(text);
+    };
+    for (const TrainingRoundRecord& record : experiment.GetRecords())
+    {
+        os << TrainingCsv::Field(capabilities) << "," << TrainingCsv::Field(schedule) << ","
+           << TrainingCsv::Field(islands[record.island].name) << "," << record.round << ","
+           << record.clique << "," << names(record.members) << ",";
+        if (record.finished)
+        {
+            os << FormatSeconds(record.computeStart) << "," << FormatSeconds(record.syncStart)
+               << "," << FormatSeconds(record.syncEnd);
+        }
+        else
+        {
+            os << ",,";
+        }
+        os << "," << record.bytesSent << "," << record.bytesReceived << "," << record.packetsSent
+           << "," << record.packetsReceived << "," << record.retransmissions << ","
+           << names(record.lostPeers) << "," << record.controlPacketsSent << ","
+           << record.controlPacketsReceived << "\n";
+    }
+}
+
+void
+TrainingOutput::WriteConsensusHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,round,time_s,consensus_distance,loss\n";
+}
+
+void
+TrainingOutput::WriteConsensus(std::ostream& os,
+                               const TrainingExperiment& experiment,
+                               const std::string& capabilities,
+                               const std::string& schedule)
+{
+    for (const TrainingConsensusPoint& p : experiment.GetConsensus())
+    {
+        os << TrainingCsv::Field(capabilities) << "," << TrainingCsv::Field(schedule) << ","
+           << p.round << "," << FormatSeconds(Seconds(p.time)) << ","
+           << FormatDouble(p.consensusDistance) << "," << FormatDouble(p.loss) << "\n";
+    }
+}
+
+void
+TrainingOutput::WriteLinksHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,link,from,to,bytes,utilisation\n";
+}
+
+void
+TrainingOutput::WriteLinks(std::ostream& os,
+                           const TrainingExperiment& experiment,
+                           const std::string& capabilities,
+                           const std::string& schedule)
+{
+    const double time = experiment.GetSimulatedTime();
+    for (const TrainingLinkUsage& link : experiment.GetLinkUsage())
+    {
+        const double utilisation =
+            time > 0 && link.rateBps > 0 ? link.bytes * 8.0 / (link.rateBps * time) : 0.0;
+        os << TrainingCsv::Field(capabilities) << "," << TrainingCsv::Field(schedule) << ","
+           << TrainingCsv::Field(link.link) << "," << TrainingCsv::Field(link.from) << ","
+           << TrainingCsv::Field(link.to) << "," << link.bytes << "," << FormatDouble(utilisation)
+           << "\n";
+    }
+}
+
+nlohmann::json
+TrainingOutput::SummaryToJson(const TrainingSummary& s)
+{
+    return {{"period", s.period},
+            {"rounds", s.rounds},
+            {"mean_round_s", s.meanRound},
+            {"p50_round_s", s.p50Round},
+            {"p99_round_s", s.p99Round},
+            {"mean_sync_s", s.meanSync},
+            {"estimated_sync_s", s.estimatedSync},
+            {"mean_compute_s", s.meanCompute},
+            {"total_time_s", s.totalTime},
+            {"rounds_to_epsilon", OrNull(s.roundsToEpsilon)},
+            {"time_to_epsilon_s", OrNull(s.timeToEpsilon)},
+            {"queue_drops", s.queueDrops},
+            {"loss_drops", s.lossDrops},
+            {"retransmissions", s.retransmissions},
+            {"lost_peers", s.lostPeers},
+            {"fpga_partial_flushes", s.fpga.partial},
+            {"fpga_overflows", s.fpga.overflows},
+            {"fpga_wraps", s.fpga.wraps},
+            {"held_starts", s.heldStarts},
+            {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
+            {"gap_to_colocated", OrNull(s.gapToColocated)}};
+}
+
+TrainingSummary
+TrainingOutput::SummaryFromJson(const nlohmann::json& entry)
+{
+    TrainingSummary s;
+    s.period = entry.at("period").get<uint32_t>();
+    s.rounds = entry.at("rounds").get<uint32_t>();
+    s.meanRound = entry.at("mean_round_s").get<double>();
+    s.p50Round = entry.at("p50_round_s").get<double>();
+    s.p99Round = entry.at("p99_round_s").get<double>();
+    s.meanSync = entry.at("mean_sync_s").get<double>();
+    s.estimatedSync = entry.at("estimated_sync_s").get<double>();
+    s.meanCompute = entry.at("mean_compute_s").get<double>();
+    s.totalTime = entry.at("total_time_s").get<double>();
+    s.roundsToEpsilon = FromNullable<uint64_t>(entry.at("rounds_to_epsilon"));
+    s.timeToEpsilon = FromNullable<double>(entry.at("time_to_epsilon_s"));
+    s.queueDrops = entry.at("queue_drops").get<uint64_t>();
+    s.lossDrops = entry.at("loss_drops").get<uint64_t>();
+    s.retransmissions = entry.at("retransmissions").get<uint64_t>();
+    s.lostPeers = entry.at("lost_peers").get<uint64_t>();
+    s.fpga.partial = entry.at("fpga_partial_flushes").get<uint64_t>();
+    s.fpga.overflows = entry.at("fpga_overflows").get<uint64_t>();
+    s.fpga.wraps = entry.at("fpga_wraps").get<uint64_t>();
+    s.heldStarts = entry.at("held_starts").get<uint64_t>();
+    s.colocatedTimeToEpsilon = FromNullable<double>(entry.at("colocated_time_to_epsilon_s"));
+    s.gapToColocated = FromNullable<double>(entry.at("gap_to_colocated"));
+    return s;
+}
+
+} // namespace ns3
