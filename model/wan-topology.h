@@ -5,50 +5,15 @@
 #ifndef WAN_TOPOLOGY_H
 #define WAN_TOPOLOGY_H
 
+#include "wan-capabilities.h"
+#include "wan-input-error.h"
+
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
-
-/**
- * \ingroup wan-training
- * \brief Error raised for an invalid topology description, capability set or override.
- *
- * The message names the source (file), the field and the offending value. Examples catch it
- * and exit non-zero; nothing in the module aborts on bad input.
- */
-class WanTopologyError : public std::runtime_error
-{
-  public:
-    /** \param message the complete, user-facing message */
-    explicit WanTopologyError(const std::string& message);
-};
-
-/**
- * \ingroup wan-training
- * \brief Which in-network capabilities a city's edge offers.
- */
-struct WanCapabilities
-{
-    bool multicast{false}; //!< the city's router replicates multicast
-    bool fpga{false};      //!< an FPGA aggregator sits in-line in front of the city's islands
-
-    /**
-     * \brief Parse "none", "multicast", "fpga" or "both".
-     * \param text the capability-set name
-     * \param what where the text came from (a flag or field name), for the error message
-     * \return the capabilities
-     * \throws WanTopologyError naming \p what and \p text
-     */
-    static WanCapabilities Parse(const std::string& text, const std::string& what);
-    /** \return "none", "multicast", "fpga" or "both" */
-    std::string ToString() const;
-    /** \param other capabilities to compare \return true if equal */
-    bool operator==(const WanCapabilities& other) const;
-};
 
 /** \ingroup wan-training \brief One city: one WAN router, optionally an FPGA per island. */
 struct WanCity
@@ -92,11 +57,21 @@ class WanTopology
   public:
     /** Speed of light in fibre used for default delays: c / 1.468, in km per second. */
     static constexpr double FIBRE_KM_PER_S = 299792.458 / 1.468;
+    /**
+     * Largest link or access delay, seconds: far above any physical link (the Moon is 1.3
+     * light-seconds away), and sums of it over 1024 hops and many rounds stay far inside the
+     * range of ns-3's Time.
+     */
+    static constexpr double MAX_DELAY = 1000;
+    /** Largest route factor: fibre routes are 1.2 to 2 times the great circle. */
+    static constexpr double MAX_ROUTE_FACTOR = 100;
+    /** Most islands: the contributor bitmap of a GradientHeader (IslandBitmap::MAX_ISLANDS). */
+    static constexpr uint32_t MAX_ISLANDS = 1024;
 
     WanTopology() = default;
 
     /**
-     * \brief Read and validate a JSON topology file.
+     * \brief Read and validate a JSON topology file (see WanTopologyJson).
      * \param path the file
      * \return the topology
      * \throws WanTopologyError naming the file, the field and the value
@@ -115,19 +90,20 @@ class WanTopology
 
     /**
      * \brief Add a city. \param city the city \return its index
-     * \throws WanTopologyError for a duplicate code or coordinates out of range
+     * \throws WanTopologyError for a duplicate code, a code or name that breaks the name rule
+     *         (WanJsonInput::NameProblem) or coordinates out of range
      */
     uint32_t AddCity(const WanCity& city);
     /**
      * \brief Add an island. \param island the island \return its index
-     * \throws WanTopologyError for an unknown city, a duplicate name, a non-positive rate or
-     *         a negative delay
+     * \throws WanTopologyError for an unknown city, a duplicate or invalid name, a non-positive
+     *         rate, a delay outside [0, MAX_DELAY] or more than MAX_ISLANDS islands
      */
     uint32_t AddIsland(const WanIsland& island);
     /**
      * \brief Add a link. \param link the link \return its index
      * \throws WanTopologyError for an unknown city, a self-link, a duplicate link, a
-     *         non-positive rate or a negative delay
+     *         non-positive rate or a delay outside [0, MAX_DELAY]
      */
     uint32_t AddLink(const WanLink& link);
     /**
@@ -193,25 +169,16 @@ class WanTopology
     void SetSource(const std::string& source);
 
     /**
-     * \brief Parse a rate: a number and a unit bps, Kbps (or kbps), Mbps, Gbps or Tbps.
-     * \param text e.g. "100Gbps" or "2.5 Mbps"
-     * \param what where the text came from (file and field, or flag), for the error message
-     * \return the rate in bits per second, at least 1
-     * \throws WanTopologyError naming \p what and \p text if malformed or not positive
+     * \brief The range rule of link and access delays.
+     * \param seconds a delay \return "" if finite and in [0, MAX_DELAY], else what is wrong
      */
+    static std::string DelayProblem(double seconds);
+
+    /** \copydoc WanUnits::ParseRate */
     static uint64_t ParseRate(const std::string& text, const std::string& what);
-    /**
-     * \brief Parse a delay: a number and a unit s, ms, us or ns.
-     * \param text e.g. "7.3ms" or "50us"
-     * \param what where the text came from (file and field, or flag), for the error message
-     * \return the delay in seconds, not negative
-     * \throws WanTopologyError naming \p what and \p text if malformed or negative
-     */
+    /** \copydoc WanUnits::ParseDelay */
     static double ParseDelay(const std::string& text, const std::string& what);
-    /**
-     * \brief Format a rate with the largest unit that divides it exactly.
-     * \param bps bits per second \return e.g. "100Gbps", "2500Mbps" or "7bps"
-     */
+    /** \copydoc WanUnits::FormatRate */
     static std::string FormatRate(uint64_t bps);
 
   private:
@@ -224,6 +191,16 @@ class WanTopology
     [[noreturn]] void Fail(const std::string& field,
                            const std::string& value,
                            const std::string& problem) const;
+    /**
+     * \brief Throw unless \p name follows the name rule (WanJsonInput::NameProblem).
+     * \param field the field path \param name the name
+     */
+    void CheckName(const std::string& field, const std::string& name) const;
+    /**
+     * \brief Throw unless \p seconds follows DelayProblem's rule.
+     * \param field the field path \param seconds the delay
+     */
+    void CheckDelay(const std::string& field, double seconds) const;
     /** \param index a city index \return its code, or the index as text if out of range */
     std::string CityLabel(uint32_t index) const;
 

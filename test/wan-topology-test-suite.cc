@@ -848,6 +848,68 @@ class WanTopologyTestSuite : public TestSuite
         add("no cities (hence no islands)",
             R"({"cities": []})",
             {"islands", "at least one island"});
+
+        // Numbers: every delay, rate and count range-checked at load, naming the field.
+        add("a link delay beyond the maximum (bare number)",
+            doc(R"("links": [{"a": "NYC", "b": "LON", "delay": 1e300}])"),
+            {"links[0].delay", "1e+300", "must be at most 1000 s"});
+        add("a link delay beyond the maximum (with a unit)",
+            doc(R"("links": [{"a": "NYC", "b": "LON", "delay": "2000s"}])"),
+            {"links[0].delay", "\"2000s\"", "must be at most 1000 s"});
+        add("a link delay beyond ns-3's Time",
+            doc(R"("links": [{"a": "NYC", "b": "LON", "delay": "1e300s"}])"),
+            {"links[0].delay", "\"1e300s\"", "too large for ns-3's Time"});
+        add("an access delay beyond the maximum",
+            doc(R"("islands": [{"name": "x", "city": "NYC", "accessDelay": "2000s"}],
+                   "links": [)" +
+                link + "]"),
+            {"islands[0].accessDelay", "\"2000s\"", "must be at most 1000 s"});
+        add("a default access delay beyond the maximum",
+            doc(R"("defaults": {"accessDelay": 1001}, "links": [)" + link + "]"),
+            {"defaults.accessDelay", "1001", "must be at most 1000 s"});
+        add("a number too large for a double",
+            doc(R"("links": [{"a": "NYC", "b": "LON", "delay": 1e400}])"),
+            {"invalid JSON", "1e400"});
+        add("a route factor beyond the maximum",
+            doc(R"("defaults": {"routeFactor": 1e300}, "links": [)" + link + "]"),
+            {"defaults.routeFactor", "1e+300", "must be at most 100"});
+        {
+            // 1025 islands in one city: one more than a gradient header's bitmap holds.
+            std::string islands;
+            for (int i = 0; i < 1025; ++i)
+            {
+                islands += std::string(i == 0 ? "" : ", ") + R"({"name": "i)" + std::to_string(i) +
+                           R"(", "city": "NYC"})";
+            }
+            add("more islands than the contributor bitmap holds",
+                doc("\"islands\": [" + islands + "], \"links\": [" + link + "]"),
+                {"islands[1024]", "\"i1024\"", "more than 1024 islands"});
+        }
+
+        // Names: only what every output format (CSV, JSON, logs) carries as it is.
+        add("a city name with a comma",
+            R"({"cities": [{"code": "NYC", "name": "New York, NY", "latitude": 0,
+                            "longitude": 0}]})",
+            {"cities[0].name", "New York, NY", "must not contain"});
+        add("a city code with a double quote",
+            R"({"cities": [{"code": "N\"YC", "latitude": 0, "longitude": 0}]})",
+            {"cities[0].code", "N\\\"YC", "must not contain"});
+        add("an island name with a backslash",
+            doc(R"("islands": [{"name": "a\\b", "city": "NYC"}], "links": [)" + link + "]"),
+            {"islands[0].name", "a\\\\b", "must not contain"});
+        add("an island name with a control character",
+            doc(R"("islands": [{"name": "a\u0007b", "city": "NYC"}], "links": [)" + link + "]"),
+            {"islands[0].name", "\\u0007", "control character"});
+        add("a city name with a tab",
+            R"({"cities": [{"code": "NYC", "name": "New\tYork", "latitude": 0,
+                            "longitude": 0}]})",
+            {"cities[0].name", "\\t", "control character"});
+        add("a topology name with a comma",
+            doc(R"("name": "a,b", "links": [)" + link + "]"),
+            {"test/bad.json: name: \"a,b\"", "must not contain"});
+        add("a repeated key in a nested object, with its path",
+            doc(R"("links": [{"a": "NYC", "b": "LON", "a": "NYC"}])"),
+            {"links[0].a", "duplicate key"});
     }
 };
 

@@ -8,6 +8,7 @@
 #include "ns3/wan-topology.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 #include <string>
 
 using ns3::WanCapabilities;
@@ -260,4 +261,102 @@ TEST(WanCapabilitiesUnit, Errors)
             << message;
         EXPECT_NE(message.find("expected none|multicast|fpga|both"), std::string::npos) << message;
     }
+}
+
+// Input rules of doc/input-rules.rst that the parsers and the Add functions enforce.
+
+TEST(WanTopologyDelay, RejectsBeyondTimeRange)
+{
+    // ns-3's Time holds 2^63 ns (292 years); 1e300 s used to pass and overflow later.
+    for (const char* text : {"1e300s", "1e10s", "1e22ns"})
+    {
+        const std::string message =
+            ErrorOf([text]() { WanTopology::ParseDelay(text, "x.json: links[0].delay"); });
+        EXPECT_NE(message.find("x.json: links[0].delay: \"" + std::string(text) + "\""),
+                  std::string::npos)
+            << message;
+        EXPECT_NE(message.find("too large for ns-3's Time"), std::string::npos) << message;
+    }
+    EXPECT_DOUBLE_EQ(WanTopology::ParseDelay("9e9s", "f"), 9e9);
+}
+
+namespace
+{
+
+/** \return a topology of two cities, A and B, without islands or links */
+WanTopology
+TwoCities()
+{
+    WanTopology t;
+    t.AddCity(WanCity{"A", "A", 0, 0, {}});
+    t.AddCity(WanCity{"B", "B", 0, 1, {}});
+    return t;
+}
+
+} // namespace
+
+TEST(WanTopologyBuild, RejectsLinkDelayBeyondTheMaximum)
+{
+    WanTopology t = TwoCities();
+    const std::string message = ErrorOf([&t]() { t.AddLink(ns3::WanLink{0, 1, 1000, 1e300}); });
+    EXPECT_NE(message.find("WanTopology: links[0].delay: 1e+300: must be at most 1000 s"),
+              std::string::npos)
+        << message;
+}
+
+TEST(WanTopologyBuild, RejectsInfiniteAccessDelay)
+{
+    WanTopology t = TwoCities();
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::string message = ErrorOf([&t, inf]() {
+        t.AddIsland(ns3::WanIsland{"i", 0, 1000, inf});
+    });
+    EXPECT_NE(message.find("WanTopology: islands[0].accessDelay: inf: must be finite"),
+              std::string::npos)
+        << message;
+}
+
+TEST(WanTopologyBuild, RejectsMoreIslandsThanTheBitmapHolds)
+{
+    WanTopology t = TwoCities();
+    for (uint32_t i = 0; i < 1024; ++i)
+    {
+        t.AddIsland(ns3::WanIsland{"i" + std::to_string(i), 0, 1000, 0});
+    }
+    const std::string message = ErrorOf([&t]() {
+        t.AddIsland(ns3::WanIsland{"i1024", 1, 1000, 0});
+    });
+    EXPECT_NE(message.find("WanTopology: islands[1024]: \"i1024\": more than 1024 islands"),
+              std::string::npos)
+        << message;
+}
+
+TEST(WanTopologyBuild, RejectsNamesOutputFormatsCannotCarry)
+{
+    struct Case
+    {
+        std::string name;  //!< the island name
+        std::string shown; //!< how the message quotes it
+    };
+
+    const Case cases[] = {
+        {"a,b", "\"a,b\""},
+        {"a\"b", "\"a\\\"b\""},
+        {"a\\b", "\"a\\\\b\""},
+        {std::string("a\x01") + "b", "\"a\\u0001b\""},
+        {"a\x7f", "\"a\x7f\""}, // DEL is not escaped by JSON; the message names its byte
+    };
+    for (const auto& c : cases)
+    {
+        WanTopology t = TwoCities();
+        const std::string message = ErrorOf([&t, &c]() {
+            t.AddIsland(ns3::WanIsland{c.name, 0, 1000, 0});
+        });
+        EXPECT_NE(message.find("WanTopology: islands[0].name: " + c.shown + ": "),
+                  std::string::npos)
+            << message;
+    }
+    // What the shipped files use stays valid: blanks, dashes, dots, parentheses, UTF-8.
+    WanTopology t = TwoCities();
+    EXPECT_NO_THROW(t.AddCity(WanCity{"SAO", "S\xc3\xa3o Paulo (BR) - 1.0", 0, 2, {}}));
 }

@@ -1,0 +1,38 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_CAPABILITIES_H
+#define WAN_CAPABILITIES_H
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Which in-network capabilities a city's edge offers.
+ */
+struct WanCapabilities
+{
+    bool multicast{false}; //!< the city's router replicates multicast
+    bool fpga{false};      //!< an FPGA aggregator sits in-line in front of the city's islands
+
+    /**
+     * \brief Parse "none", "multicast", "fpga" or "both".
+     * \param text the capability-set name
+     * \param what where the text came from (a flag or field name), for the error message
+     * \return the capabilities
+     * \throws WanInputError naming \p what and \p text
+     */
+    static WanCapabilities Parse(const std::string& text, const std::string& what);
+    /** \return "none", "multicast", "fpga" or "both" */
+    std::string ToString() const;
+    /** \param other capabilities to compare \return true if equal */
+    bool operator==(const WanCapabilities& other) const;
+};
+
+} // namespace ns3
+
+#endif /* WAN_CAPABILITIES_H */

@@ -1,0 +1,400 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-json-input.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanJsonInput");
+
+namespace
+{
+
+using Json = WanJsonInput::Json;
+
+/**
+ * \brief Turn a parse error's byte offset into "line L, column C".
+ * \param text the document \param byte nlohmann's 1-based count of bytes read
+ * \return the position text
+ */
+std::string
+LineAndColumn(const std::string& text, std::size_t byte)
+{
+    const std::size_t offset = std::min(byte > 0 ? byte - 1 : 0, text.size());
+    std::size_t line = 1;
+    std::size_t lineStart = 0;
+    for (std::size_t i = 0; i < offset; ++i)
+    {
+        if (text[i] == '\n')
+        {
+            ++line;
+            lineStart = i + 1;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(offset - lineStart + 1);
+}
+
+/**
+ * \param what an nlohmann exception's text, e.g. "[json.exception.parse_error.101] parse error
+ *        at line 1, column 2: syntax error ..."
+ * \return the explanation alone, without nlohmann's tag and position
+ */
+std::string
+Reason(const std::string& what)
+{
+    std::string reason = what;
+    const auto tag = reason.find("] ");
+    if (reason.rfind("[json.exception.", 0) == 0 && tag != std::string::npos)
+    {
+        reason = reason.substr(tag + 2);
+    }
+    if (reason.rfind("parse error", 0) == 0)
+    {
+        const auto colon = reason.find(": ");
+        if (colon != std::string::npos)
+        {
+            reason = reason.substr(colon + 2);
+        }
+    }
+    return reason;
+}
+
+/**
+ * \brief Where the parser is: one frame per open object or array, so that a repeated key is
+ *        named by its path ("links[3].delay").
+ */
+struct Frame
+{
+    bool object{true};          //!< an object (else an array)
+    std::string key;            //!< object: the key being read
+    std::size_t index{0};       //!< array: the element being read
+    std::set<std::string> keys; //!< object: the keys read so far
+};
+
+/** \param frames the open objects and arrays \param key the innermost key \return its path */
+std::string
+PathOf(const std::vector<Frame>& frames, const std::string& key)
+{
+    std::string path;
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i)
+    {
+        if (frames[i].object)
+        {
+            path += (path.empty() ? "" : ".") + frames[i].key;
+        }
+        else
+        {
+            path += "[" + std::to_string(frames[i].index) + "]";
+        }
+    }
+    return path + (path.empty() ? "" : ".") + key;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// WanJsonInput
+
+Json
+WanJsonInput::Parse(const std::string& text, const std::string& source)
+{
+    NS_LOG_FUNCTION(source);
+    // nlohmann keeps the last of two equal keys; a repeated key is rejected instead, as a
+    // typo or a copy-paste slip that would otherwise go unnoticed.
+    std::vector<Frame> frames;
+    auto endOfValue = [&frames]() {
+        if (!frames.empty() && !frames.back().object)
+        {
+            ++frames.back().index;
+        }
+    };
+    auto rejectDuplicateKeys =
+        [&frames, &endOfValue, &source](int /* depth */, Json::parse_event_t event, Json& parsed) {
+            switch (event)
+            {
+            case Json::parse_event_t::object_start:
+            case Json::parse_event_t::array_start:
+                frames.emplace_back();
+                frames.back().object = event == Json::parse_event_t::object_start;
+                break;
+            case Json::parse_event_t::object_end:
+            case Json::parse_event_t::array_end:
+                frames.pop_back();
+                endOfValue();
+                break;
+            case Json::parse_event_t::key: {
+                const std::string key = parsed.get<std::string>();
+                if (!frames.back().keys.insert(key).second)
+                {
+                    Reject(source,
+                           PathOf(frames, key),
+                           parsed,
+                           "duplicate key (a key may appear once in an object)");
+                }
+                frames.back().key = key;
+                break;
+            }
+            case Json::parse_event_t::value:
+                endOfValue();
+                break;
+            }
+            return true;
+        };
+    try
+    {
+        return Json::parse(text, rejectDuplicateKeys);
+    }
+    catch (const Json::parse_error& e)
+    {
+        throw WanInputError(source + ": " + LineAndColumn(text, e.byte) +
+                            ": invalid JSON: " + Reason(e.what()));
+    }
+    catch (const Json::out_of_range& e)
+    {
+        // A number beyond a double, e.g. 1e400: nlohmann gives no position.
+        throw WanInputError(source + ": invalid JSON: " + Reason(e.what()));
+    }
+}
+
+std::string
+WanJsonInput::ReadFile(const std::string& path, const std::string& what)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw WanInputError(path + ": cannot open " + what);
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+    {
+        throw WanInputError(path + ": cannot read " + what);
+    }
+    return text.str();
+}
+
+std::string
+WanJsonInput::Show(const Json& value)
+{
+    // Invalid UTF-8 is shown replaced rather than thrown about: the message is for people.
+    std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (text.size() > MAX_QUOTED_VALUE)
+    {
+        text = text.substr(0, MAX_QUOTED_VALUE) + "...";
+    }
+    return text;
+}
+
+std::string
+WanJsonInput::Element(const std::string& name, std::size_t index)
+{
+    return name + "[" + std::to_string(index) + "]";
+}
+
+std::string
+WanJsonInput::NameProblem(const std::string& name)
+{
+    for (char c : name)
+    {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f)
+        {
+            char code[8];
+            std::snprintf(code, sizeof(code), "0x%02x", byte);
+            return std::string("must not contain a control character (byte ") + code + ")";
+        }
+        if (c == ',' || c == '"' || c == '\\')
+        {
+            return "must not contain a comma, a double quote or a backslash (names are written "
+                   "as they are into CSV and JSON outputs)";
+        }
+    }
+    return "";
+}
+
+void
+WanJsonInput::Fail(const std::string& source,
+                   const std::string& field,
+                   const std::string& value,
+                   const std::string& problem)
+{
+    throw WanInputError(source + ": " + field + ": " + value + ": " + problem);
+}
+
+void
+WanJsonInput::Reject(const std::string& source,
+                     const std::string& field,
+                     const Json& value,
+                     const std::string& problem)
+{
+    Fail(source, field, Show(value), problem);
+}
+
+// ---------------------------------------------------------------------------------------------
+// WanJsonObject
+
+WanJsonObject::WanJsonObject(const Json& value,
+                             const std::string& source,
+                             const std::string& path,
+                             std::initializer_list<const char*> allowed)
+    : m_value(value),
+      m_source(source),
+      m_path(path)
+{
+    if (!value.is_object())
+    {
+        WanJsonInput::Reject(source, path.empty() ? "document" : path, value, "expected an object");
+    }
+    for (auto it = value.begin(); it != value.end(); ++it)
+    {
+        bool known = false;
+        std::string list;
+        for (const char* name : allowed)
+        {
+            known = known || it.key() == name;
+            list += (list.empty() ? "" : ", ") + std::string(name);
+        }
+        if (!known)
+        {
+            Fail(it.key(), it.value(), "unknown field (expected one of " + list + ")");
+        }
+    }
+}
+
+std::string
+WanJsonObject::Field(const std::string& key) const
+{
+    return m_path.empty() ? key : m_path + "." + key;
+}
+
+std::string
+WanJsonObject::Where(const std::string& key) const
+{
+    return m_source + ": " + Field(key);
+}
+
+void
+WanJsonObject::Fail(const std::string& key, const Json& value, const std::string& problem) const
+{
+    WanJsonInput::Reject(m_source, Field(key), value, problem);
+}
+
+bool
+WanJsonObject::Has(const char* key) const
+{
+    return m_value.contains(key);
+}
+
+const WanJsonObject::Json&
+WanJsonObject::Require(const char* key) const
+{
+    if (!Has(key))
+    {
+        throw WanInputError(Where(key) + ": missing required field");
+    }
+    return m_value.at(key);
+}
+
+std::string
+WanJsonObject::String(const char* key, bool required, const std::string& fallback) const
+{
+    if (!required && !Has(key))
+    {
+        return fallback;
+    }
+    const Json& value = Require(key);
+    if (!value.is_string())
+    {
+        Fail(key, value, "expected a string");
+    }
+    return value.get<std::string>();
+}
+
+std::string
+WanJsonObject::Name(const char* key, bool required, const std::string& fallback) const
+{
+    const std::string name = String(key, required, fallback);
+    const std::string problem = WanJsonInput::NameProblem(name);
+    if (!problem.empty())
+    {
+        Fail(key, Json(name), problem);
+    }
+    return name;
+}
+
+double
+WanJsonObject::Number(const char* key) const
+{
+    const Json& value = Require(key);
+    if (!value.is_number())
+    {
+        Fail(key, value, "expected a number");
+    }
+    return value.get<double>();
+}
+
+double
+WanJsonObject::Number(const char* key, double fallback) const
+{
+    return Has(key) ? Number(key) : fallback;
+}
+
+uint64_t
+WanJsonObject::Integer(const char* key, uint64_t low, uint64_t high) const
+{
+    const Json& value = Require(key);
+    if (!value.is_number_integer())
+    {
+        Fail(key, value, "expected an integer");
+    }
+    const bool negative = !value.is_number_unsigned() && value.get<int64_t>() < 0;
+    if (negative || value.get<uint64_t>() < low || value.get<uint64_t>() > high)
+    {
+        Fail(key, value, "must be in " + std::to_string(low) + ".." + std::to_string(high));
+    }
+    return value.get<uint64_t>();
+}
+
+bool
+WanJsonObject::Bool(const char* key, bool fallback) const
+{
+    if (!Has(key))
+    {
+        return fallback;
+    }
+    const Json& value = m_value.at(key);
+    if (!value.is_boolean())
+    {
+        Fail(key, value, "expected true or false");
+    }
+    return value.get<bool>();
+}
+
+const WanJsonObject::Json&
+WanJsonObject::Array(const char* key, bool required) const
+{
+    static const Json empty = Json::array();
+    if (!required && !Has(key))
+    {
+        return empty;
+    }
+    const Json& value = Require(key);
+    if (!value.is_array())
+    {
+        Fail(key, value, "expected an array");
+    }
+    return value;
+}
+
+} // namespace ns3
