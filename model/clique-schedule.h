@@ -5,21 +5,15 @@
 #ifndef CLIQUE_SCHEDULE_H
 #define CLIQUE_SCHEDULE_H
 
+#include "clique-mixing.h"
+
 #include <cstdint>
-#include <limits>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
-
-/** \ingroup wan-training \brief One clique: the island indices that average together. */
-using Clique = std::vector<uint32_t>;
-/** \ingroup wan-training \brief One round: a partition of all islands into cliques. */
-using Partition = std::vector<Clique>;
-/** \ingroup wan-training \brief A dense square matrix, row-major: m[row][column]. */
-using DenseMatrix = std::vector<std::vector<double>>;
 
 /**
  * \ingroup wan-training
@@ -58,7 +52,8 @@ SyncAlgorithm SyncAlgorithmFromString(const std::string& text, const std::string
  * in packets).
  *
  * Averaging within a clique of k islands is the block J_k/k of the mixing matrix W_t of the
- * round; one period contracts disagreement by rho = ||W_T...W_1 - J||_2 (J = 11^T/N).
+ * round; one period contracts disagreement by rho = ||W_T...W_1 - J||_2 (J = 11^T/N). The
+ * math is CliqueMixing's and the file format CliqueScheduleFile's.
  *
  * Plain data (no simulator objects): copy it freely.
  */
@@ -66,7 +61,7 @@ class CliqueSchedule
 {
   public:
     /** Returned by GetRoundsToEpsilon() when the schedule never reaches epsilon. */
-    static constexpr uint64_t UNREACHABLE = std::numeric_limits<uint64_t>::max();
+    static constexpr uint64_t UNREACHABLE = CliqueMixing::UNREACHABLE;
     /** Default cap on the rounds walked by GetRoundsToEpsilon(). */
     static constexpr uint64_t DEFAULT_MAX_ROUNDS = 100000;
 
@@ -159,7 +154,7 @@ class CliqueSchedule
     /** \return the schedule as a JSON document that Parse() reads back to an equal schedule */
     std::string ToJson() const;
     /**
-     * \brief Parse and validate a JSON schedule.
+     * \brief Parse and validate a JSON schedule (see CliqueScheduleFile).
      * \param text the document \param source the name used in error messages (file path)
      * \return the schedule \throws std::runtime_error naming \p source, the field and value
      */
@@ -207,31 +202,6 @@ class CliqueSchedule
      * \param n islands \return the schedule ("one-peer-exponential")
      */
     static CliqueSchedule OnePeerExponential(uint32_t n);
-    /// @}
-
-    /// \name Linear algebra used by the mixing math
-    /// @{
-    /**
-     * \param a any real matrix (rows of equal length)
-     * \return its largest singular value, from the Jacobi eigenvalues of a^T a
-     */
-    static double SpectralNorm(const DenseMatrix& a);
-    /**
-     * \param a a real symmetric matrix \return its eigenvalues, descending (cyclic Jacobi)
-     */
-    static std::vector<double> SymmetricEigenvalues(const DenseMatrix& a);
-    /**
-     * \brief Spectral gap 1 - ||W - J||_2 of a doubly-stochastic matrix (for a symmetric W
-     *        this is 1 - max |lambda_i| over the eigenvalues other than the one for 1).
-     * \param w the mixing matrix \return the gap
-     */
-    static double SpectralGap(const DenseMatrix& w);
-    /**
-     * \brief Smallest R with ||W^R - J||_2 <= epsilon for one fixed mixing matrix (dense).
-     * \param w the mixing matrix \param epsilon the target \param maxRounds cap
-     * \return R, or UNREACHABLE
-     */
-    static uint64_t RoundsToEpsilon(const DenseMatrix& w, double epsilon, uint64_t maxRounds);
     /// @}
 
   private:

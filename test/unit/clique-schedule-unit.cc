@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <gtest/gtest.h>
 #include <set>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -112,11 +114,11 @@ TEST(CliqueSchedule, MixingMatrixIsBlockAverage)
 TEST(CliqueSchedule, SpectralNormKnownMatrices)
 {
     // [[1,1],[0,1]]: largest singular value is the golden ratio.
-    EXPECT_NEAR(CliqueSchedule::SpectralNorm({{1, 1}, {0, 1}}), (1 + std::sqrt(5.0)) / 2, TOL);
+    EXPECT_NEAR(CliqueMixing::SpectralNorm({{1, 1}, {0, 1}}), (1 + std::sqrt(5.0)) / 2, TOL);
     // A diagonal matrix: the largest |entry|.
-    EXPECT_NEAR(CliqueSchedule::SpectralNorm({{0.3, 0, 0}, {0, -2, 0}, {0, 0, 1}}), 2, TOL);
+    EXPECT_NEAR(CliqueMixing::SpectralNorm({{0.3, 0, 0}, {0, -2, 0}, {0, 0, 1}}), 2, TOL);
     // A rank-one matrix u v^T: |u| |v|.
-    EXPECT_NEAR(CliqueSchedule::SpectralNorm({{1, 2}, {2, 4}, {3, 6}}),
+    EXPECT_NEAR(CliqueMixing::SpectralNorm({{1, 2}, {2, 4}, {3, 6}}),
                 std::sqrt(14.0) * std::sqrt(5.0),
                 TOL);
 }
@@ -135,13 +137,13 @@ TEST(CliqueSchedule, SpectralNormOfLargeSymmetricMatrix)
             l[i + 1][i] = -1;
         }
     }
-    auto eig = CliqueSchedule::SymmetricEigenvalues(l);
+    auto eig = CliqueMixing::SymmetricEigenvalues(l);
     const double pi = std::acos(-1.0);
     for (int k = 0; k < n; ++k)
     {
         EXPECT_NEAR(eig[k], 2 - 2 * std::cos(pi * (n - 1 - k) / n), 1e-9);
     }
-    EXPECT_NEAR(CliqueSchedule::SpectralNorm(l), 2 - 2 * std::cos(pi * (n - 1) / n), 1e-9);
+    EXPECT_NEAR(CliqueMixing::SpectralNorm(l), 2 - 2 * std::cos(pi * (n - 1) / n), 1e-9);
 }
 
 TEST(CliqueSchedule, RingOfNineSpectralGap)
@@ -157,11 +159,11 @@ TEST(CliqueSchedule, RingOfNineSpectralGap)
     }
     const double pi = std::acos(-1.0);
     double lambda2 = (1 + 2 * std::cos(2 * pi / n)) / 3;
-    EXPECT_NEAR(CliqueSchedule::SpectralGap(w), 1 - lambda2, 1e-9);
-    EXPECT_NEAR(CliqueSchedule::SpectralGap(w), 0.156, 5e-4);
+    EXPECT_NEAR(CliqueMixing::SpectralGap(w), 1 - lambda2, 1e-9);
+    EXPECT_NEAR(CliqueMixing::SpectralGap(w), 0.156, 5e-4);
     uint64_t expectedRounds = static_cast<uint64_t>(std::ceil(std::log(1e-3) / std::log(lambda2)));
     EXPECT_EQ(expectedRounds, 41u);
-    EXPECT_EQ(CliqueSchedule::RoundsToEpsilon(w, 1e-3, 1000), expectedRounds);
+    EXPECT_EQ(CliqueMixing::RoundsToEpsilon(w, 1e-3, 1000), expectedRounds);
 }
 
 TEST(CliqueSchedule, GlobalCliqueIsExactInOneRound)
@@ -229,7 +231,7 @@ TEST(CliqueSchedule, RoundsToEpsilonMatchesDenseWalk)
                 x -= 0.2;
             }
         }
-        if (CliqueSchedule::SpectralNorm(a) <= eps)
+        if (CliqueMixing::SpectralNorm(a) <= eps)
         {
             expected = r;
             break;
@@ -322,4 +324,117 @@ TEST(CliqueSchedule, JsonRoundTripAndErrors)
                   CliqueSchedule::LoadFile("/nonexistent/s.json");
               }).find("/nonexistent/s.json"),
               std::string::npos);
+}
+
+// Input rules of schedule files (doc/input-rules.rst): each error names the file, the field and
+// the value.
+
+namespace
+{
+
+/** \param text a schedule document \return the error Parse() throws for it, from "s.json" */
+std::string
+ScheduleError(const std::string& text)
+{
+    return ErrorOf([&text] { CliqueSchedule::Parse(text, "s.json"); });
+}
+
+/** \param message an error \param parts substrings it must hold \return a gtest result */
+::testing::AssertionResult
+Names(const std::string& message, const std::vector<std::string>& parts)
+{
+    if (message.rfind("s.json: ", 0) != 0)
+    {
+        return ::testing::AssertionFailure() << "does not start with the file: " << message;
+    }
+    for (const auto& part : parts)
+    {
+        if (message.find(part) == std::string::npos)
+        {
+            return ::testing::AssertionFailure() << "'" << message << "' lacks '" << part << "'";
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+} // namespace
+
+TEST(CliqueScheduleFile, RejectsUnknownKeyInRound)
+{
+    // The issue's example: a misspelt "algorithms" silently meant "direct".
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 3, "rounds": [{"cliques": [[0, 1, 2]],
+                                        "algoritms": ["ring"]}]})"),
+                      {"rounds[0].algoritms", "[\"ring\"]", "unknown field"}));
+}
+
+TEST(CliqueScheduleFile, RejectsUnknownTopLevelKey)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 2, "nmae": "x",
+                                        "rounds": [{"cliques": [[0, 1]]}]})"),
+                      {"nmae", "\"x\"", "unknown field"}));
+}
+
+TEST(CliqueScheduleFile, RejectsDuplicateKey)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 2, "islands": 3,
+                                        "rounds": [{"cliques": [[0, 1]]}]})"),
+                      {"islands", "duplicate key"}));
+}
+
+TEST(CliqueScheduleFile, RejectsDuplicateKeyInRound)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 2, "rounds": [{"cliques": [[0, 1]],
+                                        "cliques": [[0], [1]]}]})"),
+                      {"rounds[0].cliques", "duplicate key"}));
+}
+
+TEST(CliqueScheduleFile, RejectsIslandCountBeyondBitmap)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 4000000000, "rounds": [{"cliques": [[0]]}]})"),
+                      {"islands", "4000000000", "must be in 1..1024"}));
+}
+
+TEST(CliqueScheduleFile, RejectsZeroIslands)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 0, "rounds": [{"cliques": [[0]]}]})"),
+                      {"islands", ": 0: ", "must be in 1..1024"}));
+}
+
+TEST(CliqueScheduleFile, RejectsNameWithComma)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"name": "a,b", "islands": 1,
+                                        "rounds": [{"cliques": [[0]]}]})"),
+                      {"name", "\"a,b\"", "must not contain"}));
+}
+
+TEST(CliqueScheduleFile, RejectsNameWithControlCharacter)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"name": "a\nb", "islands": 1,
+                                        "rounds": [{"cliques": [[0]]}]})"),
+                      {"name", "\"a\\nb\"", "control character"}));
+}
+
+TEST(CliqueScheduleFile, RejectsNumberTooLargeForADouble)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 1e400, "rounds": [{"cliques": [[0]]}]})"),
+                      {"invalid JSON", "1e400"}));
+}
+
+TEST(CliqueScheduleFile, NamesSyntaxErrorPosition)
+{
+    EXPECT_TRUE(
+        Names(ScheduleError("{\n  \"islands\": 1,\n  ]\n}"), {"line 3, column 3", "invalid JSON"}));
+}
+
+TEST(CliqueScheduleFile, RejectsEmptyRounds)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 2, "rounds": []})"),
+                      {"rounds", "[]", "expected a non-empty array of rounds"}));
+}
+
+TEST(CliqueScheduleFile, RejectsAlgorithmCountMismatch)
+{
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 2, "rounds": [{"cliques": [[0, 1]],
+                                        "algorithms": ["ring", "direct"]}]})"),
+                      {"rounds[0].algorithms", "[\"ring\",\"direct\"]", "one name per clique"}));
 }

@@ -1,0 +1,178 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "clique-schedule-file.h"
+
+#include "wan-json-input.h"
+#include "wan-topology.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <fstream>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CliqueScheduleFile");
+
+namespace
+{
+
+using Json = WanJsonInput::Json;
+
+/**
+ * \brief Read an island index: a non-negative integer (its range is the partition's check).
+ * \param value the JSON value \param source file name \param field field path
+ * \return the index
+ */
+uint32_t
+ReadIsland(const Json& value, const std::string& source, const std::string& field)
+{
+    if (!value.is_number_integer() || (!value.is_number_unsigned() && value.get<int64_t>() < 0) ||
+        value.get<uint64_t>() > std::numeric_limits<uint32_t>::max())
+    {
+        WanJsonInput::Reject(source,
+                             field,
+                             value,
+                             "expected an island index (a non-negative integer)");
+    }
+    return value.get<uint32_t>();
+}
+
+} // namespace
+
+std::string
+CliqueScheduleFile::ToJson(const CliqueSchedule& schedule)
+{
+    Json doc;
+    doc["name"] = schedule.GetName();
+    doc["islands"] = schedule.GetIslandCount();
+    Json rounds = Json::array();
+    for (uint32_t r = 0; r < schedule.GetPeriod(); ++r)
+    {
+        Json round;
+        round["cliques"] = schedule.GetRounds()[r];
+        Json algorithms = Json::array();
+        for (SyncAlgorithm a : schedule.GetAlgorithms(r))
+        {
+            algorithms.push_back(SyncAlgorithmToString(a));
+        }
+        round["algorithms"] = algorithms;
+        rounds.push_back(round);
+    }
+    doc["rounds"] = rounds;
+    return doc.dump(2) + "\n";
+}
+
+CliqueSchedule
+CliqueScheduleFile::Parse(const std::string& text, const std::string& source)
+{
+    NS_LOG_FUNCTION(source);
+    const Json doc = WanJsonInput::Parse(text, source);
+    const WanJsonObject root(doc, source, "", {"name", "islands", "rounds"});
+    const std::string name = root.Name("name", false);
+    const auto islands =
+        static_cast<uint32_t>(root.Integer("islands", 1, WanTopology::MAX_ISLANDS));
+    const Json& jr = root.Array("rounds", true);
+    if (jr.empty())
+    {
+        root.Fail("rounds", jr, "expected a non-empty array of rounds");
+    }
+    std::vector<Partition> rounds;
+    std::vector<std::vector<SyncAlgorithm>> algorithms;
+    for (size_t r = 0; r < jr.size(); ++r)
+    {
+        const std::string field = WanJsonInput::Element("rounds", r);
+        const WanJsonObject round(jr[r], source, field, {"cliques", "algorithms"});
+        const Json& jc = round.Array("cliques", true);
+        Partition partition;
+        for (size_t c = 0; c < jc.size(); ++c)
+        {
+            const std::string cf = WanJsonInput::Element(field + ".cliques", c);
+            if (!jc[c].is_array())
+            {
+                WanJsonInput::Reject(source, cf, jc[c], "expected an array of island indices");
+            }
+            Clique clique;
+            for (size_t m = 0; m < jc[c].size(); ++m)
+            {
+                clique.push_back(ReadIsland(jc[c][m], source, WanJsonInput::Element(cf, m)));
+            }
+            partition.push_back(clique);
+        }
+        CliqueSchedule::ValidatePartition(islands, partition, source + ": " + field);
+        std::vector<SyncAlgorithm> algs(partition.size(), SyncAlgorithm::DIRECT);
+        if (round.Has("algorithms"))
+        {
+            const Json& ja = round.Array("algorithms", true);
+            if (ja.size() != partition.size())
+            {
+                round.Fail("algorithms",
+                           ja,
+                           "expected one name per clique (" + std::to_string(partition.size()) +
+                               ")");
+            }
+            for (size_t c = 0; c < ja.size(); ++c)
+            {
+                const std::string af = WanJsonInput::Element(field + ".algorithms", c);
+                if (!ja[c].is_string())
+                {
+                    WanJsonInput::Reject(source, af, ja[c], "expected \"direct\" or \"ring\"");
+                }
+                algs[c] = SyncAlgorithmFromString(ja[c].get<std::string>(), source + ": " + af);
+            }
+        }
+        // Algorithms follow the cliques into canonical order.
+        std::vector<std::pair<Clique, SyncAlgorithm>> pairs;
+        for (size_t c = 0; c < partition.size(); ++c)
+        {
+            Clique sorted = partition[c];
+            std::sort(sorted.begin(), sorted.end());
+            pairs.emplace_back(sorted, algs[c]);
+        }
+        std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
+            return a.first.front() < b.first.front();
+        });
+        Partition canonical;
+        std::vector<SyncAlgorithm> canonicalAlgs;
+        for (auto& [clique, alg] : pairs)
+        {
+            canonical.push_back(clique);
+            canonicalAlgs.push_back(alg);
+        }
+        rounds.push_back(canonical);
+        algorithms.push_back(canonicalAlgs);
+    }
+    CliqueSchedule schedule(islands, rounds, name);
+    for (uint32_t r = 0; r < rounds.size(); ++r)
+    {
+        schedule.SetAlgorithms(r, algorithms[r]);
+    }
+    return schedule;
+}
+
+CliqueSchedule
+CliqueScheduleFile::LoadFile(const std::string& path)
+{
+    return Parse(WanJsonInput::ReadFile(path, "schedule file"), path);
+}
+
+void
+CliqueScheduleFile::SaveFile(const CliqueSchedule& schedule, const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("schedule file " + path + ": cannot be written");
+    }
+    out << ToJson(schedule);
+    if (!out)
+    {
+        throw std::runtime_error("schedule file " + path + ": write failed");
+    }
+}
+
+} // namespace ns3
