@@ -5,6 +5,9 @@
 #ifndef CLIQUE_SCHEDULE_HELPER_H
 #define CLIQUE_SCHEDULE_HELPER_H
 
+#include "schedule-scorer.h"
+#include "schedule-search.h"
+
 #include "ns3/attribute.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/nstime.h"
@@ -13,40 +16,11 @@
 #include "ns3/wan-routing.h"
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
-
-/**
- * \ingroup wan-training
- * \brief One scored schedule: its mixing, its estimated round times and time to epsilon.
- */
-struct ScheduleCandidate
-{
-    CliqueSchedule schedule;        //!< the schedule, with the algorithm of every clique
-    std::string family;             //!< where it came from: "baseline", "exhaustive", ...
-    double rho{1};                  //!< ||W_T ... W_1 - J||_2 of one period
-    uint64_t roundsToEpsilon{0};    //!< R, or CliqueSchedule::UNREACHABLE
-    std::vector<double> syncTimes;  //!< estimated sync time of each round of the period, s
-    std::vector<double> roundTimes; //!< compute + sync of each round of the period, s
-    double timeToEpsilon{0};        //!< sum of the first R round times, s (+inf if unreachable)
-};
-
-/**
- * \ingroup wan-training
- * \brief What CliqueScheduleHelper::Optimise() found.
- */
-struct ScheduleSearchResult
-{
-    ScheduleCandidate best;                   //!< the fastest schedule to epsilon-consensus
-    std::vector<ScheduleCandidate> baselines; //!< global clique, ring, Moshpit, gossip, one-peer
-    std::vector<ScheduleCandidate> table;     //!< baselines, then the best of each search stage
-    uint64_t partitionsScored{0};             //!< distinct rounds estimated by the cost model
-    uint64_t schedulesScored{0};              //!< schedules whose mixing was evaluated
-};
 
 /**
  * \ingroup wan-training
@@ -66,7 +40,8 @@ struct ScheduleSearchResult
  * ExhaustivePairLimit, else the pairs of the fastest partitions that fit, pruned by lower
  * bounds; structured families for T = 2..MaxPeriod (grids on index and delay orders,
  * delay clusters with their transversals, shifted blocks); then a seeded local search (swap,
- * move, merge, split) from the best of them.
+ * move, merge, split) from the best of them. The objective is ScheduleScorer's and the search
+ * ScheduleSearch's; this helper holds their settings and writes the table.
  */
 class CliqueScheduleHelper
 {
@@ -157,52 +132,11 @@ class CliqueScheduleHelper
     static void WriteCsv(const std::vector<ScheduleCandidate>& candidates, const std::string& path);
 
   private:
-    /**
-     * \brief Score a schedule for the search: R walked no further than needed to beat \p bound.
-     * \param schedule the schedule (algorithms are set here)
-     * \param bound the objective to beat (+inf for none)
-     * \param family label
-     * \param out receives the candidate if it beats \p bound
-     * \return true if it beats \p bound
-     */
-    bool Score(CliqueSchedule schedule,
-               double bound,
-               const std::string& family,
-               ScheduleCandidate& out);
-    /** \param a candidate \param b candidate \return true if a is better (deterministic) */
-    static bool Better(const ScheduleCandidate& a, const ScheduleCandidate& b);
-    /** \return islands ordered by a nearest-neighbour chain on island delay */
-    std::vector<uint32_t> DelayOrder() const;
-    /** \param result receives the exhaustive stages' best \param best the running best */
-    void SearchExhaustive(ScheduleSearchResult& result, ScheduleCandidate& best);
-    /** \param result receives the structured stages' best \param best the running best
-     *  \param starts receives starting points for the local search */
-    void SearchStructured(ScheduleSearchResult& result,
-                          ScheduleCandidate& best,
-                          std::vector<ScheduleCandidate>& starts);
-    /** \param result receives the local search's best \param best the running best
-     *  \param starts starting points */
-    void SearchLocal(ScheduleSearchResult& result,
-                     ScheduleCandidate& best,
-                     const std::vector<ScheduleCandidate>& starts);
     /** \brief Throw std::runtime_error for invalid settings. */
     void CheckSettings() const;
 
-    Ptr<SyncCostModel> m_model;                       //!< the cost model
-    bool m_hasRouting;                                //!< SetRouting() called
-    uint32_t m_islands;                               //!< N
-    uint64_t m_modelBytes;                            //!< M
-    double m_compute;                                 //!< compute time per round, s
-    double m_epsilon;                                 //!< consensus target
-    uint32_t m_maxPeriod;                             //!< largest T
-    uint32_t m_seed;                                  //!< local search seed
-    uint32_t m_localIterations;                       //!< local search moves
-    uint32_t m_exhaustiveIslands;                     //!< N limit of the exhaustive stage
-    uint64_t m_exhaustivePairLimit;                   //!< pair limit of the T = 2 stage
-    uint64_t m_maxRounds;                             //!< cap on R
-    std::map<Clique, SyncAlgorithm> m_algorithmCache; //!< per clique, alone on the WAN
-    std::map<Partition, double> m_syncCache;          //!< per partition, chosen algorithms
-    uint64_t m_schedulesScored;                       //!< counter
+    ScheduleScorer m_scorer;           //!< the objective: cost model, settings and caches
+    ScheduleSearchSettings m_settings; //!< the search's knobs
 };
 
 } // namespace ns3
