@@ -9,9 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <locale>
-#include <sstream>
 
 namespace ns3
 {
@@ -25,14 +22,6 @@ namespace
 const char SOURCE[] = "WanTopologyGenerator";
 /** Micro-degrees per degree: coordinates are drawn as whole micro-degrees. */
 constexpr int64_t MICRO = 1000000;
-/** Bits per second in one Mbps: drawn rates are whole Mbps when the bounds are. */
-constexpr uint64_t MBPS = 1000000;
-/** Largest k of the nearest-neighbour families. */
-constexpr uint32_t MAX_K = 32;
-/** Largest number of hubs (they are fully meshed). */
-constexpr uint32_t MAX_HUBS = 64;
-/** Largest number of links between the two continents. */
-constexpr uint32_t MAX_CROSS_LINKS = 64;
 
 // Independent random streams, so that changing one aspect (say the FPGA fraction) leaves the
 // others (the cities and links) as they were for the same seed.
@@ -83,60 +72,6 @@ constexpr int64_t GRID_SPAN = 60;
 /** Backbone: a metro spur lies within this many degrees of its backbone city. */
 constexpr int64_t SPUR_RADIUS = 2;
 
-/** \param value a number \return it as text, independent of the user's locale */
-template <typename T>
-std::string
-Text(T value)
-{
-    std::ostringstream out;
-    out.imbue(std::locale::classic());
-    out << value;
-    return out.str();
-}
-
-/**
- * \brief Throw "WanTopologyGenerator: field: value: problem".
- * \param field the parameter \param value its value as text \param problem what is wrong
- */
-[[noreturn]] void
-Fail(const std::string& field, const std::string& value, const std::string& problem)
-{
-    throw WanTopologyError(std::string(SOURCE) + ": " + field + ": " + value + ": " + problem);
-}
-
-/**
- * \brief Check that a count lies in a range.
- * \param field the parameter \param value its value \param low, high the allowed range
- */
-void
-CheckRange(const std::string& field, uint64_t value, uint64_t low, uint64_t high)
-{
-    if (value < low || value > high)
-    {
-        Fail(field, Text(value), "must be in " + Text(low) + ".." + Text(high));
-    }
-}
-
-/** \param field the parameter \param value a fraction that must lie in [0, 1] */
-void
-CheckFraction(const std::string& field, double value)
-{
-    if (!(value >= 0 && value <= 1))
-    {
-        Fail(field, Text(value), "must be in [0, 1]");
-    }
-}
-
-/** \param field the maximum's name \param low the minimum \param high 0 or the maximum */
-void
-CheckMaximum(const std::string& field, uint64_t low, uint64_t high)
-{
-    if (high != 0 && high < low)
-    {
-        Fail(field, Text(high), "must be 0 (no spread) or at least the minimum " + Text(low));
-    }
-}
-
 /** \param n a count \return round(sqrt(n)), in integers */
 uint32_t
 RoundedSqrt(uint32_t n)
@@ -181,90 +116,6 @@ WholeNanoseconds(double seconds)
     return std::round(seconds * 1e9) / 1e9;
 }
 
-// Random numbers: std::mt19937_64's output, std::seed_seq and the engine's seeding from it are
-// fixed by the C++ standard bit for bit; the standard distributions are not (libstdc++, libc++
-// and MSVC differ), so the mappings below are our own.
-
-/**
- * \brief One of the generator's independent random streams.
- * \param seed the user's seed \param stream the stream's number
- * \return an engine seeded from std::seed_seq{seed's low and high 32 bits, stream}
- */
-std::mt19937_64
-Stream(uint64_t seed, uint32_t stream)
-{
-    std::seed_seq sequence{static_cast<uint32_t>(seed & 0xffffffffU),
-                           static_cast<uint32_t>(seed >> 32),
-                           stream};
-    return std::mt19937_64(sequence);
-}
-
-/** \param rng an engine \param n a bound, at least 1 \return a uniform integer in [0, n) */
-uint64_t
-Below(std::mt19937_64& rng, uint64_t n)
-{
-    NS_ASSERT(n >= 1);
-    if (n == 1)
-    {
-        return 0;
-    }
-    // Reject the lowest 2^64 mod n outputs so that the rest is a whole number of [0, n) runs.
-    const uint64_t threshold = (0 - n) % n;
-    uint64_t x = rng();
-    while (x < threshold)
-    {
-        x = rng();
-    }
-    return x % n;
-}
-
-/** \param rng an engine \param low lower bound \param high upper bound (>= low)
- *  \return a uniform integer in [low, high] */
-int64_t
-Between(std::mt19937_64& rng, int64_t low, int64_t high)
-{
-    NS_ASSERT(low <= high);
-    const uint64_t width = static_cast<uint64_t>(high - low) + 1;
-    return low + static_cast<int64_t>(Below(rng, width));
-}
-
-/**
- * \brief Draw a rate: \p low if \p high is 0, else uniform in [low, high], in whole Mbps
- *        when both bounds are whole Mbps (so files read "37215Mbps", not 37215482113bps).
- * \param rng an engine \param low the rate or the minimum \param high 0 or the maximum
- * \return bits per second
- */
-uint64_t
-DrawRate(std::mt19937_64& rng, uint64_t low, uint64_t high)
-{
-    if (high == 0 || high == low)
-    {
-        return low;
-    }
-    const uint64_t unit = (low % MBPS == 0 && high % MBPS == 0) ? MBPS : 1;
-    return low + unit * Below(rng, (high - low) / unit + 1);
-}
-
-/** \param rng an engine \param n population \param m sample size (<= n)
- *  \return m distinct indices of [0, n), in the order drawn */
-std::vector<uint32_t>
-Sample(std::mt19937_64& rng, uint32_t n, uint32_t m)
-{
-    NS_ASSERT(m <= n);
-    std::vector<uint32_t> all(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        all[i] = i;
-    }
-    // The first m steps of a Fisher-Yates shuffle.
-    for (uint32_t i = 0; i < m; ++i)
-    {
-        std::swap(all[i], all[i + Below(rng, n - i)]);
-    }
-    all.resize(m);
-    return all;
-}
-
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -291,69 +142,15 @@ WanTopologyGenerator::Families()
 }
 
 void
-WanTopologyGenerator::CheckParams(const WanTopologyGeneratorParams& p)
+WanTopologyGenerator::CheckParams(const WanTopologyGeneratorParams& params)
 {
-    const auto families = Families();
-    if (std::find(families.begin(), families.end(), p.family) == families.end())
-    {
-        std::string list;
-        for (const auto& f : families)
-        {
-            list += (list.empty() ? "" : "|") + f;
-        }
-        Fail("family", "\"" + p.family + "\"", "unknown family (expected " + list + ")");
-    }
-    CheckRange("cities", p.cities, 2, MAX_CITIES);
-    CheckRange("islandsPerCity", p.islandsPerCity, 1, MAX_ISLANDS_PER_CITY);
-    if (p.maxIslandsPerCity != 0)
-    {
-        CheckRange("maxIslandsPerCity",
-                   p.maxIslandsPerCity,
-                   p.islandsPerCity,
-                   MAX_ISLANDS_PER_CITY);
-    }
-    CheckRange("wanBps", p.wanBps, 1, std::numeric_limits<int64_t>::max());
-    CheckMaximum("wanBpsMax", p.wanBps, p.wanBpsMax);
-    CheckRange("accessBps", p.accessBps, 1, std::numeric_limits<int64_t>::max());
-    CheckMaximum("accessBpsMax", p.accessBps, p.accessBpsMax);
-    if (!(std::isfinite(p.accessDelay) && p.accessDelay >= 0))
-    {
-        Fail("accessDelay", Text(p.accessDelay), "must be a finite number of seconds >= 0");
-    }
-    if (!(std::isfinite(p.routeFactor) && p.routeFactor >= 1))
-    {
-        Fail("routeFactor",
-             Text(p.routeFactor),
-             "must be at least 1 (a fibre route is never shorter than the great circle)");
-    }
-    CheckFraction("multicastFraction", p.multicastFraction);
-    CheckFraction("fpgaFraction", p.fpgaFraction);
-    CheckRange("k", p.k, 1, MAX_K);
-    CheckRange("crossLinks", p.crossLinks, 1, MAX_CROSS_LINKS);
-    // Bounds that depend on the number of cities matter to their own family only.
-    if (p.family == "hub")
-    {
-        CheckRange("hubs", p.hubs, 1, std::min(p.cities - 1, MAX_HUBS));
-    }
-    if (p.family == "backbone" && p.backboneCities != 0)
-    {
-        CheckRange("backboneCities", p.backboneCities, 1, p.cities);
-    }
+    params.Check(Families());
 }
 
 std::string
-WanTopologyGenerator::Describe(const WanTopologyGeneratorParams& p)
+WanTopologyGenerator::Describe(const WanTopologyGeneratorParams& params)
 {
-    std::ostringstream out;
-    out.imbue(std::locale::classic());
-    out << "family=" << p.family << " cities=" << p.cities << " seed=" << p.seed
-        << " islandsPerCity=" << p.islandsPerCity << " maxIslandsPerCity=" << p.maxIslandsPerCity
-        << " wanBps=" << p.wanBps << " wanBpsMax=" << p.wanBpsMax << " accessBps=" << p.accessBps
-        << " accessBpsMax=" << p.accessBpsMax << " accessDelay=" << p.accessDelay
-        << " routeFactor=" << p.routeFactor << " multicastFraction=" << p.multicastFraction
-        << " fpgaFraction=" << p.fpgaFraction << " k=" << p.k << " hubs=" << p.hubs
-        << " crossLinks=" << p.crossLinks << " backboneCities=" << p.backboneCities;
-    return out.str();
+    return params.Describe();
 }
 
 WanTopology
@@ -383,14 +180,15 @@ WanTopologyGenerator::Generate(const WanTopologyGeneratorParams& params)
 
 WanTopologyGenerator::WanTopologyGenerator(const WanTopologyGeneratorParams& params)
     : m_params(params),
-      m_placeRng(Stream(params.seed, PLACE_STREAM)),
-      m_wanRateRng(Stream(params.seed, WAN_RATE_STREAM)),
-      m_islandRng(Stream(params.seed, ISLAND_STREAM)),
-      m_capabilityRng(Stream(params.seed, CAPABILITY_STREAM)),
+      m_placeRng(params.seed, PLACE_STREAM),
+      m_wanRateRng(params.seed, WAN_RATE_STREAM),
+      m_islandRng(params.seed, ISLAND_STREAM),
+      m_capabilityRng(params.seed, CAPABILITY_STREAM),
       m_accessDelay(WholeNanoseconds(params.accessDelay))
 {
     m_topology.SetSource(SOURCE);
-    m_topology.SetName(params.family + "-" + Text(params.cities) + "-seed" + Text(params.seed));
+    m_topology.SetName(params.family + "-" + std::to_string(params.cities) + "-seed" +
+                       std::to_string(params.seed));
     m_topology.SetDescription("generated by WanTopologyGenerator: " + Describe(params));
 }
 
@@ -414,8 +212,8 @@ WanTopologyGenerator::BuildRing()
     const int64_t slot = 360 * MICRO / n;
     for (int64_t i = 0; i < n; ++i)
     {
-        const int64_t lat = Between(m_placeRng, RING.latLow * MICRO, RING.latHigh * MICRO);
-        const int64_t lon = -180 * MICRO + 360 * MICRO * i / n + Between(m_placeRng, 0, slot / 2);
+        const int64_t lat = m_placeRng.Between(RING.latLow * MICRO, RING.latHigh * MICRO);
+        const int64_t lon = -180 * MICRO + 360 * MICRO * i / n + m_placeRng.Between(0, slot / 2);
         AddCity('R', lat, lon);
     }
     for (uint32_t i = 0; i + 1 < m_params.cities; ++i)
@@ -502,7 +300,7 @@ WanTopologyGenerator::BuildContinents()
     LinkNearest(west);
     LinkNearest(east);
     const uint32_t pairs = west.size() * east.size();
-    for (uint32_t pair : Sample(m_placeRng, pairs, std::min(m_params.crossLinks, pairs)))
+    for (uint32_t pair : m_placeRng.Sample(pairs, std::min(m_params.crossLinks, pairs)))
     {
         Link(west[pair / east.size()], east[pair % east.size()]);
     }
@@ -517,7 +315,7 @@ WanTopologyGenerator::BuildBackbone()
     {
         const int64_t lon =
             BACKBONE.lonLow * MICRO + (backbone > 1 ? span * i / (backbone - 1) : 0);
-        AddCity('B', Between(m_placeRng, BACKBONE.latLow * MICRO, BACKBONE.latHigh * MICRO), lon);
+        AddCity('B', m_placeRng.Between(BACKBONE.latLow * MICRO, BACKBONE.latHigh * MICRO), lon);
     }
     for (uint32_t i = 0; i + 1 < backbone; ++i)
     {
@@ -527,9 +325,9 @@ WanTopologyGenerator::BuildBackbone()
     {
         const WanCity& anchor = m_topology.GetCities()[spur % backbone];
         const int64_t lat = std::llround(anchor.latitude * MICRO) +
-                            Between(m_placeRng, -SPUR_RADIUS * MICRO, SPUR_RADIUS * MICRO);
+                            m_placeRng.Between(-SPUR_RADIUS * MICRO, SPUR_RADIUS * MICRO);
         const int64_t lon = std::llround(anchor.longitude * MICRO) +
-                            Between(m_placeRng, -SPUR_RADIUS * MICRO, SPUR_RADIUS * MICRO);
+                            m_placeRng.Between(-SPUR_RADIUS * MICRO, SPUR_RADIUS * MICRO);
         const uint32_t city = AddCity('M', lat, std::max(-180 * MICRO, std::min(180 * MICRO, lon)));
         Link(spur % backbone, city);
     }
@@ -548,13 +346,13 @@ WanTopologyGenerator::AddIslands()
             m_params.maxIslandsPerCity == 0
                 ? m_params.islandsPerCity
                 : static_cast<uint32_t>(
-                      Between(m_islandRng, m_params.islandsPerCity, m_params.maxIslandsPerCity));
+                      m_islandRng.Between(m_params.islandsPerCity, m_params.maxIslandsPerCity));
         for (uint32_t i = 0; i < count; ++i)
         {
             WanIsland island;
-            island.name = cities[c].code + "-" + Text(i);
+            island.name = cities[c].code + "-" + std::to_string(i);
             island.city = c;
-            island.accessBps = DrawRate(m_islandRng, m_params.accessBps, m_params.accessBpsMax);
+            island.accessBps = m_islandRng.DrawRate(m_params.accessBps, m_params.accessBpsMax);
             island.accessDelay = m_accessDelay;
             m_topology.AddIsland(island);
         }
@@ -566,11 +364,11 @@ WanTopologyGenerator::AssignCapabilities()
 {
     const uint32_t n = m_params.cities;
     m_caps.assign(n, WanCapabilities());
-    for (uint32_t c : Sample(m_capabilityRng, n, RoundedShare(m_params.multicastFraction, n)))
+    for (uint32_t c : m_capabilityRng.Sample(n, RoundedShare(m_params.multicastFraction, n)))
     {
         m_caps[c].multicast = true;
     }
-    for (uint32_t c : Sample(m_capabilityRng, n, RoundedShare(m_params.fpgaFraction, n)))
+    for (uint32_t c : m_capabilityRng.Sample(n, RoundedShare(m_params.fpgaFraction, n)))
     {
         m_caps[c].fpga = true;
     }
@@ -649,8 +447,8 @@ uint32_t
 WanTopologyGenerator::AddCity(char prefix, int64_t latMicro, int64_t lonMicro)
 {
     const uint32_t index = m_topology.GetCities().size();
-    std::string number = Text(index);
-    const std::size_t width = std::max<std::size_t>(2, Text(m_params.cities - 1).size());
+    std::string number = std::to_string(index);
+    const std::size_t width = std::max<std::size_t>(2, std::to_string(m_params.cities - 1).size());
     number.insert(0, width - number.size(), '0');
     WanCity city;
     city.code = prefix + number;
@@ -665,15 +463,15 @@ WanTopologyGenerator::AddCity(char prefix, int64_t latMicro, int64_t lonMicro)
 uint32_t
 WanTopologyGenerator::AddLandCity(char prefix)
 {
-    const Region& r = LAND[Below(m_placeRng, sizeof(LAND) / sizeof(LAND[0]))];
+    const Region& r = LAND[m_placeRng.Below(sizeof(LAND) / sizeof(LAND[0]))];
     return AddCityIn(prefix, r.latLow, r.latHigh, r.lonLow, r.lonHigh);
 }
 
 uint32_t
 WanTopologyGenerator::AddCityIn(char prefix, int latLow, int latHigh, int lonLow, int lonHigh)
 {
-    const int64_t lat = Between(m_placeRng, latLow * MICRO, latHigh * MICRO);
-    const int64_t lon = Between(m_placeRng, lonLow * MICRO, lonHigh * MICRO);
+    const int64_t lat = m_placeRng.Between(latLow * MICRO, latHigh * MICRO);
+    const int64_t lon = m_placeRng.Between(lonLow * MICRO, lonHigh * MICRO);
     return AddCity(prefix, lat, lon);
 }
 
@@ -687,7 +485,7 @@ WanTopologyGenerator::Link(uint32_t a, uint32_t b)
     WanLink link;
     link.a = a;
     link.b = b;
-    link.bps = DrawRate(m_wanRateRng, m_params.wanBps, m_params.wanBpsMax);
+    link.bps = m_wanRateRng.DrawRate(m_params.wanBps, m_params.wanBpsMax);
     link.delay = WholeNanoseconds(m_topology.DefaultLinkDelay(a, b, m_params.routeFactor));
     m_topology.AddLink(link);
 }

@@ -5,11 +5,12 @@
 #ifndef WAN_TOPOLOGY_GENERATOR_H
 #define WAN_TOPOLOGY_GENERATOR_H
 
+#include "wan-topology-draws.h"
+#include "wan-topology-generator-params.h"
 #include "wan-topology.h"
 
 #include <array>
 #include <cstdint>
-#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -17,43 +18,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup wan-training
- * \brief What WanTopologyGenerator builds: a family, a size, a seed and the values it draws.
- *
- * Field names double as the names in error messages and, where a flag exists, as the
- * topology-generator example's flag names. Family-specific fields are ignored by the other
- * families.
- */
-struct WanTopologyGeneratorParams
-{
-    std::string family{"geometric"}; //!< one of WanTopologyGenerator::Families()
-    uint32_t cities{16};             //!< number of cities, 2..MAX_CITIES
-    uint64_t seed{1};                //!< seed of the generator's own engines (any value)
-
-    uint32_t islandsPerCity{1};    //!< islands per city (the minimum when a maximum is set)
-    uint32_t maxIslandsPerCity{0}; //!< 0: every city gets islandsPerCity; else a random count
-                                   //!< in [islandsPerCity, maxIslandsPerCity] per city
-
-    uint64_t wanBps{100000000000ULL};   //!< WAN link rate, bits/s (the minimum with wanBpsMax)
-    uint64_t wanBpsMax{0};              //!< 0: every link at wanBps; else a random rate per
-                                        //!< link in [wanBps, wanBpsMax]
-    uint64_t accessBps{10000000000ULL}; //!< island access rate, bits/s (minimum with a max)
-    uint64_t accessBpsMax{0};           //!< 0: every island at accessBps; else a random rate
-                                        //!< per island in [accessBps, accessBpsMax]
-    double accessDelay{50e-6};          //!< island access delay, seconds (>= 0; whole ns)
-    double routeFactor{1.3}; //!< WAN delay = great circle / (c/1.468) x routeFactor (>= 1)
-
-    double multicastFraction{1.0}; //!< round(fraction x cities) multicast-capable cities
-    double fpgaFraction{1.0};      //!< round(fraction x cities) cities with an FPGA
-
-    uint32_t k{3};              //!< geometric, continents: nearest neighbours linked (1..32)
-    uint32_t hubs{1};           //!< hub: hub cities, fully meshed (1..min(cities-1, 64))
-    uint32_t crossLinks{2};     //!< continents: links between the two clusters (1..64)
-    uint32_t backboneCities{0}; //!< backbone: cities on the chain (0: round(sqrt(cities)),
-                                //!< at least 2; else 1..cities)
-};
 
 /**
  * \ingroup wan-training
@@ -84,9 +48,10 @@ class WanTopologyGenerator
 {
   public:
     /** Largest number of cities. */
-    static constexpr uint32_t MAX_CITIES = 1024;
+    static constexpr uint32_t MAX_CITIES = WanTopologyGeneratorParams::MAX_CITIES;
     /** Largest number of islands per city. */
-    static constexpr uint32_t MAX_ISLANDS_PER_CITY = 16;
+    static constexpr uint32_t MAX_ISLANDS_PER_CITY =
+        WanTopologyGeneratorParams::MAX_ISLANDS_PER_CITY;
 
     /**
      * \brief Generate a topology.
@@ -176,10 +141,10 @@ class WanTopologyGenerator
     double Distance(uint32_t a, uint32_t b) const;
 
     WanTopologyGeneratorParams m_params;              //!< checked parameters
-    std::mt19937_64 m_placeRng;                       //!< city positions and link choices
-    std::mt19937_64 m_wanRateRng;                     //!< WAN link rates
-    std::mt19937_64 m_islandRng;                      //!< island counts and access rates
-    std::mt19937_64 m_capabilityRng;                  //!< which cities get multicast and FPGAs
+    WanTopologyDraws m_placeRng;                      //!< city positions and link choices
+    WanTopologyDraws m_wanRateRng;                    //!< WAN link rates
+    WanTopologyDraws m_islandRng;                     //!< island counts and access rates
+    WanTopologyDraws m_capabilityRng;                 //!< which cities get multicast and FPGAs
     WanTopology m_topology;                           //!< the topology being built
     std::set<std::pair<uint32_t, uint32_t>> m_linked; //!< links added, as (low, high) cities
     double m_accessDelay;                             //!< access delay in whole nanoseconds

@@ -927,3 +927,26 @@ TEST(WanTopologyGenerator, LargeTopologiesAreFast)
     EXPECT_LT(seconds, 2.0);
     RecordProperty("seconds", std::to_string(seconds));
 }
+
+TEST(WanTopologyGenerator, RejectsMoreIslandsThanTheBitmapHolds)
+{
+    // 100 cities x 16 islands: more islands than a gradient header's contributor bitmap holds.
+    auto p = Params("ring", 100);
+    p.islandsPerCity = 16;
+    ExpectRejected(p, "islandsPerCity", "16");
+    // Random counts are checked as the islands are added: 100 x [10, 16] > 1024.
+    p.islandsPerCity = 11;
+    p.maxIslandsPerCity = 16;
+    ExpectRejected(p, "islandsPerCity", "11");
+    p.islandsPerCity = 10;
+    try
+    {
+        WanTopologyGenerator::Generate(p);
+        ADD_FAILURE() << "no error for 100 cities with 10..16 islands";
+    }
+    catch (const WanTopologyError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("more than 1024 islands"), std::string::npos)
+            << e.what();
+    }
+}
