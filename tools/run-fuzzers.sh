@@ -71,9 +71,9 @@ for name in "${names[@]}"; do
     # The working corpus first (libFuzzer adds new inputs there), the committed seeds second.
     "build-fuzz/$name-fuzzer" "$corpus" "fuzz/corpus/$name" "${limit[@]}" -timeout=25 \
         -rss_limit_mb=2048 -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1 || rc=$?
-    stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -n 1; }
-    execs=$(stat number_of_executed_units)
-    rate=$(stat average_exec_per_sec)
+    final_stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -n 1; }
+    execs=$(final_stat number_of_executed_units)
+    rate=$(final_stat average_exec_per_sec)
     crashes=$(($(find "$artifacts" -type f | wc -l) - before))
     size=$(find "$corpus" -type f | wc -l)
     status=ok
