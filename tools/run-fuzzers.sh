@@ -86,6 +86,8 @@ for name in "${names[@]}"; do
         "$name:" "${execs:-?}" "${rate:-?}" "$size" "$crashes" "$status")")
 done
 echo
-echo "=== run-fuzzers (${runs:+$runs inputs}${runs:-$seconds s} each)"
+limit_text="$seconds s"
+[ -z "$runs" ] || limit_text="$runs inputs"
+echo "=== run-fuzzers ($limit_text each)"
 printf '%s\n' "${summary[@]}"
 exit "$crashed"
