@@ -7,6 +7,12 @@
 #                         (ASan brings its own allocator). Debian's ns-3 itself is not
 #                         instrumented. Run the tests with tools/build.sh's ASAN_OPTIONS and
 #                         UBSAN_OPTIONS (see .ci/run and doc/building.rst).
+# Compiles through ccache when it is installed (tools/install-deps.sh installs it), its cache in
+# ~/.cache/wan-training/ccache (WAN_CCACHE_DIR for another; WAN_CCACHE=0: no ccache). asan
+# objects are shared across clones in different folders (CCACHE_BASEDIR = the clone's root,
+# the working directory not hashed: their debug info may name the first clone's build folder);
+# test and release objects only within the same folder, since __FILE__ must stay absolute there
+# (WanCommandLine::ResolveDataPath finds the module's data files from it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-release}
@@ -34,6 +40,8 @@ asan)
     exit 2
     ;;
 esac
+launcher=$(tools/ccache-launcher.sh "$mode")
+flags+=("-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher")
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B "$dir" "${flags[@]}" >"$dir.configure.log" 2>&1 \
     || { cat "$dir.configure.log" >&2; exit 1; }

@@ -25,6 +25,7 @@ packages=(
     libboost-dev nlohmann-json3-dev libgtest-dev
     "$tcmalloc" # faster allocation for the examples and benchmarks
     python3 python3-matplotlib
+    ccache # tools/build.sh and tools/run-fuzzers.sh compile through it when installed
     "$@"
 )
 

@@ -46,7 +46,10 @@ for name in "${names[@]}"; do
     targets+=("$name-fuzzer")
 done
 build_started=$SECONDS
-cmake -S fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ >build-fuzz.configure.log 2>&1 \
+# Through ccache when installed (tools/ccache-launcher.sh: objects shared across clones).
+launcher=$(tools/ccache-launcher.sh fuzz)
+cmake -S fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ "-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher" \
+    >build-fuzz.configure.log 2>&1 \
     || { cat build-fuzz.configure.log >&2; exit 1; }
 cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
 echo "run-fuzzers: built in $((SECONDS - build_started)) s" >&2
