@@ -10,9 +10,10 @@
 # Compiles through ccache when it is installed (tools/install-deps.sh installs it), its cache in
 # ~/.cache/wan-training/ccache (WAN_CCACHE_DIR for another; WAN_CCACHE=0: no ccache). asan
 # objects are shared across clones in different folders (CCACHE_BASEDIR = the clone's root,
-# the working directory not hashed: their debug info may name the first clone's build folder);
-# test and release objects only within the same folder, since __FILE__ must stay absolute there
-# (WanCommandLine::ResolveDataPath finds the module's data files from it).
+# the working directory not hashed: their debug info may name the first clone's build folder),
+# except those of sources naming __FILE__, which must stay absolute (WanCommandLine::
+# ResolveDataPath finds the module's data files from it; see tools/ccache-compile.sh); test and
+# release objects are reused only by a build in the same folder (tools/ccache-launcher.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-release}

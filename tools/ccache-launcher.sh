@@ -4,10 +4,11 @@
 # `cmake --build DIR` by hand uses the same cache), or nothing when ccache is not installed or
 # WAN_CCACHE=0. Usage: tools/ccache-launcher.sh release|test|asan|fuzz
 #   cache:   ${WAN_CCACHE_DIR:-~/.cache/wan-training/ccache}, outside any clone
-#   asan, fuzz: CCACHE_BASEDIR = the clone's root and CCACHE_NOHASHDIR=1, so a fresh clone in
-#            another folder hits the objects of an earlier one (paths under the root are
-#            rewritten relative; the compiler's working directory is not hashed, so the debug
-#            info's compilation folder may be the earlier clone's)
+#   asan, fuzz: through tools/ccache-compile.sh: CCACHE_BASEDIR = the clone's root and
+#            CCACHE_NOHASHDIR=1, so a fresh clone in another folder hits the objects of an
+#            earlier one (paths under the root are rewritten relative; the compiler's working
+#            directory is not hashed, so the debug info's compilation folder may be the earlier
+#            clone's), except for sources that name __FILE__ (see there)
 #   release, test: no path rewriting: hits only for the same folder, __FILE__ stays absolute
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -23,9 +24,9 @@ case "$cache$root" in
 esac
 settings=("CCACHE_DIR=$cache")
 case "$mode" in
-asan | fuzz) settings+=("CCACHE_BASEDIR=$root" CCACHE_NOHASHDIR=1) ;;
-release | test) ;;
+asan | fuzz) settings+=("WAN_CCACHE_BASEDIR=$root" "$root/tools/ccache-compile.sh") ;;
+release | test) settings+=("$ccache") ;;
 *) echo "ccache-launcher: unknown mode '$mode'" >&2; exit 2 ;;
 esac
-# A CMake list: env sets the variables, then ccache runs the compiler.
-printf '%s' "$(IFS=';'; echo "/usr/bin/env;${settings[*]};$ccache")"
+# A CMake list: env sets the variables, then ccache (or ccache-compile.sh) runs the compiler.
+printf '%s' "$(IFS=';'; echo "/usr/bin/env;${settings[*]}")"
