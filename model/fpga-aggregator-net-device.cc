@@ -4,7 +4,10 @@
 
 #include "fpga-aggregator-net-device.h"
 
+#include "wan-wire.h"
+
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/channel.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
@@ -28,21 +31,11 @@ NS_OBJECT_ENSURE_REGISTERED(FpgaAggregatorNetDevice);
 namespace
 {
 
-constexpr uint16_t IPV4_ETHERTYPE = 0x0800;      //!< EtherType of IPv4 (what ports hand us)
-constexpr uint8_t UDP_PROTOCOL = 17;             //!< IPv4 protocol number of UDP
-constexpr uint32_t IPV4_HEADER_SIZE = 20;        //!< IPv4 header without options
-constexpr uint32_t UDP_HEADER_SIZE = 8;          //!< UDP header
-constexpr uint32_t IPV4_SOURCE_OFFSET = 12;      //!< offset of the source address
-constexpr uint32_t IPV4_TOS_OFFSET = 1;          //!< offset of the TOS byte
-constexpr uint32_t IPV4_TOTAL_LENGTH_OFFSET = 2; //!< offset of the total length
-constexpr uint32_t IPV4_TTL_OFFSET = 8;          //!< offset of the TTL
-constexpr uint32_t IPV4_DESTINATION_OFFSET = 16; //!< offset of the destination address
-constexpr uint32_t UDP_LENGTH_OFFSET = 4;        //!< offset of the UDP length
-constexpr uint32_t IPV4_IHL_NO_OPTIONS = 5;      //!< IHL of a header without options
-constexpr uint16_t IPV4_FRAGMENT_MASK = 0x3fff;  //!< more-fragments bit and fragment offset
-constexpr uint16_t DEFAULT_MTU = 9000;           //!< informational MTU of the device
+constexpr uint16_t DEFAULT_MTU = 9000; //!< informational MTU of the device
+/** Rounds a flow's sender frontiers are kept after a newer round appears. */
+constexpr uint32_t FLOW_RETAINED_ROUNDS = 4;
 /** Bytes IsGradientTraffic() reads: IPv4 and UDP headers. */
-constexpr uint32_t PROBE_SIZE = IPV4_HEADER_SIZE + UDP_HEADER_SIZE;
+constexpr uint32_t PROBE_SIZE = WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES;
 
 /** \param p two bytes in network order \return their value */
 uint16_t
@@ -137,6 +130,14 @@ FpgaAggregatorNetDevice::GetTypeId()
                           TimeValue(MilliSeconds(50)),
                           MakeTimeAccessor(&FpgaAggregatorNetDevice::m_timeout),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("EarlyFlush",
+                          "Emit a slot as a partial aggregate as soon as every missing sender "
+                          "has gone past its chunk (a later first-pass chunk or its END "
+                          "arrived), instead of waiting for Timeout. Relies on each sender's "
+                          "first pass arriving in chunk order, as on one path.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FpgaAggregatorNetDevice::m_earlyFlush),
+                          MakeBooleanChecker())
             .AddAttribute("PipelineLatency",
                           "Delay from the last contribution to the aggregate's departure.",
                           TimeValue(NanoSeconds(500)),
@@ -178,12 +179,14 @@ FpgaAggregatorNetDevice::FpgaAggregatorNetDevice()
       m_islandIndex(0),
       m_gradientPort(GradientHeader::DEFAULT_PORT),
       m_slotCount(0),
+      m_earlyFlush(true),
       m_busyUntil(0),
       m_passCount{},
       m_aggregated(0),
       m_duplicates(0),
       m_complete(0),
       m_partial(0),
+      m_earlyFlushes(0),
       m_wraps(0),
       m_nextIdentification(0)
 {
@@ -208,6 +211,7 @@ FpgaAggregatorNetDevice::DoDispose()
     m_slots.clear();
     m_freeSlots.clear();
     m_index.clear();
+    m_frontiers.clear();
     m_serviceEvent.Cancel();
     m_pending.clear();
     m_islandPort = nullptr;
@@ -272,13 +276,13 @@ FpgaAggregatorNetDevice::ReceiveFromIsland(Ptr<NetDevice> device,
                                            NetDevice::PacketType packetType)
 {
     NS_LOG_FUNCTION(this << packet << protocol);
-    if (m_islandAddress == Ipv4Address::GetAny() && protocol == IPV4_ETHERTYPE &&
-        packet->GetSize() >= IPV4_HEADER_SIZE)
+    if (m_islandAddress == Ipv4Address::GetAny() && protocol == WanWire::IPV4_ETHERTYPE &&
+        packet->GetSize() >= WanWire::IPV4_HEADER_BYTES)
     {
         // The island's own packets name its address: aggregates go there.
-        uint8_t probe[IPV4_HEADER_SIZE];
-        packet->CopyData(probe, IPV4_HEADER_SIZE);
-        m_islandAddress = Ipv4Address::Deserialize(probe + IPV4_SOURCE_OFFSET);
+        uint8_t probe[WanWire::IPV4_HEADER_BYTES];
+        packet->CopyData(probe, WanWire::IPV4_HEADER_BYTES);
+        m_islandAddress = Ipv4Address::Deserialize(probe + WanWire::IPV4_SOURCE_OFFSET);
     }
     if (m_routerPort != nullptr)
     {
@@ -299,7 +303,7 @@ FpgaAggregatorNetDevice::ReceiveFromRouter(Ptr<NetDevice> device,
     {
         return;
     }
-    if (protocol != IPV4_ETHERTYPE || !IsGradientTraffic(packet))
+    if (protocol != WanWire::IPV4_ETHERTYPE || !IsGradientTraffic(packet))
     {
         PassThrough(m_islandPort, packet, protocol, PASS_NOT_GRADIENT);
         return;
@@ -326,11 +330,13 @@ FpgaAggregatorNetDevice::IsGradientTraffic(Ptr<const Packet> packet) const
     uint8_t probe[PROBE_SIZE];
     packet->CopyData(probe, PROBE_SIZE);
     const uint8_t versionIhl = probe[0];
-    const uint16_t fragment = static_cast<uint16_t>((probe[6] << 8) | probe[7]);
-    const uint16_t port = static_cast<uint16_t>((probe[22] << 8) | probe[23]);
-    return (versionIhl >> 4) == 4 && (versionIhl & 0x0f) == IPV4_IHL_NO_OPTIONS &&
-           (fragment & IPV4_FRAGMENT_MASK) == 0 && probe[9] == UDP_PROTOCOL &&
-           port == m_gradientPort;
+    const uint16_t fragment = ReadU16(probe + WanWire::IPV4_FRAGMENT_OFFSET);
+    const uint16_t port =
+        ReadU16(probe + WanWire::IPV4_HEADER_BYTES + WanWire::UDP_DESTINATION_PORT_OFFSET);
+    return (versionIhl >> 4) == WanWire::IPV4_VERSION &&
+           (versionIhl & 0x0f) == WanWire::IPV4_PLAIN_IHL &&
+           (fragment & WanWire::IPV4_FRAGMENT_MASK) == 0 &&
+           probe[WanWire::IPV4_PROTOCOL_OFFSET] == WanWire::UDP_PROTOCOL && port == m_gradientPort;
 }
 
 void
@@ -372,49 +378,120 @@ FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
                          std::min<uint32_t>(size, static_cast<uint32_t>(m_headerBytes.size())));
     const uint8_t* b = m_headerBytes.data();
     // IsGradientTraffic() checked version, IHL, fragment, protocol and port on these bytes.
-    if (copied < PROBE_SIZE || ReadU16(b + IPV4_TOTAL_LENGTH_OFFSET) != size ||
-        ReadU16(b + IPV4_HEADER_SIZE + UDP_LENGTH_OFFSET) != size - IPV4_HEADER_SIZE)
+    if (copied < PROBE_SIZE || ReadU16(b + WanWire::IPV4_TOTAL_LENGTH_OFFSET) != size ||
+        ReadU16(b + WanWire::IPV4_HEADER_BYTES + WanWire::UDP_LENGTH_OFFSET) !=
+            size - WanWire::IPV4_HEADER_BYTES)
     {
-        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_MALFORMED);
+        PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_MALFORMED);
         return;
     }
     GradientHeader& header = m_parsed;
     if (!GradientHeader::ParseBytes(b + PROBE_SIZE, copied - PROBE_SIZE, size - PROBE_SIZE, header))
     {
-        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_MALFORMED);
+        PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_MALFORMED);
         return;
+    }
+    if (header.GetType() == GradientHeader::END && header.GetMembers().Test(m_islandIndex) &&
+        header.GetSender() != m_islandIndex)
+    {
+        AdvanceFrontier(header, header.GetChunkCount());
     }
     if (header.GetType() != GradientHeader::DATA)
     {
-        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_NOT_DATA);
+        PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_NOT_DATA);
         return;
     }
     if (header.HasFlag(GradientHeader::FLAG_RETRANSMISSION))
     {
-        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_RETRANSMISSION);
+        PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_RETRANSMISSION);
         return;
     }
     if (header.HasFlag(GradientHeader::FLAG_NO_AGGREGATE))
     {
-        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_NO_AGGREGATE);
+        PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_NO_AGGREGATE);
         return;
     }
     if (!header.GetMembers().Test(m_islandIndex) || header.GetSender() == m_islandIndex)
     {
-        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_NOT_MEMBER);
+        PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_NOT_MEMBER);
         return;
     }
     InputFields fields;
-    fields.source = Ipv4Address::Deserialize(b + IPV4_SOURCE_OFFSET);
-    fields.destination = Ipv4Address::Deserialize(b + IPV4_DESTINATION_OFFSET);
-    fields.sourcePort = ReadU16(b + IPV4_HEADER_SIZE);
-    fields.ttl = b[IPV4_TTL_OFFSET];
-    fields.tos = b[IPV4_TOS_OFFSET];
+    fields.source = Ipv4Address::Deserialize(b + WanWire::IPV4_SOURCE_OFFSET);
+    fields.destination = Ipv4Address::Deserialize(b + WanWire::IPV4_DESTINATION_OFFSET);
+    fields.sourcePort = ReadU16(b + WanWire::IPV4_HEADER_BYTES);
+    fields.ttl = b[WanWire::IPV4_TTL_OFFSET];
+    fields.tos = b[WanWire::IPV4_TOS_OFFSET];
     if (m_islandAddress == Ipv4Address::GetAny() && !fields.destination.IsMulticast())
     {
         m_islandAddress = fields.destination;
     }
     Aggregate(packet, fields, header, size - header.GetPayloadSize());
+    AdvanceFrontier(header, header.GetChunkIndex() + 1);
+}
+
+bool
+FpgaAggregatorNetDevice::FlowKey::operator==(const FlowKey& other) const
+{
+    return jobId == other.jobId && round == other.round && cliqueId == other.cliqueId;
+}
+
+size_t
+FpgaAggregatorNetDevice::FlowKeyHash::operator()(const FlowKey& key) const
+{
+    return std::hash<uint64_t>()((uint64_t{key.jobId} << 40) ^ (uint64_t{key.round} << 16) ^
+                                 key.cliqueId);
+}
+
+void
+FpgaAggregatorNetDevice::AdvanceFrontier(const GradientHeader& header, uint32_t next)
+{
+    const FlowKey flow{header.GetJobId(), header.GetRound(), header.GetCliqueId()};
+    auto it = m_frontiers.find(flow);
+    if (it == m_frontiers.end())
+    {
+        if (header.GetRound() > m_latestRound)
+        {
+            // Forget flows of rounds long over: their slots are gone.
+            m_latestRound = header.GetRound();
+            for (auto old = m_frontiers.begin(); old != m_frontiers.end();)
+            {
+                old = old->first.round + FLOW_RETAINED_ROUNDS < m_latestRound
+                          ? m_frontiers.erase(old)
+                          : std::next(old);
+            }
+        }
+        it = m_frontiers.emplace(flow, std::vector<uint32_t>()).first;
+    }
+    std::vector<uint32_t>& frontier = it->second;
+    const uint32_t sender = header.GetSender();
+    if (frontier.size() <= sender)
+    {
+        frontier.resize(sender + 1, 0);
+    }
+    const uint32_t before = frontier[sender];
+    if (next <= before)
+    {
+        return;
+    }
+    frontier[sender] = next;
+    // Chunks the sender skipped: their open slots may now be settled.
+    for (uint32_t chunk = before; chunk < next; ++chunk)
+    {
+        auto slot = m_index.find(SlotKey{flow.jobId, flow.round, flow.cliqueId, chunk});
+        if (slot != m_index.end() && !m_slots[slot->second].contributors.Test(sender))
+        {
+            MaybeSettle(slot->second);
+        }
+    }
+}
+
+bool
+FpgaAggregatorNetDevice::HasPassed(const SlotKey& key, uint32_t sender) const
+{
+    auto it = m_frontiers.find(FlowKey{key.jobId, key.round, key.cliqueId});
+    return it != m_frontiers.end() && sender < it->second.size() &&
+           it->second[sender] > key.chunkIndex;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -438,7 +515,7 @@ FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
         if (m_index.size() >= m_slotCount)
         {
             m_overflowTrace(header);
-            PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_OVERFLOW);
+            PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_OVERFLOW);
             return;
         }
         if (!m_freeSlots.empty())
@@ -480,7 +557,7 @@ FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
         header.GetElementCount() != slot.header.GetElementCount() ||
         real != slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD))
     {
-        PassThrough(m_islandPort, packet, IPV4_ETHERTYPE, PASS_MISMATCH);
+        PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_MISMATCH);
         return;
     }
     if (slot.contributors.Test(header.GetSender()))
@@ -495,20 +572,46 @@ FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
     {
         AddPayload(slot, packet, payloadOffset);
     }
-    if (slot.contributors == slot.expected)
+    MaybeSettle(index);
+}
+
+void
+FpgaAggregatorNetDevice::MaybeSettle(uint32_t index)
+{
+    Slot& slot = m_slots[index];
+    if (slot.emitting)
     {
-        slot.emitting = true;
-        if (m_pipelineLatency.IsZero())
+        return;
+    }
+    const bool complete = slot.contributors == slot.expected;
+    if (!complete && !m_earlyFlush)
+    {
+        return;
+    }
+    if (!complete)
+    {
+        bool settled = true;
+        slot.expected.Minus(slot.contributors).ForEach([&](uint32_t sender) {
+            settled = settled && HasPassed(slot.key, sender);
+        });
+        if (!settled)
         {
-            Emit(index, true);
+            return;
         }
-        else
-        {
-            slot.emission = Simulator::Schedule(m_pipelineLatency,
-                                                &FpgaAggregatorNetDevice::EmitComplete,
-                                                this,
-                                                index);
-        }
+        ++m_earlyFlushes;
+    }
+    slot.emitting = true;
+    if (m_pipelineLatency.IsZero())
+    {
+        Emit(index, complete);
+    }
+    else
+    {
+        slot.emission = Simulator::Schedule(m_pipelineLatency,
+                                            &FpgaAggregatorNetDevice::EmitLater,
+                                            this,
+                                            index,
+                                            complete);
     }
 }
 
@@ -534,9 +637,9 @@ FpgaAggregatorNetDevice::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32
 }
 
 void
-FpgaAggregatorNetDevice::EmitComplete(uint32_t index)
+FpgaAggregatorNetDevice::EmitLater(uint32_t index, bool complete)
 {
-    Emit(index, true);
+    Emit(index, complete);
 }
 
 bool
@@ -645,13 +748,13 @@ FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
     if (checksums)
     {
         udp.EnableChecksums();
-        udp.InitializeChecksum(slot.source, destination, UDP_PROTOCOL);
+        udp.InitializeChecksum(slot.source, destination, WanWire::UDP_PROTOCOL);
     }
     packet->AddHeader(udp);
     Ipv4Header ip;
     ip.SetSource(slot.source);
     ip.SetDestination(destination);
-    ip.SetProtocol(UDP_PROTOCOL);
+    ip.SetProtocol(WanWire::UDP_PROTOCOL);
     ip.SetPayloadSize(packet->GetSize());
     ip.SetTtl(slot.ttl);
     ip.SetTos(slot.tos);
@@ -677,7 +780,7 @@ FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
         ++m_partial;
     }
     m_aggregateEmittedTrace(packet, out, complete);
-    m_islandPort->Send(packet, m_islandBroadcast, IPV4_ETHERTYPE);
+    m_islandPort->Send(packet, m_islandBroadcast, WanWire::IPV4_ETHERTYPE);
 }
 
 void
@@ -719,6 +822,12 @@ uint64_t
 FpgaAggregatorNetDevice::GetCompleteCount() const
 {
     return m_complete;
+}
+
+uint64_t
+FpgaAggregatorNetDevice::GetEarlyFlushCount() const
+{
+    return m_earlyFlushes;
 }
 
 uint64_t

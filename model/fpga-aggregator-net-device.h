@@ -7,6 +7,7 @@
 
 #include "gradient-header.h"
 #include "wan-port-device.h"
+#include "wan-wire.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -49,6 +50,15 @@ class Packet;
  * becomes one AGGREGATE packet towards the island after PipelineLatency; a slot still
  * incomplete after Timeout is flushed as a partial AGGREGATE carrying its bitmap. With no free
  * slot (SlotCount in use), a packet passes through untouched.
+ *
+ * Early flush of lost contributions: a sender's first-pass chunks reach the FPGA in chunk
+ * order (one path, FIFO queues), so the FPGA keeps each sender's frontier per (job, round,
+ * clique): one past the highest chunk index seen from it, or the chunk count once its END
+ * passed. A slot whose every missing sender has gone past its chunk can never complete: it is
+ * emitted as a partial AGGREGATE at once (after PipelineLatency, like a complete one), so the
+ * island asks the missing senders for exactly that chunk about one packet time after the loss
+ * instead of after Timeout (attribute EarlyFlush). Retransmissions pass through and are
+ * summed by the island.
  */
 class FpgaAggregatorNetDevice : public WanPortDevice
 {
@@ -122,6 +132,8 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     uint64_t GetCompleteCount() const;
     /** \return partial AGGREGATE packets emitted after a timeout */
     uint64_t GetPartialCount() const;
+    /** \return partial AGGREGATE packets emitted early: every missing sender had gone past */
+    uint64_t GetEarlyFlushCount() const;
     /** \return element additions that wrapped around (int32 overflow) */
     uint64_t GetWrapCount() const;
     /** \return slots in use now */
@@ -177,6 +189,23 @@ class FpgaAggregatorNetDevice : public WanPortDevice
         Time at;         //!< allocation time + Timeout
         uint32_t index;  //!< slot index
         uint64_t serial; //!< the slot's serial when the deadline was set
+    };
+
+    /** One clique's round of one job: the unit whose senders' frontiers are tracked. */
+    struct FlowKey
+    {
+        uint32_t jobId;    //!< job
+        uint32_t round;    //!< round
+        uint32_t cliqueId; //!< clique
+        /** \param other key \return equality */
+        bool operator==(const FlowKey& other) const;
+    };
+
+    /** Hash of a FlowKey. */
+    struct FlowKeyHash
+    {
+        /** \param key key \return hash */
+        size_t operator()(const FlowKey& key) const;
     };
 
     /** A gradient packet waiting for the aggregation engine (ProcessingRate > 0). */
@@ -252,8 +281,24 @@ class FpgaAggregatorNetDevice : public WanPortDevice
      * \param slot the slot \param packet the IPv4 packet \param payloadOffset payload offset
      */
     void AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset);
-    /** \param index slot index \brief the slot's pipeline latency elapsed: emit it complete */
-    void EmitComplete(uint32_t index);
+    /**
+     * \param index slot index \param complete full bitmap
+     * \brief the slot's pipeline latency elapsed: emit it
+     */
+    void EmitLater(uint32_t index, bool complete);
+    /**
+     * \brief Emit the slot (after PipelineLatency) if it is complete, or if every missing
+     *        sender has gone past its chunk.
+     * \param index slot index
+     */
+    void MaybeSettle(uint32_t index);
+    /**
+     * \brief A sender's first pass has come as far as \p next: settle the slots it skipped.
+     * \param header a DATA or END header from the sender \param next one past its last chunk
+     */
+    void AdvanceFrontier(const GradientHeader& header, uint32_t next);
+    /** \param key a slot \param sender a sender \return true if it has gone past the chunk */
+    bool HasPassed(const SlotKey& key, uint32_t sender) const;
     /** \param index slot index \param serial its serial \return true if the slot is open */
     bool IsOpen(uint32_t index, uint64_t serial) const;
     /** \brief Add a new slot's deadline and arm the timer if it is the earliest. \param d it */
@@ -286,6 +331,7 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     uint32_t m_slotCount;        //!< slot capacity
     Time m_timeout;              //!< partial flush after this long
     Time m_pipelineLatency;      //!< delay from completion to emission
+    bool m_earlyFlush;           //!< emit settled slots before Timeout
     DataRate m_processingRate;   //!< aggregation engine rate; 0 = line rate (no extra delay)
     Ipv4Address m_islandAddress; //!< destination of aggregates; 0.0.0.0 = learn
 
@@ -299,13 +345,18 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     uint64_t m_nextSerial{1};                                   //!< next slot allocation number
     /** The serial of a free slot (allocation numbers start at 1). */
     static constexpr uint64_t FREE_SERIAL = 0;
-    /** IPv4 header (no options) and UDP header bytes. */
-    static constexpr uint32_t IPV4_UDP_SIZE = 20 + 8;
+    /** IPv4 header (no options) and UDP header bytes (WanWire). */
+    static constexpr uint32_t IPV4_UDP_SIZE =
+        WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES;
     /** IPv4 + UDP + the largest gradient header: what Process() copies out of a packet. */
     std::array<uint8_t, IPV4_UDP_SIZE + GradientHeader::MAX_SERIALIZED_SIZE> m_headerBytes;
     GradientHeader m_parsed;   //!< the header Process() parses into (reused: no per-packet init)
     Address m_islandBroadcast; //!< island port's broadcast address (cached)
     Address m_routerBroadcast; //!< router port's broadcast address (cached)
+
+    /** Per flow, per sender island: one past the highest first-pass chunk seen. */
+    std::unordered_map<FlowKey, std::vector<uint32_t>, FlowKeyHash> m_frontiers;
+    uint32_t m_latestRound{0}; //!< highest round seen (old flows are forgotten)
 
     // Processing FIFO (ProcessingRate > 0)
     std::deque<PendingInput> m_pending; //!< inputs in service order
@@ -318,6 +369,7 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     uint64_t m_duplicates;                   //!< duplicate contributions absorbed
     uint64_t m_complete;                     //!< complete aggregates
     uint64_t m_partial;                      //!< partial aggregates
+    uint64_t m_earlyFlushes;                 //!< partial aggregates emitted early
     uint64_t m_wraps;                        //!< wrapped element additions
     uint16_t m_nextIdentification;           //!< IPv4 identification of emitted aggregates
 

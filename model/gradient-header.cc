@@ -230,7 +230,7 @@ ReadU64(const uint8_t* p)
 bool
 IsKnownType(uint8_t type)
 {
-    return type >= GradientHeader::DATA && type <= GradientHeader::ACK;
+    return type >= GradientHeader::DATA && type <= GradientHeader::END;
 }
 
 } // namespace
@@ -385,6 +385,16 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
         }
         break;
     }
+    case END: {
+        IslandBitmap self;
+        self.Set(sender);
+        if (header.m_contributors != self || header.m_chunkIndex + 1 != header.m_chunkCount ||
+            header.m_elementCount != 0)
+        {
+            return false;
+        }
+        break;
+    }
     case AGGREGATE:
         if (header.m_contributors.IsEmpty())
         {
@@ -456,6 +466,8 @@ GradientHeader::TypeName(uint8_t type)
         return "RING";
     case ACK:
         return "ACK";
+    case END:
+        return "END";
     default:
         return "UNKNOWN";
     }

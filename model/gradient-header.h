@@ -29,8 +29,10 @@ class IslandBitmap
   public:
     /** Words of capacity (the largest bitmap a GradientHeader carries). */
     static constexpr uint32_t MAX_WORDS = 16;
+    /** Islands per word. */
+    static constexpr uint32_t BITS_PER_WORD = 64;
     /** Islands representable: 64 * MAX_WORDS = 1024. */
-    static constexpr uint32_t MAX_ISLANDS = 64 * MAX_WORDS;
+    static constexpr uint32_t MAX_ISLANDS = BITS_PER_WORD * MAX_WORDS;
 
     /** \param island index (< MAX_ISLANDS) \brief add the island */
     void Set(uint32_t island);
@@ -58,6 +60,25 @@ class IslandBitmap
     IslandBitmap Minus(const IslandBitmap& other) const;
     /** \param other another set \return the union */
     IslandBitmap Union(const IslandBitmap& other) const;
+
+    /**
+     * \brief Call \p f for every island of the set, in increasing order, without allocating.
+     * \param f called with each island index
+     */
+    template <typename F>
+    void ForEach(F f) const
+    {
+        for (uint32_t w = 0; w < MAX_WORDS; ++w)
+        {
+            uint64_t bits = m_words[w];
+            while (bits != 0)
+            {
+                f(w * BITS_PER_WORD + static_cast<uint32_t>(__builtin_ctzll(bits)));
+                bits &= bits - 1;
+            }
+        }
+    }
+
     /** \return the members in increasing order (allocates: not for per-packet paths) */
     std::vector<uint32_t> ToVector() const;
     /** \param other another set \return true if both hold the same islands */
@@ -120,6 +141,7 @@ class GradientHeader : public Header
         NACK = 3,      //!< "send again": ranges of chunks, to the senders in the contributor bitmap
         RING = 4,      //!< one step of ring all-reduce (RingStep); passes FPGAs untouched
         ACK = 5,       //!< the sender has every chunk of the round from the contributor bitmap
+        END = 6,       //!< end of a first pass: the sender sent all chunk count chunks once
     };
 
     /** Flag bits. */
@@ -159,7 +181,8 @@ class GradientHeader : public Header
      * R == 0 unless NACK, 1 <= R <= MAX_NACK_RANGES for NACK; enough bytes for bitmaps and
      * ranges; then consistency: chunk count >= 1 and chunk index < chunk count; sender in the
      * member bitmap; contributors a subset of the members; DATA's contributors exactly
-     * {sender}; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
+     * {sender}; END's contributors exactly {sender}, chunk index chunk count - 1 and no
+     * payload; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
      * count; and finally that the payload is exactly element count x 4 bytes.
      *
      * \param packet the packet, starting at the gradient header (IPv4 and UDP removed)

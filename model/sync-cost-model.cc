@@ -4,7 +4,9 @@
 
 #include "sync-cost-model.h"
 
+#include "chunk-layout.h"
 #include "gradient-header.h"
+#include "wan-wire.h"
 
 #include "ns3/assert.h"
 #include "ns3/log.h"
@@ -23,12 +25,6 @@ NS_OBJECT_ENSURE_REGISTERED(SyncCostModel);
 
 namespace
 {
-/** Bits per byte. */
-constexpr double BITS_PER_BYTE = 8.0;
-/** Bytes of each of the two bitmaps per bitmap word of the gradient header. */
-constexpr uint32_t BITMAP_WORD_BYTES = 8;
-/** Islands per bitmap word. */
-constexpr uint32_t ISLANDS_PER_WORD = 64;
 /**
  * Relative margin by which DirectLowerBound() must exceed the RING time to settle a clique's
  * algorithm without the DIRECT estimate: far above the rounding of progressive filling.
@@ -46,7 +42,7 @@ SyncCostModel::GetTypeId()
             .AddConstructor<SyncCostModel>()
             .AddAttribute("Mtu",
                           "IP MTU in bytes; sets the default chunk payload.",
-                          UintegerValue(9000),
+                          UintegerValue(WanWire::DEFAULT_MTU),
                           MakeUintegerAccessor(&SyncCostModel::m_mtu),
                           MakeUintegerChecker<uint32_t>(576, 65535))
             .AddAttribute("ChunkPayloadBytes",
@@ -57,12 +53,12 @@ SyncCostModel::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Ipv4HeaderBytes",
                           "IPv4 header bytes per packet.",
-                          UintegerValue(20),
+                          UintegerValue(WanWire::IPV4_HEADER_BYTES),
                           MakeUintegerAccessor(&SyncCostModel::m_ipv4HeaderBytes),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("UdpHeaderBytes",
                           "UDP header bytes per packet.",
-                          UintegerValue(8),
+                          UintegerValue(WanWire::UDP_HEADER_BYTES),
                           MakeUintegerAccessor(&SyncCostModel::m_udpHeaderBytes),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("GradientHeaderBytes",
@@ -75,7 +71,7 @@ SyncCostModel::GetTypeId()
             .AddAttribute("PppHeaderBytes",
                           "Link framing bytes per packet on every link: WanLinkNetDevice's "
                           "FramingBytes, or the stock PointToPointNetDevice's PPP header.",
-                          UintegerValue(2),
+                          UintegerValue(WanWire::PPP_HEADER_BYTES),
                           MakeUintegerAccessor(&SyncCostModel::m_pppHeaderBytes),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("FpgaLatency",
@@ -92,12 +88,12 @@ SyncCostModel::GetTypeId()
 
 SyncCostModel::SyncCostModel()
     : m_stamp(0),
-      m_mtu(9000),
+      m_mtu(WanWire::DEFAULT_MTU),
       m_chunkPayloadBytes(0),
-      m_ipv4HeaderBytes(20),
-      m_udpHeaderBytes(8),
+      m_ipv4HeaderBytes(WanWire::IPV4_HEADER_BYTES),
+      m_udpHeaderBytes(WanWire::UDP_HEADER_BYTES),
       m_gradientHeaderBytes(0),
-      m_pppHeaderBytes(2),
+      m_pppHeaderBytes(WanWire::PPP_HEADER_BYTES),
       m_fpgaLatency(MicroSeconds(1))
 {
     NS_LOG_FUNCTION(this);
@@ -214,10 +210,7 @@ SyncCostModel::GetGradientHeaderBytes() const
     {
         return m_gradientHeaderBytes;
     }
-    uint32_t n = m_islandCity.empty() ? 1 : m_islandCity.size();
-    uint32_t words = (n + ISLANDS_PER_WORD - 1) / ISLANDS_PER_WORD;
-    // A DATA header carries the member and the contributor bitmaps.
-    return GradientHeader::FIXED_SIZE + 2 * BITMAP_WORD_BYTES * words;
+    return ChunkLayout::DataHeaderBytes(m_islandCity.empty() ? 1 : m_islandCity.size());
 }
 
 uint32_t
@@ -227,8 +220,8 @@ SyncCostModel::GetChunkPayloadBytes() const
     {
         return m_chunkPayloadBytes;
     }
-    uint32_t room = m_mtu - m_ipv4HeaderBytes - m_udpHeaderBytes - GetGradientHeaderBytes();
-    return room / GradientHeader::ELEMENT_SIZE * GradientHeader::ELEMENT_SIZE;
+    return ChunkLayout::FitPayload(m_mtu - m_ipv4HeaderBytes - m_udpHeaderBytes -
+                                   GetGradientHeaderBytes());
 }
 
 uint32_t
@@ -240,38 +233,13 @@ SyncCostModel::GetPacketOverheadBytes() const
 uint64_t
 SyncCostModel::GetChunkCount(uint64_t payloadBytes) const
 {
-    uint64_t chunk = GetChunkPayloadBytes();
-    return (payloadBytes + chunk - 1) / chunk;
+    return ChunkLayout::ChunksOf(payloadBytes, GetChunkPayloadBytes());
 }
 
 uint64_t
 SyncCostModel::GetWireBytes(uint64_t payloadBytes) const
 {
     return payloadBytes + GetChunkCount(payloadBytes) * GetPacketOverheadBytes();
-}
-
-uint64_t
-SyncCostModel::GetRingSegmentBytes(uint64_t modelBytes, uint32_t k, uint32_t segment)
-{
-    NS_ASSERT_MSG(k > 0, "a ring has members");
-    const uint64_t elements =
-        (modelBytes + GradientHeader::ELEMENT_SIZE - 1) / GradientHeader::ELEMENT_SIZE;
-    const uint64_t size = (elements + k - 1) / k;
-    const uint64_t start = std::min<uint64_t>(elements, size * segment);
-    const uint64_t end = std::min<uint64_t>(elements, start + size);
-    return (end - start) * GradientHeader::ELEMENT_SIZE;
-}
-
-uint32_t
-SyncCostModel::GetRingSendSegment(uint32_t k, uint32_t position, uint32_t step)
-{
-    NS_ASSERT_MSG(k > 1 && position < k && step < 2 * (k - 1), "ring step out of range");
-    if (step < k - 1)
-    {
-        return (position + k - step) % k; // reduce-scatter: own index minus the step
-    }
-    const uint32_t t = step - (k - 1);
-    return (position + 1 + k - t) % k; // all-gather: from the segment reduced here
 }
 
 void
@@ -309,7 +277,7 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
             // each member always sends to the same successor, so the rates are the same.
             Clique ring = clique;
             std::sort(ring.begin(), ring.end());
-            uint64_t segment = GetRingSegmentBytes(modelBytes, k, 0);
+            uint64_t segment = ChunkLayout::RingSegmentBytes(modelBytes, k, 0);
             for (uint32_t p = 0; p < k; ++p)
             {
                 uint32_t s = ring[p];
@@ -413,7 +381,7 @@ SyncCostModel::StreamDuration(const Draft& draft, double rate) const
     {
         return std::numeric_limits<double>::infinity();
     }
-    return GetWireBytes(draft.payloadBytes) * BITS_PER_BYTE / rate + draft.delay;
+    return GetWireBytes(draft.payloadBytes) * WanWire::BITS_PER_BYTE / rate + draft.delay;
 }
 
 double
@@ -442,11 +410,11 @@ SyncCostModel::RingCompletion(const Clique& ring,
     std::vector<double> segmentWireBits(k);
     for (uint32_t g = 0; g < k; ++g)
     {
-        const uint64_t bytes = GetRingSegmentBytes(modelBytes, k, g);
+        const uint64_t bytes = ChunkLayout::RingSegmentBytes(modelBytes, k, g);
         // An empty segment still sends one header-only packet.
         const uint64_t chunks = std::max<uint64_t>(1, GetChunkCount(bytes));
         segmentLastWire[g] = bytes - (chunks - 1) * chunkPayload + overhead;
-        segmentWireBits[g] = BITS_PER_BYTE * (bytes + chunks * overhead);
+        segmentWireBits[g] = WanWire::BITS_PER_BYTE * (bytes + chunks * overhead);
     }
     // Per member: the last-packet size whose transit to the successor is in transitTime.
     std::vector<uint64_t> transitWire(k, std::numeric_limits<uint64_t>::max());
@@ -461,12 +429,12 @@ SyncCostModel::RingCompletion(const Clique& ring,
             }
             const uint32_t q = (p + 1) % k;
             const double start = std::max(handed[p], input[p]);
-            const uint32_t segment = GetRingSendSegment(k, p, step);
+            const uint32_t segment = ChunkLayout::RingSendSegment(k, p, step);
             const uint64_t lastWire = segmentLastWire[segment];
             const double wireBits = segmentWireBits[segment];
             // Pacing hands packet n to the socket when the bits before it are paid for at the
             // stream's rate: the step is handed off one packet before its fluid end.
-            handed[p] = start + (wireBits - BITS_PER_BYTE * lastWire) / rates[p];
+            handed[p] = start + (wireBits - WanWire::BITS_PER_BYTE * lastWire) / rates[p];
             // The last packet then crosses every link store-and-forward, then propagates.
             // Segments share a few sizes, so the transit is recomputed only when the size of
             // this member's last packet changes.
@@ -475,7 +443,7 @@ SyncCostModel::RingCompletion(const Clique& ring,
                 double transit = m_pathDelay[ring[p]][ring[q]];
                 for (uint32_t res : m_pathResources[ring[p]][ring[q]])
                 {
-                    transit += BITS_PER_BYTE * lastWire / m_capacity[res];
+                    transit += WanWire::BITS_PER_BYTE * lastWire / m_capacity[res];
                 }
                 transitWire[p] = lastWire;
                 transitTime[p] = transit;
@@ -596,7 +564,9 @@ SyncCostModel::EstimateRound(const Partition& partition,
         {
             stream.ringStep = step;
             stream.payloadBytes =
-                GetRingSegmentBytes(modelBytes, k, GetRingSendSegment(k, position, step));
+                ChunkLayout::RingSegmentBytes(modelBytes,
+                                              k,
+                                              ChunkLayout::RingSendSegment(k, position, step));
             stream.chunks = std::max<uint64_t>(1, GetChunkCount(stream.payloadBytes));
             stream.wireBytes = stream.payloadBytes + stream.chunks * GetPacketOverheadBytes();
             if (position < times.size())
@@ -696,7 +666,7 @@ SyncCostModel::DirectLowerBound(const Clique& clique, uint64_t modelBytes) const
     // 1/(k-1) on an ingress, that is the whole capacity), and its stream time is at least its
     // wire bits over that rate (delays only add).
     const uint32_t k = clique.size();
-    const double wireBits = BITS_PER_BYTE * GetWireBytes(modelBytes);
+    const double wireBits = WanWire::BITS_PER_BYTE * GetWireBytes(modelBytes);
     double bound = 0;
     for (uint32_t s : clique)
     {

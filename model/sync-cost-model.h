@@ -160,19 +160,6 @@ class SyncCostModel : public Object
     uint64_t GetChunkCount(uint64_t payloadBytes) const;
     /** \param payloadBytes bytes of gradient \return bytes on the wire, headers included */
     uint64_t GetWireBytes(uint64_t payloadBytes) const;
-    /**
-     * \brief Bytes of one RING segment, as the application cuts the model: ceil(E/k) int32
-     *        elements per segment (E = ceil(M/4)), the last segments shorter or empty.
-     * \param modelBytes M \param k ring size \param segment segment index 0 .. k-1
-     * \return the segment's gradient bytes
-     */
-    static uint64_t GetRingSegmentBytes(uint64_t modelBytes, uint32_t k, uint32_t segment);
-    /**
-     * \brief The segment a ring member sends at a step (reduce-scatter, then all-gather).
-     * \param k ring size \param position the member's ring position \param step 0 .. 2(k-1)-1
-     * \return the segment index
-     */
-    static uint32_t GetRingSendSegment(uint32_t k, uint32_t position, uint32_t step);
 
   protected:
     void DoDispose() override;

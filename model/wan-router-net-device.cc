@@ -4,6 +4,8 @@
 
 #include "wan-router-net-device.h"
 
+#include "wan-wire.h"
+
 #include "ns3/boolean.h"
 #include "ns3/channel.h"
 #include "ns3/header.h"
@@ -26,21 +28,9 @@ NS_OBJECT_ENSURE_REGISTERED(WanRouterNetDevice);
 namespace
 {
 
-/// Ethernet protocol number of IPv4, as PointToPointNetDevice reports it.
-constexpr uint16_t IPV4_PROTOCOL = 0x0800;
-/// IHL of a header without options: the only one forwarded (see DropReason DROP_MALFORMED).
-constexpr uint8_t IPV4_PLAIN_IHL = 5;
-/// IP version this router forwards.
-constexpr uint8_t IPV4_VERSION = 4;
 /// 224.0.0.0/4: the IPv4 multicast range (host byte order).
 constexpr uint32_t MULTICAST_MASK = 0xf0000000;
 constexpr uint32_t MULTICAST_PREFIX = 0xe0000000; //!< see MULTICAST_MASK
-/// Offsets of IPv4 header fields.
-constexpr uint32_t IPV4_TOTAL_LENGTH_OFFSET = 2;
-constexpr uint32_t IPV4_TTL_OFFSET = 8;          //!< see IPV4_TOTAL_LENGTH_OFFSET
-constexpr uint32_t IPV4_CHECKSUM_OFFSET = 10;    //!< see IPV4_TOTAL_LENGTH_OFFSET
-constexpr uint32_t IPV4_SOURCE_OFFSET = 12;      //!< see IPV4_TOTAL_LENGTH_OFFSET
-constexpr uint32_t IPV4_DESTINATION_OFFSET = 16; //!< see IPV4_TOTAL_LENGTH_OFFSET
 /// Largest IPv4 total length, the default Mtu (no limit).
 constexpr uint16_t IPV4_MAX_TOTAL_LENGTH = std::numeric_limits<uint16_t>::max();
 
@@ -81,7 +71,7 @@ class WanRouterIpv4HeaderBytes : public Header
 {
   public:
     /** Size of the header. */
-    static constexpr uint32_t SIZE = 20;
+    static constexpr uint32_t SIZE = WanWire::IPV4_HEADER_BYTES;
 
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId()
@@ -116,7 +106,7 @@ class WanRouterIpv4HeaderBytes : public Header
 
     void Print(std::ostream& os) const override
     {
-        os << "ttl " << static_cast<uint32_t>(m_bytes[IPV4_TTL_OFFSET]);
+        os << "ttl " << static_cast<uint32_t>(m_bytes[WanWire::IPV4_TTL_OFFSET]);
     }
 
     uint8_t m_bytes[SIZE]{}; //!< the header in network order
@@ -349,7 +339,7 @@ WanRouterNetDevice::ReceiveFromPort(uint32_t inPort,
                                     NetDevice::PacketType packetType)
 {
     NS_LOG_FUNCTION(this << inPort << packet << protocol);
-    if (protocol != IPV4_PROTOCOL)
+    if (protocol != WanWire::IPV4_ETHERTYPE)
     {
         Drop(packet, inPort, DROP_NOT_IPV4);
         return;
@@ -383,28 +373,29 @@ WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) cons
     // Every field is checked from a copy of the header before anything else reads the
     // packet: ns-3's Ipv4Header::Deserialize trusts its input and reads past short packets.
     const uint32_t size = packet->GetSize();
-    if (size < IPV4_HEADER_BYTES)
+    if (size < WanWire::IPV4_HEADER_BYTES)
     {
         return DROP_MALFORMED;
     }
     uint8_t* bytes = fields.bytes;
-    packet->CopyData(bytes, IPV4_HEADER_BYTES);
+    packet->CopyData(bytes, WanWire::IPV4_HEADER_BYTES);
     const uint8_t version = bytes[0] >> 4;
     const uint8_t ihl = bytes[0] & 0x0f;
     // IHL below 5 is invalid; above 5 (options) is valid IPv4 but unsupported (ns-3 hosts
     // never send options): such packets are dropped rather than forwarded half-understood.
-    if (version != IPV4_VERSION || ihl != IPV4_PLAIN_IHL)
+    if (version != WanWire::IPV4_VERSION || ihl != WanWire::IPV4_PLAIN_IHL)
     {
         return DROP_MALFORMED;
     }
     // Point-to-point framing has no padding: the total length must be the packet's size.
-    const uint32_t totalLength = (static_cast<uint32_t>(bytes[IPV4_TOTAL_LENGTH_OFFSET]) << 8) |
-                                 bytes[IPV4_TOTAL_LENGTH_OFFSET + 1];
+    const uint32_t totalLength =
+        (static_cast<uint32_t>(bytes[WanWire::IPV4_TOTAL_LENGTH_OFFSET]) << 8) |
+        bytes[WanWire::IPV4_TOTAL_LENGTH_OFFSET + 1];
     if (totalLength != size)
     {
         return DROP_MALFORMED;
     }
-    if (m_checksumEnabled && InternetChecksum(bytes, IPV4_HEADER_BYTES) != 0)
+    if (m_checksumEnabled && InternetChecksum(bytes, WanWire::IPV4_HEADER_BYTES) != 0)
     {
         return DROP_MALFORMED;
     }
@@ -412,9 +403,9 @@ WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) cons
     {
         return DROP_TOO_BIG;
     }
-    fields.ttl = bytes[IPV4_TTL_OFFSET];
-    fields.source = ReadNetworkU32(bytes + IPV4_SOURCE_OFFSET);
-    fields.destination = ReadNetworkU32(bytes + IPV4_DESTINATION_OFFSET);
+    fields.ttl = bytes[WanWire::IPV4_TTL_OFFSET];
+    fields.source = ReadNetworkU32(bytes + WanWire::IPV4_SOURCE_OFFSET);
+    fields.destination = ReadNetworkU32(bytes + WanWire::IPV4_DESTINATION_OFFSET);
     return DROP_REASON_COUNT;
 }
 
@@ -422,16 +413,16 @@ Ptr<Packet>
 WanRouterNetDevice::CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4Fields& fields) const
 {
     WanRouterIpv4HeaderBytes header;
-    std::copy(fields.bytes, fields.bytes + IPV4_HEADER_BYTES, header.m_bytes);
-    header.m_bytes[IPV4_TTL_OFFSET] = fields.ttl - 1;
+    std::copy(fields.bytes, fields.bytes + WanWire::IPV4_HEADER_BYTES, header.m_bytes);
+    header.m_bytes[WanWire::IPV4_TTL_OFFSET] = fields.ttl - 1;
     // As ns-3's Ipv4Header does: a checksum when checksums are enabled, else zero.
-    header.m_bytes[IPV4_CHECKSUM_OFFSET] = 0;
-    header.m_bytes[IPV4_CHECKSUM_OFFSET + 1] = 0;
+    header.m_bytes[WanWire::IPV4_CHECKSUM_OFFSET] = 0;
+    header.m_bytes[WanWire::IPV4_CHECKSUM_OFFSET + 1] = 0;
     if (m_checksumEnabled)
     {
-        const uint16_t checksum = InternetChecksum(header.m_bytes, IPV4_HEADER_BYTES);
-        header.m_bytes[IPV4_CHECKSUM_OFFSET] = checksum >> 8;
-        header.m_bytes[IPV4_CHECKSUM_OFFSET + 1] = checksum & 0xff;
+        const uint16_t checksum = InternetChecksum(header.m_bytes, WanWire::IPV4_HEADER_BYTES);
+        header.m_bytes[WanWire::IPV4_CHECKSUM_OFFSET] = checksum >> 8;
+        header.m_bytes[WanWire::IPV4_CHECKSUM_OFFSET + 1] = checksum & 0xff;
     }
     Ptr<Packet> copy = packet->Copy();
     // The old header goes in two steps: cutting into a header makes ns-3 give the copy its own
@@ -441,7 +432,7 @@ WanRouterNetDevice::CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4F
     // that copies still in flight elsewhere in a multicast tree depend on; ns-3 3.37's debug
     // checks (PacketMetadata::IsStateOk) abort on that. With metadata off, both steps only move
     // the buffer's start.
-    copy->RemoveAtStart(IPV4_HEADER_BYTES - 1);
+    copy->RemoveAtStart(WanWire::IPV4_HEADER_BYTES - 1);
     copy->RemoveAtStart(1);
     copy->AddHeader(header);
     return copy;
@@ -535,7 +526,7 @@ WanRouterNetDevice::SendOut(Ptr<Packet> packet, uint32_t inPort, uint32_t outPor
     }
     ++m_forwardCount;
     m_forwardTrace(packet, inPort, outPort);
-    m_ports[outPort]->Send(packet, m_linkDestination, IPV4_PROTOCOL);
+    m_ports[outPort]->Send(packet, m_linkDestination, WanWire::IPV4_ETHERTYPE);
 }
 
 void

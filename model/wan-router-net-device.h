@@ -6,6 +6,7 @@
 #define WAN_ROUTER_NET_DEVICE_H
 
 #include "wan-port-device.h"
+#include "wan-wire.h"
 
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
@@ -131,16 +132,13 @@ class WanRouterNetDevice : public WanPortDevice
     void DoDispose() override;
 
   private:
-    /// Size of an IPv4 header without options, the only kind forwarded.
-    static constexpr uint32_t IPV4_HEADER_BYTES = 20;
-
     /** A validated IPv4 header: its bytes and the fields the forwarding decision needs. */
     struct Ipv4Fields
     {
-        uint8_t bytes[IPV4_HEADER_BYTES]; //!< the header as received
-        uint32_t source;                  //!< source address (host order)
-        uint32_t destination;             //!< destination address (host order)
-        uint8_t ttl;                      //!< time to live as received
+        uint8_t bytes[WanWire::IPV4_HEADER_BYTES]; //!< the header as received
+        uint32_t source;                           //!< source address (host order)
+        uint32_t destination;                      //!< destination address (host order)
+        uint8_t ttl;                               //!< time to live as received
     };
 
     /**

@@ -437,6 +437,113 @@ class FpgaDuplicateTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * A slot that can no longer complete is flushed at once: sender 2's chunk 1 is lost, so its
+ * chunk 2 tells the FPGA that slot 1 will never see it; sender 3 never sends chunk 2, and
+ * its END says so. Both partial aggregates leave exactly as long after the packet that
+ * settled them as the complete aggregate of chunk 0 leaves after its last contribution (the
+ * same pipeline and link), long before Timeout. Without EarlyFlush they wait for Timeout.
+ */
+class FpgaEarlyFlushTestCase : public TestCase
+{
+  public:
+    FpgaEarlyFlushTestCase()
+        : TestCase("a slot whose missing senders went past it is flushed at once")
+    {
+    }
+
+  private:
+    /**
+     * \param early EarlyFlush \param timeout Timeout
+     * \param arrivals receives the island's packets' arrival times by chunk
+     * \param injected receives the injection time of chunk 0's last contribution, of sender
+     *        2's chunk 2 and of sender 3's END
+     * \param bitmaps receives the aggregates' contributors by chunk
+     * \param fpga receives the device
+     */
+    void Run(bool early,
+             Time timeout,
+             std::map<uint32_t, Time>& arrivals,
+             std::vector<Time>& injected,
+             std::map<uint32_t, IslandBitmap>& bitmaps,
+             Ptr<FpgaAggregatorNetDevice>& fpga)
+    {
+        const IslandBitmap members = Bitmap({0, 1, 2, 3});
+        const uint32_t chunks = 3;
+        RawHarness h;
+        auto attributes = Attributes(0, 8192, timeout);
+        attributes["EarlyFlush"] = Create<BooleanValue>(early);
+        h.Build(attributes);
+        Time t = MicroSeconds(1);
+        auto send = [&](uint16_t sender, uint32_t chunk) {
+            const std::vector<int32_t> values = {int32_t(sender), int32_t(chunk)};
+            h.InjectFromRouter(
+                t,
+                MakeUdp(GradientHeader::CreateRealPacket(DataHeader(members, sender, chunk, chunks),
+                                                         values),
+                        SenderAddress(sender),
+                        ISLAND_ADDRESS,
+                        PORT));
+            t += MicroSeconds(10);
+        };
+        send(1, 0);
+        send(2, 0);
+        send(3, 0);
+        injected.push_back(t - MicroSeconds(10));
+        send(1, 1);
+        send(3, 1); // sender 2's chunk 1 was lost on the way
+        send(1, 2);
+        send(2, 2); // settles slot 1: sender 2 went past chunk 1
+        injected.push_back(t - MicroSeconds(10));
+        GradientHeader end = DataHeader(members, 3, chunks - 1, chunks);
+        end.SetType(GradientHeader::END);
+        h.InjectFromRouter(t,
+                           MakeUdp(GradientHeader::CreateVirtualPacket(end),
+                                   SenderAddress(3),
+                                   ISLAND_ADDRESS,
+                                   PORT));
+        injected.push_back(t);
+        fpga = h.fpga;
+        h.Run();
+        for (size_t i = 0; i < h.atIsland.size(); ++i)
+        {
+            Decoded d = Decode(h.atIsland[i]);
+            if (d.valid && d.header.GetType() == GradientHeader::AGGREGATE)
+            {
+                arrivals[d.header.GetChunkIndex()] = h.atIslandTime[i];
+                bitmaps[d.header.GetChunkIndex()] = d.header.GetContributors();
+            }
+        }
+    }
+
+    void DoRun() override
+    {
+        std::map<uint32_t, Time> at;
+        std::vector<Time> injected;
+        std::map<uint32_t, IslandBitmap> bitmaps;
+        Ptr<FpgaAggregatorNetDevice> fpga;
+        Run(true, MilliSeconds(50), at, injected, bitmaps, fpga);
+        NS_TEST_ASSERT_MSG_EQ(at.size(), 3u, "three aggregates");
+        const Time offset = at[0] - injected[0]; // pipeline and link, from a complete slot
+        NS_TEST_EXPECT_MSG_EQ(at[1], injected[1] + offset, "slot 1 flushed by sender 2's chunk 2");
+        NS_TEST_EXPECT_MSG_EQ(at[2], injected[2] + offset, "slot 2 flushed by sender 3's END");
+        NS_TEST_EXPECT_MSG_EQ(bitmaps[1], Bitmap({1, 3}), "slot 1 lacks sender 2");
+        NS_TEST_EXPECT_MSG_EQ(bitmaps[2], Bitmap({1, 2}), "slot 2 lacks sender 3");
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetEarlyFlushCount(), 2u, "two early flushes");
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetPartialCount(), 2u, "two partial aggregates");
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetCompleteCount(), 1u, "chunk 0 complete");
+
+        // Without early flushes the same slots wait for Timeout.
+        std::map<uint32_t, Time> late;
+        std::vector<Time> lateInjected;
+        bitmaps.clear();
+        Run(false, MilliSeconds(50), late, lateInjected, bitmaps, fpga);
+        NS_TEST_EXPECT_MSG_GT(late[1], MilliSeconds(50), "slot 1 waits for Timeout");
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetEarlyFlushCount(), 0u, "no early flush");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * With SlotCount 2 and 4 chunks, chunks 2 and 3 find no slot: they pass through byte for
  * byte; chunks 0 and 1 are still aggregated exactly.
  */
@@ -454,7 +561,11 @@ class FpgaSlotExhaustionTestCase : public TestCase
         const IslandBitmap members = Bitmap({0, 1, 2, 3});
         const uint32_t chunks = 4;
         RawHarness h;
-        h.Build(Attributes(0, 2, MilliSeconds(50)));
+        // Sender 3 goes out of chunk order on purpose (no real path does): early flushes,
+        // which rely on the order, are off.
+        auto attributes = Attributes(0, 2, MilliSeconds(50));
+        attributes["EarlyFlush"] = Create<BooleanValue>(false);
+        h.Build(attributes);
         std::vector<std::vector<uint8_t>> overflowBytes;
         Time t = MicroSeconds(1);
         // Sender 3 sends its overflowing chunks first: chunks 0 and 1 hold both slots until
@@ -626,7 +737,10 @@ class FpgaDeadlineTestCase : public TestCase
         const Time longTimeout = MilliSeconds(1);
         const Time shortTimeout = MicroSeconds(100);
         RawHarness h;
-        h.Build(Attributes(0, 64, longTimeout));
+        // Senders skip chunks here to leave slots incomplete: only Timeout may flush them.
+        auto attributes = Attributes(0, 64, longTimeout);
+        attributes["EarlyFlush"] = Create<BooleanValue>(false);
+        h.Build(attributes);
         h.fpga->TraceConnectWithoutContext("SlotAllocated",
                                            MakeCallback(&FpgaDeadlineTestCase::Opened, this));
         h.fpga->TraceConnectWithoutContext("AggregateEmitted",
@@ -1277,6 +1391,7 @@ class FpgaAggregatorTestSuite : public TestSuite
         AddTestCase(new FpgaExactSumTestCase);
         AddTestCase(new FpgaDuplicateTestCase);
         AddTestCase(new FpgaSlotExhaustionTestCase);
+        AddTestCase(new FpgaEarlyFlushTestCase);
         AddTestCase(new FpgaPartialTestCase);
         AddTestCase(new FpgaDeadlineTestCase);
         AddTestCase(new FpgaPassThroughTestCase);

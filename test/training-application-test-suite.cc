@@ -507,7 +507,10 @@ class TrainingMtuTestCase : public TestCase
                                   2 * (setup.modelBytes + chunks * HEADER),
                                   "payload and gradient headers, twice");
         }
-        NS_TEST_ASSERT_MSG_EQ(run.island0Packets, 2 * chunks, "one IPv4 packet per chunk copy");
+        // Plus one END control packet after each of the two unicast streams.
+        NS_TEST_ASSERT_MSG_EQ(run.island0Packets,
+                              2 * chunks + 2,
+                              "one IPv4 packet per chunk copy, one END per stream");
         NS_TEST_ASSERT_MSG_EQ(run.island0Largest, 1500u, "full chunks fill the MTU exactly");
     }
 };

@@ -1,0 +1,178 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "chunk-layout.h"
+
+#include "gradient-header.h"
+#include "wan-wire.h"
+
+#include "ns3/assert.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+ChunkLayout::ChunkLayout()
+    : m_elements(0),
+      m_chunkElements(1),
+      m_chunkCount(1)
+{
+}
+
+ChunkLayout::ChunkLayout(uint64_t modelBytes, uint32_t chunkPayloadBytes)
+    : m_elements(ElementsOf(modelBytes)),
+      m_chunkElements(chunkPayloadBytes / GradientHeader::ELEMENT_SIZE)
+{
+    NS_ASSERT_MSG(m_chunkElements > 0 && chunkPayloadBytes % GradientHeader::ELEMENT_SIZE == 0,
+                  "chunk payload " << chunkPayloadBytes << " is not a positive multiple of 4");
+    const uint64_t chunks = (m_elements + m_chunkElements - 1) / m_chunkElements;
+    NS_ASSERT_MSG(chunks < UINT32_MAX, "too many chunks");
+    m_chunkCount = static_cast<uint32_t>(std::max<uint64_t>(1, chunks));
+}
+
+uint64_t
+ChunkLayout::GetElements() const
+{
+    return m_elements;
+}
+
+uint32_t
+ChunkLayout::GetChunkElements() const
+{
+    return m_chunkElements;
+}
+
+uint32_t
+ChunkLayout::GetChunkCount() const
+{
+    return m_chunkCount;
+}
+
+uint32_t
+ChunkLayout::GetChunkSpan(uint32_t chunk, uint32_t& first) const
+{
+    const uint64_t start = uint64_t{chunk} * m_chunkElements;
+    if (start >= m_elements)
+    {
+        first = static_cast<uint32_t>(m_elements);
+        return 0;
+    }
+    first = static_cast<uint32_t>(start);
+    return static_cast<uint32_t>(std::min<uint64_t>(m_chunkElements, m_elements - start));
+}
+
+uint32_t
+ChunkLayout::GetSegmentSpan(uint32_t k, uint32_t segment, uint32_t& first) const
+{
+    NS_ASSERT_MSG(k > 0 && segment < k, "segment " << segment << " of " << k);
+    const uint64_t size = (m_elements + k - 1) / k;
+    const uint64_t start = std::min<uint64_t>(m_elements, size * segment);
+    const uint64_t end = std::min<uint64_t>(m_elements, start + size);
+    first = static_cast<uint32_t>(start);
+    return static_cast<uint32_t>(end - start);
+}
+
+uint32_t
+ChunkLayout::GetSegmentChunkCount(uint32_t k, uint32_t segment) const
+{
+    uint32_t first = 0;
+    const uint32_t length = GetSegmentSpan(k, segment, first);
+    return std::max<uint32_t>(1, (length + m_chunkElements - 1) / m_chunkElements);
+}
+
+uint32_t
+ChunkLayout::GetSegmentChunkSpan(uint32_t k,
+                                 uint32_t segment,
+                                 uint32_t chunk,
+                                 uint32_t& first) const
+{
+    uint32_t segmentFirst = 0;
+    const uint32_t length = GetSegmentSpan(k, segment, segmentFirst);
+    const uint64_t offset = uint64_t{chunk} * m_chunkElements;
+    first = static_cast<uint32_t>(segmentFirst + std::min<uint64_t>(offset, length));
+    return offset < length
+               ? static_cast<uint32_t>(std::min<uint64_t>(m_chunkElements, length - offset))
+               : 0;
+}
+
+uint32_t
+ChunkLayout::RingSendSegment(uint32_t k, uint32_t position, uint32_t step)
+{
+    NS_ASSERT_MSG(k > 1 && position < k && step < RingSteps(k), "ring step out of range");
+    if (step < k - 1)
+    {
+        return (position + k - step) % k; // reduce-scatter: own index minus the step
+    }
+    const uint32_t t = step - (k - 1);
+    return (position + 1 + k - t) % k; // all-gather: from the segment reduced here
+}
+
+uint32_t
+ChunkLayout::RingReceiveSegment(uint32_t k, uint32_t position, uint32_t step)
+{
+    // What the predecessor sends in the same step.
+    return RingSendSegment(k, (position + k - 1) % k, step);
+}
+
+uint32_t
+ChunkLayout::RingSteps(uint32_t k)
+{
+    return k > 1 ? 2 * (k - 1) : 0;
+}
+
+uint64_t
+ChunkLayout::ElementsOf(uint64_t bytes)
+{
+    return bytes / GradientHeader::ELEMENT_SIZE + (bytes % GradientHeader::ELEMENT_SIZE != 0);
+}
+
+uint64_t
+ChunkLayout::RingSegmentBytes(uint64_t modelBytes, uint32_t k, uint32_t segment)
+{
+    NS_ASSERT_MSG(k > 0 && segment < k, "segment " << segment << " of " << k);
+    const uint64_t elements = ElementsOf(modelBytes);
+    const uint64_t size = (elements + k - 1) / k;
+    const uint64_t start = std::min<uint64_t>(elements, size * segment);
+    const uint64_t end = std::min<uint64_t>(elements, start + size);
+    return (end - start) * GradientHeader::ELEMENT_SIZE;
+}
+
+uint64_t
+ChunkLayout::ChunksOf(uint64_t payloadBytes, uint32_t chunkPayloadBytes)
+{
+    NS_ASSERT_MSG(chunkPayloadBytes > 0, "empty chunks");
+    return payloadBytes / chunkPayloadBytes + (payloadBytes % chunkPayloadBytes != 0);
+}
+
+uint32_t
+ChunkLayout::DataHeaderBytes(uint32_t islandCount)
+{
+    const uint32_t words = std::max<uint32_t>(1,
+                                              (islandCount + IslandBitmap::BITS_PER_WORD - 1) /
+                                                  IslandBitmap::BITS_PER_WORD);
+    return GradientHeader::FIXED_SIZE + 2 * sizeof(uint64_t) * words;
+}
+
+uint32_t
+ChunkLayout::FitPayload(uint32_t room)
+{
+    return room - room % GradientHeader::ELEMENT_SIZE;
+}
+
+uint32_t
+ChunkLayout::DefaultChunkPayload(uint32_t mtu, uint32_t islandCount)
+{
+    const uint32_t overhead =
+        WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES + DataHeaderBytes(islandCount);
+    return mtu > overhead ? FitPayload(mtu - overhead) : 0;
+}
+
+uint32_t
+ChunkLayout::DataWireBytes(uint32_t payloadBytes, uint32_t islandCount)
+{
+    return payloadBytes + DataHeaderBytes(islandCount) + WanWire::UDP_PACKET_OVERHEAD;
+}
+
+} // namespace ns3

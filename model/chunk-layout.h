@@ -1,0 +1,121 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef CHUNK_LAYOUT_H
+#define CHUNK_LAYOUT_H
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief How an update is cut into packets: int32 elements, chunks, ring segments and the
+ *        bytes each packet carries on the wire.
+ *
+ * The one place of this arithmetic: the application cuts its streams with it and the cost
+ * model counts packets and bytes with it, so both always agree.
+ *
+ * An update of M bytes is E = ceil(M / 4) int32 elements. DIRECT exchanges send all of it as
+ * chunks of C = ChunkPayloadBytes / 4 elements: ceil(E / C) chunks (at least one), the last
+ * one shorter. Ring all-reduce over k members cuts the elements into k segments of ceil(E / k)
+ * elements (the last ones shorter, possibly empty), each sent as its own chunks. Member p
+ * (position in ascending island order) sends segment (p - s) mod k in reduce-scatter step
+ * s < k - 1 and segment (p + 1 - t) mod k in all-gather step k - 1 + t, always to member
+ * p + 1; it receives segment (p - 1 - s) mod k, respectively (p - t) mod k.
+ */
+class ChunkLayout
+{
+  public:
+    /** An empty layout (no elements); Init() gives it a size. */
+    ChunkLayout();
+    /**
+     * \param modelBytes M, bytes of one island's update
+     * \param chunkPayloadBytes payload bytes per packet, a positive multiple of 4
+     */
+    ChunkLayout(uint64_t modelBytes, uint32_t chunkPayloadBytes);
+
+    /** \return E, int32 elements of the update */
+    uint64_t GetElements() const;
+    /** \return C, elements per full chunk */
+    uint32_t GetChunkElements() const;
+    /** \return chunks of a whole update (DIRECT), at least 1 */
+    uint32_t GetChunkCount() const;
+    /**
+     * \param chunk chunk index of a whole update \param first receives its first element
+     * \return its element count (0 beyond the update)
+     */
+    uint32_t GetChunkSpan(uint32_t chunk, uint32_t& first) const;
+
+    /**
+     * \param k ring members \param segment segment index < k \param first receives its first
+     *        element \return its element count (0 for an empty trailing segment)
+     */
+    uint32_t GetSegmentSpan(uint32_t k, uint32_t segment, uint32_t& first) const;
+    /** \param k ring members \param segment segment index \return its chunks, at least 1 */
+    uint32_t GetSegmentChunkCount(uint32_t k, uint32_t segment) const;
+    /**
+     * \param k ring members \param segment segment index \param chunk chunk of the segment
+     * \param first receives the chunk's first element (of the whole update)
+     * \return the chunk's element count
+     */
+    uint32_t GetSegmentChunkSpan(uint32_t k,
+                                 uint32_t segment,
+                                 uint32_t chunk,
+                                 uint32_t& first) const;
+
+    /**
+     * \param k ring members (>= 2) \param position own position \param step 0 .. 2(k-1)-1
+     * \return the segment member \p position sends in \p step
+     */
+    static uint32_t RingSendSegment(uint32_t k, uint32_t position, uint32_t step);
+    /**
+     * \param k ring members (>= 2) \param position own position \param step 0 .. 2(k-1)-1
+     * \return the segment member \p position receives in \p step
+     */
+    static uint32_t RingReceiveSegment(uint32_t k, uint32_t position, uint32_t step);
+    /** \param k ring members \return steps of ring all-reduce: 2(k-1) */
+    static uint32_t RingSteps(uint32_t k);
+
+    /** \param bytes a size in bytes \return int32 elements holding it: ceil(bytes / 4) */
+    static uint64_t ElementsOf(uint64_t bytes);
+    /**
+     * \param modelBytes M \param k ring members \param segment segment index
+     * \return the segment's payload bytes
+     */
+    static uint64_t RingSegmentBytes(uint64_t modelBytes, uint32_t k, uint32_t segment);
+    /**
+     * \param payloadBytes bytes to send \param chunkPayloadBytes payload per packet
+     * \return packets: ceil(payloadBytes / chunkPayloadBytes)
+     */
+    static uint64_t ChunksOf(uint64_t payloadBytes, uint32_t chunkPayloadBytes);
+    /** \param islandCount N \return GradientHeader bytes of a DATA packet (two bitmaps) */
+    static uint32_t DataHeaderBytes(uint32_t islandCount);
+    /**
+     * \param room bytes left for payload in a packet
+     * \return the largest multiple of 4 not above it
+     */
+    static uint32_t FitPayload(uint32_t room);
+    /**
+     * \brief The chunk payload that fills an MTU after IPv4, UDP and the gradient header.
+     * \param mtu IP MTU \param islandCount N (sets the header's bitmap words)
+     * \return the largest multiple of 4 bytes that fits (0 if none)
+     */
+    static uint32_t DefaultChunkPayload(uint32_t mtu, uint32_t islandCount);
+    /**
+     * \param payloadBytes a gradient packet's payload \param islandCount N
+     * \return its bytes on a link: payload, DATA header, UDP, IPv4 and framing
+     */
+    static uint32_t DataWireBytes(uint32_t payloadBytes, uint32_t islandCount);
+
+  private:
+    uint64_t m_elements;      //!< E
+    uint32_t m_chunkElements; //!< C
+    uint32_t m_chunkCount;    //!< chunks of a whole update
+};
+
+} // namespace ns3
+
+#endif /* CHUNK_LAYOUT_H */

@@ -1,0 +1,158 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef CHUNK_REPAIR_H
+#define CHUNK_REPAIR_H
+
+#include "gradient-header.h"
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief The receive side of one incoming stream (one peer's update, or one ring step): which
+ *        chunks are in, which are known to be missing, and when each was last asked for.
+ *
+ * A stream's first pass arrives in chunk order (one path, FIFO queues), so when chunk c
+ * arrives, or the sender's END says it sent them all, every chunk below that is still missing
+ * was lost: the frontier marks how far the stream is known to have come. Missing chunks below
+ * the frontier are asked for at once, and again only when a repair interval has passed since
+ * they were last asked for.
+ */
+class ChunkTracker
+{
+  public:
+    ChunkTracker();
+    /** \param chunks chunks of the stream (>= 1) \brief reset to "nothing received" */
+    void Init(uint32_t chunks);
+    /** \return chunks of the stream */
+    uint32_t GetChunkCount() const;
+    /** \return chunks not received yet */
+    uint32_t GetMissing() const;
+    /** \return true once every chunk is in */
+    bool IsComplete() const;
+    /** \param chunk index \return true if received */
+    bool Has(uint32_t chunk) const;
+    /** \param chunk index (not received yet) \brief mark it received */
+    void Mark(uint32_t chunk);
+    /**
+     * \brief The stream is known to have come as far as \p frontier (chunks below it were sent
+     *        before something that arrived).
+     * \param frontier one past the highest chunk known sent
+     * \return true if a chunk below it is missing and was never asked for
+     */
+    bool Advance(uint32_t frontier);
+    /** \param chunk a chunk known lost (e.g. absent from a partial aggregate) \return as Advance */
+    bool MarkLost(uint32_t chunk);
+    /**
+     * \brief Collect the chunks to ask for now, and note them as asked.
+     * \param now the time \param interval re-ask a chunk only this long after its last ask
+     * \param all also chunks beyond the frontier (silence: the stream may have stopped);
+     *        chunks asked for before are asked again when due, wherever they are
+     * \param maxRanges at most this many ranges
+     * \return the ranges, ascending
+     */
+    std::vector<GradientHeader::ChunkRange> CollectDue(Time now,
+                                                       Time interval,
+                                                       bool all,
+                                                       uint32_t maxRanges);
+    /** \return the earliest time an asked, still missing chunk becomes due again (or Max) */
+    Time NextDue(Time interval) const;
+
+  private:
+    /** \param chunk index \return true if it may be asked for at \p now */
+    bool IsDue(uint32_t chunk, Time now, Time interval) const;
+
+    std::vector<uint64_t> m_bits;      //!< received chunks
+    uint32_t m_chunks;                 //!< chunks of the stream
+    uint32_t m_missing;                //!< chunks not received
+    uint32_t m_frontier;               //!< chunks below are known sent
+    uint32_t m_scanFrom;               //!< every chunk below is received
+    std::map<uint32_t, Time> m_asked;  //!< missing chunks asked for, and when
+    std::vector<uint32_t> m_knownLost; //!< missing chunks above the frontier known lost
+};
+
+/**
+ * \ingroup wan-training
+ * \brief The send side of repair for one outgoing stream: chunks asked for again, in order,
+ *        without duplicates.
+ *
+ * A chunk is queued once however many receivers ask for it while it waits, and not again
+ * while its last resend may still be on its way to the asker (sent less than the asker's
+ * round trip ago).
+ */
+class ResendQueue
+{
+  public:
+    /**
+     * \brief Ask for \p key (a chunk, or a ring step and chunk).
+     * \param key the chunk \param asker the island asking \param now the time
+     * \param minAge resend again only this long after the last resend
+     * \return true if queued now (false: already waiting, or resent too recently)
+     */
+    bool Request(uint64_t key, uint32_t asker, Time now, Time minAge);
+    /**
+     * \param key receives the oldest waiting chunk \param asker receives who asked first
+     * \return false if none waits
+     */
+    bool Pop(uint64_t& key, uint32_t& asker);
+    /** \param key a chunk just resent \param now the time */
+    void Sent(uint64_t key, Time now);
+    /** \return true if nothing waits */
+    bool IsEmpty() const;
+    /** \brief Forget everything. */
+    void Clear();
+
+  private:
+    std::deque<std::pair<uint64_t, uint32_t>> m_queue; //!< waiting (chunk, asker), oldest first
+    std::unordered_set<uint64_t> m_waiting;            //!< the same, for look-up
+    std::unordered_map<uint64_t, Time> m_lastSent;     //!< when each chunk was last resent
+};
+
+/**
+ * \ingroup wan-training
+ * \brief When each chunk of a stream's first pass left, kept as checkpoints: between two
+ *        checkpoints the pacer sends one full chunk per chunk slot, so a chunk's send time
+ *        follows from the last checkpoint at or before it.
+ *
+ * A checkpoint is added only where the pace was broken (the first chunk, and a chunk sent
+ * after resends took slots), so the memory grows with the resends, not with the chunks. A
+ * NACK for a chunk sent less than the asker's round trip (plus its FPGA hold) ago cannot
+ * come from the asker having missed it: the chunk may still be on its way.
+ */
+class FirstPassClock
+{
+  public:
+    /** \param slot time between two full chunks at the stream's rate \brief start a pass */
+    void Start(Time slot);
+    /** \param chunk a first-pass chunk just sent \param now the time */
+    void Note(uint32_t chunk, Time now);
+    /** \param chunk a chunk already sent \return when it was sent (within a microsecond) */
+    Time SentAt(uint32_t chunk) const;
+
+  private:
+    /** A chunk whose send time broke the pace. */
+    struct Checkpoint
+    {
+        uint32_t chunk; //!< its index
+        Time at;        //!< when it was sent
+    };
+
+    Time m_slot;                           //!< time per full chunk
+    std::vector<Checkpoint> m_checkpoints; //!< ascending by chunk
+};
+
+} // namespace ns3
+
+#endif /* CHUNK_REPAIR_H */

@@ -1,0 +1,362 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "direct-exchange.h"
+
+#include "training-application.h"
+#include "wan-wire.h"
+
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DirectExchange");
+
+namespace
+{
+/** \param packet a gradient packet \return its bytes on a link */
+uint32_t
+WireBytes(Ptr<const Packet> packet)
+{
+    return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+}
+
+} // namespace
+
+DirectExchange::DirectExchange(ExchangeContext& context,
+                               uint32_t round,
+                               const TrainingRoundConfig& config)
+    : GradientExchange(context, round, config),
+      m_peersIncomplete(m_k - 1)
+{
+    const uint32_t chunks = context.layout.GetChunkCount();
+    m_in.resize(m_k);
+    for (uint32_t s = 0; s < m_k; ++s)
+    {
+        if (s != m_position)
+        {
+            m_in[s].Init(chunks);
+        }
+    }
+    if (context.real)
+    {
+        m_sum.assign(context.layout.GetElements(), 0);
+        m_count.assign(chunks, 0);
+    }
+}
+
+DirectExchange::~DirectExchange() = default;
+
+void
+DirectExchange::Shutdown()
+{
+    GradientExchange::Shutdown();
+    for (auto& stream : m_streams)
+    {
+        stream->pacer.Cancel();
+    }
+}
+
+Time
+DirectExchange::HoldAt(uint32_t island) const
+{
+    return island < m_context.hold.size() ? m_context.hold[island] : Time(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Send side
+
+void
+DirectExchange::StartSending()
+{
+    for (const TrainingStreamConfig& config : m_config.streams)
+    {
+        auto stream = std::make_unique<OutStream>();
+        stream->destination = config.destination;
+        const uint32_t index = static_cast<uint32_t>(m_streams.size());
+        stream->pacer.SetSendFunction([this, index]() { return SendNext(index); });
+        m_streams.push_back(std::move(stream));
+    }
+    for (uint32_t i = 0; i < m_streams.size(); ++i)
+    {
+        m_streams[i]->pacer.Restart(m_config.streams[i].rateBps);
+        m_streams[i]->clock.Start(FullChunkSlot(m_streams[i]->pacer.GetRate()));
+    }
+}
+
+uint32_t
+DirectExchange::SendNext(uint32_t index)
+{
+    OutStream& stream = *m_streams[index];
+    uint64_t key = 0;
+    uint32_t asker = 0;
+    Ptr<Packet> packet;
+    if (stream.resends.Pop(key, asker))
+    {
+        packet = BuildChunk(static_cast<uint32_t>(key), GradientHeader::FLAG_RETRANSMISSION);
+        stream.resends.Sent(key, Simulator::Now());
+        m_context.send(m_round, packet, stream.destination, false);
+        m_context.resent(m_round, asker);
+        return WireBytes(packet);
+    }
+    const uint32_t chunks = m_context.layout.GetChunkCount();
+    if (stream.nextChunk < chunks)
+    {
+        packet = BuildChunk(stream.nextChunk, 0);
+        m_context.send(m_round, packet, stream.destination, false);
+        stream.clock.Note(stream.nextChunk, Simulator::Now());
+        if (++stream.nextChunk == chunks)
+        {
+            stream.done = true;
+            stream.endPending = true;
+            CheckComplete();
+            // The END waits a full chunk's slot: a short last chunk and its END never take
+            // more queue room than one full chunk per stream.
+            return FullChunkWireBytes();
+        }
+        return WireBytes(packet);
+    }
+    if (stream.endPending)
+    {
+        stream.endPending = false;
+        return SendEnd(stream.destination, chunks, 0);
+    }
+    return 0;
+}
+
+Ptr<Packet>
+DirectExchange::BuildChunk(uint32_t chunk, uint16_t flags)
+{
+    GradientHeader header = MakeHeader(GradientHeader::DATA, m_context.layout.GetChunkCount(), 0);
+    header.SetChunkIndex(chunk);
+    IslandBitmap self;
+    self.Set(m_context.island);
+    header.SetContributors(self);
+    header.SetFlags(flags);
+    uint32_t first = 0;
+    const uint32_t count = m_context.layout.GetChunkSpan(chunk, first);
+    header.SetElementCount(count);
+    if (!m_context.real)
+    {
+        return GradientHeader::CreateVirtualPacket(header);
+    }
+    m_scratch.assign(m_own.begin() + first, m_own.begin() + first + count);
+    return GradientHeader::CreateRealPacket(header, m_scratch);
+}
+
+uint32_t
+DirectExchange::QueueResends(uint32_t peer,
+                             uint16_t step,
+                             const std::vector<GradientHeader::ChunkRange>& ranges,
+                             bool& notYet)
+{
+    OutStream* stream = nullptr;
+    for (uint32_t i = 0; i < m_config.streams.size() && i < m_streams.size(); ++i)
+    {
+        const std::vector<uint32_t>& receivers = m_config.streams[i].receivers;
+        if (std::find(receivers.begin(), receivers.end(), peer) != receivers.end())
+        {
+            stream = m_streams[i].get();
+            break;
+        }
+    }
+    if (stream == nullptr || step != 0)
+    {
+        ++m_context.dropped;
+        return 0;
+    }
+    const Time now = Simulator::Now();
+    const Time spacing = ResendSpacing(peer);
+    uint32_t queued = 0;
+    for (const GradientHeader::ChunkRange& range : ranges)
+    {
+        for (uint32_t c = range.first; c < range.first + range.count; ++c)
+        {
+            if (c >= stream->nextChunk || MayBeOnItsWay(stream->clock.SentAt(c), peer))
+            {
+                notYet = true; // not sent yet, or the asker cannot know it is missing
+                continue;
+            }
+            queued += stream->resends.Request(c, peer, now, spacing);
+        }
+    }
+    if (queued > 0)
+    {
+        stream->pacer.Wake();
+    }
+    return queued;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receive side
+
+void
+DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values)
+{
+    const uint32_t chunk = header.GetChunkIndex();
+    uint32_t first = 0;
+    if (m_config.algorithm != SyncAlgorithm::DIRECT || header.GetType() == GradientHeader::RING ||
+        header.GetChunkCount() != m_context.layout.GetChunkCount() ||
+        header.GetElementCount() != m_context.layout.GetChunkSpan(chunk, first))
+    {
+        ++m_context.dropped;
+        return;
+    }
+    if (m_finished)
+    {
+        ++m_context.duplicates;
+        return;
+    }
+    const IslandBitmap& contributors = header.GetContributors();
+    bool overlap = false;
+    uint32_t fresh = 0;
+    contributors.ForEach([&](uint32_t island) {
+        const uint32_t slot = SlotOf(island);
+        overlap = overlap || island == m_context.island || slot == NO_SLOT || m_in[slot].Has(chunk);
+        ++fresh;
+    });
+    if (overlap)
+    {
+        // Real sums cannot be split: drop it, and ask its fresh contributors again.
+        ++m_context.duplicates;
+        contributors.ForEach([&](uint32_t island) {
+            const uint32_t slot = SlotOf(island);
+            if (slot != NO_SLOT && slot != m_position && !m_in[slot].Has(chunk))
+            {
+                NoteLost(slot, chunk);
+            }
+        });
+        return;
+    }
+    const bool firstPass = !header.HasFlag(GradientHeader::FLAG_RETRANSMISSION);
+    contributors.ForEach([&](uint32_t island) {
+        const uint32_t slot = SlotOf(island);
+        m_in[slot].Mark(chunk);
+        NoteProgress(slot);
+        if (m_in[slot].IsComplete() && !m_lost[slot])
+        {
+            --m_peersIncomplete;
+        }
+        // First passes arrive in chunk order: anything below this chunk still missing is lost.
+        if (firstPass && m_in[slot].Advance(chunk + 1))
+        {
+            ScheduleNack(slot, 0);
+        }
+    });
+    if (m_context.real)
+    {
+        for (uint32_t e = 0; e < values.size(); ++e)
+        {
+            m_sum[first + e] = WrapAdd(m_sum[first + e], values[e]);
+        }
+        m_count[chunk] += fresh;
+    }
+    if (firstPass && header.GetType() == GradientHeader::AGGREGATE && fresh + 1 < m_k)
+    {
+        // A partial aggregate: its FPGA gave up on the members it lacks.
+        for (uint32_t s = 0; s < m_k; ++s)
+        {
+            if (s != m_position && !m_lost[s] && !contributors.Test(IslandAt(s)))
+            {
+                NoteLost(s, chunk);
+            }
+        }
+    }
+    CheckComplete();
+}
+
+void
+DirectExchange::NoteLost(uint32_t slot, uint32_t chunk)
+{
+    if (m_in[slot].MarkLost(chunk))
+    {
+        ScheduleNack(slot, 0);
+    }
+}
+
+void
+DirectExchange::ReceiveEnd(const GradientHeader& header)
+{
+    const uint32_t slot = SlotOf(header.GetSender());
+    if (m_config.algorithm != SyncAlgorithm::DIRECT || slot == NO_SLOT || slot == m_position ||
+        header.GetChunkCount() != m_context.layout.GetChunkCount())
+    {
+        ++m_context.dropped;
+        return;
+    }
+    if (HoldAt(m_context.island).IsStrictlyPositive())
+    {
+        // Behind an FPGA the END overtakes the sender's chunks still waiting in their slots:
+        // the FPGA itself uses it to flush them, and partial aggregates tell what is lost.
+        return;
+    }
+    if (!m_finished && m_in[slot].Advance(header.GetChunkCount()))
+    {
+        ScheduleNack(slot, 0);
+    }
+}
+
+bool
+DirectExchange::IsDone() const
+{
+    if (m_peersIncomplete > 0)
+    {
+        return false;
+    }
+    for (const auto& stream : m_streams)
+    {
+        if (!stream->done)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+ChunkTracker*
+DirectExchange::SilentStream(uint32_t slot, uint16_t& step)
+{
+    step = 0;
+    return slot != m_position && !m_in[slot].IsComplete() ? &m_in[slot] : nullptr;
+}
+
+ChunkTracker*
+DirectExchange::StreamOf(uint32_t slot, uint16_t step)
+{
+    return step == 0 && slot != m_position ? &m_in[slot] : nullptr;
+}
+
+void
+DirectExchange::OnPeerLost(uint32_t slot)
+{
+    if (!m_in[slot].IsComplete())
+    {
+        --m_peersIncomplete;
+    }
+}
+
+void
+DirectExchange::Average(std::vector<double>& x, double scale) const
+{
+    // Divide each chunk by the members it holds: lost peers are excluded, and a lost peer
+    // whose data reached some chunks anyway is counted exactly there.
+    const ChunkLayout& layout = m_context.layout;
+    for (uint32_t c = 0; c < layout.GetChunkCount(); ++c)
+    {
+        uint32_t first = 0;
+        const uint32_t count = layout.GetChunkSpan(c, first);
+        const double divisor = scale * (1.0 + m_count[c]);
+        for (uint32_t e = first; e < first + count; ++e)
+        {
+            x[e] = WrapAdd(m_own[e], m_sum[e]) / divisor;
+        }
+    }
+}
+
+} // namespace ns3

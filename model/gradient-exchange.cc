@@ -1,0 +1,494 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "gradient-exchange.h"
+
+#include "training-application.h"
+#include "wan-wire.h"
+
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GradientExchange");
+
+namespace
+{
+/** NACK packets one ask may send to one peer (each carries MAX_NACK_RANGES ranges). */
+constexpr uint32_t MAX_NACK_PACKETS = 64;
+/** Smallest repair interval derived from the path. */
+const Time MIN_REPAIR_INTERVAL = MilliSeconds(1);
+/** Derived repair interval: this many round trips (plus the FPGA hold). */
+constexpr double REPAIR_RTTS = 1.5;
+} // namespace
+
+GradientExchange::GradientExchange(ExchangeContext& context,
+                                   uint32_t round,
+                                   const TrainingRoundConfig& config)
+    : m_context(context),
+      m_config(config),
+      m_round(round),
+      m_k(static_cast<uint32_t>(config.members.size())),
+      m_position(NO_SLOT),
+      m_abandoned(false),
+      m_finished(false),
+      m_started(false)
+{
+    m_slotOf.assign(context.islandCount, NO_SLOT);
+    for (uint32_t s = 0; s < m_k; ++s)
+    {
+        m_slotOf[config.members[s]] = s;
+        m_members.Set(config.members[s]);
+        if (config.members[s] == context.island)
+        {
+            m_position = s;
+        }
+    }
+    NS_ABORT_MSG_IF(m_position == NO_SLOT,
+                    "island " << context.island << " not in its clique of round " << round);
+    m_lost.assign(m_k, false);
+    m_peers.resize(m_k);
+}
+
+GradientExchange::~GradientExchange()
+{
+    StopTimers();
+}
+
+void
+GradientExchange::Shutdown()
+{
+    StopTimers();
+}
+
+void
+GradientExchange::StopTimers()
+{
+    m_check.Cancel();
+    for (PeerState& peer : m_peers)
+    {
+        peer.nack.Cancel();
+        peer.reask.Cancel();
+    }
+}
+
+void
+GradientExchange::Start(std::vector<int32_t> own)
+{
+    m_own = std::move(own);
+    m_started = true;
+    m_startTime = Simulator::Now();
+    if (m_k > 1)
+    {
+        // A peer is not asked before its data could have arrived: the check interval plus the
+        // round trip to it, plus the time this island's FPGA may hold its chunks.
+        const Time hold = HoldAt(m_context.island);
+        for (uint32_t s = 0; s < m_k; ++s)
+        {
+            m_peers[s].waitUntil =
+                m_startTime + m_context.checkInterval + RttTo(IslandAt(s)) + hold;
+            m_peers[s].lastData = m_startTime;
+        }
+        m_check =
+            Simulator::Schedule(m_context.checkInterval, &GradientExchange::CheckProgress, this);
+    }
+    StartSending();
+    CheckComplete();
+}
+
+bool
+GradientExchange::IsFinished() const
+{
+    return m_finished;
+}
+
+bool
+GradientExchange::IsStarted() const
+{
+    return m_started;
+}
+
+uint32_t
+GradientExchange::GetRound() const
+{
+    return m_round;
+}
+
+const IslandBitmap&
+GradientExchange::GetMembers() const
+{
+    return m_members;
+}
+
+uint32_t
+GradientExchange::GetClique() const
+{
+    return m_config.clique;
+}
+
+bool
+GradientExchange::IsAbandoned() const
+{
+    return m_abandoned;
+}
+
+uint32_t
+GradientExchange::IslandAt(uint32_t slot) const
+{
+    return m_config.members[slot];
+}
+
+uint32_t
+GradientExchange::SlotOf(uint32_t island) const
+{
+    return island < m_slotOf.size() ? m_slotOf[island] : NO_SLOT;
+}
+
+Time
+GradientExchange::RttTo(uint32_t island) const
+{
+    return island < m_context.rtt.size() ? m_context.rtt[island] : Time(0);
+}
+
+Time
+GradientExchange::HoldAt(uint32_t /* island */) const
+{
+    return Time(0);
+}
+
+uint32_t
+GradientExchange::FullChunkWireBytes() const
+{
+    return ChunkLayout::DataWireBytes(m_context.layout.GetChunkElements() *
+                                          GradientHeader::ELEMENT_SIZE,
+                                      m_context.islandCount);
+}
+
+Time
+GradientExchange::FullChunkSlot(double rateBps) const
+{
+    return Seconds(FullChunkWireBytes() * WanWire::BITS_PER_BYTE / rateBps);
+}
+
+bool
+GradientExchange::MayBeOnItsWay(Time sentAt, uint32_t asker) const
+{
+    return sentAt > Simulator::Now() - RttTo(asker) - HoldAt(asker);
+}
+
+Time
+GradientExchange::ResendSpacing(uint32_t island) const
+{
+    return RttTo(island);
+}
+
+Time
+GradientExchange::RepairInterval(uint32_t slot) const
+{
+    if (m_context.repairTimeout.IsStrictlyPositive())
+    {
+        return m_context.repairTimeout;
+    }
+    const Time derived = RttTo(IslandAt(slot)) * REPAIR_RTTS + HoldAt(m_context.island);
+    return std::max(derived, MIN_REPAIR_INTERVAL);
+}
+
+GradientHeader
+GradientExchange::MakeHeader(GradientHeader::Type type, uint32_t chunkCount, uint16_t step) const
+{
+    GradientHeader header;
+    header.SetType(type);
+    header.SetSender(static_cast<uint16_t>(m_context.island));
+    header.SetJobId(m_context.jobId);
+    header.SetRound(m_round);
+    header.SetCliqueId(m_config.clique);
+    header.SetChunkCount(chunkCount);
+    header.SetRingStep(step);
+    header.SetMembers(m_members);
+    return header;
+}
+
+uint32_t
+GradientExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step)
+{
+    GradientHeader header = MakeHeader(GradientHeader::END, chunkCount, step);
+    header.SetChunkIndex(chunkCount - 1);
+    IslandBitmap self;
+    self.Set(m_context.island);
+    header.SetContributors(self);
+    Ptr<Packet> packet = GradientHeader::CreateVirtualPacket(header);
+    m_context.send(m_round, packet, to, true);
+    return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+}
+
+void
+GradientExchange::NoteProgress(uint32_t slot)
+{
+    PeerState& peer = m_peers[slot];
+    ++peer.progress;
+    peer.lastData = Simulator::Now();
+}
+
+void
+GradientExchange::CheckComplete()
+{
+    if (m_started && !m_finished && IsDone())
+    {
+        m_finished = true;
+        StopTimers();
+        m_context.complete(m_round);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gap NACKs
+
+void
+GradientExchange::ScheduleNack(uint32_t slot, uint16_t step)
+{
+    PeerState& peer = m_peers[slot];
+    if (m_lost[slot] || m_finished)
+    {
+        return;
+    }
+    if (std::find(peer.gapSteps.begin(), peer.gapSteps.end(), step) == peer.gapSteps.end())
+    {
+        peer.gapSteps.push_back(step);
+    }
+    if (peer.nack.IsExpired())
+    {
+        peer.nack =
+            Simulator::Schedule(m_context.nackDelay, &GradientExchange::FlushNacks, this, slot);
+    }
+}
+
+void
+GradientExchange::FlushNacks(uint32_t slot)
+{
+    PeerState& peer = m_peers[slot];
+    std::vector<uint16_t> steps;
+    steps.swap(peer.gapSteps);
+    if (m_finished || m_lost[slot])
+    {
+        return;
+    }
+    for (uint16_t step : steps)
+    {
+        if (ChunkTracker* tracker = StreamOf(slot, step))
+        {
+            SendNack(slot, step, *tracker, false);
+            ArmReask(slot, *tracker);
+        }
+    }
+}
+
+void
+GradientExchange::ArmReask(uint32_t slot, ChunkTracker& tracker)
+{
+    PeerState& peer = m_peers[slot];
+    const Time due = tracker.NextDue(RepairInterval(slot));
+    if (due == Time::Max() || !peer.reask.IsExpired())
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    peer.reask =
+        Simulator::Schedule(due > now ? due - now : Time(0), &GradientExchange::Reask, this, slot);
+}
+
+void
+GradientExchange::Reask(uint32_t slot)
+{
+    if (m_finished || m_lost[slot])
+    {
+        return;
+    }
+    // Every stream of the peer with chunks asked for and still missing.
+    uint16_t step = 0;
+    ChunkTracker* next = nullptr;
+    Time earliest = Time::Max();
+    for (uint16_t s = 0; ChunkTracker* tracker = StreamOf(slot, s); ++s)
+    {
+        SendNack(slot, s, *tracker, false);
+        const Time due = tracker->NextDue(RepairInterval(slot));
+        if (due < earliest)
+        {
+            earliest = due;
+            next = tracker;
+            step = s;
+        }
+    }
+    if (next != nullptr)
+    {
+        NS_LOG_LOGIC("island " << m_context.island << " round " << m_round << " re-ask step "
+                               << step << " of " << IslandAt(slot));
+        ArmReask(slot, *next);
+    }
+}
+
+uint32_t
+GradientExchange::SendNack(uint32_t slot, uint16_t step, ChunkTracker& tracker, bool all)
+{
+    const uint32_t peer = IslandAt(slot);
+    GradientHeader header = MakeHeader(GradientHeader::NACK, tracker.GetChunkCount(), step);
+    IslandBitmap asked;
+    asked.Set(peer);
+    header.SetContributors(asked);
+    uint32_t packets = 0;
+    const Time now = Simulator::Now();
+    while (packets < MAX_NACK_PACKETS)
+    {
+        std::vector<GradientHeader::ChunkRange> ranges =
+            tracker.CollectDue(now, RepairInterval(slot), all, GradientHeader::MAX_NACK_RANGES);
+        if (ranges.empty())
+        {
+            break;
+        }
+        NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": NACK to " << peer
+                               << " step " << step << " first " << ranges.front().first
+                               << " ranges " << ranges.size());
+        header.SetNackRanges(ranges);
+        m_context.send(m_round,
+                       GradientHeader::CreateVirtualPacket(header),
+                       m_context.addresses[peer],
+                       true);
+        ++packets;
+    }
+    return packets;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving NACKs
+
+void
+GradientExchange::ReceiveNack(const GradientHeader& header)
+{
+    const uint32_t peer = header.GetSender();
+    if (SlotOf(peer) == NO_SLOT || peer == m_context.island)
+    {
+        ++m_context.dropped;
+        return;
+    }
+    if (!m_started)
+    {
+        SendNotYet(peer);
+        return;
+    }
+    bool notYet = false;
+    const uint32_t queued =
+        QueueResends(peer, header.GetRingStep(), header.GetNackRanges(), notYet);
+    if (queued == 0 && (notYet || !m_finished))
+    {
+        SendNotYet(peer);
+    }
+}
+
+void
+GradientExchange::SendNotYet(uint32_t peer)
+{
+    NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": not yet to " << peer);
+    GradientHeader header = MakeHeader(GradientHeader::ACK, 1, 0);
+    // An empty contributor bitmap: "I hold nothing of this round for you yet".
+    m_context.send(m_round,
+                   GradientHeader::CreateVirtualPacket(header),
+                   m_context.addresses[peer],
+                   true);
+}
+
+void
+GradientExchange::ReceiveNotYet(const GradientHeader& header)
+{
+    const uint32_t slot = SlotOf(header.GetSender());
+    if (slot != NO_SLOT)
+    {
+        m_peers[slot].answered = true;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Silence and lost peers
+
+void
+GradientExchange::CheckProgress()
+{
+    if (m_finished)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    const Time hold = HoldAt(m_context.island);
+    for (uint32_t s = 0; s < m_k && !m_finished; ++s)
+    {
+        if (s == m_position || m_lost[s])
+        {
+            continue;
+        }
+        uint16_t step = 0;
+        ChunkTracker* tracker = SilentStream(s, step);
+        if (tracker == nullptr)
+        {
+            continue; // nothing missing from it
+        }
+        PeerState& peer = m_peers[s];
+        if (peer.progress != peer.progressAtCheck)
+        {
+            // Data is flowing: ask only after a silent check interval (and the FPGA's hold).
+            peer.progressAtCheck = peer.progress;
+            peer.retries = 0;
+            peer.nacked = false;
+            peer.answered = false;
+            peer.waitUntil = now + hold;
+            continue;
+        }
+        if (now < peer.waitUntil)
+        {
+            continue; // its data or its answer may still be on the way
+        }
+        if (peer.answered)
+        {
+            // "Not yet": alive, only slow, unless it has kept us waiting too long.
+            peer.answered = false;
+            peer.retries = 0;
+            if (now - peer.lastData > m_context.peerPatience)
+            {
+                DeclareLost(s);
+                continue;
+            }
+        }
+        else if (peer.nacked && ++peer.retries >= m_context.maxRetries)
+        {
+            DeclareLost(s);
+            continue;
+        }
+        SendNack(s, step, *tracker, true);
+        peer.nacked = true;
+        peer.waitUntil = now + m_context.checkInterval + RttTo(IslandAt(s)) + hold;
+    }
+    if (!m_finished)
+    {
+        m_check =
+            Simulator::Schedule(m_context.checkInterval, &GradientExchange::CheckProgress, this);
+    }
+}
+
+void
+GradientExchange::DeclareLost(uint32_t slot)
+{
+    const uint32_t peer = IslandAt(slot);
+    NS_LOG_INFO("island " << m_context.island << " round " << m_round << ": peer " << peer
+                          << " lost");
+    m_lost[slot] = true;
+    m_peers[slot].nack.Cancel();
+    m_peers[slot].reask.Cancel();
+    m_context.peerLost(m_round, peer);
+    OnPeerLost(slot);
+    CheckComplete();
+}
+
+} // namespace ns3

@@ -1,0 +1,113 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "gradient-pacer.h"
+
+#include "wan-wire.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GradientPacer");
+
+namespace
+{
+/** Pacing rate used if a stream has no valid rate (never on the helper's path). */
+constexpr double FALLBACK_RATE_BPS = 10e9;
+} // namespace
+
+GradientPacer::GradientPacer()
+    : m_rateBps(FALLBACK_RATE_BPS),
+      m_bits(0)
+{
+}
+
+GradientPacer::~GradientPacer()
+{
+    m_timer.Cancel();
+}
+
+void
+GradientPacer::SetSendFunction(SendFunction send)
+{
+    m_send = std::move(send);
+}
+
+void
+GradientPacer::Restart(double rateBps)
+{
+    m_rateBps = rateBps > 0 && !std::isinf(rateBps) ? rateBps : FALLBACK_RATE_BPS;
+    m_origin = Simulator::Now();
+    m_bits = 0;
+    m_timer.Cancel();
+    m_timer = Simulator::ScheduleNow(&GradientPacer::Fire, this);
+}
+
+void
+GradientPacer::Wake()
+{
+    if (!m_timer.IsExpired())
+    {
+        return;
+    }
+    const Time next = NextSendTime();
+    const Time now = Simulator::Now();
+    if (next <= now)
+    {
+        m_origin = now;
+        m_bits = 0;
+        m_timer = Simulator::ScheduleNow(&GradientPacer::Fire, this);
+        return;
+    }
+    m_timer = Simulator::Schedule(next - now, &GradientPacer::Fire, this);
+}
+
+void
+GradientPacer::Cancel()
+{
+    m_timer.Cancel();
+}
+
+double
+GradientPacer::GetRate() const
+{
+    return m_rateBps;
+}
+
+bool
+GradientPacer::IsBusy() const
+{
+    return !m_timer.IsExpired();
+}
+
+Time
+GradientPacer::NextSendTime() const
+{
+    return m_origin + Seconds(m_bits / m_rateBps);
+}
+
+void
+GradientPacer::Fire()
+{
+    const uint32_t bytes = m_send ? m_send() : 0;
+    if (!m_timer.IsExpired())
+    {
+        return; // the send restarted the clock (a new pass) and scheduled its first packet
+    }
+    if (bytes == 0)
+    {
+        return; // idle until woken
+    }
+    m_bits += bytes * WanWire::BITS_PER_BYTE;
+    const Time next = NextSendTime();
+    const Time now = Simulator::Now();
+    m_timer = Simulator::Schedule(next > now ? next - now : Time(0), &GradientPacer::Fire, this);
+}
+
+} // namespace ns3

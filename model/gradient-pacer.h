@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef GRADIENT_PACER_H
+#define GRADIENT_PACER_H
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <functional>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Paces one stream of gradient packets at a fixed rate of wire bits.
+ *
+ * The pacer does not know what it sends: at each pacing instant it calls its send function,
+ * which sends the stream's next packet (a resend first, if one is waiting, else the next
+ * first-pass chunk) and returns its bytes on the wire, or 0 when there is nothing to send.
+ * Packet i leaves at origin + (bits of packets 0 .. i-1) / rate, so resends take the place of
+ * first-pass chunks inside the stream's own rate share instead of adding load. An idle pacer
+ * that is woken keeps the clock of what it sent before (no burst), or restarts it if that
+ * clock is already in the past.
+ */
+class GradientPacer
+{
+  public:
+    /** Sends the next packet; returns its wire bytes, 0 if there was nothing to send. */
+    using SendFunction = std::function<uint32_t()>;
+
+    GradientPacer();
+    ~GradientPacer();
+
+    /** \param send the function that sends the stream's next packet */
+    void SetSendFunction(SendFunction send);
+    /**
+     * \brief Start a new pass at \p rateBps: the clock restarts now and the first packet
+     *        leaves at once.
+     * \param rateBps pacing rate of wire bits, bit/s (not positive or infinite: 10 Gbit/s)
+     */
+    void Restart(double rateBps);
+    /** \brief There may be something to send: send at the next pacing instant. */
+    void Wake();
+    /** \brief Stop: no more sends until Restart() or Wake(). */
+    void Cancel();
+    /** \return the pacing rate, bit/s */
+    double GetRate() const;
+    /** \return true if a send is scheduled */
+    bool IsBusy() const;
+
+  private:
+    /** \brief A pacing instant: send one packet and schedule the next. */
+    void Fire();
+    /** \return the time the next packet may leave by the clock */
+    Time NextSendTime() const;
+
+    SendFunction m_send; //!< sends the next packet
+    double m_rateBps;    //!< pacing rate
+    Time m_origin;       //!< start of the clock
+    double m_bits;       //!< wire bits sent since the origin
+    EventId m_timer;     //!< next pacing instant
+};
+
+} // namespace ns3
+
+#endif /* GRADIENT_PACER_H */

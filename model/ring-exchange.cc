@@ -1,0 +1,373 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ring-exchange.h"
+
+#include "training-application.h"
+#include "wan-wire.h"
+
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RingExchange");
+
+namespace
+{
+/** Bits of the chunk index in a resend key (the step is above them). */
+constexpr uint32_t KEY_STEP_SHIFT = 32;
+
+} // namespace
+
+RingExchange::RingExchange(ExchangeContext& context,
+                           uint32_t round,
+                           const TrainingRoundConfig& config)
+    : GradientExchange(context, round, config),
+      m_steps(ChunkLayout::RingSteps(m_k)),
+      m_predecessor((m_position + m_k - 1) % m_k),
+      m_successorIsland(config.members[(m_position + 1) % m_k]),
+      m_sendStep(0),
+      m_sending(false),
+      m_nextChunk(0),
+      m_endPending(m_steps)
+{
+    m_successor = context.addresses[m_successorIsland];
+    m_in.resize(m_steps);
+    m_clocks.resize(m_steps);
+    for (uint32_t s = 0; s < m_steps; ++s)
+    {
+        m_in[s].Init(context.layout.GetSegmentChunkCount(
+            m_k,
+            ChunkLayout::RingReceiveSegment(m_k, m_position, s)));
+    }
+    if (context.real)
+    {
+        m_sum.assign(context.layout.GetElements(), 0);
+        m_full.assign(context.layout.GetElements(), 0);
+    }
+    m_pacer.SetSendFunction([this]() { return SendNext(); });
+}
+
+RingExchange::~RingExchange() = default;
+
+void
+RingExchange::Shutdown()
+{
+    GradientExchange::Shutdown();
+    m_pacer.Cancel();
+}
+
+uint32_t
+RingExchange::SendChunks(uint16_t step) const
+{
+    return m_context.layout.GetSegmentChunkCount(
+        m_k,
+        ChunkLayout::RingSendSegment(m_k, m_position, step));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Send side
+
+void
+RingExchange::StartSending()
+{
+    MaybeAdvance();
+}
+
+void
+RingExchange::MaybeAdvance()
+{
+    if (!IsStarted() || m_finished || m_abandoned || m_sending || m_sendStep >= m_steps)
+    {
+        return;
+    }
+    if (m_sendStep > 0 && !m_in[m_sendStep - 1].IsComplete())
+    {
+        return; // its input has not arrived yet
+    }
+    m_sending = true;
+    m_nextChunk = 0;
+    m_endPending = m_steps;
+    const std::vector<double>& rates = m_config.ringRateBps;
+    const double rate = m_sendStep < rates.size() ? rates[m_sendStep]
+                        : rates.empty()           ? 0.0
+                                                  : rates.front();
+    m_pacer.Restart(rate);
+    m_clocks[m_sendStep].Start(FullChunkSlot(m_pacer.GetRate()));
+}
+
+uint32_t
+RingExchange::SendNext()
+{
+    uint64_t key = 0;
+    uint32_t asker = 0;
+    Ptr<Packet> packet;
+    if (m_resends.Pop(key, asker))
+    {
+        packet = BuildChunk(static_cast<uint16_t>(key >> KEY_STEP_SHIFT),
+                            static_cast<uint32_t>(key),
+                            GradientHeader::FLAG_RETRANSMISSION);
+        m_resends.Sent(key, Simulator::Now());
+        m_context.send(m_round, packet, m_successor, false);
+        m_context.resent(m_round, asker);
+        return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+    }
+    if (m_sending)
+    {
+        const uint16_t step = static_cast<uint16_t>(m_sendStep);
+        packet = BuildChunk(step, m_nextChunk, 0);
+        m_context.send(m_round, packet, m_successor, false);
+        m_clocks[step].Note(m_nextChunk, Simulator::Now());
+        if (++m_nextChunk == SendChunks(step))
+        {
+            m_sending = false;
+            ++m_sendStep;
+            m_endPending = step;
+            MaybeAdvance(); // the next step's first chunk, if it can go, marks the end instead
+            CheckComplete();
+            // Otherwise the END waits a full chunk's slot (see DirectExchange::SendNext).
+            return FullChunkWireBytes();
+        }
+        return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+    }
+    if (m_endPending < m_steps)
+    {
+        const uint16_t step = static_cast<uint16_t>(m_endPending);
+        m_endPending = m_steps;
+        return SendEnd(m_successor, SendChunks(step), step);
+    }
+    return 0;
+}
+
+Ptr<Packet>
+RingExchange::BuildChunk(uint16_t step, uint32_t chunk, uint16_t flags)
+{
+    const uint32_t segment = ChunkLayout::RingSendSegment(m_k, m_position, step);
+    GradientHeader header =
+        MakeHeader(GradientHeader::RING, m_context.layout.GetSegmentChunkCount(m_k, segment), step);
+    header.SetChunkIndex(chunk);
+    IslandBitmap self;
+    self.Set(m_context.island);
+    header.SetContributors(self);
+    header.SetFlags(flags | GradientHeader::FLAG_NO_AGGREGATE);
+    uint32_t first = 0;
+    const uint32_t count = m_context.layout.GetSegmentChunkSpan(m_k, segment, chunk, first);
+    header.SetElementCount(count);
+    if (!m_context.real)
+    {
+        return GradientHeader::CreateVirtualPacket(header);
+    }
+    m_scratch.resize(count);
+    if (step < m_k)
+    {
+        // Reduce-scatter steps and the first all-gather step carry own + what came in.
+        for (uint32_t e = 0; e < count; ++e)
+        {
+            m_scratch[e] = WrapAdd(m_own[first + e], m_sum[first + e]);
+        }
+    }
+    else
+    {
+        std::copy(m_full.begin() + first, m_full.begin() + first + count, m_scratch.begin());
+    }
+    return GradientHeader::CreateRealPacket(header, m_scratch);
+}
+
+uint32_t
+RingExchange::QueueResends(uint32_t peer,
+                           uint16_t step,
+                           const std::vector<GradientHeader::ChunkRange>& ranges,
+                           bool& notYet)
+{
+    if (peer != m_successorIsland || step >= m_steps || ranges.empty() ||
+        ranges.front().first + ranges.front().count > SendChunks(step))
+    {
+        ++m_context.dropped;
+        return 0;
+    }
+    if (m_abandoned)
+    {
+        return 0;
+    }
+    const Time now = Simulator::Now();
+    const Time spacing = ResendSpacing(peer);
+    uint32_t queued = 0;
+    for (const GradientHeader::ChunkRange& range : ranges)
+    {
+        for (uint32_t c = range.first; c < range.first + range.count; ++c)
+        {
+            if (step > m_sendStep || (step == m_sendStep && (!m_sending || c >= m_nextChunk)) ||
+                MayBeOnItsWay(m_clocks[step].SentAt(c), peer))
+            {
+                notYet = true; // not sent yet, or the asker cannot know it is missing
+                continue;
+            }
+            const uint64_t key = (uint64_t{step} << KEY_STEP_SHIFT) | c;
+            queued += m_resends.Request(key, peer, now, spacing);
+        }
+    }
+    if (queued > 0)
+    {
+        m_pacer.Wake();
+    }
+    return queued;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receive side
+
+void
+RingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values)
+{
+    const uint32_t step = header.GetRingStep();
+    if (m_config.algorithm != SyncAlgorithm::RING || header.GetType() != GradientHeader::RING ||
+        step >= m_steps || header.GetSender() != IslandAt(m_predecessor) ||
+        header.GetChunkCount() != m_in[step].GetChunkCount())
+    {
+        ++m_context.dropped;
+        return;
+    }
+    const uint32_t chunk = header.GetChunkIndex();
+    const uint32_t segment = ChunkLayout::RingReceiveSegment(m_k, m_position, step);
+    uint32_t first = 0;
+    if (header.GetElementCount() !=
+        m_context.layout.GetSegmentChunkSpan(m_k, segment, chunk, first))
+    {
+        ++m_context.dropped;
+        return;
+    }
+    if (m_finished || m_in[step].Has(chunk))
+    {
+        ++m_context.duplicates;
+        return;
+    }
+    m_in[step].Mark(chunk);
+    NoteProgress(m_predecessor);
+    if (m_context.real)
+    {
+        if (step < m_k - 1)
+        {
+            for (uint32_t e = 0; e < values.size(); ++e)
+            {
+                m_sum[first + e] = WrapAdd(m_sum[first + e], values[e]);
+            }
+        }
+        else
+        {
+            std::copy(values.begin(), values.end(), m_full.begin() + first);
+        }
+    }
+    if (!header.HasFlag(GradientHeader::FLAG_RETRANSMISSION))
+    {
+        // First passes arrive in order: missing chunks below this one, and of earlier steps,
+        // are lost.
+        if (m_in[step].Advance(chunk + 1))
+        {
+            ScheduleNack(m_predecessor, static_cast<uint16_t>(step));
+        }
+        AdvanceEarlierSteps(static_cast<uint16_t>(step));
+    }
+    MaybeAdvance();
+    CheckComplete();
+}
+
+void
+RingExchange::AdvanceEarlierSteps(uint16_t step)
+{
+    for (uint16_t s = 0; s < step; ++s)
+    {
+        if (m_in[s].Advance(m_in[s].GetChunkCount()))
+        {
+            ScheduleNack(m_predecessor, s);
+        }
+    }
+}
+
+void
+RingExchange::ReceiveEnd(const GradientHeader& header)
+{
+    const uint32_t step = header.GetRingStep();
+    if (m_config.algorithm != SyncAlgorithm::RING || step >= m_steps ||
+        header.GetSender() != IslandAt(m_predecessor) ||
+        header.GetChunkCount() != m_in[step].GetChunkCount())
+    {
+        ++m_context.dropped;
+        return;
+    }
+    if (m_finished)
+    {
+        return;
+    }
+    AdvanceEarlierSteps(static_cast<uint16_t>(step + 1));
+}
+
+bool
+RingExchange::IsDone() const
+{
+    return m_abandoned || (m_sendStep == m_steps && m_in[m_steps - 1].IsComplete());
+}
+
+ChunkTracker*
+RingExchange::SilentStream(uint32_t slot, uint16_t& step)
+{
+    if (slot != m_predecessor)
+    {
+        return nullptr;
+    }
+    // Steps can complete out of order (a resent chunk of an early step): the first missing.
+    for (uint16_t s = 0; s < m_steps; ++s)
+    {
+        if (!m_in[s].IsComplete())
+        {
+            step = s;
+            return &m_in[s];
+        }
+    }
+    return nullptr;
+}
+
+ChunkTracker*
+RingExchange::StreamOf(uint32_t slot, uint16_t step)
+{
+    return slot == m_predecessor && step < m_steps ? &m_in[step] : nullptr;
+}
+
+void
+RingExchange::OnPeerLost(uint32_t slot)
+{
+    if (slot == m_predecessor)
+    {
+        // A ring cannot close without its predecessor: keep the own parameters this round.
+        m_abandoned = true;
+        m_sending = false;
+        m_pacer.Cancel();
+        m_resends.Clear();
+    }
+}
+
+void
+RingExchange::Average(std::vector<double>& x, double scale) const
+{
+    // Own reduced segment: own + reduce-scatter sum; the others came in all-gather.
+    std::vector<int32_t> full = m_full;
+    uint32_t first = 0;
+    const uint32_t mine = (m_position + 1) % m_k;
+    const uint32_t length = m_context.layout.GetSegmentSpan(m_k, mine, first);
+    for (uint32_t e = first; e < first + length; ++e)
+    {
+        full[e] = WrapAdd(m_own[e], m_sum[e]);
+    }
+    const double divisor = scale * m_k;
+    for (uint32_t e = 0; e < full.size(); ++e)
+    {
+        x[e] = full[e] / divisor;
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,58 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_WIRE_H
+#define WAN_WIRE_H
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief The wire facts every part of the module shares: IPv4, UDP and link framing sizes and
+ *        the IPv4/UDP field offsets the router and the FPGA read in place.
+ *
+ * One place for them: the router, the FPGA, the application's pacing and the cost model all
+ * read these, so a packet's size on the wire is computed the same way everywhere.
+ */
+struct WanWire
+{
+    static constexpr uint32_t IPV4_HEADER_BYTES = 20; //!< IPv4 header without options
+    static constexpr uint32_t UDP_HEADER_BYTES = 8;   //!< UDP header
+    /** Framing bytes per packet on each link: PointToPointNetDevice's PPP header. */
+    static constexpr uint32_t PPP_HEADER_BYTES = 2;
+    /** IPv4, UDP and framing bytes one UDP datagram adds on a link. */
+    static constexpr uint32_t UDP_PACKET_OVERHEAD =
+        IPV4_HEADER_BYTES + UDP_HEADER_BYTES + PPP_HEADER_BYTES;
+    /** The IP MTU the module uses by default (jumbo frames). */
+    static constexpr uint32_t DEFAULT_MTU = 9000;
+
+    static constexpr uint16_t IPV4_ETHERTYPE = 0x0800; //!< EtherType (and PPP protocol) of IPv4
+    static constexpr uint8_t IPV4_VERSION = 4;         //!< the IP version forwarded
+    static constexpr uint8_t IPV4_PLAIN_IHL = 5;       //!< IHL of a header without options
+    static constexpr uint8_t UDP_PROTOCOL = 17;        //!< IPv4 protocol number of UDP
+
+    static constexpr uint32_t IPV4_TOS_OFFSET = 1;          //!< IPv4: TOS byte
+    static constexpr uint32_t IPV4_TOTAL_LENGTH_OFFSET = 2; //!< IPv4: total length
+    static constexpr uint32_t IPV4_FRAGMENT_OFFSET = 6;     //!< IPv4: flags and fragment offset
+    static constexpr uint32_t IPV4_TTL_OFFSET = 8;          //!< IPv4: TTL
+    static constexpr uint32_t IPV4_PROTOCOL_OFFSET = 9;     //!< IPv4: protocol
+    static constexpr uint32_t IPV4_CHECKSUM_OFFSET = 10;    //!< IPv4: header checksum
+    static constexpr uint32_t IPV4_SOURCE_OFFSET = 12;      //!< IPv4: source address
+    static constexpr uint32_t IPV4_DESTINATION_OFFSET = 16; //!< IPv4: destination address
+    static constexpr uint16_t IPV4_FRAGMENT_MASK = 0x3fff;  //!< more-fragments bit and offset
+
+    static constexpr uint32_t UDP_SOURCE_PORT_OFFSET = 0;      //!< UDP: source port
+    static constexpr uint32_t UDP_DESTINATION_PORT_OFFSET = 2; //!< UDP: destination port
+    static constexpr uint32_t UDP_LENGTH_OFFSET = 4;           //!< UDP: length
+    static constexpr uint32_t UDP_CHECKSUM_OFFSET = 6;         //!< UDP: checksum
+
+    static constexpr double BITS_PER_BYTE = 8.0; //!< bits per byte
+};
+
+} // namespace ns3
+
+#endif /* WAN_WIRE_H */
