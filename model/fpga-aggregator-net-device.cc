@@ -426,6 +426,9 @@ FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
     {
         m_islandAddress = fields.destination;
     }
+    // Slots the sender skipped settle first, so aggregates leave in chunk order; then this
+    // chunk, then the frontier moves past it.
+    AdvanceFrontier(header, header.GetChunkIndex());
     Aggregate(packet, fields, header, size - header.GetPayloadSize());
     AdvanceFrontier(header, header.GetChunkIndex() + 1);
 }

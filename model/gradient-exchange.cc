@@ -179,7 +179,9 @@ GradientExchange::FullChunkSlot(double rateBps) const
 bool
 GradientExchange::MayBeOnItsWay(Time sentAt, uint32_t asker) const
 {
-    return sentAt > Simulator::Now() - RttTo(asker) - HoldAt(asker);
+    // Not the asker's FPGA hold: it asks for a chunk its FPGA gave up on (a partial
+    // aggregate), or one a later chunk overtook, and a resend passes the FPGA untouched.
+    return sentAt > Simulator::Now() - RttTo(asker);
 }
 
 Time
@@ -195,7 +197,8 @@ GradientExchange::RepairInterval(uint32_t slot) const
     {
         return m_context.repairTimeout;
     }
-    const Time derived = RttTo(IslandAt(slot)) * REPAIR_RTTS + HoldAt(m_context.island);
+    // Resends pass FPGAs untouched: no hold on their way.
+    const Time derived = RttTo(IslandAt(slot)) * REPAIR_RTTS;
     return std::max(derived, MIN_REPAIR_INTERVAL);
 }
 

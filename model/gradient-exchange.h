@@ -62,13 +62,12 @@ struct ExchangeContext
  * Incoming streams are tracked per (peer, step) by ChunkTracker. A gap is NACKed NackDelay
  * after it becomes visible (a later chunk or the sender's END arrived, or an FPGA's partial
  * aggregate lacks the peer), and a chunk asked for is asked again every repair interval
- * (RepairTimeout, or by default 1.5 round trips to the peer plus its FPGA hold, at least
- * 1 ms) while it is missing. Independently, a peer whose stream is incomplete and that has
- * been silent for a whole check interval (RetransmissionTimeout) is asked for everything
- * missing; MaxRetries such checks without an answer declare it lost, and so does answering
- * only "not yet" for longer than PeerPatience. So a peer that stops is declared lost at
- * most start + hold + RTT + (MaxRetries + 1) x (RetransmissionTimeout + RTT + hold) after
- * its last packet, or after PeerPatience of "not yet".
+ * (RepairTimeout, or by default 1.5 round trips to the peer, at least 1 ms) while it is missing.
+ * Independently, a peer whose stream is incomplete and that has been silent for a whole check
+ * interval (RetransmissionTimeout) is asked for everything missing; MaxRetries such checks without
+ * an answer declare it lost, and so does answering only "not yet" for longer than PeerPatience. So
+ * a peer that stops is declared lost at most start + hold + RTT + (MaxRetries + 1) x
+ * (RetransmissionTimeout + RTT + hold) after its last packet, or after PeerPatience of "not yet".
  */
 class GradientExchange
 {
@@ -156,8 +155,8 @@ class GradientExchange
     Time FullChunkSlot(double rateBps) const;
     /**
      * \param sentAt when a chunk's first pass left \param asker who asks for it
-     * \return true if the asker may not have seen it yet (sent less than its round trip plus
-     *         its FPGA's hold ago): answer "not yet" instead of resending
+     * \return true if the asker may not have seen it yet (sent less than its round trip ago):
+     *         answer "not yet" instead of resending
      */
     bool MayBeOnItsWay(Time sentAt, uint32_t asker) const;
     /** \param island the asker \return how long after a resend another may follow */

@@ -102,8 +102,7 @@ TrainingApplication::GetTypeId()
                           MakeTimeChecker(Time(0)))
             .AddAttribute("RepairTimeout",
                           "A chunk asked for and still missing is asked again after this "
-                          "long. 0: 1.5 round trips to the sender plus the own FPGA's hold, at "
-                          "least 1 ms.",
+                          "long. 0: 1.5 round trips to the sender, at least 1 ms.",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&TrainingApplication::m_repairTimeout),
                           MakeTimeChecker(Time(0)))

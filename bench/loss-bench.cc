@@ -1,0 +1,194 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * loss-bench: what random WAN packet loss costs a round, per capability set and exchange.
+ *
+ *   loss-bench [--topology=PATH] [--modelBytes=10000000] [--rounds=2]
+ *              [--losses=0,0.0001,0.001,0.01,0.05] [--sets=none,multicast,fpga,both]
+ *              [--schedules=global,ring]
+ *
+ * For each schedule (the global clique: DIRECT; or ring all-reduce) and capability set, every
+ * loss rate runs the same rounds with that loss on every WAN link direction (ns-3's
+ * RateErrorModel, per packet). Printed per row: the mean round sync time (slowest island of
+ * each round, averaged over rounds), its ratio to the lossless run of the same row, the
+ * packets the WAN dropped, chunks resent, resends per dropped packet, queue drops (any is
+ * caused by recovery: the lossless runs have none), and the issue's acceptance bound: at
+ * 0.1% loss at most 1.25 x lossless + 2 worst-path RTTs, at 1% at most 2 x + 2 RTTs.
+ */
+
+#include "ns3/clique-schedule.h"
+#include "ns3/command-line.h"
+#include "ns3/nstime.h"
+#include "ns3/simulator.h"
+#include "ns3/training-experiment.h"
+#include "ns3/training-helper.h"
+#include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/** One run's figures. */
+struct LossResult
+{
+    double roundSync{0};    //!< mean over rounds of the slowest island's sync time, s
+    uint64_t lost{0};       //!< packets dropped by the WAN error models
+    uint64_t resends{0};    //!< chunks resent
+    uint64_t queueDrops{0}; //!< packets dropped by device queues
+    uint64_t lostPeers{0};  //!< peers declared lost
+    double worstRtt{0};     //!< the largest island-to-island round trip, s
+};
+
+/** \param text comma-separated list \return its items */
+std::vector<std::string>
+Split(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        if (!item.empty())
+        {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
+/**
+ * \param topologyFile topology \param set capability set \param ring ring all-reduce
+ * \param modelBytes M \param rounds rounds \param loss WAN loss rate \return the figures
+ */
+LossResult
+RunOnce(const std::string& topologyFile,
+        const std::string& set,
+        bool ring,
+        uint64_t modelBytes,
+        uint32_t rounds,
+        double loss)
+{
+    WanTopology topology = WanTopology::LoadFile(topologyFile);
+    topology.SetCapabilities(WanCapabilities::Parse(set, "--sets"));
+    const uint32_t n = topology.GetIslands().size();
+    CliqueSchedule plan = CliqueSchedule::GlobalClique(n);
+    if (ring)
+    {
+        plan.SetAlgorithms(0, {SyncAlgorithm::RING});
+    }
+    WanTopologyHelper wan;
+    wan.Install(topology);
+    TrainingHelper helper(wan, plan);
+    helper.SetModelBytes(modelBytes);
+    helper.SetRounds(rounds);
+    helper.SetWanLossRate(loss);
+    helper.Install();
+    TrainingExperiment experiment(helper);
+    experiment.Run();
+    LossResult result;
+    std::vector<double> slowest(rounds, 0.0);
+    for (const TrainingRoundRecord& r : experiment.GetRecords())
+    {
+        slowest[r.round] = std::max(slowest[r.round], (r.syncEnd - r.syncStart).GetSeconds());
+        result.resends += r.retransmissions;
+        result.lostPeers += r.lostPeers.size();
+    }
+    for (double s : slowest)
+    {
+        result.roundSync += s / rounds;
+    }
+    result.lost = experiment.GetLossDrops();
+    result.queueDrops = experiment.GetQueueDrops();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            result.worstRtt = std::max(result.worstRtt, 2 * wan.GetRouting().GetIslandDelay(i, j));
+        }
+    }
+    Simulator::Destroy();
+    return result;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    std::string topology = "data/topologies/doublezero-9.json";
+    uint64_t modelBytes = 10000000;
+    uint32_t rounds = 2;
+    std::string losses = "0,0.0001,0.001,0.01,0.05";
+    std::string sets = "none,multicast,fpga,both";
+    std::string schedules = "global,ring";
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("topology", "Topology JSON", topology);
+    cmd.AddValue("modelBytes", "Bytes of one update", modelBytes);
+    cmd.AddValue("rounds", "Rounds per run", rounds);
+    cmd.AddValue("losses", "Comma-separated WAN loss rates (the first is the reference)", losses);
+    cmd.AddValue("sets", "Comma-separated capability sets", sets);
+    cmd.AddValue("schedules", "global (DIRECT) and/or ring", schedules);
+    cmd.Parse(argc, argv);
+
+    std::cout << "loss-bench: " << topology << ", model " << modelBytes << " bytes, " << rounds
+              << " round(s)\n";
+    std::cout << std::left << std::setw(8) << "exchange" << std::setw(11) << "set" << std::right
+              << std::setw(8) << "loss" << std::setw(11) << "sync_s" << std::setw(8) << "ratio"
+              << std::setw(9) << "lost" << std::setw(9) << "resends" << std::setw(10) << "res/lost"
+              << std::setw(8) << "qdrops" << std::setw(7) << "peers" << std::setw(11) << "bound_s"
+              << std::setw(7) << "ok" << std::endl;
+    bool allOk = true;
+    for (const std::string& schedule : Split(schedules))
+    {
+        for (const std::string& set : Split(sets))
+        {
+            double lossless = 0;
+            for (const std::string& text : Split(losses))
+            {
+                const double loss = std::stod(text);
+                const LossResult r =
+                    RunOnce(topology, set, schedule == "ring", modelBytes, rounds, loss);
+                if (loss == 0)
+                {
+                    lossless = r.roundSync;
+                }
+                double bound = 0;
+                if (loss > 0 && loss <= 0.001)
+                {
+                    bound = 1.25 * lossless + 2 * r.worstRtt;
+                }
+                else if (loss > 0.001 && loss <= 0.01)
+                {
+                    bound = 2 * lossless + 2 * r.worstRtt;
+                }
+                const bool ok = (bound == 0 || r.roundSync <= bound) && r.queueDrops == 0 &&
+                                (r.lost == 0 || r.resends <= 1.2 * r.lost);
+                allOk = allOk && (loss > 0.01 || ok);
+                std::cout << std::left << std::setw(8) << schedule << std::setw(11) << set
+                          << std::right << std::setw(8) << loss << std::fixed
+                          << std::setprecision(4) << std::setw(11) << r.roundSync
+                          << std::setprecision(2) << std::setw(8)
+                          << (lossless > 0 ? r.roundSync / lossless : 0) << std::setw(9) << r.lost
+                          << std::setw(9) << r.resends << std::setw(10)
+                          << (r.lost > 0 ? double(r.resends) / r.lost : 0.0) << std::setw(8)
+                          << r.queueDrops << std::setw(7) << r.lostPeers << std::setprecision(4)
+                          << std::setw(11) << bound << std::setw(7) << (ok ? "ok" : "MISS")
+                          << std::defaultfloat << std::endl;
+            }
+        }
+    }
+    std::cout << (allOk ? "loss-bench: every row up to 1% loss within the acceptance bounds"
+                        : "loss-bench: some row up to 1% loss MISSES the acceptance bounds")
+              << std::endl;
+    return allOk ? 0 : 1;
+}
