@@ -39,6 +39,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <list>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -146,7 +147,32 @@ struct RunResult
     uint32_t linkHeaderBytes{0};              //!< link header in island 0's MacTx packets
     std::vector<double> cityLoad;             //!< TrainingHelper::EstimateLoad
     std::vector<double> linkPackets;          //!< TrainingHelper::EstimateLoad
+
+    /** A gradient packet received by Setup::traceIsland's device. */
+    struct Arrival
+    {
+        uint64_t uid;          //!< packet uid
+        Time at;               //!< arrival
+        GradientHeader header; //!< its gradient header
+    };
+
+    std::vector<Arrival> arrivals; //!< at Setup::traceIsland, in order
 };
+
+/** \param run where to list \param packet an IPv4 packet the traced island's device received */
+void
+ListArrival(RunResult* run, Ptr<const Packet> packet)
+{
+    Ptr<Packet> copy = packet->Copy();
+    copy->RemoveAtStart(20 + 8);
+    RunResult::Arrival arrival;
+    if (GradientHeader::Parse(copy, arrival.header))
+    {
+        arrival.uid = packet->GetUid();
+        arrival.at = Simulator::Now();
+        run->arrivals.push_back(arrival);
+    }
+}
 
 /**
  * \param run where to count
@@ -183,12 +209,15 @@ struct Setup
     bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
     int fanOutCity{-1};     //!< city whose router gets MaxFanOut = fanOut
     uint32_t fanOut{0};     //!< that MaxFanOut
-    int multicastOffCity{-1}; //!< city whose router gets MulticastEnabled = false
-    bool tuneFpgas{true};     //!< TrainingHelper::SetTuneFpgas
-    uint32_t fpgaSlots{0};    //!< if positive, every FPGA's SlotCount
-    Time fpgaTimeout;         //!< if positive, every FPGA's Timeout
-    uint32_t queuePackets{0}; //!< if positive, every device's transmit queue bound
-    bool tuneQueues{true};    //!< TrainingHelper::SetTuneQueues
+    int multicastOffCity{-1};     //!< city whose router gets MulticastEnabled = false
+    bool tuneFpgas{true};         //!< TrainingHelper::SetTuneFpgas
+    uint32_t fpgaSlots{0};        //!< if positive, every FPGA's SlotCount
+    Time fpgaTimeout;             //!< if positive, every FPGA's Timeout
+    uint32_t queuePackets{0};     //!< if positive, every device's transmit queue bound
+    bool tuneQueues{true};        //!< TrainingHelper::SetTuneQueues
+    int traceIsland{-1};          //!< island whose device's received gradient packets are listed
+    int dropAtIsland{-1};         //!< island whose device drops the packets of dropUids
+    std::list<uint32_t> dropUids; //!< packet uids a ListErrorModel drops there
 };
 
 RunResult
@@ -279,7 +308,19 @@ Simulate(const Setup& setup)
             device->SetAttribute("ReceiveErrorModel", PointerValue(em));
         }
     }
+    if (setup.dropAtIsland >= 0)
+    {
+        Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
+        em->SetList(setup.dropUids);
+        wan.GetIslandDevice(setup.dropAtIsland)
+            ->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    }
     RunResult run;
+    if (setup.traceIsland >= 0)
+    {
+        wan.GetIslandDevice(setup.traceIsland)
+            ->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&ListArrival, &run));
+    }
     run.linkHeaderBytes = setup.stockLinks ? PppHeader().GetSerializedSize() : 0;
     wan.GetIslandDevice(0)->TraceConnectWithoutContext("MacTx",
                                                        MakeBoundCallback(&CountIsland0, &run));
@@ -717,6 +758,83 @@ class TrainingLossTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief One known lost chunk costs the time to see the gap, one NACK and one resend, all
+ *        computed here from the links, and exactly one resend.
+ *
+ * Two cities, one island each; island 0's 11-chunk update to island 1. A lossless run lists
+ * the packets island 1 receives; a second run drops island 0's chunk 3 there (ListErrorModel
+ * on island 1's access link, by packet uid). Island 1 sees the gap when chunk 4 arrives and
+ * NACKs at once; the 11 chunks take 80 us at 10 Gbit/s, so island 0's first pass is long over
+ * when the NACK arrives (2 ms round trip): it resends at once. Island 1's round ends when the
+ * resend arrives: chunk 4's arrival + the NACK's path + a full chunk's path, each path the sum
+ * of its three links' serialisation (10, 100, 10 Gbit/s, 2 framing bytes) and delays.
+ */
+class TrainingSingleDropTestCase : public TestCase
+{
+  public:
+    TrainingSingleDropTestCase()
+        : TestCase("one lost chunk: gap seen, one NACK, one resend, exact extra time")
+    {
+    }
+
+  private:
+    /** \param ipBytes an IPv4 packet's size \return its time over access, WAN, access */
+    static Time PathTime(uint32_t ipBytes)
+    {
+        const double bits = (ipBytes + 2) * 8.0;
+        return Seconds(bits / ACCESS_BPS + ACCESS_DELAY + bits / WAN_BPS + WAN_DELAY +
+                       bits / ACCESS_BPS + ACCESS_DELAY);
+    }
+
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 2;
+        setup.traceIsland = 1;
+        // Packet uids count on across runs: take them relative to a probe made just before.
+        const uint64_t cleanBase = Create<Packet>()->GetUid();
+        const RunResult clean = Simulate(setup);
+        const RunResult::Arrival* lost = nullptr;
+        const RunResult::Arrival* next = nullptr;
+        for (const RunResult::Arrival& a : clean.arrivals)
+        {
+            if (a.header.GetType() == GradientHeader::DATA && a.header.GetSender() == 0)
+            {
+                lost = a.header.GetChunkIndex() == 3 ? &a : lost;
+                next = a.header.GetChunkIndex() == 4 ? &a : next;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ((lost != nullptr && next != nullptr), true, "chunks 3 and 4 seen");
+        setup.dropAtIsland = 1;
+        const uint64_t base = Create<Packet>()->GetUid();
+        setup.dropUids = {static_cast<uint32_t>(base + (lost->uid - cleanBase))};
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.lossDrops, 1u, "exactly chunk 3 dropped");
+        // NACK: header + one range + UDP + IPv4; resend: a full chunk.
+        const Time nack = PathTime(HEADER + 8 + 8 + 20);
+        const Time resend = PathTime(CHUNK + HEADER + 8 + 20);
+        const Time expected = next->at + nack + resend;
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, (r.island == 0 ? 1u : 0u), "one resend");
+            NS_TEST_EXPECT_MSG_EQ(r.lostPeers.size(), 0u, "nobody lost");
+        }
+        const TrainingRoundRecord& receiver = run.records[1];
+        NS_TEST_ASSERT_MSG_EQ(receiver.island, 1u, "island 1's record");
+        NS_TEST_EXPECT_MSG_EQ_TOL(receiver.syncEnd,
+                                  expected,
+                                  NanoSeconds(3),
+                                  "gap at chunk 4 + NACK path + resend path");
+        NS_TEST_EXPECT_MSG_EQ(run.records[0].syncEnd,
+                              clean.records[0].syncEnd,
+                              "the sender's round is unchanged");
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief A cut access link ends in recorded lost peers, never a hang.
  */
 class TrainingCutLinkTestCase : public TestCase
@@ -1148,6 +1266,7 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingLossTestCase(0.01, "none", false));
         AddTestCase(new TrainingLossTestCase(0.05, "both", false));
         AddTestCase(new TrainingLossTestCase(0.05, "both", true));
+        AddTestCase(new TrainingSingleDropTestCase);
         AddTestCase(new TrainingCutLinkTestCase(false));
         AddTestCase(new TrainingCutLinkTestCase(true));
         AddTestCase(new TrainingRefusedTreeTestCase());
