@@ -14,6 +14,7 @@ fabric-bench
 fpga-bench
 training-bench
 optimiser-bench
+loss-bench
 "
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
