@@ -42,6 +42,7 @@
 #include <list>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -217,7 +218,7 @@ struct Setup
     bool tuneQueues{true};        //!< TrainingHelper::SetTuneQueues
     int traceIsland{-1};          //!< island whose device's received gradient packets are listed
     int dropAtIsland{-1};         //!< island whose device drops the packets of dropUids
-    std::list<uint32_t> dropUids; //!< packet uids a ListErrorModel drops there
+    std::list<uint64_t> dropUids; //!< packet uids a ListErrorModel drops there
 };
 
 RunResult
@@ -311,7 +312,10 @@ Simulate(const Setup& setup)
     if (setup.dropAtIsland >= 0)
     {
         Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
-        em->SetList(setup.dropUids);
+        // Packet uids are 32 bits wide in ns-3 3.37 and 64 in 3.48: take the list's type from
+        // the model.
+        using UidList = decltype(std::declval<ListErrorModel>().GetList());
+        em->SetList(UidList(setup.dropUids.begin(), setup.dropUids.end()));
         wan.GetIslandDevice(setup.dropAtIsland)
             ->SetAttribute("ReceiveErrorModel", PointerValue(em));
     }
@@ -807,7 +811,7 @@ class TrainingSingleDropTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ((lost != nullptr && next != nullptr), true, "chunks 3 and 4 seen");
         setup.dropAtIsland = 1;
         const uint64_t base = Create<Packet>()->GetUid();
-        setup.dropUids = {static_cast<uint32_t>(base + (lost->uid - cleanBase))};
+        setup.dropUids = {base + (lost->uid - cleanBase)};
         const RunResult run = Simulate(setup);
         NS_TEST_ASSERT_MSG_EQ(run.lossDrops, 1u, "exactly chunk 3 dropped");
         // NACK: header + one range + UDP + IPv4; resend: a full chunk.
