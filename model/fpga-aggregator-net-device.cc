@@ -478,13 +478,37 @@ FpgaAggregatorNetDevice::AdvanceFrontier(const GradientHeader& header, uint32_t 
         return;
     }
     frontier[sender] = next;
-    // Chunks the sender skipped: their open slots may now be settled.
-    for (uint32_t chunk = before; chunk < next; ++chunk)
+    // Chunks the sender skipped: their open slots may now be settled. A wide jump (a
+    // malformed or far-ahead packet) visits the open slots instead of every skipped index.
+    std::vector<uint32_t> skipped;
+    if (uint64_t{next} - before > m_index.size())
     {
-        auto slot = m_index.find(SlotKey{flow.jobId, flow.round, flow.cliqueId, chunk});
-        if (slot != m_index.end() && !m_slots[slot->second].contributors.Test(sender))
+        for (const auto& entry : m_index)
         {
-            MaybeSettle(slot->second);
+            const SlotKey& key = entry.first;
+            if (key.jobId == flow.jobId && key.round == flow.round &&
+                key.cliqueId == flow.cliqueId && key.chunkIndex >= before && key.chunkIndex < next)
+            {
+                skipped.push_back(entry.second);
+            }
+        }
+    }
+    else
+    {
+        for (uint32_t chunk = before; chunk < next; ++chunk)
+        {
+            auto slot = m_index.find(SlotKey{flow.jobId, flow.round, flow.cliqueId, chunk});
+            if (slot != m_index.end())
+            {
+                skipped.push_back(slot->second);
+            }
+        }
+    }
+    for (uint32_t index : skipped)
+    {
+        if (!m_slots[index].contributors.Test(sender))
+        {
+            MaybeSettle(index);
         }
     }
 }
