@@ -66,12 +66,10 @@ ChunkLayout::GetChunkSpan(uint32_t chunk, uint32_t& first) const
 uint32_t
 ChunkLayout::GetSegmentSpan(uint32_t k, uint32_t segment, uint32_t& first) const
 {
-    NS_ASSERT_MSG(k > 0 && segment < k, "segment " << segment << " of " << k);
-    const uint64_t size = (m_elements + k - 1) / k;
-    const uint64_t start = std::min<uint64_t>(m_elements, size * segment);
-    const uint64_t end = std::min<uint64_t>(m_elements, start + size);
+    uint64_t start = 0;
+    const uint64_t length = SegmentOf(m_elements, k, segment, start);
     first = static_cast<uint32_t>(start);
-    return static_cast<uint32_t>(end - start);
+    return static_cast<uint32_t>(length);
 }
 
 uint32_t
@@ -131,12 +129,17 @@ ChunkLayout::ElementsOf(uint64_t bytes)
 uint64_t
 ChunkLayout::RingSegmentBytes(uint64_t modelBytes, uint32_t k, uint32_t segment)
 {
+    uint64_t start = 0;
+    return SegmentOf(ElementsOf(modelBytes), k, segment, start) * GradientHeader::ELEMENT_SIZE;
+}
+
+uint64_t
+ChunkLayout::SegmentOf(uint64_t elements, uint32_t k, uint32_t segment, uint64_t& start)
+{
     NS_ASSERT_MSG(k > 0 && segment < k, "segment " << segment << " of " << k);
-    const uint64_t elements = ElementsOf(modelBytes);
     const uint64_t size = (elements + k - 1) / k;
-    const uint64_t start = std::min<uint64_t>(elements, size * segment);
-    const uint64_t end = std::min<uint64_t>(elements, start + size);
-    return (end - start) * GradientHeader::ELEMENT_SIZE;
+    start = std::min<uint64_t>(elements, size * segment);
+    return std::min<uint64_t>(elements, start + size) - start;
 }
 
 uint64_t

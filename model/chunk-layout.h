@@ -111,6 +111,12 @@ class ChunkLayout
     static uint32_t DataWireBytes(uint32_t payloadBytes, uint32_t islandCount);
 
   private:
+    /**
+     * \param elements E \param k ring members \param segment segment index
+     * \param start receives its first element \return its element count
+     */
+    static uint64_t SegmentOf(uint64_t elements, uint32_t k, uint32_t segment, uint64_t& start);
+
     uint64_t m_elements;      //!< E
     uint32_t m_chunkElements; //!< C
     uint32_t m_chunkCount;    //!< chunks of a whole update

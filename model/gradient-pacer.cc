@@ -80,12 +80,6 @@ GradientPacer::GetRate() const
     return m_rateBps;
 }
 
-bool
-GradientPacer::IsBusy() const
-{
-    return !m_timer.IsExpired();
-}
-
 Time
 GradientPacer::NextSendTime() const
 {

@@ -49,8 +49,6 @@ class GradientPacer
     void Cancel();
     /** \return the pacing rate, bit/s */
     double GetRate() const;
-    /** \return true if a send is scheduled */
-    bool IsBusy() const;
 
   private:
     /** \brief A pacing instant: send one packet and schedule the next. */
