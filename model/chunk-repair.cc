@@ -61,6 +61,12 @@ ChunkTracker::IsComplete() const
 }
 
 bool
+ChunkTracker::IsPassOver() const
+{
+    return m_missing == 0 || m_frontier >= m_chunks;
+}
+
+bool
 ChunkTracker::Has(uint32_t chunk) const
 {
     return (m_bits[chunk / WORD_BITS] >> (chunk % WORD_BITS)) & 1;
@@ -209,6 +215,12 @@ ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge)
         return false;
     }
     m_queue.emplace_back(key, asker);
+    if (it != m_lastSent.end())
+    {
+        // Asked again after a resend: that resend was lost too. Two copies now, so a path
+        // that lost it twice is unlikely to hold the round up for a third repair interval.
+        m_queue.emplace_back(key, asker);
+    }
     m_waiting.insert(key);
     return true;
 }
@@ -245,6 +257,74 @@ ResendQueue::Clear()
     m_queue.clear();
     m_waiting.clear();
     m_lastSent.clear();
+}
+
+void
+DeferredChunks::Defer(uint64_t key)
+{
+    m_held.insert(key);
+}
+
+bool
+DeferredChunks::IsDeferred(uint64_t key) const
+{
+    return m_held.count(key) != 0;
+}
+
+bool
+DeferredChunks::Release(uint64_t key)
+{
+    if (m_held.count(key) == 0 || std::find(m_ready.begin(), m_ready.end(), key) != m_ready.end())
+    {
+        return false;
+    }
+    m_ready.push_back(key);
+    return true;
+}
+
+bool
+DeferredChunks::PopReady(uint64_t& key)
+{
+    if (m_ready.empty())
+    {
+        return false;
+    }
+    key = m_ready.front();
+    m_ready.pop_front();
+    return true;
+}
+
+void
+DeferredChunks::Sent(uint64_t key, Time now)
+{
+    m_held.erase(key);
+    m_sent[key] = now;
+}
+
+bool
+DeferredChunks::SentAt(uint64_t key, Time& at) const
+{
+    auto it = m_sent.find(key);
+    if (it == m_sent.end())
+    {
+        return false;
+    }
+    at = it->second;
+    return true;
+}
+
+bool
+DeferredChunks::IsEmpty() const
+{
+    return m_held.empty();
+}
+
+void
+DeferredChunks::Clear()
+{
+    m_held.clear();
+    m_ready.clear();
+    m_sent.clear();
 }
 
 void

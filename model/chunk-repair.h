@@ -42,6 +42,11 @@ class ChunkTracker
     uint32_t GetMissing() const;
     /** \return true once every chunk is in */
     bool IsComplete() const;
+    /**
+     * \return true once the first pass is over: every chunk is in or known sent (the frontier
+     *         reached the end), so the missing ones were lost and are being repaired
+     */
+    bool IsPassOver() const;
     /** \param chunk index \return true if received */
     bool Has(uint32_t chunk) const;
     /** \param chunk index (not received yet) \brief mark it received */
@@ -118,6 +123,45 @@ class ResendQueue
     std::deque<std::pair<uint64_t, uint32_t>> m_queue; //!< waiting (chunk, asker), oldest first
     std::unordered_set<uint64_t> m_waiting;            //!< the same, for look-up
     std::unordered_map<uint64_t, Time> m_lastSent;     //!< when each chunk was last resent
+};
+
+/**
+ * \ingroup wan-training
+ * \brief The send side's held-back chunks of a pipelined stream: a ring step's chunk whose
+ *        input (the same chunk of the previous step) is still being repaired when the first
+ *        pass reaches it.
+ *
+ * The pass goes on without it, so one lost chunk delays only itself, not the stream. Once its
+ * input arrives it is ready, and goes ahead of first-pass chunks; its send time is kept for
+ * the NACKs it may draw (a receiver sees it as a gap, and is told "not yet" until it left).
+ */
+class DeferredChunks
+{
+  public:
+    /** \param key a chunk (ring step and chunk) the pass skips */
+    void Defer(uint64_t key);
+    /** \param key a chunk \return true while it is held back or ready, not sent yet */
+    bool IsDeferred(uint64_t key) const;
+    /** \param key a chunk whose input arrived \return true if it was held back: it is ready */
+    bool Release(uint64_t key);
+    /** \param key receives the oldest ready chunk \return false if none is ready */
+    bool PopReady(uint64_t& key);
+    /** \param key a chunk popped and sent \param now the time */
+    void Sent(uint64_t key, Time now);
+    /**
+     * \param key a chunk \param at receives when it was sent, if it was held back
+     * \return true if it was held back and has been sent
+     */
+    bool SentAt(uint64_t key, Time& at) const;
+    /** \return true if no chunk is held back or ready */
+    bool IsEmpty() const;
+    /** \brief Forget everything. */
+    void Clear();
+
+  private:
+    std::unordered_set<uint64_t> m_held;       //!< held back or ready, not sent
+    std::deque<uint64_t> m_ready;              //!< ready, in the order their inputs came
+    std::unordered_map<uint64_t, Time> m_sent; //!< held-back chunks already sent, and when
 };
 
 /**

@@ -26,6 +26,8 @@ constexpr uint32_t MAX_NACK_PACKETS = 64;
 const Time MIN_REPAIR_INTERVAL = MilliSeconds(1);
 /** Derived repair interval: this many round trips (plus the FPGA hold). */
 constexpr double REPAIR_RTTS = 1.5;
+/** Copies of each re-ask NACK (its first ask, or the resend, was lost). */
+constexpr uint32_t REASK_COPIES = 2;
 } // namespace
 
 GradientExchange::GradientExchange(ExchangeContext& context,
@@ -318,7 +320,7 @@ GradientExchange::Reask(uint32_t slot)
     Time earliest = Time::Max();
     for (uint16_t s = 0; ChunkTracker* tracker = StreamOf(slot, s); ++s)
     {
-        SendNack(slot, s, *tracker, false);
+        SendNack(slot, s, *tracker, false, REASK_COPIES);
         const Time due = tracker->NextDue(RepairInterval(slot));
         if (due < earliest)
         {
@@ -336,7 +338,11 @@ GradientExchange::Reask(uint32_t slot)
 }
 
 uint32_t
-GradientExchange::SendNack(uint32_t slot, uint16_t step, ChunkTracker& tracker, bool all)
+GradientExchange::SendNack(uint32_t slot,
+                           uint16_t step,
+                           ChunkTracker& tracker,
+                           bool all,
+                           uint32_t copies)
 {
     const uint32_t peer = IslandAt(slot);
     GradientHeader header = MakeHeader(GradientHeader::NACK, tracker.GetChunkCount(), step);
@@ -357,10 +363,13 @@ GradientExchange::SendNack(uint32_t slot, uint16_t step, ChunkTracker& tracker, 
                                << " step " << step << " first " << ranges.front().first
                                << " ranges " << ranges.size());
         header.SetNackRanges(ranges);
-        m_context.send(m_round,
-                       GradientHeader::CreateVirtualPacket(header),
-                       m_context.addresses[peer],
-                       true);
+        for (uint32_t copy = 0; copy < copies; ++copy)
+        {
+            m_context.send(m_round,
+                           GradientHeader::CreateVirtualPacket(header),
+                           m_context.addresses[peer],
+                           true);
+        }
         ++packets;
     }
     return packets;

@@ -225,9 +225,16 @@ class GradientExchange
     void Reask(uint32_t slot);
     /**
      * \param slot the peer \param step the stream \param tracker its tracker
-     * \param all ask beyond the frontier too \return NACK packets sent
+     * \param all ask beyond the frontier too
+     * \param copies send each NACK packet this many times (a re-ask: the first ask or its
+     *        answer was lost)
+     * \return NACK packets sent
      */
-    uint32_t SendNack(uint32_t slot, uint16_t step, ChunkTracker& tracker, bool all);
+    uint32_t SendNack(uint32_t slot,
+                      uint16_t step,
+                      ChunkTracker& tracker,
+                      bool all,
+                      uint32_t copies = 1);
     /** \param slot the peer \return the interval after which a chunk is asked again */
     Time RepairInterval(uint32_t slot) const;
     /** \param slot the peer \brief arm the re-ask timer at its tracker's next due time */

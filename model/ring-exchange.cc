@@ -23,6 +23,13 @@ namespace
 /** Bits of the chunk index in a resend key (the step is above them). */
 constexpr uint32_t KEY_STEP_SHIFT = 32;
 
+/** \param step ring step \param chunk chunk of its segment \return the chunk's key */
+uint64_t
+KeyOf(uint32_t step, uint32_t chunk)
+{
+    return (uint64_t{step} << KEY_STEP_SHIFT) | chunk;
+}
+
 } // namespace
 
 RingExchange::RingExchange(ExchangeContext& context,
@@ -87,9 +94,9 @@ RingExchange::MaybeAdvance()
     {
         return;
     }
-    if (m_sendStep > 0 && !m_in[m_sendStep - 1].IsComplete())
+    if (m_sendStep > 0 && !m_in[m_sendStep - 1].IsPassOver())
     {
-        return; // its input has not arrived yet
+        return; // its input is still arriving (chunks lost on the way are held back)
     }
     m_sending = true;
     m_nextChunk = 0;
@@ -118,23 +125,53 @@ RingExchange::SendNext()
         m_context.resent(m_round, asker);
         return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
     }
+    if (m_deferred.PopReady(key))
+    {
+        // A held-back chunk whose input came: it is late, so it goes first.
+        packet =
+            BuildChunk(static_cast<uint16_t>(key >> KEY_STEP_SHIFT), static_cast<uint32_t>(key), 0);
+        m_deferred.Sent(key, Simulator::Now());
+        NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": late step "
+                               << (key >> KEY_STEP_SHIFT) << " chunk " << uint32_t(key));
+        m_context.send(m_round, packet, m_successor, false);
+        CheckComplete();
+        return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+    }
     if (m_sending)
     {
         const uint16_t step = static_cast<uint16_t>(m_sendStep);
-        packet = BuildChunk(step, m_nextChunk, 0);
-        m_context.send(m_round, packet, m_successor, false);
-        m_clocks[step].Note(m_nextChunk, Simulator::Now());
-        if (++m_nextChunk == SendChunks(step))
+        const uint32_t chunks = SendChunks(step);
+        // A chunk whose input is still being repaired is held back; the pass goes on.
+        while (m_nextChunk < chunks && step > 0 && !m_in[step - 1].Has(m_nextChunk))
         {
-            m_sending = false;
-            ++m_sendStep;
-            m_endPending = step;
-            MaybeAdvance(); // the next step's first chunk, if it can go, marks the end instead
-            CheckComplete();
+            NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": hold step "
+                                   << step << " chunk " << m_nextChunk);
+            m_deferred.Defer(KeyOf(step, m_nextChunk++));
+        }
+        uint32_t bytes = 0;
+        if (m_nextChunk < chunks)
+        {
+            packet = BuildChunk(step, m_nextChunk, 0);
+            m_context.send(m_round, packet, m_successor, false);
+            m_clocks[step].Note(m_nextChunk, Simulator::Now());
+            bytes = packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+            ++m_nextChunk;
+        }
+        if (m_nextChunk < chunks)
+        {
+            return bytes;
+        }
+        m_sending = false;
+        ++m_sendStep;
+        m_endPending = step;
+        MaybeAdvance(); // the next step's first chunk, if it can go, marks the end instead
+        CheckComplete();
+        if (bytes > 0 || m_sending)
+        {
             // Otherwise the END waits a full chunk's slot (see DirectExchange::SendNext).
             return FullChunkWireBytes();
         }
-        return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+        // The step's last chunks were all held back: its END goes now.
     }
     if (m_endPending < m_steps)
     {
@@ -202,13 +239,16 @@ RingExchange::QueueResends(uint32_t peer,
     {
         for (uint32_t c = range.first; c < range.first + range.count; ++c)
         {
+            const uint64_t key = KeyOf(step, c);
+            Time sentAt;
+            const bool late = m_deferred.SentAt(key, sentAt);
             if (step > m_sendStep || (step == m_sendStep && (!m_sending || c >= m_nextChunk)) ||
-                MayBeOnItsWay(m_clocks[step].SentAt(c), peer))
+                m_deferred.IsDeferred(key) ||
+                MayBeOnItsWay(late ? sentAt : m_clocks[step].SentAt(c), peer))
             {
                 notYet = true; // not sent yet, or the asker cannot know it is missing
                 continue;
             }
-            const uint64_t key = (uint64_t{step} << KEY_STEP_SHIFT) | c;
             queued += m_resends.Request(key, peer, now, spacing);
         }
     }
@@ -249,6 +289,10 @@ RingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32
     }
     m_in[step].Mark(chunk);
     NoteProgress(m_predecessor);
+    if (step + 1 < m_steps && m_deferred.Release(KeyOf(step + 1, chunk)))
+    {
+        m_pacer.Wake(); // the chunk it held back can go
+    }
     if (m_context.real)
     {
         if (step < m_k - 1)
@@ -310,7 +354,8 @@ RingExchange::ReceiveEnd(const GradientHeader& header)
 bool
 RingExchange::IsDone() const
 {
-    return m_abandoned || (m_sendStep == m_steps && m_in[m_steps - 1].IsComplete());
+    return m_abandoned ||
+           (m_sendStep == m_steps && m_deferred.IsEmpty() && m_in[m_steps - 1].IsComplete());
 }
 
 ChunkTracker*
@@ -348,6 +393,7 @@ RingExchange::OnPeerLost(uint32_t slot)
         m_sending = false;
         m_pacer.Cancel();
         m_resends.Clear();
+        m_deferred.Clear();
     }
 }
 

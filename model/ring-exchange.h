@@ -18,11 +18,13 @@ namespace ns3
  *        sent to the successor and received from the predecessor.
  *
  * Step s + 1 starts when step s is sent and its input (what the predecessor sent in step s)
- * is complete. One GradientPacer carries every step at the step's planned rate, with resends
- * of any earlier step ahead of the next first-pass chunk. A step whose successor step cannot
- * start at once ends with an END at its next pacing instant (a next step's first chunk says
- * the same). A lost predecessor breaks the ring: the island keeps its own parameters for the round
- * (abandoned) and stops answering for it.
+ * has all arrived or is known lost: a chunk whose input is still being repaired is held back
+ * (DeferredChunks) and sent, ahead of first-pass chunks, as soon as the repair arrives, so a
+ * loss delays that chunk's way round the ring, not the ring. One GradientPacer carries every step
+ * at the step's planned rate, with resends of any earlier step ahead of the next first-pass chunk.
+ * A step whose successor step cannot start at once ends with an END at its next pacing instant (a
+ * next step's first chunk says the same). A lost predecessor breaks the ring: the island keeps its
+ * own parameters for the round (abandoned) and stops answering for it.
  */
 class RingExchange : public GradientExchange
 {
@@ -78,6 +80,7 @@ class RingExchange : public GradientExchange
     uint32_t m_endPending;                //!< step whose END goes next, or m_steps for none
     GradientPacer m_pacer;                //!< pacing to the successor
     ResendQueue m_resends;                //!< (step << 32 | chunk) asked for again
+    DeferredChunks m_deferred;            //!< chunks whose input is still being repaired
     std::vector<FirstPassClock> m_clocks; //!< per step: when each first-pass chunk left
     std::vector<int32_t> m_sum;           //!< reduce-scatter sums (real)
     std::vector<int32_t> m_full;          //!< all-gather result (real)

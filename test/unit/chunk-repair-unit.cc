@@ -1,0 +1,66 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Unit tests of the repair bookkeeping (model/chunk-repair.h): when a stream's first pass is
+ * over, and the held-back chunks of a pipelined ring step.
+ */
+
+#include "ns3/chunk-repair.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+TEST(ChunkTracker, PassIsOverWhenTheFrontierReachesTheEndOrAllAreIn)
+{
+    ChunkTracker t;
+    t.Init(4);
+    EXPECT_FALSE(t.IsPassOver());
+    t.Mark(0);
+    t.Mark(2);
+    EXPECT_FALSE(t.IsPassOver()); // chunk 3 may still come
+    EXPECT_TRUE(t.Advance(3));    // chunk 1 is a gap
+    EXPECT_FALSE(t.IsPassOver());
+    t.Advance(4); // the sender's END: chunks 1 and 3 were lost
+    EXPECT_TRUE(t.IsPassOver());
+    EXPECT_FALSE(t.IsComplete());
+
+    ChunkTracker full;
+    full.Init(2);
+    full.Mark(1);
+    full.Mark(0);
+    EXPECT_TRUE(full.IsPassOver()); // every chunk in, though no END was seen
+}
+
+TEST(DeferredChunks, HeldUntilReleasedThenSentInReleaseOrder)
+{
+    DeferredChunks d;
+    EXPECT_TRUE(d.IsEmpty());
+    d.Defer(7);
+    d.Defer(3);
+    EXPECT_TRUE(d.IsDeferred(7));
+    EXPECT_TRUE(d.IsDeferred(3));
+    EXPECT_FALSE(d.IsDeferred(5));
+    uint64_t key = 0;
+    EXPECT_FALSE(d.PopReady(key)); // inputs not in yet
+    EXPECT_FALSE(d.Release(5));    // never held back: the pass sends it
+    EXPECT_TRUE(d.Release(3));
+    EXPECT_FALSE(d.Release(3)); // a duplicate input changes nothing
+    EXPECT_TRUE(d.Release(7));
+    ASSERT_TRUE(d.PopReady(key));
+    EXPECT_EQ(key, 3u);
+    EXPECT_TRUE(d.IsDeferred(3)); // popped, but not sent yet
+    d.Sent(3, Seconds(1.5));
+    EXPECT_FALSE(d.IsDeferred(3));
+    Time at;
+    ASSERT_TRUE(d.SentAt(3, at));
+    EXPECT_EQ(at, Seconds(1.5));
+    EXPECT_FALSE(d.SentAt(7, at));
+    EXPECT_FALSE(d.IsEmpty()); // 7 is ready but not sent
+    ASSERT_TRUE(d.PopReady(key));
+    EXPECT_EQ(key, 7u);
+    d.Sent(7, Seconds(2));
+    EXPECT_TRUE(d.IsEmpty());
+    d.Clear();
+    EXPECT_FALSE(d.SentAt(3, at));
+}
