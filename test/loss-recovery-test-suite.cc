@@ -105,27 +105,6 @@ FarTriangle(const std::string& caps)
     return setup;
 }
 
-/**
- * \param setup a run tracing its traceIsland (or that island's FPGA port)
- * \param sender the sender of the chunk to drop \param chunk its index
- * \param clean receives the lossless run
- * \return the run with that one packet dropped where it was traced (dropAtIsland =
- *         traceIsland); packet uids count on across runs, so the uid is taken relative to a
- *         probe made just before each run
- */
-RunResult
-SimulateDropping(Setup setup, uint32_t sender, uint32_t chunk, RunResult& clean)
-{
-    const uint64_t cleanBase = Create<Packet>()->GetUid();
-    clean = Simulate(setup);
-    const RunResult::Arrival* lost = clean.Find(GradientHeader::DATA, sender, chunk);
-    NS_ABORT_MSG_IF(lost == nullptr, "chunk " << chunk << " of " << sender << " never traced");
-    setup.dropAtIsland = setup.traceIsland;
-    const uint64_t base = Create<Packet>()->GetUid();
-    setup.dropUids = {base + (lost->uid - cleanBase)};
-    return Simulate(setup);
-}
-
 } // namespace
 
 /**
@@ -222,6 +201,30 @@ class SingleDropTestCase : public TestCase
     }
 
     /**
+     * \param setup a run tracing its traceIsland (or that island's FPGA port)
+     * \param sender the sender of the chunk to drop \param chunk its index
+     * \param clean receives the lossless run
+     * \return the run with that one packet dropped where it was traced (dropAtIsland =
+     *         traceIsland), or the lossless run again if it never arrived there; packet uids
+     *         count on across runs, so the uid is taken relative to a probe made just before
+     *         each run
+     */
+    RunResult SimulateDropping(Setup setup, uint32_t sender, uint32_t chunk, RunResult& clean)
+    {
+        const uint64_t cleanBase = Create<Packet>()->GetUid();
+        clean = Simulate(setup);
+        const RunResult::Arrival* lost = clean.Find(GradientHeader::DATA, sender, chunk);
+        NS_TEST_EXPECT_MSG_NE(lost, nullptr, "chunk " << chunk << " of " << sender << " seen");
+        if (lost != nullptr)
+        {
+            setup.dropAtIsland = setup.traceIsland;
+            const uint64_t base = Create<Packet>()->GetUid();
+            setup.dropUids = {base + (lost->uid - cleanBase)};
+        }
+        return Simulate(setup);
+    }
+
+    /**
      * \param run the run with the drop \param clean the lossless run
      * \param receiver the island that lost the chunk \param expected when its round must end
      */
@@ -233,7 +236,7 @@ class SingleDropTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(run.lossDrops, 1u, "exactly one chunk dropped");
         NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
         NS_TEST_ASSERT_MSG_EQ(run.records.size(), clean.records.size(), "one round each");
-        for (uint32_t i = 0; i < run.records.size(); ++i)
+        for (uint32_t i = 0; i < std::min(run.records.size(), clean.records.size()); ++i)
         {
             const TrainingRoundRecord& r = run.records[i];
             NS_TEST_ASSERT_MSG_EQ(r.island, i, "island " << i << "'s record");
@@ -292,7 +295,11 @@ class TrainingSingleDropTestCase : public SingleDropTestCase
         RunResult clean;
         const RunResult run = SimulateDropping(setup, 0, 3, clean);
         const RunResult::Arrival* next = clean.Find(GradientHeader::DATA, 0, 4);
-        NS_TEST_ASSERT_MSG_EQ((next != nullptr), true, "chunk 4 seen");
+        NS_TEST_ASSERT_MSG_NE(next, nullptr, "chunk 4 seen");
+        if (next == nullptr)
+        {
+            return; // the runner goes on after a failed assertion
+        }
         const Time start = setup.compute;
         const Time gap = start + Paced(4, ACCESS_BPS) + PathTime(FULL_CHUNK_IP);
         NS_TEST_EXPECT_MSG_EQ_TOL(next->at, gap, TIME_TOLERANCE, "chunk 4 arrives as computed");
@@ -352,7 +359,11 @@ class TrainingMulticastDropTestCase : public SingleDropTestCase
                                   TIME_TOLERANCE,
                                   "lossless: island 2's last chunk ends island 1's round");
         const RunResult::Arrival* next = clean.Find(GradientHeader::DATA, 0, 4);
-        NS_TEST_ASSERT_MSG_EQ((next != nullptr), true, "chunk 4 seen");
+        NS_TEST_ASSERT_MSG_NE(next, nullptr, "chunk 4 seen");
+        if (next == nullptr)
+        {
+            return; // the runner goes on after a failed assertion
+        }
         const Time gap = start + Paced(4, HALF_ACCESS_BPS) + PathTime(FULL_CHUNK_IP);
         NS_TEST_EXPECT_MSG_EQ_TOL(next->at, gap, TIME_TOLERANCE, "chunk 4 arrives as computed");
 
@@ -361,7 +372,11 @@ class TrainingMulticastDropTestCase : public SingleDropTestCase
         CheckOneResend(run, clean, 1, expected);
         NS_TEST_EXPECT_MSG_GT(expected, cleanEnd, "the resend comes after island 2's chunks");
         const RunResult::Arrival* resend = run.Find(GradientHeader::DATA, 0, 3, true);
-        NS_TEST_ASSERT_MSG_EQ((resend != nullptr), true, "the resend reached island 1");
+        NS_TEST_ASSERT_MSG_NE(resend, nullptr, "the resend reached island 1");
+        if (resend == nullptr)
+        {
+            return; // the runner goes on after a failed assertion
+        }
         NS_TEST_EXPECT_MSG_EQ_TOL(resend->at, expected, TIME_TOLERANCE, "resend arrival");
         // The resend went to the group: island 2 received it too, island 1 got it instead of
         // the lost copy, island 0 nothing more.
@@ -429,7 +444,11 @@ class TrainingFpgaDropTestCase : public SingleDropTestCase
             Hop(FULL_CHUNK_IP, IN_BOX_BPS, IN_BOX_DELAY) + Hop(FULL_CHUNK_IP, WAN_BPS, FAR_DELAY) +
             Hop(FULL_CHUNK_IP, IN_BOX_BPS, IN_BOX_DELAY);
         const RunResult::Arrival* lastContribution = clean.Find(GradientHeader::DATA, 2, 3);
-        NS_TEST_ASSERT_MSG_EQ((lastContribution != nullptr), true, "island 2's chunk 3 seen");
+        NS_TEST_ASSERT_MSG_NE(lastContribution, nullptr, "island 2's chunk 3 seen");
+        if (lastContribution == nullptr)
+        {
+            return; // the runner goes on after a failed assertion
+        }
         NS_TEST_EXPECT_MSG_EQ_TOL(lastContribution->at,
                                   arrival,
                                   TIME_TOLERANCE,
@@ -442,7 +461,11 @@ class TrainingFpgaDropTestCase : public SingleDropTestCase
         CheckOneResend(run, clean, 1, expected);
         NS_TEST_EXPECT_MSG_GT(expected, clean.records[1].syncEnd, "the loss costs time");
         const RunResult::Arrival* resend = run.Find(GradientHeader::DATA, 0, 3, true);
-        NS_TEST_ASSERT_MSG_EQ((resend != nullptr), true, "the resend reached FPGA 1");
+        NS_TEST_ASSERT_MSG_NE(resend, nullptr, "the resend reached FPGA 1");
+        if (resend == nullptr)
+        {
+            return; // the runner goes on after a failed assertion
+        }
         NS_TEST_EXPECT_MSG_EQ_TOL(resend->at,
                                   expected - Service(FULL_CHUNK_IP, setup.fpgaRateBps) -
                                       Hop(FULL_CHUNK_IP, ACCESS_BPS, ACCESS_DELAY),
@@ -558,6 +581,10 @@ class TrainingCutLinkTestCase : public TestCase
  * \ingroup wan-training-tests
  * \brief Without loss nothing is resent, even when peers are silent for many check intervals
  *        (a 10x straggler): a NACK that races data still on the way is answered "not yet".
+ *
+ * Transmit queues are the helper's tuned bound (twice the planned streams per link direction),
+ * so islands paced over their planned rates would overflow them: "a clean network" (no queue
+ * drop, no loss) also says that every stream keeps to its plan.
  */
 class TrainingNoNeedlessResendTestCase : public TestCase
 {
@@ -583,6 +610,9 @@ class TrainingNoNeedlessResendTestCase : public TestCase
         // WAN round trips (>= 120 ms) longer than a step's send time and than the 20 ms check
         // interval: a NACK sent in a silence arrives after the whole step has left.
         setup.wanDelay = 0.03;
+        // Queues at the helper's tuned bound (twice the planned streams per link direction):
+        // islands paced over their rates would overflow them.
+        setup.queuePackets = 1;
         const RunResult run = Simulate(setup);
         NS_TEST_ASSERT_MSG_EQ(run.records.size(), setup.rounds * setup.cities, "all records");
         for (const TrainingRoundRecord& r : run.records)

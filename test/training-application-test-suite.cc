@@ -63,6 +63,10 @@ EquivalenceSetups()
 /**
  * \ingroup wan-training-tests
  * \brief A 3-island global clique exchanges exactly the bytes the capability set implies.
+ *
+ * Transmit queues are the helper's tuned bound (twice the planned streams per link direction,
+ * 2 to 4 packets here), so a sender paced over its planned rate overflows one within the
+ * 11 chunks: zero queue drops says that every stream keeps to its plan.
  */
 class TrainingExactBytesTestCase : public TestCase
 {
@@ -80,6 +84,7 @@ class TrainingExactBytesTestCase : public TestCase
         Setup setup;
         setup.caps = m_caps;
         setup.rounds = 2;
+        setup.queuePackets = 1; // raised by the helper to the planned bound
         const RunResult run = Simulate(setup);
         const bool multicast = m_caps == "multicast" || m_caps == "both";
         const bool fpga = m_caps == "fpga" || m_caps == "both";
@@ -434,7 +439,8 @@ class TrainingRefusedTreeTestCase : public TestCase
  * FPGA at every island, RetransmissionTimeout 20 ms. Island C0-0 hears from C1-1 after 1 ms
  * but gets every aggregate only after C2-0's chunk arrived, 60 ms in: without the FPGA's hold
  * it would NACK C1-0 at about 22 ms. Each FPGA folds exactly one aggregate per chunk per
- * round, all complete.
+ * round, all complete. Queues at the helper's tuned bound: a copy paced over its rate would
+ * overflow its island's egress.
  */
 class TrainingFpgaHoldTestCase : public TestCase
 {
@@ -451,6 +457,7 @@ class TrainingFpgaHoldTestCase : public TestCase
         setup.caps = "fpga";
         setup.farDelay = 60e-3;
         setup.rounds = 2;
+        setup.queuePackets = 1; // raised by the helper to the planned bound
         const RunResult run = Simulate(setup);
         const uint64_t chunks = Chunks(setup.modelBytes);
         for (const TrainingRoundRecord& r : run.records)
