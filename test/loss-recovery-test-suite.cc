@@ -225,6 +225,19 @@ class SingleDropTestCase : public TestCase
     }
 
     /**
+     * \param arrival a traced arrival (nullptr: never seen) \param expected when it must come
+     * \param what what it is
+     */
+    void CheckArrival(const RunResult::Arrival* arrival, Time expected, const std::string& what)
+    {
+        NS_TEST_EXPECT_MSG_NE(arrival, nullptr, what << ": seen");
+        if (arrival != nullptr)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(arrival->at, expected, TIME_TOLERANCE, what);
+        }
+    }
+
+    /**
      * \param run the run with the drop \param clean the lossless run
      * \param receiver the island that lost the chunk \param expected when its round must end
      */
@@ -294,15 +307,9 @@ class TrainingSingleDropTestCase : public SingleDropTestCase
         setup.queuePackets = 1; // raised by the helper to the planned bound
         RunResult clean;
         const RunResult run = SimulateDropping(setup, 0, 3, clean);
-        const RunResult::Arrival* next = clean.Find(GradientHeader::DATA, 0, 4);
-        NS_TEST_ASSERT_MSG_NE(next, nullptr, "chunk 4 seen");
-        if (next == nullptr)
-        {
-            return; // the runner goes on after a failed assertion
-        }
         const Time start = setup.compute;
         const Time gap = start + Paced(4, ACCESS_BPS) + PathTime(FULL_CHUNK_IP);
-        NS_TEST_EXPECT_MSG_EQ_TOL(next->at, gap, TIME_TOLERANCE, "chunk 4 arrives as computed");
+        CheckArrival(clean.Find(GradientHeader::DATA, 0, 4), gap, "chunk 4 arrives as computed");
         const Time expected = gap + PathTime(NACK_IP) + PathTime(FULL_CHUNK_IP);
         CheckOneResend(run, clean, 1, expected); // gap at chunk 4 + NACK path + resend path
     }
@@ -358,26 +365,14 @@ class TrainingMulticastDropTestCase : public SingleDropTestCase
                                   cleanEnd,
                                   TIME_TOLERANCE,
                                   "lossless: island 2's last chunk ends island 1's round");
-        const RunResult::Arrival* next = clean.Find(GradientHeader::DATA, 0, 4);
-        NS_TEST_ASSERT_MSG_NE(next, nullptr, "chunk 4 seen");
-        if (next == nullptr)
-        {
-            return; // the runner goes on after a failed assertion
-        }
         const Time gap = start + Paced(4, HALF_ACCESS_BPS) + PathTime(FULL_CHUNK_IP);
-        NS_TEST_EXPECT_MSG_EQ_TOL(next->at, gap, TIME_TOLERANCE, "chunk 4 arrives as computed");
+        CheckArrival(clean.Find(GradientHeader::DATA, 0, 4), gap, "chunk 4 arrives as computed");
 
         // Gap at chunk 4 + NACK path + resend path.
         const Time expected = gap + PathTime(NACK_IP) + PathTime(FULL_CHUNK_IP);
         CheckOneResend(run, clean, 1, expected);
         NS_TEST_EXPECT_MSG_GT(expected, cleanEnd, "the resend comes after island 2's chunks");
-        const RunResult::Arrival* resend = run.Find(GradientHeader::DATA, 0, 3, true);
-        NS_TEST_ASSERT_MSG_NE(resend, nullptr, "the resend reached island 1");
-        if (resend == nullptr)
-        {
-            return; // the runner goes on after a failed assertion
-        }
-        NS_TEST_EXPECT_MSG_EQ_TOL(resend->at, expected, TIME_TOLERANCE, "resend arrival");
+        CheckArrival(run.Find(GradientHeader::DATA, 0, 3, true), expected, "resend arrival");
         // The resend went to the group: island 2 received it too, island 1 got it instead of
         // the lost copy, island 0 nothing more.
         const uint64_t received[] = {0, 0, 1};
@@ -443,16 +438,9 @@ class TrainingFpgaDropTestCase : public SingleDropTestCase
             Hop(FULL_CHUNK_IP, ACCESS_BPS, ACCESS_DELAY) +
             Hop(FULL_CHUNK_IP, IN_BOX_BPS, IN_BOX_DELAY) + Hop(FULL_CHUNK_IP, WAN_BPS, FAR_DELAY) +
             Hop(FULL_CHUNK_IP, IN_BOX_BPS, IN_BOX_DELAY);
-        const RunResult::Arrival* lastContribution = clean.Find(GradientHeader::DATA, 2, 3);
-        NS_TEST_ASSERT_MSG_NE(lastContribution, nullptr, "island 2's chunk 3 seen");
-        if (lastContribution == nullptr)
-        {
-            return; // the runner goes on after a failed assertion
-        }
-        NS_TEST_EXPECT_MSG_EQ_TOL(lastContribution->at,
-                                  arrival,
-                                  TIME_TOLERANCE,
-                                  "island 2's chunk 3 reaches FPGA 1 as computed");
+        CheckArrival(clean.Find(GradientHeader::DATA, 2, 3),
+                     arrival,
+                     "island 2's chunk 3 reaches FPGA 1 as computed");
         const Time nack = arrival + Service(FULL_CHUNK_IP, setup.fpgaRateBps) + setup.fpgaLatency +
                           Hop(FULL_CHUNK_IP, ACCESS_BPS, ACCESS_DELAY);
         const Time expected = nack + FpgaPathTime(NACK_IP, WAN_DELAY, setup.fpgaRateBps) +
@@ -460,17 +448,10 @@ class TrainingFpgaDropTestCase : public SingleDropTestCase
 
         CheckOneResend(run, clean, 1, expected);
         NS_TEST_EXPECT_MSG_GT(expected, clean.records[1].syncEnd, "the loss costs time");
-        const RunResult::Arrival* resend = run.Find(GradientHeader::DATA, 0, 3, true);
-        NS_TEST_ASSERT_MSG_NE(resend, nullptr, "the resend reached FPGA 1");
-        if (resend == nullptr)
-        {
-            return; // the runner goes on after a failed assertion
-        }
-        NS_TEST_EXPECT_MSG_EQ_TOL(resend->at,
-                                  expected - Service(FULL_CHUNK_IP, setup.fpgaRateBps) -
-                                      Hop(FULL_CHUNK_IP, ACCESS_BPS, ACCESS_DELAY),
-                                  TIME_TOLERANCE,
-                                  "the resend reaches FPGA 1 an engine and an access hop early");
+        CheckArrival(run.Find(GradientHeader::DATA, 0, 3, true),
+                     expected - Service(FULL_CHUNK_IP, setup.fpgaRateBps) -
+                         Hop(FULL_CHUNK_IP, ACCESS_BPS, ACCESS_DELAY),
+                     "the resend reaches FPGA 1 an engine and an access hop early");
         // Island 1 received one aggregate per chunk (one of them partial) and the resend.
         NS_TEST_EXPECT_MSG_EQ(run.records[1].packetsReceived, chunks + 1, "aggregates + resend");
         // 3 FPGAs x chunks slots; slot 3 at FPGA 1 lacks island 0's contribution.
