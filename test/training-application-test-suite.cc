@@ -1,13 +1,15 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Tests of TrainingApplication and TrainingHelper on small topologies built in code: exact
- * byte counts of a 3-island exchange under each capability set, the sync time of an
- * uncongested direct exchange against its analytic value, ring all-reduce volumes, real-mode
- * averages (global clique, 3x3 rotating cliques), exact results under random WAN loss, a cut
- * link ending in a recorded lost peer, a straggler delaying only its own clique, and
- * byte-identical CSV output for the same seed. Expected values are computed here from the
- * model size, chunk size and header sizes, never read back from the simulation.
+ * Tests of TrainingApplication and TrainingHelper on small topologies built in code (the
+ * shared scenario builder of training-scenario.h): exact byte counts of a 3-island exchange
+ * under each capability set, the sync time of an uncongested direct exchange against its
+ * analytic value, ring all-reduce volumes, real-mode averages (global clique, 3x3 rotating
+ * cliques), queues sized to the planned streams, FPGA holds, rounds that overlap, a straggler
+ * delaying only its own clique, and byte-identical CSV output for the same seed. Loss and its
+ * recovery are the loss-recovery suite's (loss-recovery-test-suite.cc). Expected values are
+ * computed here from the model size, chunk size and header sizes, never read back from the
+ * simulation.
  *
  * Fixed-point tolerance (real mode): every parameter travels as round(x * Scale), so one
  * averaging round is off the exact mean by at most 0.5 / Scale; R chained rounds by at most
@@ -16,373 +18,21 @@
 
 // ctest-suite: training-application
 
-#include "ns3/boolean.h"
-#include "ns3/double.h"
-#include "ns3/enum.h"
-#include "ns3/error-model.h"
-#include "ns3/fpga-aggregator-net-device.h"
-#include "ns3/point-to-point-net-device.h"
-#include "ns3/pointer.h"
-#include "ns3/ppp-header.h"
-#include "ns3/rng-seed-manager.h"
-#include "ns3/simulator.h"
+#include "training-scenario.h"
+
 #include "ns3/test.h"
 #include "ns3/training-application.h"
-#include "ns3/training-experiment.h"
-#include "ns3/training-helper.h"
-#include "ns3/training-output.h"
-#include "ns3/training-planner.h"
-#include "ns3/training-workload.h"
-#include "ns3/uinteger.h"
-#include "ns3/wan-topology-helper.h"
-#include "ns3/wan-topology.h"
 
-#include <algorithm>
-#include <cmath>
-#include <list>
-#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::training_test;
 
 namespace
 {
-
-/// One gigabit per second.
-const uint64_t GBPS = 1000000000ULL;
-/// Access link rate of every test island.
-const uint64_t ACCESS_BPS = 10 * GBPS;
-/// WAN link rate.
-const uint64_t WAN_BPS = 100 * GBPS;
-/// Access link delay, s.
-const double ACCESS_DELAY = 50e-6;
-/// WAN link delay, s.
-const double WAN_DELAY = 1e-3;
-/// Gradient header of a DATA/AGGREGATE/RING packet with up to 64 islands: 36 + 2 x 8.
-const uint32_t HEADER = 52;
-/// Chunk payload filling a 9000-byte MTU: 9000 - 20 (IPv4) - 8 (UDP) - 52, a multiple of 4.
-const uint32_t CHUNK = 9000 - 20 - 8 - HEADER;
-/// Wire bytes per packet besides the gradient header and payload: IPv4 + UDP + PPP.
-const uint32_t WIRE_EXTRA = 20 + 8 + 2;
-/// Fixed-point scale of the real-mode tests.
-const double SCALE = 65536.0;
-
-/**
- * \brief A topology of \p cities cities in a ring (or a line for 2), \p perCity islands each.
- * \param cities number of cities \param perCity islands per city \param caps capabilities
- * \param wanDelay delay of every WAN link, s
- * \param farDelay if positive, the delay of the last city's links instead, s
- * \return the topology
- */
-WanTopology
-MakeTopology(uint32_t cities,
-             uint32_t perCity,
-             const std::string& caps,
-             double wanDelay,
-             double farDelay = 0)
-{
-    WanTopology t;
-    for (uint32_t c = 0; c < cities; ++c)
-    {
-        WanCity city;
-        city.code = "C" + std::to_string(c);
-        city.name = city.code;
-        t.AddCity(city);
-    }
-    // With farDelay, both links of the last city have that delay: it is far from all others.
-    const double lastDelay = farDelay > 0 ? farDelay : wanDelay;
-    for (uint32_t c = 0; c + 1 < cities; ++c)
-    {
-        t.AddLink(WanLink{c, c + 1, WAN_BPS, c + 2 == cities ? lastDelay : wanDelay});
-    }
-    if (cities > 2)
-    {
-        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, lastDelay});
-    }
-    for (uint32_t c = 0; c < cities; ++c)
-    {
-        for (uint32_t i = 0; i < perCity; ++i)
-        {
-            WanIsland island;
-            island.name = "C" + std::to_string(c) + "-" + std::to_string(i);
-            island.city = c;
-            island.accessBps = ACCESS_BPS;
-            island.accessDelay = ACCESS_DELAY;
-            t.AddIsland(island);
-        }
-    }
-    t.SetCapabilities(WanCapabilities::Parse(caps, "test"));
-    return t;
-}
-
-/** \param bytes payload \return chunks of a stream of \p bytes */
-uint64_t
-Chunks(uint64_t bytes)
-{
-    return (bytes + CHUNK - 1) / CHUNK;
-}
-
-/** \param bytes payload \return gradient bytes (headers + payload) of a stream */
-uint64_t
-StreamBytes(uint64_t bytes)
-{
-    return bytes + Chunks(bytes) * HEADER;
-}
-
-/** Runs one training setup and keeps what the checks need. */
-struct RunResult
-{
-    std::vector<TrainingRoundRecord> records; //!< round-major, then island
-    std::vector<std::vector<double>> before;  //!< initial parameters (real)
-    std::vector<std::vector<double>> after;   //!< final parameters (real)
-    std::string csv;                          //!< rounds.csv rows
-    uint64_t queueDrops{0};                   //!< queue drops
-    uint64_t lossDrops{0};                    //!< error-model drops
-    TrainingFpgaCounters fpga;                //!< the FPGAs' counters
-    uint64_t heldStarts{0};                   //!< TrainingSummary::heldStarts
-    double estimatedSync{0};                  //!< plan of period round 0
-    uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
-    uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
-    uint32_t linkHeaderBytes{0};              //!< link header in island 0's MacTx packets
-    std::vector<double> cityLoad;             //!< TrainingHelper::EstimateLoad
-    std::vector<double> linkPackets;          //!< TrainingHelper::EstimateLoad
-
-    /** A gradient packet received by Setup::traceIsland's device. */
-    struct Arrival
-    {
-        uint64_t uid;          //!< packet uid
-        Time at;               //!< arrival
-        GradientHeader header; //!< its gradient header
-    };
-
-    std::vector<Arrival> arrivals; //!< at Setup::traceIsland, in order
-};
-
-/** \param run where to list \param packet an IPv4 packet the traced island's device received */
-void
-ListArrival(RunResult* run, Ptr<const Packet> packet)
-{
-    Ptr<Packet> copy = packet->Copy();
-    copy->RemoveAtStart(20 + 8);
-    RunResult::Arrival arrival;
-    if (GradientHeader::Parse(copy, arrival.header))
-    {
-        arrival.uid = packet->GetUid();
-        arrival.at = Simulator::Now();
-        run->arrivals.push_back(arrival);
-    }
-}
-
-/**
- * \param run where to count
- * \param packet a packet island 0's device sends: an IPv4 packet, after a PPP header if the
- *        device is ns-3's PointToPointNetDevice (run->linkHeaderBytes)
- */
-void
-CountIsland0(RunResult* run, Ptr<const Packet> packet)
-{
-    ++run->island0Packets;
-    const uint32_t ipv4Bytes = packet->GetSize() - run->linkHeaderBytes;
-    run->island0Largest = std::max(run->island0Largest, ipv4Bytes);
-}
-
-/** Knobs of one run. */
-struct Setup
-{
-    std::string caps{"none"};              //!< capability set
-    uint32_t cities{3};                    //!< cities
-    uint32_t perCity{1};                   //!< islands per city
-    uint64_t modelBytes{10 * CHUNK + 400}; //!< M
-    uint32_t rounds{1};                    //!< rounds
-    Time compute{MilliSeconds(10)};        //!< compute phase
-    bool real{false};                      //!< real workload
-    double loss{0};                        //!< WAN loss
-    int cut{-1};                           //!< island whose access link is cut
-    int straggler{-1};                     //!< island computing 10x longer
-    std::vector<Partition> partitions;     //!< schedule (empty: global clique)
-    bool ring{false};                      //!< RING for every clique
-    uint32_t seed{1};                      //!< RNG seed
-    double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
-    double farDelay{0};                    //!< if positive, delay of the last city's links, s
-    uint16_t mtu{9000};                    //!< MTU of every device
-    bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
-    int fanOutCity{-1};     //!< city whose router gets MaxFanOut = fanOut
-    uint32_t fanOut{0};     //!< that MaxFanOut
-    int multicastOffCity{-1};     //!< city whose router gets MulticastEnabled = false
-    bool tuneFpgas{true};         //!< TrainingHelper::SetTuneFpgas
-    uint32_t fpgaSlots{0};        //!< if positive, every FPGA's SlotCount
-    Time fpgaTimeout;             //!< if positive, every FPGA's Timeout
-    uint32_t queuePackets{0};     //!< if positive, every device's transmit queue bound
-    bool tuneQueues{true};        //!< TrainingHelper::SetTuneQueues
-    int traceIsland{-1};          //!< island whose device's received gradient packets are listed
-    int dropAtIsland{-1};         //!< island whose device drops the packets of dropUids
-    std::list<uint64_t> dropUids; //!< packet uids a ListErrorModel drops there
-};
-
-RunResult
-Simulate(const Setup& setup)
-{
-    RngSeedManager::SetSeed(setup.seed);
-    RngSeedManager::SetRun(1);
-    const WanTopology topology =
-        MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay, setup.farDelay);
-    const uint32_t n = topology.GetIslands().size();
-    WanTopologyHelper wan;
-    wan.SetMtu(setup.mtu);
-    wan.SetStockLinks(setup.stockLinks);
-    if (setup.queuePackets > 0)
-    {
-        wan.SetQueueSize(QueueSize(QueueSizeUnit::PACKETS, setup.queuePackets));
-    }
-    wan.Install(topology);
-    CliqueSchedule schedule = setup.partitions.empty()
-                                  ? CliqueSchedule::GlobalClique(n)
-                                  : CliqueSchedule(n, setup.partitions, "test");
-    if (setup.ring)
-    {
-        for (uint32_t t = 0; t < schedule.GetPeriod(); ++t)
-        {
-            schedule.SetAlgorithms(
-                t,
-                std::vector<SyncAlgorithm>(schedule.GetPartition(t).size(), SyncAlgorithm::RING));
-        }
-    }
-    TrainingHelper helper(wan, schedule);
-    helper.SetModelBytes(setup.modelBytes);
-    helper.SetRounds(setup.rounds);
-    helper.SetComputeTime(setup.compute);
-    helper.SetAppAttribute("Scale", DoubleValue(SCALE));
-    helper.SetAppAttribute("RetransmissionTimeout", TimeValue(MilliSeconds(20)));
-    helper.SetAppAttribute("MaxRetries", UintegerValue(4));
-    Ptr<QuadraticTrainingWorkload> workload;
-    if (setup.real)
-    {
-        workload = CreateObject<QuadraticTrainingWorkload>();
-        workload->SetAttribute("LocalSteps", UintegerValue(0));
-        helper.SetWorkload(workload);
-    }
-    if (setup.loss > 0)
-    {
-        helper.SetWanLossRate(setup.loss);
-    }
-    if (setup.straggler >= 0)
-    {
-        helper.SetComputeMultiplier(setup.straggler, 10.0);
-    }
-    if (setup.fanOutCity >= 0)
-    {
-        wan.GetRouter(setup.fanOutCity)->SetAttribute("MaxFanOut", UintegerValue(setup.fanOut));
-    }
-    helper.SetTuneFpgas(setup.tuneFpgas);
-    helper.SetTuneQueues(setup.tuneQueues);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(i))
-        {
-            if (setup.fpgaSlots > 0)
-            {
-                fpga->SetAttribute("SlotCount", UintegerValue(setup.fpgaSlots));
-            }
-            if (setup.fpgaTimeout.IsStrictlyPositive())
-            {
-                fpga->SetAttribute("Timeout", TimeValue(setup.fpgaTimeout));
-            }
-        }
-    }
-    if (setup.multicastOffCity >= 0)
-    {
-        wan.GetRouter(setup.multicastOffCity)
-            ->SetAttribute("MulticastEnabled", BooleanValue(false));
-    }
-    helper.Install();
-    if (setup.cut >= 0)
-    {
-        // Both directions of the island's only link lose every packet.
-        for (Ptr<NetDevice> device :
-             {wan.GetIslandDevice(setup.cut), wan.GetAccessPeerDevice(setup.cut)})
-        {
-            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-            em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
-            em->SetAttribute("ErrorRate", DoubleValue(1.0));
-            device->SetAttribute("ReceiveErrorModel", PointerValue(em));
-        }
-    }
-    if (setup.dropAtIsland >= 0)
-    {
-        Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
-        // Packet uids are 32 bits wide in ns-3 3.37 and 64 in 3.48: take the list's type from
-        // the model.
-        using UidList = decltype(std::declval<ListErrorModel>().GetList());
-        em->SetList(UidList(setup.dropUids.begin(), setup.dropUids.end()));
-        wan.GetIslandDevice(setup.dropAtIsland)
-            ->SetAttribute("ReceiveErrorModel", PointerValue(em));
-    }
-    RunResult run;
-    if (setup.traceIsland >= 0)
-    {
-        wan.GetIslandDevice(setup.traceIsland)
-            ->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&ListArrival, &run));
-    }
-    run.linkHeaderBytes = setup.stockLinks ? PppHeader().GetSerializedSize() : 0;
-    wan.GetIslandDevice(0)->TraceConnectWithoutContext("MacTx",
-                                                       MakeBoundCallback(&CountIsland0, &run));
-    if (workload)
-    {
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            run.before.push_back(workload->GetParameters(i));
-        }
-    }
-    TrainingExperiment experiment(helper);
-    experiment.Run();
-    run.records = experiment.GetRecords();
-    std::ostringstream csv;
-    TrainingOutput::WriteRounds(csv, experiment, setup.caps, "test");
-    run.csv = csv.str();
-    run.queueDrops = experiment.GetQueueDrops();
-    run.lossDrops = experiment.GetLossDrops();
-    run.fpga = experiment.GetFpgaCounters();
-    run.heldStarts = experiment.Summarise(1e-3).heldStarts;
-    TrainingPlanner::EstimateLoad(topology,
-                                  wan.GetRouting(),
-                                  helper.GetPlans(),
-                                  setup.rounds,
-                                  run.cityLoad,
-                                  run.linkPackets);
-    run.estimatedSync = helper.GetPlans().at(0).syncTime;
-    if (workload)
-    {
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            run.after.push_back(workload->GetParameters(i));
-        }
-    }
-    Simulator::Destroy();
-    return run;
-}
-
-/**
- * \param setup a run that must be refused
- * \return the message of the \p Error it throws ("" if it ran)
- */
-template <typename Error>
-std::string
-Refusal(const Setup& setup)
-{
-    std::string message;
-    try
-    {
-        Simulate(setup);
-    }
-    catch (const Error& e)
-    {
-        message = e.what();
-    }
-    Simulator::Destroy();
-    return message;
-}
 
 /**
  * \return the runs two implementations must agree on byte for byte: 4 cities of 2 islands,
@@ -408,42 +58,15 @@ EquivalenceSetups()
     return setups;
 }
 
-/** \param vectors parameter vectors \param members which \return their element-wise mean */
-std::vector<double>
-Mean(const std::vector<std::vector<double>>& vectors, const std::vector<uint32_t>& members)
-{
-    std::vector<double> mean(vectors.at(members.at(0)).size(), 0.0);
-    for (uint32_t m : members)
-    {
-        for (size_t d = 0; d < mean.size(); ++d)
-        {
-            mean[d] += vectors[m][d];
-        }
-    }
-    for (double& v : mean)
-    {
-        v /= members.size();
-    }
-    return mean;
-}
-
-/** \param a vector \param b vector \return max |a - b| */
-double
-MaxError(const std::vector<double>& a, const std::vector<double>& b)
-{
-    double error = 0;
-    for (size_t d = 0; d < a.size(); ++d)
-    {
-        error = std::max(error, std::fabs(a[d] - b[d]));
-    }
-    return error;
-}
-
 } // namespace
 
 /**
  * \ingroup wan-training-tests
  * \brief A 3-island global clique exchanges exactly the bytes the capability set implies.
+ *
+ * Transmit queues are the helper's tuned bound (twice the planned streams per link direction,
+ * 2 to 4 packets here), so a sender paced over its planned rate overflows one within the
+ * 11 chunks: zero queue drops says that every stream keeps to its plan.
  */
 class TrainingExactBytesTestCase : public TestCase
 {
@@ -461,6 +84,7 @@ class TrainingExactBytesTestCase : public TestCase
         Setup setup;
         setup.caps = m_caps;
         setup.rounds = 2;
+        setup.queuePackets = 1; // raised by the helper to the planned bound
         const RunResult run = Simulate(setup);
         const bool multicast = m_caps == "multicast" || m_caps == "both";
         const bool fpga = m_caps == "fpga" || m_caps == "both";
@@ -705,191 +329,6 @@ class TrainingGridTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
- * \brief Random loss on every WAN link: every round completes, results stay exact.
- */
-class TrainingLossTestCase : public TestCase
-{
-  public:
-    /** \param loss per-packet loss \param caps capability set \param ring ring all-reduce */
-    TrainingLossTestCase(double loss, const std::string& caps, bool ring)
-        : TestCase("real mode with " + std::to_string(loss) + " WAN loss, capabilities=" + caps +
-                   (ring ? ", ring" : ", direct")),
-          m_loss(loss),
-          m_caps(caps),
-          m_ring(ring)
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Setup setup;
-        setup.caps = m_caps;
-        setup.real = true;
-        setup.loss = m_loss;
-        setup.ring = m_ring;
-        setup.cities = m_ring ? 4 : 3;
-        setup.rounds = 2;
-        setup.modelBytes = 40 * CHUNK;
-        const RunResult run = Simulate(setup);
-        uint64_t retransmissions = 0;
-        for (const TrainingRoundRecord& r : run.records)
-        {
-            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "round finished");
-            NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 0u, "nobody lost");
-            retransmissions += r.retransmissions;
-        }
-        NS_TEST_ASSERT_MSG_GT(run.lossDrops, 0u, "the error models dropped packets");
-        NS_TEST_ASSERT_MSG_GT(retransmissions, 0u, "losses were repaired by resends");
-        std::vector<uint32_t> all;
-        for (uint32_t i = 0; i < setup.cities; ++i)
-        {
-            all.push_back(i);
-        }
-        const std::vector<double> mean = Mean(run.before, all);
-        for (uint32_t i : all)
-        {
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(MaxError(run.after[i], mean),
-                                        1.5 / SCALE,
-                                        "island " << i << " exact despite loss");
-        }
-    }
-
-    double m_loss;      //!< loss rate
-    std::string m_caps; //!< capability set
-    bool m_ring;        //!< ring all-reduce
-};
-
-/**
- * \ingroup wan-training-tests
- * \brief One known lost chunk costs the time to see the gap, one NACK and one resend, all
- *        computed here from the links, and exactly one resend.
- *
- * Two cities, one island each; island 0's 11-chunk update to island 1. A lossless run lists
- * the packets island 1 receives; a second run drops island 0's chunk 3 there (ListErrorModel
- * on island 1's access link, by packet uid). Island 1 sees the gap when chunk 4 arrives and
- * NACKs at once; the 11 chunks take 80 us at 10 Gbit/s, so island 0's first pass is long over
- * when the NACK arrives (2 ms round trip): it resends at once. Island 1's round ends when the
- * resend arrives: chunk 4's arrival + the NACK's path + a full chunk's path, each path the sum
- * of its three links' serialisation (10, 100, 10 Gbit/s, 2 framing bytes) and delays.
- */
-class TrainingSingleDropTestCase : public TestCase
-{
-  public:
-    TrainingSingleDropTestCase()
-        : TestCase("one lost chunk: gap seen, one NACK, one resend, exact extra time")
-    {
-    }
-
-  private:
-    /** \param ipBytes an IPv4 packet's size \return its time over access, WAN, access */
-    static Time PathTime(uint32_t ipBytes)
-    {
-        const double bits = (ipBytes + 2) * 8.0;
-        return Seconds(bits / ACCESS_BPS + ACCESS_DELAY + bits / WAN_BPS + WAN_DELAY +
-                       bits / ACCESS_BPS + ACCESS_DELAY);
-    }
-
-    void DoRun() override
-    {
-        Setup setup;
-        setup.cities = 2;
-        setup.traceIsland = 1;
-        // Packet uids count on across runs: take them relative to a probe made just before.
-        const uint64_t cleanBase = Create<Packet>()->GetUid();
-        const RunResult clean = Simulate(setup);
-        const RunResult::Arrival* lost = nullptr;
-        const RunResult::Arrival* next = nullptr;
-        for (const RunResult::Arrival& a : clean.arrivals)
-        {
-            if (a.header.GetType() == GradientHeader::DATA && a.header.GetSender() == 0)
-            {
-                lost = a.header.GetChunkIndex() == 3 ? &a : lost;
-                next = a.header.GetChunkIndex() == 4 ? &a : next;
-            }
-        }
-        NS_TEST_ASSERT_MSG_EQ((lost != nullptr && next != nullptr), true, "chunks 3 and 4 seen");
-        setup.dropAtIsland = 1;
-        const uint64_t base = Create<Packet>()->GetUid();
-        setup.dropUids = {base + (lost->uid - cleanBase)};
-        const RunResult run = Simulate(setup);
-        NS_TEST_ASSERT_MSG_EQ(run.lossDrops, 1u, "exactly chunk 3 dropped");
-        // NACK: header + one range + UDP + IPv4; resend: a full chunk.
-        const Time nack = PathTime(HEADER + 8 + 8 + 20);
-        const Time resend = PathTime(CHUNK + HEADER + 8 + 20);
-        const Time expected = next->at + nack + resend;
-        for (const TrainingRoundRecord& r : run.records)
-        {
-            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
-            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, (r.island == 0 ? 1u : 0u), "one resend");
-            NS_TEST_EXPECT_MSG_EQ(r.lostPeers.size(), 0u, "nobody lost");
-        }
-        const TrainingRoundRecord& receiver = run.records[1];
-        NS_TEST_ASSERT_MSG_EQ(receiver.island, 1u, "island 1's record");
-        NS_TEST_EXPECT_MSG_EQ_TOL(receiver.syncEnd,
-                                  expected,
-                                  NanoSeconds(3),
-                                  "gap at chunk 4 + NACK path + resend path");
-        NS_TEST_EXPECT_MSG_EQ(run.records[0].syncEnd,
-                              clean.records[0].syncEnd,
-                              "the sender's round is unchanged");
-        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
-    }
-};
-
-/**
- * \ingroup wan-training-tests
- * \brief A cut access link ends in recorded lost peers, never a hang.
- */
-class TrainingCutLinkTestCase : public TestCase
-{
-  public:
-    /** \param ring use ring all-reduce */
-    TrainingCutLinkTestCase(bool ring)
-        : TestCase(std::string("cut link: lost peer recorded, simulation ends, ") +
-                   (ring ? "ring" : "direct")),
-          m_ring(ring)
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Setup setup;
-        setup.caps = "both";
-        setup.cities = 3;
-        setup.rounds = 2;
-        setup.cut = 2;
-        setup.ring = m_ring;
-        const RunResult run = Simulate(setup); // returning at all proves there is no hang
-        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 6u, "3 islands x 2 rounds");
-        for (const TrainingRoundRecord& r : run.records)
-        {
-            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "round ended, island " << r.island);
-            if (r.island != 2)
-            {
-                // Direct: island 2 is lost. Ring: whoever waits on a broken link is.
-                NS_TEST_ASSERT_MSG_GT(r.lostPeers.size() + (m_ring ? 1 : 0),
-                                      0u,
-                                      "a lost peer is recorded");
-                if (!m_ring)
-                {
-                    NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 1u, "one lost peer");
-                    NS_TEST_ASSERT_MSG_EQ(r.lostPeers[0], 2u, "island 2 is the lost one");
-                }
-            }
-            else
-            {
-                NS_TEST_ASSERT_MSG_GT(r.lostPeers.size(), 0u, "the cut island loses its peers");
-            }
-        }
-    }
-
-    bool m_ring; //!< ring all-reduce
-};
-
-/**
- * \ingroup wan-training-tests
  * \brief The work TrainingHelper balances across ranks, by hand: three cities in a triangle,
  *        one island each, global clique, 11 chunks per stream. Units: 1 per end of a WAN hop,
  *        5 per packet an island sends or receives (4 for its host stack, 1 for the router's
@@ -1000,7 +439,8 @@ class TrainingRefusedTreeTestCase : public TestCase
  * FPGA at every island, RetransmissionTimeout 20 ms. Island C0-0 hears from C1-1 after 1 ms
  * but gets every aggregate only after C2-0's chunk arrived, 60 ms in: without the FPGA's hold
  * it would NACK C1-0 at about 22 ms. Each FPGA folds exactly one aggregate per chunk per
- * round, all complete.
+ * round, all complete. Queues at the helper's tuned bound: a copy paced over its rate would
+ * overflow its island's egress.
  */
 class TrainingFpgaHoldTestCase : public TestCase
 {
@@ -1017,6 +457,7 @@ class TrainingFpgaHoldTestCase : public TestCase
         setup.caps = "fpga";
         setup.farDelay = 60e-3;
         setup.rounds = 2;
+        setup.queuePackets = 1; // raised by the helper to the planned bound
         const RunResult run = Simulate(setup);
         const uint64_t chunks = Chunks(setup.modelBytes);
         for (const TrainingRoundRecord& r : run.records)
@@ -1177,49 +618,6 @@ class TrainingStragglerTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
- * \brief Without loss nothing is resent, even when peers are silent for many check intervals
- *        (a 10x straggler): a NACK that races data still on the way is answered "not yet".
- */
-class TrainingNoNeedlessResendTestCase : public TestCase
-{
-  public:
-    /** \param ring ring all-reduce (else direct exchange) */
-    explicit TrainingNoNeedlessResendTestCase(bool ring)
-        : TestCase(std::string("no loss, straggler: zero retransmissions, ") +
-                   (ring ? "ring" : "direct")),
-          m_ring(ring)
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Setup setup;
-        setup.cities = 4;
-        setup.rounds = 3;
-        setup.compute = MilliSeconds(50);
-        setup.straggler = 1;
-        setup.ring = m_ring;
-        setup.modelBytes = 40 * CHUNK;
-        // WAN round trips (>= 120 ms) longer than a step's send time and than the 20 ms check
-        // interval: a NACK sent in a silence arrives after the whole step has left.
-        setup.wanDelay = 0.03;
-        const RunResult run = Simulate(setup);
-        NS_TEST_ASSERT_MSG_EQ(run.records.size(), setup.rounds * setup.cities, "all records");
-        for (const TrainingRoundRecord& r : run.records)
-        {
-            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
-            NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 0u, "a slow peer is not lost");
-            NS_TEST_ASSERT_MSG_EQ(r.retransmissions, 0u, "island " << r.island << " resent");
-        }
-        NS_TEST_ASSERT_MSG_EQ(run.queueDrops + run.lossDrops, 0u, "a clean network");
-    }
-
-    bool m_ring; //!< ring all-reduce
-};
-
-/**
- * \ingroup wan-training-tests
  * \brief The same seed gives byte-identical rounds.csv rows, under random loss.
  */
 class TrainingDeterminismTestCase : public TestCase
@@ -1267,20 +665,12 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingRealMeanTestCase("both"));
         AddTestCase(new TrainingGridTestCase(false));
         AddTestCase(new TrainingGridTestCase(true));
-        AddTestCase(new TrainingLossTestCase(0.01, "none", false));
-        AddTestCase(new TrainingLossTestCase(0.05, "both", false));
-        AddTestCase(new TrainingLossTestCase(0.05, "both", true));
-        AddTestCase(new TrainingSingleDropTestCase);
-        AddTestCase(new TrainingCutLinkTestCase(false));
-        AddTestCase(new TrainingCutLinkTestCase(true));
         AddTestCase(new TrainingRefusedTreeTestCase());
         AddTestCase(new TrainingFpgaHoldTestCase());
         AddTestCase(new TrainingQueueSizeTestCase());
         AddTestCase(new TrainingOverlapTestCase());
         AddTestCase(new TrainingEstimateLoadTestCase());
         AddTestCase(new TrainingStragglerTestCase());
-        AddTestCase(new TrainingNoNeedlessResendTestCase(false));
-        AddTestCase(new TrainingNoNeedlessResendTestCase(true));
         AddTestCase(new TrainingDeterminismTestCase());
     }
 };

@@ -1,0 +1,642 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of loss and its recovery (doc/training.rst, "Recovery protocol"), on the scenarios of
+ * training-scenario.h: single known drops (a ListErrorModel dropping chosen packets) in the
+ * direct unicast, multicast and FPGA exchanges, with the exact extra time and the exact resend
+ * count; random WAN loss of 0.1%, 1% and 5% in every capability set, direct and ring, with exact
+ * real-mode results and no queue drops; a cut access link ending in the exact lost peers of
+ * every island within the documented bound; and no resends without loss.
+ *
+ * Expected times are computed here from the links (rates, delays, header and framing bytes),
+ * never read back from a run. Times in ns-3 are whole nanoseconds: every serialisation and every
+ * pacing instant is rounded to one, and two copies paced in phase drift apart by the rounding
+ * of their serialisations (under 1 ns per chunk). The timing checks therefore allow
+ * TIME_TOLERANCE, far below anything the protocol does (the shortest packet, a NACK, takes 78 ns
+ * on a 10 Gbit/s access link; a full chunk 7.2 us).
+ */
+
+// ctest-suite: loss-recovery
+
+#include "training-scenario.h"
+
+#include "ns3/test.h"
+#include "ns3/training-application.h"
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::training_test;
+
+namespace
+{
+
+/// Allowed difference between a computed time and the simulated one: ns rounding only.
+const Time TIME_TOLERANCE = NanoSeconds(10);
+
+/**
+ * \param chunks full chunks already sent \param bps the stream's pacing rate
+ * \return when a paced stream sends its chunk \p chunks, after its start: the pacer counts
+ *         every full chunk's wire bytes (framing included) at the stream's rate
+ */
+Time
+Paced(uint32_t chunks, uint64_t bps)
+{
+    return Seconds(chunks * (FULL_CHUNK_IP + FRAMING) * 8.0 / bps);
+}
+
+/**
+ * \param ipBytes an IPv4 packet's size \param bps an FPGA's ProcessingRate (0: none)
+ * \return the time its aggregation engine takes for the packet (inbound gradient traffic)
+ */
+Time
+Service(uint32_t ipBytes, uint64_t bps)
+{
+    return bps == 0 ? Time(0) : Seconds(ipBytes * 8.0 / bps);
+}
+
+/**
+ * \param ipBytes an IPv4 packet's size \param wanDelay the WAN link's delay, s
+ * \param fpgaBps the FPGAs' ProcessingRate
+ * \return its time island -> access -> FPGA -> in-box -> router -> one WAN link -> router ->
+ *         in-box -> FPGA (its engine, as inbound gradient traffic that passes through) ->
+ *         access -> island, nothing queued
+ */
+Time
+FpgaPathTime(uint32_t ipBytes, double wanDelay, uint64_t fpgaBps)
+{
+    return PathTime(ipBytes, wanDelay) + 2 * Hop(ipBytes, IN_BOX_BPS, IN_BOX_DELAY) +
+           Service(ipBytes, fpgaBps);
+}
+
+/**
+ * \param run a run's result \param island an island \param round a round
+ * \param islands islands of the run
+ * \return its record (records are round-major, then island)
+ */
+const TrainingRoundRecord&
+RecordOf(const RunResult& run, uint32_t island, uint32_t round, uint32_t islands)
+{
+    return run.records.at(round * islands + island);
+}
+
+/// Delay of the two WAN links of the far city C2 in the single-drop triangles, s.
+constexpr double FAR_DELAY = 3e-3;
+/// Rate of a stream that shares a 10 Gbit/s access link with one other (max-min), bit/s.
+constexpr uint64_t HALF_ACCESS_BPS = ACCESS_BPS / 2;
+
+/**
+ * \param caps capability set
+ * \return three cities in a triangle, C2 FAR_DELAY from the others, island 1's arrivals
+ *         traced, transmit queues at the helper's tuned bound (twice the planned streams per
+ *         link direction, so a sender paced over its rate overflows them)
+ */
+Setup
+FarTriangle(const std::string& caps)
+{
+    Setup setup;
+    setup.caps = caps;
+    setup.farDelay = FAR_DELAY;
+    setup.traceIsland = 1;
+    setup.queuePackets = 1; // raised by the helper to the planned bound
+    return setup;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Random loss on every WAN link direction: every round completes, nobody is lost, the
+ *        results are exact and recovery never overflows a queue.
+ *
+ * Four cities in a ring, one island each, global clique (direct, or one ring all-reduce of
+ * four), 2 rounds of a 400-chunk model (3.6 MB) with real payloads and no local steps: after
+ * the rounds every island must hold the mean of the initial parameters, computed here, within
+ * the fixed-point resolution (R + 1) x 0.5 / Scale for R = 2 rounds. The WAN carries at least
+ * 2 x 4 x 1.5 x 400 = 4,800 chunk crossings per run (ring: 2(k-1)/k of the model per island,
+ * one hop each), so 0.1% loss drops a few packets with the fixed seed (asserted). Queues keep
+ * their default 100 packets: a sender paced at twice its planned rate overflows them
+ * (hundreds of packets at twice a link's rate), so zero queue drops says that the first
+ * passes and the recovery together keep to the plan.
+ */
+class TrainingLossTestCase : public TestCase
+{
+  public:
+    /** \param loss per-packet loss \param caps capability set \param ring ring all-reduce */
+    TrainingLossTestCase(double loss, const std::string& caps, bool ring)
+        : TestCase(Name(loss, caps, ring)),
+          m_loss(loss),
+          m_caps(caps),
+          m_ring(ring)
+    {
+    }
+
+  private:
+    /** \param loss loss \param caps capabilities \param ring ring \return the test's name */
+    static std::string Name(double loss, const std::string& caps, bool ring)
+    {
+        std::ostringstream os;
+        os << "real mode with " << loss * 100 << "% WAN loss, capabilities=" << caps
+           << (ring ? ", ring" : ", direct");
+        return os.str();
+    }
+
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = m_caps;
+        setup.real = true;
+        setup.loss = m_loss;
+        setup.ring = m_ring;
+        setup.cities = 4;
+        setup.rounds = 2;
+        setup.modelBytes = 400 * CHUNK;
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), setup.rounds * setup.cities, "all records");
+        uint64_t retransmissions = 0;
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finished,
+                                  true,
+                                  "round " << r.round << " of island " << r.island << " finished");
+            NS_TEST_EXPECT_MSG_EQ(r.lostPeers.size(),
+                                  0u,
+                                  "nobody lost, round " << r.round << " island " << r.island);
+            retransmissions += r.retransmissions;
+        }
+        NS_TEST_EXPECT_MSG_GT(run.lossDrops, 0u, "the error models dropped packets");
+        NS_TEST_EXPECT_MSG_GT(retransmissions, 0u, "losses were repaired by resends");
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "recovery overflowed no queue");
+        const std::vector<uint32_t> all = AllIslands(setup.cities);
+        const std::vector<double> mean = Mean(run.before, all);
+        for (uint32_t i : all)
+        {
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(MaxError(run.after[i], mean),
+                                        (setup.rounds + 1) * 0.5 / SCALE,
+                                        "island " << i << " exact despite loss");
+        }
+    }
+
+    double m_loss;      //!< loss rate
+    std::string m_caps; //!< capability set
+    bool m_ring;        //!< ring all-reduce
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The common checks of a single known drop of island 0's chunk: exactly one packet
+ *        dropped, no queue drop, every round finished with nobody lost, exactly one resend (by
+ *        island 0), the receiver's round ending when computed, every other round unchanged.
+ */
+class SingleDropTestCase : public TestCase
+{
+  protected:
+    /** \param name the test's name */
+    explicit SingleDropTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+    /**
+     * \param setup a run tracing its traceIsland (or that island's FPGA port)
+     * \param sender the sender of the chunk to drop \param chunk its index
+     * \param clean receives the lossless run
+     * \return the run with that one packet dropped where it was traced (dropAtIsland =
+     *         traceIsland), or the lossless run again if it never arrived there; packet uids
+     *         count on across runs, so the uid is taken relative to a probe made just before
+     *         each run
+     */
+    RunResult SimulateDropping(Setup setup, uint32_t sender, uint32_t chunk, RunResult& clean)
+    {
+        const uint64_t cleanBase = Create<Packet>()->GetUid();
+        clean = Simulate(setup);
+        const RunResult::Arrival* lost = clean.Find(GradientHeader::DATA, sender, chunk);
+        NS_TEST_EXPECT_MSG_NE(lost, nullptr, "chunk " << chunk << " of " << sender << " seen");
+        if (lost != nullptr)
+        {
+            setup.dropAtIsland = setup.traceIsland;
+            const uint64_t base = Create<Packet>()->GetUid();
+            setup.dropUids = {base + (lost->uid - cleanBase)};
+        }
+        return Simulate(setup);
+    }
+
+    /**
+     * \param arrival a traced arrival (nullptr: never seen) \param expected when it must come
+     * \param what what it is
+     */
+    void CheckArrival(const RunResult::Arrival* arrival, Time expected, const std::string& what)
+    {
+        NS_TEST_EXPECT_MSG_NE(arrival, nullptr, what << ": seen");
+        if (arrival != nullptr)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(arrival->at, expected, TIME_TOLERANCE, what);
+        }
+    }
+
+    /**
+     * \param run the run with the drop \param clean the lossless run
+     * \param receiver the island that lost the chunk \param expected when its round must end
+     */
+    void CheckOneResend(const RunResult& run,
+                        const RunResult& clean,
+                        uint32_t receiver,
+                        Time expected)
+    {
+        NS_TEST_EXPECT_MSG_EQ(run.lossDrops, 1u, "exactly one chunk dropped");
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), clean.records.size(), "one round each");
+        for (uint32_t i = 0; i < std::min(run.records.size(), clean.records.size()); ++i)
+        {
+            const TrainingRoundRecord& r = run.records[i];
+            NS_TEST_ASSERT_MSG_EQ(r.island, i, "island " << i << "'s record");
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_EXPECT_MSG_EQ(r.lostPeers.size(), 0u, "nobody lost");
+            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, (i == 0 ? 1u : 0u), "one resend, island 0");
+            if (i == receiver)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(r.syncEnd,
+                                          expected,
+                                          TIME_TOLERANCE,
+                                          "the receiver's round ends when computed");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.syncEnd,
+                                      clean.records[i].syncEnd,
+                                      "island " << i << "'s round is unchanged");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief One known lost chunk costs the time to see the gap, one NACK and one resend, all
+ *        computed here from the links, and exactly one resend.
+ *
+ * Two cities, one island each; island 0's 11-chunk update to island 1, one stream at the
+ * 10 Gbit/s of its access link (the bottleneck), so chunk c leaves at start + c x slot, slot
+ * = (full chunk + framing) x 8 / 10 Gbit/s, and reaches island 1 a path later (access, WAN,
+ * access: each hop its serialisation and delay). A lossless run lists the packets island 1
+ * receives; a second run drops island 0's chunk 3 there (ListErrorModel on island 1's access
+ * link, by packet uid). Island 1 sees the gap when chunk 4 arrives and NACKs at once; the 11
+ * chunks take 80 us, so island 0's first pass is long over when the NACK arrives (2.2 ms round
+ * trip): it resends at once. Island 1's round ends when the resend arrives:
+ *   start + 4 x slot + path(full chunk) + path(NACK) + path(full chunk).
+ * Transmit queues are the helper's tuned bound (2 packets for the one stream per direction):
+ * a sender paced at twice its rate would overflow them.
+ */
+class TrainingSingleDropTestCase : public SingleDropTestCase
+{
+  public:
+    TrainingSingleDropTestCase()
+        : SingleDropTestCase("one lost chunk: gap seen, one NACK, one resend, exact extra time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 2;
+        setup.traceIsland = 1;
+        setup.queuePackets = 1; // raised by the helper to the planned bound
+        RunResult clean;
+        const RunResult run = SimulateDropping(setup, 0, 3, clean);
+        const Time start = setup.compute;
+        const Time gap = start + Paced(4, ACCESS_BPS) + PathTime(FULL_CHUNK_IP);
+        CheckArrival(clean.Find(GradientHeader::DATA, 0, 4), gap, "chunk 4 arrives as computed");
+        const Time expected = gap + PathTime(NACK_IP) + PathTime(FULL_CHUNK_IP);
+        CheckOneResend(run, clean, 1, expected); // gap at chunk 4 + NACK path + resend path
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief One receiver's copy of a multicast chunk lost on its access link: that receiver NACKs
+ *        once, the sender resends once, to its multicast group (DirectExchange queues a
+ *        resend on the stream that carried the chunk, and the stream's destination is the
+ *        group), and the other receivers' rounds do not change.
+ *
+ * Three cities in a triangle, one island each, multicast; C0-C1 1 ms, the two links of C2 3 ms,
+ * so island 2's update reaches islands 0 and 1 2 ms after island 1's and island 0's: no two
+ * streams share an ingress at the same time, and nothing below waits in a queue. Every
+ * receiver's 10 Gbit/s access link carries two multicast streams: 5 Gbit/s each (max-min).
+ * Island 1 loses island 0's chunk 3 on its access link; it sees the gap when chunk 4 arrives at
+ *   gap = start + 4 x slot(5 Gbit/s) + path(full chunk, 1 ms),
+ * NACKs island 0 (one range) at once, and island 0, long idle (its 11 chunks left within
+ * 160 us), resends at once on its stream, to the group:
+ *   island 1's end = gap + path(NACK, 1 ms) + path(full chunk, 1 ms) (about start + 3.39 ms),
+ * after island 2's last chunk (the lossless end, about start + 3.25 ms: the short last chunk,
+ * paced at start + 10 x slot, overtakes nothing but reaches island 1's router while chunk 9
+ * is still on island 1's access link, so it arrives right behind chunk 9: start + 9 x slot +
+ * path(full chunk, 3 ms) + ser(last chunk, 10 Gbit/s)). The group's copy also reaches island 2
+ * (after its round ended, counted there as one more packet received and ignored). Exactly one
+ * resend, one drop; the rounds of islands 0 and 2 end exactly as without the loss.
+ */
+class TrainingMulticastDropTestCase : public SingleDropTestCase
+{
+  public:
+    TrainingMulticastDropTestCase()
+        : SingleDropTestCase(
+              "one lost multicast copy: one NACK, one resend to the group, exact extra time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup = FarTriangle("multicast");
+        RunResult clean;
+        const RunResult run = SimulateDropping(setup, 0, 3, clean);
+        const Time start = setup.compute;
+        const uint32_t lastIp = setup.modelBytes - 10 * CHUNK + HEADER + IP_UDP;
+        // Store and forward: the short last chunk reaches island 1's router while chunk 9 is
+        // still on island 1's access link, and follows it there back to back.
+        const Time cleanEnd =
+            std::max(start + Paced(10, HALF_ACCESS_BPS) + PathTime(lastIp, FAR_DELAY),
+                     start + Paced(9, HALF_ACCESS_BPS) + PathTime(FULL_CHUNK_IP, FAR_DELAY) +
+                         Serialisation(lastIp, ACCESS_BPS));
+        NS_TEST_EXPECT_MSG_EQ_TOL(clean.records[1].syncEnd,
+                                  cleanEnd,
+                                  TIME_TOLERANCE,
+                                  "lossless: island 2's last chunk ends island 1's round");
+        const Time gap = start + Paced(4, HALF_ACCESS_BPS) + PathTime(FULL_CHUNK_IP);
+        CheckArrival(clean.Find(GradientHeader::DATA, 0, 4), gap, "chunk 4 arrives as computed");
+
+        // Gap at chunk 4 + NACK path + resend path.
+        const Time expected = gap + PathTime(NACK_IP) + PathTime(FULL_CHUNK_IP);
+        CheckOneResend(run, clean, 1, expected);
+        NS_TEST_EXPECT_MSG_GT(expected, cleanEnd, "the resend comes after island 2's chunks");
+        CheckArrival(run.Find(GradientHeader::DATA, 0, 3, true), expected, "resend arrival");
+        // The resend went to the group: island 2 received it too, island 1 got it instead of
+        // the lost copy, island 0 nothing more.
+        const uint64_t received[] = {0, 0, 1};
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(run.records[i].packetsReceived,
+                                  clean.records[i].packetsReceived + received[i],
+                                  "packets received by island " << i);
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A contribution lost before the receiving island's FPGA: the FPGA emits that chunk's
+ *        slot as a partial aggregate as soon as the missing sender's frontier has passed it
+ *        (EarlyFlush), the island NACKs only the missing sender for only that chunk, and the
+ *        resend passes through the FPGA (a retransmission is never folded) to the island.
+ *
+ * Three cities in a triangle, one island each, FPGAs, unicast copies; C0-C1 1 ms, the links of
+ * C2 3 ms. Each island sends two copies at 5 Gbit/s (its 10 Gbit/s egress shared), in phase,
+ * the copy to the lower island first (streams in receiver order): island 2's copy to island 1
+ * waits one full chunk's serialisation behind its copy to island 0. Every FPGA has
+ * PipelineLatency 2 us and ProcessingRate 40 Gbit/s (each inbound gradient packet occupies its
+ * engine size x 8 / 40 Gbit/s; outbound packets pass at once), the in-box links 400 Gbit/s
+ * and 0.5 us. Island 0's chunk 3 to island 1 is dropped at FPGA 1's router port. Island 0's
+ * later chunks and its END reach FPGA 1 within 1.3 ms, so island 0's frontier is past chunk 3
+ * long before island 2's chunk 3 arrives (2 ms later), at
+ *   A = start + 3 x slot + ser(full, 10 Gbit/s) [behind the copy to island 0]
+ *       + access + in-box + WAN (3 ms) + in-box hops (serialisation and delay each);
+ * that contribution opens slot 3, which can never complete: it leaves as a partial aggregate
+ * (contributor 2 only) after the engine and the pipeline, and island 1 NACKs island 0 when it
+ * arrives:
+ *   nack = A + service(full) + PipelineLatency + access hop(full);
+ * the NACK takes the FPGA path to island 0 (through FPGA 0's engine), island 0 (idle) resends
+ * at once, and the resend takes the FPGA path back (through FPGA 1's engine):
+ *   island 1's end = nack + fpgaPath(NACK, 1 ms) + fpgaPath(full chunk, 1 ms).
+ * Exactly one resend, one drop, one early partial aggregate (every other slot complete), and
+ * the rounds of islands 0 and 2 end exactly as without the loss.
+ */
+class TrainingFpgaDropTestCase : public SingleDropTestCase
+{
+  public:
+    TrainingFpgaDropTestCase()
+        : SingleDropTestCase(
+              "one contribution lost before an FPGA: early partial, one NACK, one resend")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup = FarTriangle("fpga");
+        setup.atFpga = true;
+        setup.fpgaLatency = MicroSeconds(2);
+        setup.fpgaRateBps = 40 * GBPS;
+        RunResult clean;
+        const RunResult run = SimulateDropping(setup, 0, 3, clean);
+        const uint64_t chunks = Chunks(setup.modelBytes);
+        const Time start = setup.compute;
+        const Time arrival =
+            start + Paced(3, HALF_ACCESS_BPS) + Serialisation(FULL_CHUNK_IP, ACCESS_BPS) +
+            Hop(FULL_CHUNK_IP, ACCESS_BPS, ACCESS_DELAY) +
+            Hop(FULL_CHUNK_IP, IN_BOX_BPS, IN_BOX_DELAY) + Hop(FULL_CHUNK_IP, WAN_BPS, FAR_DELAY) +
+            Hop(FULL_CHUNK_IP, IN_BOX_BPS, IN_BOX_DELAY);
+        CheckArrival(clean.Find(GradientHeader::DATA, 2, 3),
+                     arrival,
+                     "island 2's chunk 3 reaches FPGA 1 as computed");
+        const Time nack = arrival + Service(FULL_CHUNK_IP, setup.fpgaRateBps) + setup.fpgaLatency +
+                          Hop(FULL_CHUNK_IP, ACCESS_BPS, ACCESS_DELAY);
+        const Time expected = nack + FpgaPathTime(NACK_IP, WAN_DELAY, setup.fpgaRateBps) +
+                              FpgaPathTime(FULL_CHUNK_IP, WAN_DELAY, setup.fpgaRateBps);
+
+        CheckOneResend(run, clean, 1, expected);
+        NS_TEST_EXPECT_MSG_GT(expected, clean.records[1].syncEnd, "the loss costs time");
+        CheckArrival(run.Find(GradientHeader::DATA, 0, 3, true),
+                     expected - Service(FULL_CHUNK_IP, setup.fpgaRateBps) -
+                         Hop(FULL_CHUNK_IP, ACCESS_BPS, ACCESS_DELAY),
+                     "the resend reaches FPGA 1 an engine and an access hop early");
+        // Island 1 received one aggregate per chunk (one of them partial) and the resend.
+        NS_TEST_EXPECT_MSG_EQ(run.records[1].packetsReceived, chunks + 1, "aggregates + resend");
+        // 3 FPGAs x chunks slots; slot 3 at FPGA 1 lacks island 0's contribution.
+        NS_TEST_EXPECT_MSG_EQ(clean.fpga.complete, 3 * chunks, "lossless: every slot complete");
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.complete, 3 * chunks - 1, "complete aggregates");
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.aggregated, 2 * 3 * chunks - 1, "contributions folded");
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.partial, 1u, "one partial aggregate");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A cut access link ends in exactly the lost peers the protocol implies, in every island
+ *        and round, within the documented bound; never a hang.
+ *
+ * Three cities in a triangle, one island each, multicast and FPGAs (Timeout 30 ms, above the
+ * 21 ms the helper would tune), 2 rounds;
+ * both directions of island 2's access link lose every packet from the start.
+ *
+ * Direct: islands 0 and 1 hear nothing from island 2 and declare it lost; island 2 hears
+ * nothing from either and declares both lost (in member order, in the same check):
+ * lostPeers 0: {2}, 1: {2}, 2: {0, 1}, in both rounds.
+ *
+ * Ring (members in island order, predecessor of member p is p - 1 mod 3): island 0's
+ * predecessor is island 2 (cut): lost. Island 2's predecessor island 1 cannot reach it: lost.
+ * Island 1's predecessor island 0 is alive, but sends only step 0 (its step 1 needs island 2's
+ * step 0); it answers island 1's NACKs "not yet" until it abandons the round itself (declaring
+ * island 2 lost), and an abandoned ring answers nothing: island 1 then declares island 0 lost.
+ * So every island records exactly its predecessor: 0: {2}, 1: {0}, 2: {1}, in both rounds.
+ *
+ * Bound (doc/training.rst, "Recovery protocol"): a peer that stops is declared lost at most
+ *   L = hold + RTT + (MaxRetries + 1) x (RetransmissionTimeout + RTT + hold)
+ * after the later of the round's start and its last packet, with hold the island's FPGA hold
+ * (Timeout + PipelineLatency) in DIRECT rounds and none in RING rounds (ring chunks are never
+ * held), and RTT here at most two full-chunk paths through the FPGAs. Direct: each island's
+ * round ends at most L after its start. Ring: islands 0 and 2 too; island 1's predecessor
+ * sends its last packet when it abandons its round, so island 1's round ends at most L after
+ * that (plus the one-way path). The simulation, 2 rounds of 10 ms compute and at most two such
+ * declarations in a row per round, then ends by 2 x (compute + chain x L) + RTT, chain = 1
+ * (direct) or 2 (ring).
+ */
+class TrainingCutLinkTestCase : public TestCase
+{
+  public:
+    /** \param ring use ring all-reduce */
+    TrainingCutLinkTestCase(bool ring)
+        : TestCase(std::string("cut link: exact lost peers of every island, bounded end, ") +
+                   (ring ? "ring" : "direct")),
+          m_ring(ring)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "both";
+        setup.cities = 3;
+        setup.rounds = 2;
+        setup.cut = 2;
+        setup.ring = m_ring;
+        setup.fpgaTimeout = MilliSeconds(30);
+        const RunResult run = Simulate(setup); // returning at all proves there is no hang
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 6u, "3 islands x 2 rounds");
+        const Time fpgaHold = setup.fpgaTimeout + setup.fpgaLatency;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(run.hold[i], fpgaHold, "the helper kept Timeout 30 ms");
+        }
+        const std::vector<std::vector<uint32_t>> expected =
+            m_ring ? std::vector<std::vector<uint32_t>>{{2}, {0}, {1}}
+                   : std::vector<std::vector<uint32_t>>{{2}, {2}, {0, 1}};
+        const Time rtt = 2 * FpgaPathTime(FULL_CHUNK_IP, WAN_DELAY, 0);
+        const Time hold = m_ring ? Time(0) : fpgaHold;
+        const Time bound = hold + rtt + (MAX_RETRIES + 1) * (RETRANSMISSION_TIMEOUT + rtt + hold);
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, "round ended, island " << r.island);
+            std::ostringstream lost;
+            for (uint32_t peer : r.lostPeers)
+            {
+                lost << " " << peer;
+            }
+            NS_TEST_EXPECT_MSG_EQ((r.lostPeers == expected.at(r.island)),
+                                  true,
+                                  "round " << r.round << ", island " << r.island
+                                           << " lost:" << lost.str());
+            // The later of the start and the silent peer's last packet.
+            Time from = r.syncStart;
+            if (m_ring && r.island == 1)
+            {
+                const TrainingRoundRecord& predecessor = RecordOf(run, 0, r.round, 3);
+                from = std::max(from, predecessor.syncEnd + rtt / 2);
+            }
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(r.syncEnd - from,
+                                        bound,
+                                        "round " << r.round << ", island " << r.island
+                                                 << ": lost peer declared within the bound");
+        }
+        const Time end = setup.rounds * (setup.compute + (m_ring ? 2 : 1) * bound) + rtt;
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(run.end, end, "the simulation ends within the bound");
+    }
+
+    bool m_ring; //!< ring all-reduce
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Without loss nothing is resent, even when peers are silent for many check intervals
+ *        (a 10x straggler): a NACK that races data still on the way is answered "not yet".
+ *
+ * Transmit queues are the helper's tuned bound (twice the planned streams per link direction),
+ * so islands paced over their planned rates would overflow them: "a clean network" (no queue
+ * drop, no loss) also says that every stream keeps to its plan.
+ */
+class TrainingNoNeedlessResendTestCase : public TestCase
+{
+  public:
+    /** \param ring ring all-reduce (else direct exchange) */
+    explicit TrainingNoNeedlessResendTestCase(bool ring)
+        : TestCase(std::string("no loss, straggler: zero retransmissions, ") +
+                   (ring ? "ring" : "direct")),
+          m_ring(ring)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 4;
+        setup.rounds = 3;
+        setup.compute = MilliSeconds(50);
+        setup.straggler = 1;
+        setup.ring = m_ring;
+        setup.modelBytes = 40 * CHUNK;
+        // WAN round trips (>= 120 ms) longer than a step's send time and than the 20 ms check
+        // interval: a NACK sent in a silence arrives after the whole step has left.
+        setup.wanDelay = 0.03;
+        // Queues at the helper's tuned bound (twice the planned streams per link direction):
+        // islands paced over their rates would overflow them.
+        setup.queuePackets = 1;
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), setup.rounds * setup.cities, "all records");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_ASSERT_MSG_EQ(r.lostPeers.size(), 0u, "a slow peer is not lost");
+            NS_TEST_ASSERT_MSG_EQ(r.retransmissions, 0u, "island " << r.island << " resent");
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.queueDrops + run.lossDrops, 0u, "a clean network");
+    }
+
+    bool m_ring; //!< ring all-reduce
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The loss-recovery test suite.
+ */
+class LossRecoveryTestSuite : public TestSuite
+{
+  public:
+    LossRecoveryTestSuite()
+        : TestSuite("loss-recovery")
+    {
+        AddTestCase(new TrainingSingleDropTestCase);
+        AddTestCase(new TrainingMulticastDropTestCase);
+        AddTestCase(new TrainingFpgaDropTestCase);
+        AddTestCase(new TrainingNoNeedlessResendTestCase(false));
+        AddTestCase(new TrainingNoNeedlessResendTestCase(true));
+        for (bool ring : {false, true})
+        {
+            for (const char* caps : {"none", "multicast", "fpga", "both"})
+            {
+                for (double loss : {0.001, 0.01, 0.05})
+                {
+                    AddTestCase(new TrainingLossTestCase(loss, caps, ring));
+                }
+            }
+        }
+        AddTestCase(new TrainingCutLinkTestCase(false));
+        AddTestCase(new TrainingCutLinkTestCase(true));
+    }
+};
+
+/// The suite's static instance.
+static LossRecoveryTestSuite g_lossRecoveryTestSuite;
