@@ -88,13 +88,12 @@ GradientExchange::Start(std::vector<int32_t> own)
     m_startTime = Simulator::Now();
     if (m_k > 1)
     {
-        // A peer is not asked before its data could have arrived: the check interval plus the
-        // round trip to it, plus the time this island's FPGA may hold its chunks.
+        // A peer is not asked before its data could have arrived: the round trip to it, plus
+        // the time this island's FPGA may hold its chunks.
         const Time hold = HoldAt(m_context.island);
         for (uint32_t s = 0; s < m_k; ++s)
         {
-            m_peers[s].waitUntil =
-                m_startTime + m_context.checkInterval + RttTo(IslandAt(s)) + hold;
+            m_peers[s].waitUntil = m_startTime + RttTo(IslandAt(s)) + hold;
             m_peers[s].lastData = m_startTime;
         }
         m_check =
@@ -480,7 +479,10 @@ GradientExchange::CheckProgress()
         }
         SendNack(s, step, *tracker, true);
         peer.nacked = true;
-        peer.waitUntil = now + m_context.checkInterval + RttTo(IslandAt(s)) + hold;
+        // Its answer can be back one round trip (and the FPGA's hold) later; the next check on
+        // the RetransmissionTimeout grid after that asks again, so retries are at most
+        // RetransmissionTimeout + RTT + hold apart (the documented lost-peer bound).
+        peer.waitUntil = now + RttTo(IslandAt(s)) + hold;
     }
     if (!m_finished)
     {
