@@ -32,8 +32,6 @@ namespace
 {
 
 constexpr uint16_t DEFAULT_MTU = 9000; //!< informational MTU of the device
-/** Rounds a flow's sender frontiers are kept after a newer round appears. */
-constexpr uint32_t FLOW_RETAINED_ROUNDS = 4;
 /** Bytes IsGradientTraffic() reads: IPv4 and UDP headers. */
 constexpr uint32_t PROBE_SIZE = WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES;
 
@@ -45,24 +43,6 @@ ReadU16(const uint8_t* p)
 }
 
 } // namespace
-
-bool
-FpgaAggregatorNetDevice::SlotKey::operator==(const SlotKey& other) const
-{
-    return jobId == other.jobId && round == other.round && cliqueId == other.cliqueId &&
-           chunkIndex == other.chunkIndex;
-}
-
-size_t
-FpgaAggregatorNetDevice::SlotKeyHash::operator()(const SlotKey& key) const
-{
-    // Chunk indices vary fastest; mix the rest in with odd multipliers.
-    uint64_t h = key.chunkIndex;
-    h = h * 0x9E3779B97F4A7C15ULL + key.round;
-    h = h * 0x9E3779B97F4A7C15ULL + key.cliqueId;
-    h = h * 0x9E3779B97F4A7C15ULL + key.jobId;
-    return static_cast<size_t>(h ^ (h >> 29));
-}
 
 const char*
 FpgaAggregatorNetDevice::PassReasonName(PassReason reason)
@@ -136,12 +116,14 @@ FpgaAggregatorNetDevice::GetTypeId()
                           "arrived), instead of waiting for Timeout. Relies on each sender's "
                           "first pass arriving in chunk order, as on one path.",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&FpgaAggregatorNetDevice::m_earlyFlush),
+                          MakeBooleanAccessor(&FpgaAggregatorNetDevice::SetEarlyFlush,
+                                              &FpgaAggregatorNetDevice::GetEarlyFlush),
                           MakeBooleanChecker())
             .AddAttribute("PipelineLatency",
                           "Delay from the last contribution to the aggregate's departure.",
                           TimeValue(NanoSeconds(500)),
-                          MakeTimeAccessor(&FpgaAggregatorNetDevice::m_pipelineLatency),
+                          MakeTimeAccessor(&FpgaAggregatorNetDevice::SetPipelineLatency,
+                                           &FpgaAggregatorNetDevice::GetPipelineLatency),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("ProcessingRate",
                           "Rate of the aggregation engine (FIFO, service time = size / rate) "
@@ -179,18 +161,14 @@ FpgaAggregatorNetDevice::FpgaAggregatorNetDevice()
       m_islandIndex(0),
       m_gradientPort(GradientHeader::DEFAULT_PORT),
       m_slotCount(0),
-      m_earlyFlush(true),
       m_busyUntil(0),
       m_passCount{},
-      m_aggregated(0),
-      m_duplicates(0),
       m_complete(0),
       m_partial(0),
-      m_earlyFlushes(0),
-      m_wraps(0),
       m_nextIdentification(0)
 {
     NS_LOG_FUNCTION(this);
+    m_table.SetEmitCallback(MakeCallback(&FpgaAggregatorNetDevice::Emit, this));
 }
 
 FpgaAggregatorNetDevice::~FpgaAggregatorNetDevice()
@@ -202,16 +180,7 @@ void
 FpgaAggregatorNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (Slot& slot : m_slots)
-    {
-        slot.emission.Cancel();
-    }
-    m_timerEvent.Cancel();
-    m_deadlines.clear();
-    m_slots.clear();
-    m_freeSlots.clear();
-    m_index.clear();
-    m_frontiers.clear();
+    m_table.Clear();
     m_serviceEvent.Cancel();
     m_pending.clear();
     m_islandPort = nullptr;
@@ -262,6 +231,30 @@ Ptr<NetDevice>
 FpgaAggregatorNetDevice::GetRouterPort() const
 {
     return m_routerPort;
+}
+
+void
+FpgaAggregatorNetDevice::SetEarlyFlush(bool earlyFlush)
+{
+    m_table.SetEarlyFlush(earlyFlush);
+}
+
+bool
+FpgaAggregatorNetDevice::GetEarlyFlush() const
+{
+    return m_table.GetEarlyFlush();
+}
+
+void
+FpgaAggregatorNetDevice::SetPipelineLatency(Time latency)
+{
+    m_table.SetPipelineLatency(latency);
+}
+
+Time
+FpgaAggregatorNetDevice::GetPipelineLatency() const
+{
+    return m_table.GetPipelineLatency();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,7 +387,7 @@ FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
     if (header.GetType() == GradientHeader::END && header.GetMembers().Test(m_islandIndex) &&
         header.GetSender() != m_islandIndex)
     {
-        AdvanceFrontier(header, header.GetChunkCount());
+        m_table.AdvanceFrontier(header, header.GetChunkCount());
     }
     if (header.GetType() != GradientHeader::DATA)
     {
@@ -416,7 +409,7 @@ FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
         PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_NOT_MEMBER);
         return;
     }
-    InputFields fields;
+    FpgaSlotTable::InputFields fields;
     fields.source = Ipv4Address::Deserialize(b + WanWire::IPV4_SOURCE_OFFSET);
     fields.destination = Ipv4Address::Deserialize(b + WanWire::IPV4_DESTINATION_OFFSET);
     fields.sourcePort = ReadU16(b + WanWire::IPV4_HEADER_BYTES);
@@ -428,313 +421,58 @@ FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
     }
     // Slots the sender skipped settle first, so aggregates leave in chunk order; then this
     // chunk, then the frontier moves past it.
-    AdvanceFrontier(header, header.GetChunkIndex());
+    m_table.AdvanceFrontier(header, header.GetChunkIndex());
     Aggregate(packet, fields, header, size - header.GetPayloadSize());
-    AdvanceFrontier(header, header.GetChunkIndex() + 1);
-}
-
-bool
-FpgaAggregatorNetDevice::FlowKey::operator==(const FlowKey& other) const
-{
-    return jobId == other.jobId && round == other.round && cliqueId == other.cliqueId;
-}
-
-size_t
-FpgaAggregatorNetDevice::FlowKeyHash::operator()(const FlowKey& key) const
-{
-    return std::hash<uint64_t>()((uint64_t{key.jobId} << 40) ^ (uint64_t{key.round} << 16) ^
-                                 key.cliqueId);
-}
-
-void
-FpgaAggregatorNetDevice::AdvanceFrontier(const GradientHeader& header, uint32_t next)
-{
-    const FlowKey flow{header.GetJobId(), header.GetRound(), header.GetCliqueId()};
-    auto it = m_frontiers.find(flow);
-    if (it == m_frontiers.end())
-    {
-        if (header.GetRound() > m_latestRound)
-        {
-            // Forget flows of rounds long over: their slots are gone.
-            m_latestRound = header.GetRound();
-            for (auto old = m_frontiers.begin(); old != m_frontiers.end();)
-            {
-                old = old->first.round + FLOW_RETAINED_ROUNDS < m_latestRound
-                          ? m_frontiers.erase(old)
-                          : std::next(old);
-            }
-        }
-        it = m_frontiers.emplace(flow, std::vector<uint32_t>()).first;
-    }
-    std::vector<uint32_t>& frontier = it->second;
-    const uint32_t sender = header.GetSender();
-    if (frontier.size() <= sender)
-    {
-        frontier.resize(sender + 1, 0);
-    }
-    const uint32_t before = frontier[sender];
-    if (next <= before)
-    {
-        return;
-    }
-    frontier[sender] = next;
-    // Chunks the sender skipped: their open slots may now be settled. A wide jump (a
-    // malformed or far-ahead packet) visits the open slots instead of every skipped index.
-    std::vector<uint32_t> skipped;
-    if (uint64_t{next} - before > m_index.size())
-    {
-        for (const auto& entry : m_index)
-        {
-            const SlotKey& key = entry.first;
-            if (key.jobId == flow.jobId && key.round == flow.round &&
-                key.cliqueId == flow.cliqueId && key.chunkIndex >= before && key.chunkIndex < next)
-            {
-                skipped.push_back(entry.second);
-            }
-        }
-    }
-    else
-    {
-        for (uint32_t chunk = before; chunk < next; ++chunk)
-        {
-            auto slot = m_index.find(SlotKey{flow.jobId, flow.round, flow.cliqueId, chunk});
-            if (slot != m_index.end())
-            {
-                skipped.push_back(slot->second);
-            }
-        }
-    }
-    for (uint32_t index : skipped)
-    {
-        if (!m_slots[index].contributors.Test(sender))
-        {
-            MaybeSettle(index);
-        }
-    }
-}
-
-bool
-FpgaAggregatorNetDevice::HasPassed(const SlotKey& key, uint32_t sender) const
-{
-    auto it = m_frontiers.find(FlowKey{key.jobId, key.round, key.cliqueId});
-    return it != m_frontiers.end() && sender < it->second.size() &&
-           it->second[sender] > key.chunkIndex;
+    m_table.AdvanceFrontier(header, header.GetChunkIndex() + 1);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Slots
+// Aggregation
 
 void
 FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
-                                   const InputFields& fields,
+                                   const FpgaSlotTable::InputFields& fields,
                                    const GradientHeader& header,
                                    uint32_t payloadOffset)
 {
-    const SlotKey key{header.GetJobId(),
-                      header.GetRound(),
-                      header.GetCliqueId(),
-                      header.GetChunkIndex()};
-    const bool real = header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
+    const FpgaSlotTable::SlotKey key{header.GetJobId(),
+                                     header.GetRound(),
+                                     header.GetCliqueId(),
+                                     header.GetChunkIndex()};
     uint32_t index;
-    auto found = m_index.find(key);
-    if (found == m_index.end())
+    if (!m_table.Find(key, index))
     {
-        if (m_index.size() >= m_slotCount)
+        if (m_table.GetSlotsInUse() >= m_slotCount)
         {
             m_overflowTrace(header);
             PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_OVERFLOW);
             return;
         }
-        if (!m_freeSlots.empty())
-        {
-            index = m_freeSlots.back();
-            m_freeSlots.pop_back();
-        }
-        else
-        {
-            index = static_cast<uint32_t>(m_slots.size());
-            m_slots.emplace_back();
-        }
-        m_index.emplace(key, index);
-        Slot& slot = m_slots[index];
-        slot.key = key;
-        slot.header = header;
         IslandBitmap self;
         self.Set(m_islandIndex);
-        slot.expected = header.GetMembers().Minus(self);
-        slot.contributors.Clear();
-        slot.sum.assign(real ? header.GetElementCount() : 0, 0);
-        slot.source = fields.source;
-        slot.destination = fields.destination;
-        slot.sourcePort = fields.sourcePort;
-        slot.ttl = fields.ttl;
-        slot.tos = fields.tos;
-        slot.emitting = false;
-        slot.serial = m_nextSerial++;
-        AddDeadline(Deadline{Simulator::Now() + m_timeout, index, slot.serial});
+        index = m_table.Open(header,
+                             fields,
+                             header.GetMembers().Minus(self),
+                             Simulator::Now() + m_timeout);
         m_slotAllocatedTrace(header);
     }
-    else
+    switch (m_table.Add(index, header, packet, payloadOffset))
     {
-        index = found->second;
-    }
-
-    Slot& slot = m_slots[index];
-    if (header.GetMembers() != slot.header.GetMembers() ||
-        header.GetElementCount() != slot.header.GetElementCount() ||
-        real != slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD))
-    {
+    case FpgaSlotTable::MISMATCH:
         PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_MISMATCH);
-        return;
-    }
-    if (slot.contributors.Test(header.GetSender()))
-    {
-        ++m_duplicates;
+        break;
+    case FpgaSlotTable::DUPLICATE:
         m_duplicateTrace(packet, header);
-        return;
+        break;
+    case FpgaSlotTable::ADDED:
+        break;
     }
-    slot.contributors.Set(header.GetSender());
-    ++m_aggregated;
-    if (real)
-    {
-        AddPayload(slot, packet, payloadOffset);
-    }
-    MaybeSettle(index);
-}
-
-void
-FpgaAggregatorNetDevice::MaybeSettle(uint32_t index)
-{
-    Slot& slot = m_slots[index];
-    if (slot.emitting)
-    {
-        return;
-    }
-    const bool complete = slot.contributors == slot.expected;
-    if (!complete && !m_earlyFlush)
-    {
-        return;
-    }
-    if (!complete)
-    {
-        bool settled = true;
-        slot.expected.Minus(slot.contributors).ForEach([&](uint32_t sender) {
-            settled = settled && HasPassed(slot.key, sender);
-        });
-        if (!settled)
-        {
-            return;
-        }
-        ++m_earlyFlushes;
-    }
-    slot.emitting = true;
-    if (m_pipelineLatency.IsZero())
-    {
-        Emit(index, complete);
-    }
-    else
-    {
-        slot.emission = Simulator::Schedule(m_pipelineLatency,
-                                            &FpgaAggregatorNetDevice::EmitLater,
-                                            this,
-                                            index,
-                                            complete);
-    }
-}
-
-void
-FpgaAggregatorNetDevice::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset)
-{
-    const uint32_t size = packet->GetSize();
-    m_scratch.resize(size);
-    packet->CopyData(m_scratch.data(), size);
-    const uint8_t* p = m_scratch.data() + payloadOffset;
-    const size_t count = slot.sum.size();
-    for (size_t i = 0; i < count; ++i, p += GradientHeader::ELEMENT_SIZE)
-    {
-        const uint32_t value = (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) |
-                               (uint32_t{p[2]} << 8) | uint32_t{p[3]};
-        // Unsigned addition is the two's-complement sum, without signed-overflow UB.
-        const uint32_t before = slot.sum[i];
-        const uint32_t after = before + value;
-        // Signed overflow: both operands have the same sign and the result another.
-        m_wraps += ((~(before ^ value) & (before ^ after)) >> 31);
-        slot.sum[i] = after;
-    }
-}
-
-void
-FpgaAggregatorNetDevice::EmitLater(uint32_t index, bool complete)
-{
-    Emit(index, complete);
-}
-
-bool
-FpgaAggregatorNetDevice::IsOpen(uint32_t index, uint64_t serial) const
-{
-    // Emit() sets a freed slot's serial to FREE_SERIAL; reuse gives it a new one.
-    const Slot& slot = m_slots[index];
-    return slot.serial == serial && !slot.emitting;
-}
-
-void
-FpgaAggregatorNetDevice::AddDeadline(const Deadline& d)
-{
-    if (m_deadlines.empty() || m_deadlines.back().at <= d.at)
-    {
-        m_deadlines.push_back(d);
-    }
-    else
-    {
-        // Only after Timeout was shortened at run time: keep the FIFO ascending.
-        auto later = std::upper_bound(m_deadlines.begin(),
-                                      m_deadlines.end(),
-                                      d.at,
-                                      [](const Time& at, const Deadline& x) { return at < x.at; });
-        m_deadlines.insert(later, d);
-    }
-    if (m_deadlines.front().index == d.index && m_deadlines.front().serial == d.serial)
-    {
-        m_timerEvent.Cancel();
-        ArmTimer();
-    }
-}
-
-void
-FpgaAggregatorNetDevice::ArmTimer()
-{
-    while (!m_deadlines.empty() && !IsOpen(m_deadlines.front().index, m_deadlines.front().serial))
-    {
-        m_deadlines.pop_front();
-    }
-    if (!m_deadlines.empty() && m_timerEvent.IsExpired())
-    {
-        m_timerEvent = Simulator::Schedule(m_deadlines.front().at - Simulator::Now(),
-                                           &FpgaAggregatorNetDevice::ExpireSlots,
-                                           this);
-    }
-}
-
-void
-FpgaAggregatorNetDevice::ExpireSlots()
-{
-    const Time now = Simulator::Now();
-    while (!m_deadlines.empty() && m_deadlines.front().at <= now)
-    {
-        const Deadline d = m_deadlines.front();
-        m_deadlines.pop_front();
-        if (IsOpen(d.index, d.serial))
-        {
-            Emit(d.index, false);
-        }
-    }
-    ArmTimer();
 }
 
 void
 FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
 {
-    Slot& slot = m_slots[index];
+    const FpgaSlotTable::Slot& slot = m_table.GetSlot(index);
     NS_LOG_FUNCTION(this << index << complete << slot.contributors.Count());
     const bool real = slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
 
@@ -767,24 +505,24 @@ FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
     // Source: the first contributor (so the island sees a peer's address and port, as it
     // would for a DATA packet); destination: the island.
     const Ipv4Address destination =
-        m_islandAddress == Ipv4Address::GetAny() ? slot.destination : m_islandAddress;
+        m_islandAddress == Ipv4Address::GetAny() ? slot.fields.destination : m_islandAddress;
     const bool checksums = Node::ChecksumEnabled();
     UdpHeader udp;
-    udp.SetSourcePort(slot.sourcePort);
+    udp.SetSourcePort(slot.fields.sourcePort);
     udp.SetDestinationPort(m_gradientPort);
     if (checksums)
     {
         udp.EnableChecksums();
-        udp.InitializeChecksum(slot.source, destination, WanWire::UDP_PROTOCOL);
+        udp.InitializeChecksum(slot.fields.source, destination, WanWire::UDP_PROTOCOL);
     }
     packet->AddHeader(udp);
     Ipv4Header ip;
-    ip.SetSource(slot.source);
+    ip.SetSource(slot.fields.source);
     ip.SetDestination(destination);
     ip.SetProtocol(WanWire::UDP_PROTOCOL);
     ip.SetPayloadSize(packet->GetSize());
-    ip.SetTtl(slot.ttl);
-    ip.SetTos(slot.tos);
+    ip.SetTtl(slot.fields.ttl);
+    ip.SetTos(slot.fields.tos);
     ip.SetIdentification(m_nextIdentification++);
     if (checksums)
     {
@@ -793,11 +531,8 @@ FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
     packet->AddHeader(ip);
 
     // Free the slot before sending: the trace sinks and the send see a consistent table.
-    // Its deadline, if any, goes stale (IsOpen) and the timer skips it.
-    slot.emission.Cancel();
-    slot.serial = FREE_SERIAL;
-    m_index.erase(slot.key);
-    m_freeSlots.push_back(index);
+    // Its deadline, if any, goes stale and the table's timer skips it.
+    m_table.Free(index);
     if (complete)
     {
         ++m_complete;
@@ -836,13 +571,13 @@ FpgaAggregatorNetDevice::GetPassThroughCount(PassReason reason) const
 uint64_t
 FpgaAggregatorNetDevice::GetAggregatedCount() const
 {
-    return m_aggregated;
+    return m_table.GetAggregatedCount();
 }
 
 uint64_t
 FpgaAggregatorNetDevice::GetDuplicateCount() const
 {
-    return m_duplicates;
+    return m_table.GetDuplicateCount();
 }
 
 uint64_t
@@ -854,7 +589,7 @@ FpgaAggregatorNetDevice::GetCompleteCount() const
 uint64_t
 FpgaAggregatorNetDevice::GetEarlyFlushCount() const
 {
-    return m_earlyFlushes;
+    return m_table.GetEarlyFlushCount();
 }
 
 uint64_t
@@ -866,13 +601,13 @@ FpgaAggregatorNetDevice::GetPartialCount() const
 uint64_t
 FpgaAggregatorNetDevice::GetWrapCount() const
 {
-    return m_wraps;
+    return m_table.GetWrapCount();
 }
 
 uint32_t
 FpgaAggregatorNetDevice::GetSlotsInUse() const
 {
-    return static_cast<uint32_t>(m_index.size());
+    return m_table.GetSlotsInUse();
 }
 
 // The NetDevice interface (a bump in the wire, invisible to IP) is WanPortDevice's.

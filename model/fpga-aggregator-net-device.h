@@ -5,6 +5,7 @@
 #ifndef FPGA_AGGREGATOR_NET_DEVICE_H
 #define FPGA_AGGREGATOR_NET_DEVICE_H
 
+#include "fpga-slot-table.h"
 #include "gradient-header.h"
 #include "wan-port-device.h"
 #include "wan-wire.h"
@@ -18,7 +19,6 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -59,6 +59,9 @@ class Packet;
  * island asks the missing senders for exactly that chunk about one packet time after the loss
  * instead of after Timeout (attribute EarlyFlush). Retransmissions pass through and are
  * summed by the island.
+ *
+ * The device moves packets and decides what is aggregated; the slots, their deadlines and the
+ * frontiers are its FpgaSlotTable, which tells the device when to emit a slot.
  */
 class FpgaAggregatorNetDevice : public WanPortDevice
 {
@@ -143,71 +146,6 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     void DoDispose() override;
 
   private:
-    /** Slot key: one chunk of one clique's round of one job. */
-    struct SlotKey
-    {
-        uint32_t jobId;      //!< job
-        uint32_t round;      //!< round
-        uint32_t cliqueId;   //!< clique
-        uint32_t chunkIndex; //!< chunk
-        /** \param other key \return equality */
-        bool operator==(const SlotKey& other) const;
-    };
-
-    /** Hash of a SlotKey. */
-    struct SlotKeyHash
-    {
-        /** \param key key \return hash */
-        size_t operator()(const SlotKey& key) const;
-    };
-
-    /** One aggregation slot; pooled, so its sum buffer's memory is reused. */
-    struct Slot
-    {
-        SlotKey key;               //!< what it aggregates
-        GradientHeader header;     //!< first contribution's header (template of the aggregate)
-        IslandBitmap expected;     //!< members minus this island
-        IslandBitmap contributors; //!< senders added so far
-        std::vector<uint32_t> sum; //!< element sums (real payloads), as two's-complement bits
-        Ipv4Address source;        //!< first contribution's IPv4 source
-        Ipv4Address destination;   //!< first contribution's IPv4 destination
-        uint16_t sourcePort;       //!< first contribution's UDP source port
-        uint8_t ttl;               //!< first contribution's TTL
-        uint8_t tos;               //!< first contribution's TOS byte
-        uint64_t serial;           //!< allocation number: tells a live deadline from a stale one
-        EventId emission;          //!< emission once complete (PipelineLatency > 0)
-        bool emitting;             //!< complete; waiting for PipelineLatency
-    };
-
-    /**
-     * When a slot times out. Deadlines are kept in a FIFO (a constant Timeout makes them
-     * ascend in allocation order) with one timer event for the earliest live one, instead of
-     * one event per slot: completed slots leave stale entries that the timer skips.
-     */
-    struct Deadline
-    {
-        Time at;         //!< allocation time + Timeout
-        uint32_t index;  //!< slot index
-        uint64_t serial; //!< the slot's serial when the deadline was set
-    };
-
-    /** One clique's round of one job: the unit whose senders' frontiers are tracked. */
-    struct FlowKey
-    {
-        uint32_t jobId;    //!< job
-        uint32_t round;    //!< round
-        uint32_t cliqueId; //!< clique
-        /** \param other key \return equality */
-        bool operator==(const FlowKey& other) const;
-    };
-
-    /** Hash of a FlowKey. */
-    struct FlowKeyHash
-    {
-        /** \param key key \return hash */
-        size_t operator()(const FlowKey& key) const;
-    };
-
     /** A gradient packet waiting for the aggregation engine (ProcessingRate > 0). */
     struct PendingInput
     {
@@ -257,58 +195,26 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     /** \brief The aggregation engine finished serving the oldest pending input. */
     void ServiceComplete();
 
-    /** The IPv4 and UDP fields of one contribution that an aggregate reuses. */
-    struct InputFields
-    {
-        Ipv4Address source;      //!< IPv4 source
-        Ipv4Address destination; //!< IPv4 destination
-        uint16_t sourcePort;     //!< UDP source port
-        uint8_t ttl;             //!< IPv4 TTL
-        uint8_t tos;             //!< IPv4 TOS byte
-    };
-
     /**
-     * \brief Add one DATA contribution to its slot (allocating the slot if needed).
+     * \brief Add one DATA contribution to its slot (opening the slot if needed).
      * \param packet the IPv4 packet \param fields its IPv4/UDP fields
      * \param header its gradient header \param payloadOffset byte offset of the payload
      */
     void Aggregate(Ptr<const Packet> packet,
-                   const InputFields& fields,
+                   const FpgaSlotTable::InputFields& fields,
                    const GradientHeader& header,
                    uint32_t payloadOffset);
+    /** \param earlyFlush attribute EarlyFlush (kept by the slot table) */
+    void SetEarlyFlush(bool earlyFlush);
+    /** \return attribute EarlyFlush */
+    bool GetEarlyFlush() const;
+    /** \param latency attribute PipelineLatency (kept by the slot table) */
+    void SetPipelineLatency(Time latency);
+    /** \return attribute PipelineLatency */
+    Time GetPipelineLatency() const;
     /**
-     * \brief Add a real payload to a slot's sums.
-     * \param slot the slot \param packet the IPv4 packet \param payloadOffset payload offset
-     */
-    void AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset);
-    /**
-     * \param index slot index \param complete full bitmap
-     * \brief the slot's pipeline latency elapsed: emit it
-     */
-    void EmitLater(uint32_t index, bool complete);
-    /**
-     * \brief Emit the slot (after PipelineLatency) if it is complete, or if every missing
-     *        sender has gone past its chunk.
-     * \param index slot index
-     */
-    void MaybeSettle(uint32_t index);
-    /**
-     * \brief A sender's first pass has come as far as \p next: settle the slots it skipped.
-     * \param header a DATA or END header from the sender \param next one past its last chunk
-     */
-    void AdvanceFrontier(const GradientHeader& header, uint32_t next);
-    /** \param key a slot \param sender a sender \return true if it has gone past the chunk */
-    bool HasPassed(const SlotKey& key, uint32_t sender) const;
-    /** \param index slot index \param serial its serial \return true if the slot is open */
-    bool IsOpen(uint32_t index, uint64_t serial) const;
-    /** \brief Add a new slot's deadline and arm the timer if it is the earliest. \param d it */
-    void AddDeadline(const Deadline& d);
-    /** \brief Drop stale deadlines at the front; schedule the timer for the first live one. */
-    void ArmTimer();
-    /** \brief The timer fired: emit partial every open slot whose deadline has come. */
-    void ExpireSlots();
-    /**
-     * \brief Build the AGGREGATE packet of a slot, send it to the island, free the slot.
+     * \brief Build the AGGREGATE packet of a slot, send it to the island, free the slot
+     *        (the slot table's emit callback).
      * \param index slot index \param complete whether the bitmap is full
      */
     void Emit(uint32_t index, bool complete);
@@ -330,21 +236,11 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     uint16_t m_gradientPort;     //!< UDP destination port of gradient traffic
     uint32_t m_slotCount;        //!< slot capacity
     Time m_timeout;              //!< partial flush after this long
-    Time m_pipelineLatency;      //!< delay from completion to emission
-    bool m_earlyFlush;           //!< emit settled slots before Timeout
     DataRate m_processingRate;   //!< aggregation engine rate; 0 = line rate (no extra delay)
     Ipv4Address m_islandAddress; //!< destination of aggregates; 0.0.0.0 = learn
 
-    // Slots
-    std::vector<Slot> m_slots;                                  //!< pool, grows to m_slotCount
-    std::vector<uint32_t> m_freeSlots;                          //!< indices of free pool slots
-    std::unordered_map<SlotKey, uint32_t, SlotKeyHash> m_index; //!< key -> pool index
-    std::vector<uint8_t> m_scratch;                             //!< payload copy buffer
-    std::deque<Deadline> m_deadlines;                           //!< ascending by time
-    EventId m_timerEvent;                                       //!< earliest live deadline
-    uint64_t m_nextSerial{1};                                   //!< next slot allocation number
-    /** The serial of a free slot (allocation numbers start at 1). */
-    static constexpr uint64_t FREE_SERIAL = 0;
+    FpgaSlotTable m_table;          //!< slots, deadlines, frontiers (EarlyFlush, PipelineLatency)
+    std::vector<uint8_t> m_scratch; //!< payload buffer of emitted aggregates
     /** IPv4 header (no options) and UDP header bytes (WanWire). */
     static constexpr uint32_t IPV4_UDP_SIZE =
         WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES;
@@ -354,10 +250,6 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     Address m_islandBroadcast; //!< island port's broadcast address (cached)
     Address m_routerBroadcast; //!< router port's broadcast address (cached)
 
-    /** Per flow, per sender island: one past the highest first-pass chunk seen. */
-    std::unordered_map<FlowKey, std::vector<uint32_t>, FlowKeyHash> m_frontiers;
-    uint32_t m_latestRound{0}; //!< highest round seen (old flows are forgotten)
-
     // Processing FIFO (ProcessingRate > 0)
     std::deque<PendingInput> m_pending; //!< inputs in service order
     EventId m_serviceEvent;             //!< completion of the oldest pending input
@@ -365,12 +257,8 @@ class FpgaAggregatorNetDevice : public WanPortDevice
 
     // Counters
     uint64_t m_passCount[PASS_REASON_COUNT]; //!< per pass-through reason
-    uint64_t m_aggregated;                   //!< contributions added
-    uint64_t m_duplicates;                   //!< duplicate contributions absorbed
     uint64_t m_complete;                     //!< complete aggregates
     uint64_t m_partial;                      //!< partial aggregates
-    uint64_t m_earlyFlushes;                 //!< partial aggregates emitted early
-    uint64_t m_wraps;                        //!< wrapped element additions
     uint16_t m_nextIdentification;           //!< IPv4 identification of emitted aggregates
 
     // Trace sources

@@ -87,8 +87,7 @@ SyncCostModel::GetTypeId()
 }
 
 SyncCostModel::SyncCostModel()
-    : m_stamp(0),
-      m_mtu(WanWire::DEFAULT_MTU),
+    : m_mtu(WanWire::DEFAULT_MTU),
       m_chunkPayloadBytes(0),
       m_ipv4HeaderBytes(WanWire::IPV4_HEADER_BYTES),
       m_udpHeaderBytes(WanWire::UDP_HEADER_BYTES),
@@ -109,10 +108,7 @@ SyncCostModel::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_routing.reset();
-    m_pathResources.clear();
-    m_pathDelay.clear();
-    m_treeParent.clear();
-    m_treeHop.clear();
+    m_paths = SyncPathTable();
     Object::DoDispose();
 }
 
@@ -121,73 +117,8 @@ SyncCostModel::SetRouting(const WanRouting& routing)
 {
     NS_LOG_FUNCTION(this);
     m_routing = std::make_unique<WanRouting>(routing);
-    const auto& islands = m_routing->GetTopology().GetIslands();
-    const auto& cities = m_routing->GetTopology().GetCities();
-    uint32_t n = islands.size();
-    m_islandCity.assign(n, 0);
-    m_islandFpga.assign(n, false);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        m_islandCity[i] = islands[i].city;
-        m_islandFpga[i] = cities[islands[i].city].caps.fpga;
-    }
-    // Unicast resources between every pair of islands, computed once: the optimiser estimates
-    // many rounds on the same routes.
-    m_pathResources.assign(n, std::vector<std::vector<uint32_t>>(n));
-    m_pathDelay.assign(n, std::vector<double>(n, 0.0));
-    for (uint32_t s = 0; s < n; ++s)
-    {
-        for (uint32_t d = 0; d < n; ++d)
-        {
-            if (s == d)
-            {
-                continue;
-            }
-            auto& res = m_pathResources[s][d];
-            res.push_back(m_routing->GetAccessUpResource(s));
-            for (const auto& hop : m_routing->GetPath(m_islandCity[s], m_islandCity[d]))
-            {
-                res.push_back(m_routing->GetHopResource(hop));
-            }
-            res.push_back(m_routing->GetAccessDownResource(d));
-            m_pathDelay[s][d] = m_routing->GetIslandDelay(s, d);
-        }
-    }
-    const uint32_t nResources = m_routing->GetResourceCount();
-    m_capacity.resize(nResources);
-    for (uint32_t r = 0; r < nResources; ++r)
-    {
-        m_capacity[r] = m_routing->GetResourceCapacity(r);
-    }
-    // Multicast trees: the tree of a sender's city to any receiver set is the union of the
-    // paths up its shortest-path tree, so the whole tree of every sender city is stored once
-    // (parent and hop per city) and BuildAndSolve() walks it instead of asking for a tree per
-    // stream.
-    const uint32_t nCities = cities.size();
-    m_cityMulticast.assign(nCities, false);
-    for (uint32_t c = 0; c < nCities; ++c)
-    {
-        m_cityMulticast[c] = cities[c].caps.multicast;
-    }
-    std::vector<uint32_t> islandCities(m_islandCity);
-    std::sort(islandCities.begin(), islandCities.end());
-    islandCities.erase(std::unique(islandCities.begin(), islandCities.end()), islandCities.end());
-    m_treeParent.assign(nCities, std::vector<uint32_t>());
-    m_treeHop.assign(nCities, std::vector<uint32_t>());
-    for (uint32_t root : islandCities)
-    {
-        std::vector<uint32_t>& parent = m_treeParent[root];
-        std::vector<uint32_t>& hopResource = m_treeHop[root];
-        parent.assign(nCities, root);
-        hopResource.assign(nCities, 0);
-        for (const auto& hop : m_routing->GetTree(root, islandCities).hops)
-        {
-            parent[hop.to] = hop.from;
-            hopResource[hop.to] = m_routing->GetHopResource(hop);
-        }
-    }
-    m_cityStamp.assign(nCities, 0);
-    m_stamp = 0;
+    // Computed once: the optimiser estimates many rounds on the same routes.
+    m_paths = SyncPathTable(*m_routing);
 }
 
 const WanRouting&
@@ -197,12 +128,6 @@ SyncCostModel::GetRouting() const
     return *m_routing;
 }
 
-bool
-SyncCostModel::HasFpga(uint32_t island) const
-{
-    return m_islandFpga[island];
-}
-
 uint32_t
 SyncCostModel::GetGradientHeaderBytes() const
 {
@@ -210,7 +135,7 @@ SyncCostModel::GetGradientHeaderBytes() const
     {
         return m_gradientHeaderBytes;
     }
-    return ChunkLayout::DataHeaderBytes(m_islandCity.empty() ? 1 : m_islandCity.size());
+    return ChunkLayout::DataHeaderBytes(std::max<uint32_t>(1, m_paths.GetIslandCount()));
 }
 
 uint32_t
@@ -256,7 +181,7 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
     drafts.clear();
     receivers.clear();
     MaxMinFairShare mm;
-    for (double capacity : m_capacity)
+    for (double capacity : m_paths.GetCapacities())
     {
         mm.AddResource(capacity);
     }
@@ -283,7 +208,7 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
                 uint32_t s = ring[p];
                 uint32_t d = ring[(p + 1) % k];
                 usage.clear();
-                for (uint32_t res : m_pathResources[s][d])
+                for (uint32_t res : m_paths.GetPathResources(s, d))
                 {
                     usage.emplace_back(res, 1.0);
                 }
@@ -295,7 +220,7 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
                                        false,
                                        true,
                                        segment,
-                                       m_pathDelay[s][d]});
+                                       m_paths.GetPathDelay(s, d)});
                 receivers.push_back(d);
                 mm.AddFlow(usage);
                 if (usages)
@@ -311,7 +236,7 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
         {
             usage.clear();
             usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);
-            const bool multicast = WalkTree(s, clique, &usage);
+            const bool multicast = m_paths.WalkTree(s, clique, &usage);
             if (multicast)
             {
                 uint32_t first = receivers.size();
@@ -323,11 +248,12 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
                     {
                         continue;
                     }
-                    bool fpga = HasFpga(j);
+                    bool fpga = m_paths.HasFpga(j);
                     aggregated = aggregated || fpga;
                     usage.emplace_back(m_routing->GetAccessDownResource(j),
                                        fpga ? downWeightFpga : 1.0);
-                    delay = std::max(delay, m_pathDelay[s][j] + (fpga ? fpgaLatency : 0.0));
+                    delay =
+                        std::max(delay, m_paths.GetPathDelay(s, j) + (fpga ? fpgaLatency : 0.0));
                     receivers.push_back(j);
                 }
                 drafts.push_back(
@@ -345,9 +271,9 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
                 {
                     continue;
                 }
-                bool fpga = HasFpga(j);
+                bool fpga = m_paths.HasFpga(j);
                 usage.clear();
-                const auto& path = m_pathResources[s][j];
+                const auto& path = m_paths.GetPathResources(s, j);
                 for (size_t h = 0; h + 1 < path.size(); ++h)
                 {
                     usage.emplace_back(path[h], 1.0);
@@ -361,7 +287,7 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
                                        fpga,
                                        false,
                                        modelBytes,
-                                       m_pathDelay[s][j] + (fpga ? fpgaLatency : 0.0)});
+                                       m_paths.GetPathDelay(s, j) + (fpga ? fpgaLatency : 0.0)});
                 receivers.push_back(j);
                 mm.AddFlow(usage);
                 if (usages)
@@ -440,13 +366,8 @@ SyncCostModel::RingCompletion(const Clique& ring,
             // this member's last packet changes.
             if (lastWire != transitWire[p])
             {
-                double transit = m_pathDelay[ring[p]][ring[q]];
-                for (uint32_t res : m_pathResources[ring[p]][ring[q]])
-                {
-                    transit += WanWire::BITS_PER_BYTE * lastWire / m_capacity[res];
-                }
                 transitWire[p] = lastWire;
-                transitTime[p] = transit;
+                transitTime[p] = m_paths.GetPacketTransit(ring[p], ring[q], lastWire);
             }
             nextInput[q] = handed[p] + transitTime[p];
             if (times)
@@ -488,7 +409,7 @@ SyncCostModel::EstimateRound(const Partition& partition,
 
     SyncRoundEstimate est;
     est.cliqueTime.assign(partition.size(), 0.0);
-    est.islandTime.assign(m_islandCity.size(), 0.0);
+    est.islandTime.assign(m_paths.GetIslandCount(), 0.0);
     // RING cliques: their drafts are consecutive, in ring position order.
     std::vector<size_t> ringFirst(partition.size(), drafts.size());
     std::vector<std::vector<std::vector<RingStepTime>>> ringTimes(partition.size());
@@ -506,8 +427,8 @@ SyncCostModel::EstimateRound(const Partition& partition,
             {
                 const uint32_t j = receivers[d.firstReceiver + r];
                 const double arrival =
-                    sending + m_pathDelay[d.sender][j] +
-                    (HasFpga(j) && d.aggregated ? m_fpgaLatency.GetSeconds() : 0.0);
+                    sending + m_paths.GetPathDelay(d.sender, j) +
+                    (m_paths.HasFpga(j) && d.aggregated ? m_fpgaLatency.GetSeconds() : 0.0);
                 est.islandTime[j] = std::max(est.islandTime[j], arrival);
             }
         }
@@ -630,34 +551,6 @@ SyncCostModel::EstimateSyncTime(const Partition& partition,
     return sync;
 }
 
-bool
-SyncCostModel::WalkTree(uint32_t sender,
-                        const Clique& clique,
-                        std::vector<MaxMinFairShare::Usage>* hops) const
-{
-    // Walk up from every member's city until the walk meets the tree built so far; the
-    // stamp marks the cities already on it.
-    const uint32_t root = m_islandCity[sender];
-    const auto& parent = m_treeParent[root];
-    const auto& hopResource = m_treeHop[root];
-    const uint64_t stamp = ++m_stamp;
-    m_cityStamp[root] = stamp;
-    bool multicast = m_cityMulticast[root];
-    for (uint32_t j : clique)
-    {
-        for (uint32_t v = m_islandCity[j]; m_cityStamp[v] != stamp; v = parent[v])
-        {
-            m_cityStamp[v] = stamp;
-            multicast = multicast && m_cityMulticast[v];
-            if (hops)
-            {
-                hops->emplace_back(hopResource[v], 1.0);
-            }
-        }
-    }
-    return multicast;
-}
-
 double
 SyncCostModel::DirectLowerBound(const Clique& clique, uint64_t modelBytes) const
 {
@@ -670,11 +563,14 @@ SyncCostModel::DirectLowerBound(const Clique& clique, uint64_t modelBytes) const
     double bound = 0;
     for (uint32_t s : clique)
     {
-        const double streams = WalkTree(s, clique, nullptr) ? 1.0 : k - 1.0;
-        bound = std::max(bound, streams * wireBits / m_capacity[m_routing->GetAccessUpResource(s)]);
-        const double ingress = HasFpga(s) ? 1.0 : k - 1.0;
+        const double streams = m_paths.WalkTree(s, clique, nullptr) ? 1.0 : k - 1.0;
         bound =
-            std::max(bound, ingress * wireBits / m_capacity[m_routing->GetAccessDownResource(s)]);
+            std::max(bound,
+                     streams * wireBits / m_paths.GetCapacity(m_routing->GetAccessUpResource(s)));
+        const double ingress = m_paths.HasFpga(s) ? 1.0 : k - 1.0;
+        bound =
+            std::max(bound,
+                     ingress * wireBits / m_paths.GetCapacity(m_routing->GetAccessDownResource(s)));
     }
     return bound;
 }

@@ -7,6 +7,7 @@
 
 #include "clique-schedule.h"
 #include "max-min-fair-share.h"
+#include "sync-path-table.h"
 #include "wan-routing.h"
 
 #include "ns3/nstime.h"
@@ -222,17 +223,6 @@ class SyncCostModel : public Object
                           uint64_t modelBytes,
                           std::vector<std::vector<RingStepTime>>* times,
                           std::vector<double>* completion) const;
-    /** \param island an island \return true if its city has an FPGA */
-    bool HasFpga(uint32_t island) const;
-    /**
-     * \brief Walk the sender's multicast tree to the other members of its clique.
-     * \param sender the sending island \param clique the members (the sender included)
-     * \param hops if not null, receives each tree hop's resource with weight 1
-     * \return true if every router on the tree is multicast-capable
-     */
-    bool WalkTree(uint32_t sender,
-                  const Clique& clique,
-                  std::vector<MaxMinFairShare::Usage>* hops) const;
     /**
      * \brief A lower bound on the DIRECT estimate of a clique alone on the WAN, from the
      *        access links: the streams through one share its capacity.
@@ -242,22 +232,8 @@ class SyncCostModel : public Object
     /** \return gradient header bytes per packet (attribute, or the DATA header size) */
     uint32_t GetGradientHeaderBytes() const;
 
-    std::unique_ptr<WanRouting> m_routing;                           //!< the routes (copy)
-    std::vector<uint32_t> m_islandCity;                              //!< island -> city
-    std::vector<bool> m_islandFpga;                                  //!< island -> FPGA in front
-    std::vector<std::vector<std::vector<uint32_t>>> m_pathResources; //!< [src][dst] WAN hops
-    std::vector<std::vector<double>> m_pathDelay;                    //!< [src][dst] island delay, s
-    std::vector<double> m_capacity;                                  //!< resource capacity, bit/s
-    /**
-     * [root][city]: the city's parent on the shortest-path tree rooted at the root city
-     * (WanRouting::GetTree()), or the root itself for the root and unreachable cities.
-     */
-    std::vector<std::vector<uint32_t>> m_treeParent;
-    std::vector<std::vector<uint32_t>> m_treeHop; //!< [root][city]: resource of parent -> city
-    std::vector<bool> m_cityMulticast;            //!< city -> multicast-capable router
-    /** Scratch of BuildAndSolve(): the last tree walk (stamp) that reached each city. */
-    mutable std::vector<uint64_t> m_cityStamp;
-    mutable uint64_t m_stamp; //!< the current tree walk's stamp
+    std::unique_ptr<WanRouting> m_routing; //!< the routes (copy)
+    SyncPathTable m_paths;                 //!< the routes' paths and trees, precomputed
 
     uint32_t m_mtu;                 //!< IP MTU, bytes (for the default chunk size)
     uint32_t m_chunkPayloadBytes;   //!< 0: largest multiple of 4 that fits the MTU

@@ -1,0 +1,445 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fpga-slot-table.h"
+
+#include "ns3/assert.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FpgaSlotTable");
+
+namespace
+{
+
+/** Rounds a flow's sender frontiers are kept after a newer round appears. */
+constexpr uint32_t FLOW_RETAINED_ROUNDS = 4;
+
+} // namespace
+
+bool
+FpgaSlotTable::SlotKey::operator==(const SlotKey& other) const
+{
+    return jobId == other.jobId && round == other.round && cliqueId == other.cliqueId &&
+           chunkIndex == other.chunkIndex;
+}
+
+size_t
+FpgaSlotTable::SlotKeyHash::operator()(const SlotKey& key) const
+{
+    // Chunk indices vary fastest; mix the rest in with odd multipliers.
+    uint64_t h = key.chunkIndex;
+    h = h * 0x9E3779B97F4A7C15ULL + key.round;
+    h = h * 0x9E3779B97F4A7C15ULL + key.cliqueId;
+    h = h * 0x9E3779B97F4A7C15ULL + key.jobId;
+    return static_cast<size_t>(h ^ (h >> 29));
+}
+
+bool
+FpgaSlotTable::FlowKey::operator==(const FlowKey& other) const
+{
+    return jobId == other.jobId && round == other.round && cliqueId == other.cliqueId;
+}
+
+size_t
+FpgaSlotTable::FlowKeyHash::operator()(const FlowKey& key) const
+{
+    return std::hash<uint64_t>()((uint64_t{key.jobId} << 40) ^ (uint64_t{key.round} << 16) ^
+                                 key.cliqueId);
+}
+
+FpgaSlotTable::FpgaSlotTable()
+    : m_earlyFlush(true),
+      m_nextSerial(1),
+      m_latestRound(0),
+      m_aggregated(0),
+      m_duplicates(0),
+      m_earlyFlushes(0),
+      m_wraps(0)
+{
+}
+
+void
+FpgaSlotTable::SetEmitCallback(EmitCallback emit)
+{
+    m_emit = emit;
+}
+
+void
+FpgaSlotTable::SetEarlyFlush(bool earlyFlush)
+{
+    m_earlyFlush = earlyFlush;
+}
+
+bool
+FpgaSlotTable::GetEarlyFlush() const
+{
+    return m_earlyFlush;
+}
+
+void
+FpgaSlotTable::SetPipelineLatency(Time latency)
+{
+    m_pipelineLatency = latency;
+}
+
+Time
+FpgaSlotTable::GetPipelineLatency() const
+{
+    return m_pipelineLatency;
+}
+
+void
+FpgaSlotTable::Clear()
+{
+    NS_LOG_FUNCTION(this);
+    for (Slot& slot : m_slots)
+    {
+        slot.emission.Cancel();
+    }
+    m_timerEvent.Cancel();
+    m_deadlines.clear();
+    m_slots.clear();
+    m_freeSlots.clear();
+    m_index.clear();
+    m_frontiers.clear();
+}
+
+bool
+FpgaSlotTable::Find(const SlotKey& key, uint32_t& index) const
+{
+    auto found = m_index.find(key);
+    if (found == m_index.end())
+    {
+        return false;
+    }
+    index = found->second;
+    return true;
+}
+
+uint32_t
+FpgaSlotTable::Open(const GradientHeader& header,
+                    const InputFields& fields,
+                    const IslandBitmap& expected,
+                    Time deadline)
+{
+    uint32_t index;
+    if (!m_freeSlots.empty())
+    {
+        index = m_freeSlots.back();
+        m_freeSlots.pop_back();
+    }
+    else
+    {
+        index = static_cast<uint32_t>(m_slots.size());
+        m_slots.emplace_back();
+    }
+    const SlotKey key{header.GetJobId(),
+                      header.GetRound(),
+                      header.GetCliqueId(),
+                      header.GetChunkIndex()};
+    m_index.emplace(key, index);
+    Slot& slot = m_slots[index];
+    slot.key = key;
+    slot.header = header;
+    slot.expected = expected;
+    slot.contributors.Clear();
+    slot.sum.assign(header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD) ? header.GetElementCount()
+                                                                      : 0,
+                    0);
+    slot.fields = fields;
+    slot.emitting = false;
+    slot.serial = m_nextSerial++;
+    AddDeadline(Deadline{deadline, index, slot.serial});
+    return index;
+}
+
+FpgaSlotTable::AddResult
+FpgaSlotTable::Add(uint32_t index,
+                   const GradientHeader& header,
+                   Ptr<const Packet> packet,
+                   uint32_t payloadOffset)
+{
+    Slot& slot = m_slots[index];
+    const bool real = header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
+    if (header.GetMembers() != slot.header.GetMembers() ||
+        header.GetElementCount() != slot.header.GetElementCount() ||
+        real != slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD))
+    {
+        return MISMATCH;
+    }
+    if (slot.contributors.Test(header.GetSender()))
+    {
+        ++m_duplicates;
+        return DUPLICATE;
+    }
+    slot.contributors.Set(header.GetSender());
+    ++m_aggregated;
+    if (real)
+    {
+        AddPayload(slot, packet, payloadOffset);
+    }
+    MaybeSettle(index);
+    return ADDED;
+}
+
+void
+FpgaSlotTable::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset)
+{
+    const uint32_t size = packet->GetSize();
+    m_scratch.resize(size);
+    packet->CopyData(m_scratch.data(), size);
+    const uint8_t* p = m_scratch.data() + payloadOffset;
+    const size_t count = slot.sum.size();
+    for (size_t i = 0; i < count; ++i, p += GradientHeader::ELEMENT_SIZE)
+    {
+        const uint32_t value = (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) |
+                               (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+        // Unsigned addition is the two's-complement sum, without signed-overflow UB.
+        const uint32_t before = slot.sum[i];
+        const uint32_t after = before + value;
+        // Signed overflow: both operands have the same sign and the result another.
+        m_wraps += ((~(before ^ value) & (before ^ after)) >> 31);
+        slot.sum[i] = after;
+    }
+}
+
+void
+FpgaSlotTable::MaybeSettle(uint32_t index)
+{
+    Slot& slot = m_slots[index];
+    if (slot.emitting)
+    {
+        return;
+    }
+    const bool complete = slot.contributors == slot.expected;
+    if (!complete && !m_earlyFlush)
+    {
+        return;
+    }
+    if (!complete)
+    {
+        bool settled = true;
+        slot.expected.Minus(slot.contributors).ForEach([&](uint32_t sender) {
+            settled = settled && HasPassed(slot.key, sender);
+        });
+        if (!settled)
+        {
+            return;
+        }
+        ++m_earlyFlushes;
+    }
+    slot.emitting = true;
+    if (m_pipelineLatency.IsZero())
+    {
+        m_emit(index, complete);
+    }
+    else
+    {
+        slot.emission = Simulator::Schedule(m_pipelineLatency,
+                                            &FpgaSlotTable::EmitLater,
+                                            this,
+                                            index,
+                                            complete);
+    }
+}
+
+void
+FpgaSlotTable::EmitLater(uint32_t index, bool complete)
+{
+    m_emit(index, complete);
+}
+
+void
+FpgaSlotTable::AdvanceFrontier(const GradientHeader& header, uint32_t next)
+{
+    const FlowKey flow{header.GetJobId(), header.GetRound(), header.GetCliqueId()};
+    auto it = m_frontiers.find(flow);
+    if (it == m_frontiers.end())
+    {
+        if (header.GetRound() > m_latestRound)
+        {
+            // Forget flows of rounds long over: their slots are gone.
+            m_latestRound = header.GetRound();
+            for (auto old = m_frontiers.begin(); old != m_frontiers.end();)
+            {
+                old = old->first.round + FLOW_RETAINED_ROUNDS < m_latestRound
+                          ? m_frontiers.erase(old)
+                          : std::next(old);
+            }
+        }
+        it = m_frontiers.emplace(flow, std::vector<uint32_t>()).first;
+    }
+    std::vector<uint32_t>& frontier = it->second;
+    const uint32_t sender = header.GetSender();
+    if (frontier.size() <= sender)
+    {
+        frontier.resize(sender + 1, 0);
+    }
+    const uint32_t before = frontier[sender];
+    if (next <= before)
+    {
+        return;
+    }
+    frontier[sender] = next;
+    // Chunks the sender skipped: their open slots may now be settled. A wide jump (a
+    // malformed or far-ahead packet) visits the open slots instead of every skipped index.
+    std::vector<uint32_t> skipped;
+    if (uint64_t{next} - before > m_index.size())
+    {
+        for (const auto& entry : m_index)
+        {
+            const SlotKey& key = entry.first;
+            if (key.jobId == flow.jobId && key.round == flow.round &&
+                key.cliqueId == flow.cliqueId && key.chunkIndex >= before && key.chunkIndex < next)
+            {
+                skipped.push_back(entry.second);
+            }
+        }
+    }
+    else
+    {
+        for (uint32_t chunk = before; chunk < next; ++chunk)
+        {
+            auto slot = m_index.find(SlotKey{flow.jobId, flow.round, flow.cliqueId, chunk});
+            if (slot != m_index.end())
+            {
+                skipped.push_back(slot->second);
+            }
+        }
+    }
+    for (uint32_t index : skipped)
+    {
+        if (!m_slots[index].contributors.Test(sender))
+        {
+            MaybeSettle(index);
+        }
+    }
+}
+
+bool
+FpgaSlotTable::HasPassed(const SlotKey& key, uint32_t sender) const
+{
+    auto it = m_frontiers.find(FlowKey{key.jobId, key.round, key.cliqueId});
+    return it != m_frontiers.end() && sender < it->second.size() &&
+           it->second[sender] > key.chunkIndex;
+}
+
+bool
+FpgaSlotTable::IsOpen(uint32_t index, uint64_t serial) const
+{
+    // Free() sets a freed slot's serial to FREE_SERIAL; reuse gives it a new one.
+    const Slot& slot = m_slots[index];
+    return slot.serial == serial && !slot.emitting;
+}
+
+void
+FpgaSlotTable::AddDeadline(const Deadline& d)
+{
+    if (m_deadlines.empty() || m_deadlines.back().at <= d.at)
+    {
+        m_deadlines.push_back(d);
+    }
+    else
+    {
+        // Only after Timeout was shortened at run time: keep the FIFO ascending.
+        auto later = std::upper_bound(m_deadlines.begin(),
+                                      m_deadlines.end(),
+                                      d.at,
+                                      [](const Time& at, const Deadline& x) { return at < x.at; });
+        m_deadlines.insert(later, d);
+    }
+    if (m_deadlines.front().index == d.index && m_deadlines.front().serial == d.serial)
+    {
+        m_timerEvent.Cancel();
+        ArmTimer();
+    }
+}
+
+void
+FpgaSlotTable::ArmTimer()
+{
+    while (!m_deadlines.empty() && !IsOpen(m_deadlines.front().index, m_deadlines.front().serial))
+    {
+        m_deadlines.pop_front();
+    }
+    if (!m_deadlines.empty() && m_timerEvent.IsExpired())
+    {
+        m_timerEvent = Simulator::Schedule(m_deadlines.front().at - Simulator::Now(),
+                                           &FpgaSlotTable::ExpireSlots,
+                                           this);
+    }
+}
+
+void
+FpgaSlotTable::ExpireSlots()
+{
+    NS_LOG_FUNCTION(this);
+    const Time now = Simulator::Now();
+    while (!m_deadlines.empty() && m_deadlines.front().at <= now)
+    {
+        const Deadline d = m_deadlines.front();
+        m_deadlines.pop_front();
+        if (IsOpen(d.index, d.serial))
+        {
+            m_emit(d.index, false);
+        }
+    }
+    ArmTimer();
+}
+
+const FpgaSlotTable::Slot&
+FpgaSlotTable::GetSlot(uint32_t index) const
+{
+    NS_ASSERT(index < m_slots.size());
+    return m_slots[index];
+}
+
+void
+FpgaSlotTable::Free(uint32_t index)
+{
+    Slot& slot = m_slots[index];
+    slot.emission.Cancel();
+    slot.serial = FREE_SERIAL;
+    m_index.erase(slot.key);
+    m_freeSlots.push_back(index);
+}
+
+uint32_t
+FpgaSlotTable::GetSlotsInUse() const
+{
+    return static_cast<uint32_t>(m_index.size());
+}
+
+uint64_t
+FpgaSlotTable::GetAggregatedCount() const
+{
+    return m_aggregated;
+}
+
+uint64_t
+FpgaSlotTable::GetDuplicateCount() const
+{
+    return m_duplicates;
+}
+
+uint64_t
+FpgaSlotTable::GetEarlyFlushCount() const
+{
+    return m_earlyFlushes;
+}
+
+uint64_t
+FpgaSlotTable::GetWrapCount() const
+{
+    return m_wraps;
+}
+
+} // namespace ns3
