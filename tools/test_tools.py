@@ -70,9 +70,10 @@ class ToolTestCase(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="wan-tools-test-")
         self.counter = os.path.join(self.tmp, "runs.txt")
+        self.results_root = os.path.join(self.tmp, "results")
         self.env = dict(os.environ, FAKE_EXPERIMENT_SLEEP="0.05",
-                        FAKE_EXPERIMENT_COUNTER=self.counter)
-        self.env.pop("FAKE_EXPERIMENT_FAIL", None)
+                        FAKE_EXPERIMENT_COUNTER=self.counter, RESULTS=self.results_root)
+        self.env.pop("FAKE_EXPERIMENT_EXIT", None)
         # The fake through this interpreter directly: a pyenv shim on PATH costs seconds per
         # start on a loaded machine. Specs also accept absolute example paths.
         self.example = os.path.join(self.tmp, "fake-example")
@@ -94,8 +95,10 @@ class ToolTestCase(unittest.TestCase):
         return path
 
     def sweep(self, spec_path, *args, out=None):
-        out = out or os.path.join(self.tmp, "sweep")
-        return subprocess.run([sys.executable, SWEEP, spec_path, "--out", out, *args],
+        """Runs the sweep into out (default: tmp/sweep; False: the sweep's default folder)."""
+        out = os.path.join(self.tmp, "sweep") if out is None else out
+        where = ["--out", out] if out else []
+        return subprocess.run([sys.executable, SWEEP, spec_path, *where, *args],
                               capture_output=True, text=True, env=self.env, cwd=self.tmp,
                               timeout=WAIT_LIMIT_S)
 
@@ -132,6 +135,10 @@ class ToolTestCase(unittest.TestCase):
         with open(os.path.join(out, "results.csv"), newline="", encoding="utf-8") as f:
             return list(csv.DictReader(f))
 
+    def marker(self, out, point):
+        with open(os.path.join(out, "points", point, "sweep-done.json"), encoding="utf-8") as f:
+            return json.load(f)
+
 
 class SweepTest(ToolTestCase):
     def test_full_sweep_one_row_per_point(self):
@@ -145,8 +152,8 @@ class SweepTest(ToolTestCase):
         # Parameter columns first (grid then fixed), then the summary's scalar fields; fields
         # named like a parameter are prefixed result_.
         header = list(rows[0])
-        self.assertEqual(header[:6], ["point", "capabilities", "modelBytes", "schedule",
-                                      "rounds", "payload"])
+        self.assertEqual(header[:7], ["point", "capabilities", "modelBytes", "schedule",
+                                      "rounds", "payload", "exit_code"])
         for column in ("result_capabilities", "result_schedule", "mean_round_s",
                        "mean_sync_s", "rounds_to_epsilon"):
             self.assertIn(column, header)
@@ -159,7 +166,9 @@ class SweepTest(ToolTestCase):
             params = {"capabilities": row["capabilities"], "modelBytes": row["modelBytes"],
                       "schedule": row["schedule"], "rounds": 2, "payload": "real"}
             self.assertEqual(row["point"], expected_hash(params))
-            self.assertTrue(os.path.isfile(os.path.join(out, "points", row["point"],
+            self.assertEqual(row["exit_code"], "0")
+            self.assertEqual(self.marker(out, row["point"])["exit_code"], 0)
+            self.assertTrue(os.path.isfile(os.path.join(out, "points", row["point"], "output",
                                                         "summary.json")))
         # A second run finds everything done and runs nothing.
         proc = self.sweep(self.write_spec(self.spec()), "-j", "2")
@@ -225,18 +234,43 @@ class SweepTest(ToolTestCase):
         self.assertEqual(set(self.runs()), set(self.markers(out)))
         self.assertEqual(len(self.results(out)), POINTS)
 
-    def test_failing_point_is_reported_and_others_finish(self):
-        self.env["FAKE_EXPERIMENT_FAIL"] = "modelBytes=4000000"
+    def test_exit_codes_partial_collected_failures_reported(self):
+        # First matching rule wins: multicast ends partial (3), fpga is refused (1), both
+        # crashes (SIGABRT) after writing, none with 4 MB writes everything and exits 2.
+        self.env["FAKE_EXPERIMENT_EXIT"] = ("capabilities=multicast:3 capabilities=fpga:1 "
+                                            "capabilities=both:abort modelBytes=4000000:2")
         out = os.path.join(self.tmp, "sweep")
         spec = self.spec(grid={"capabilities": CAPS, "modelBytes": MODEL_BYTES})
         proc = self.sweep(self.write_spec(spec), "-j", "2")
-        self.assertEqual(proc.returncode, 1)
-        self.assertEqual(proc.stderr.count("FAILED: exit code 3"), len(CAPS))
-        self.assertIn("fake failure requested for --modelBytes=4000000", proc.stderr)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stderr.count("FAILED: exit code 1\n"), 2)  # fpga
+        self.assertEqual(proc.stderr.count(f"FAILED: exit code {-signal.SIGABRT}\n"), 2)
+        self.assertEqual(proc.stderr.count("FAILED: exit code 2\n"), 1)  # none, 4 MB
+        self.assertIn("fake failure requested by FAKE_EXPERIMENT_EXIT", proc.stderr)
+        self.assertIn("5 point(s) failed: 1, 4, 5, 6, 7", proc.stderr)
+        # Point indices: capabilities (slow) x modelBytes (fast); multicast is 2 and 3.
+        self.assertIn("2 point(s) partial (exit 3", proc.stderr)
+        self.assertRegex(proc.stderr, r"partial .*: 2, 3\n")
         rows = self.results(out)
-        self.assertEqual(len(rows), len(CAPS))
-        self.assertEqual({r["modelBytes"] for r in rows}, {"1000000"})
-        self.assertEqual(len(self.markers(out)), len(CAPS))
+        got = sorted((r["capabilities"], r["modelBytes"], r["exit_code"], r["lost_peers"])
+                     for r in rows)
+        self.assertEqual(got, [("multicast", "1000000", "3", "1"),
+                               ("multicast", "4000000", "3", "1"),
+                               ("none", "1000000", "0", "0")])
+        self.assertEqual({self.marker(out, p)["exit_code"] for p in self.markers(out)}, {0, 3})
+        self.assertEqual(len(self.markers(out)), 3)
+        # Resumed: the failed points run again, the done ones (partial included) do not.
+        runs_before = self.runs()
+        del self.env["FAKE_EXPERIMENT_EXIT"]
+        proc = self.sweep(self.write_spec(spec), "-j", "2")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rerun = self.runs()[len(runs_before):]
+        done_first = {r["point"] for r in rows}
+        self.assertEqual(len(rerun), 5)
+        self.assertFalse(done_first & set(rerun), "a done point ran again")
+        rows = self.results(out)
+        self.assertEqual(len(rows), len(CAPS) * len(MODEL_BYTES))
+        self.assertEqual(sorted(r["exit_code"] for r in rows), ["0"] * 6 + ["3"] * 2)
 
     def test_timeout_fails_the_point(self):
         self.env["FAKE_EXPERIMENT_SLEEP"] = "30"
@@ -325,8 +359,9 @@ class SweepTest(ToolTestCase):
         self.assertEqual(sum(1 for line in text.splitlines() if " run_point " in line), POINTS)
         self.assertEqual(subprocess.run(["bash", "-n", script]).returncode, 0)
         self.assertEqual(self.runs(), [])
-        # Play Slurm for array task 5, twice: the second time the point is already done.
-        env = dict(self.env, SLURM_ARRAY_TASK_ID="5")
+        # Play Slurm for array task 5, twice: the second time the point is already done. It
+        # ends partial (exit 3): done, and its exit code collected.
+        env = dict(self.env, SLURM_ARRAY_TASK_ID="5", FAKE_EXPERIMENT_EXIT="schedule=moshpit:3")
         for _ in range(2):
             task = subprocess.run(["bash", script], env=env, capture_output=True, text=True,
                                   timeout=WAIT_LIMIT_S)
@@ -337,8 +372,156 @@ class SweepTest(ToolTestCase):
         rows = self.results(out)
         self.assertEqual(len(rows), 1)
         # Point 5: capabilities none, modelBytes 4000000 (index 1), schedule moshpit (index 2).
-        self.assertEqual((rows[0]["capabilities"], rows[0]["modelBytes"], rows[0]["schedule"]),
-                         ("none", "4000000", "moshpit"))
+        self.assertEqual((rows[0]["capabilities"], rows[0]["modelBytes"], rows[0]["schedule"],
+                          rows[0]["exit_code"]), ("none", "4000000", "moshpit", "3"))
+        # A task whose example fails leaves no marker and exits with the example's code.
+        env = dict(self.env, SLURM_ARRAY_TASK_ID="6", FAKE_EXPERIMENT_EXIT="schedule=global:2")
+        task = subprocess.run(["bash", script], env=env, capture_output=True, text=True,
+                              timeout=WAIT_LIMIT_S)
+        self.assertEqual(task.returncode, 2, task.stderr)
+        self.assertIn("fake exit 2 requested", task.stderr)
+        self.assertEqual(len(self.markers(out)), 1)
+
+
+STAMP_RE = r"[0-9]{8}T[0-9]{6}Z(-[0-9]+)?"
+
+
+class ResultsRuleTest(ToolTestCase):
+    """The results folder rule (doc/tools.rst, "Where results go"), with RESULTS=tmp/results."""
+
+    def small_spec(self):
+        return self.spec(grid={"capabilities": ["none", "both"]})
+
+    def latest(self):
+        return os.path.join(self.results_root, "latest")
+
+    def assert_latest(self, folder):
+        """results/latest is a relative link whose target is folder."""
+        self.assertTrue(os.path.islink(self.latest()), "results/latest is not a link")
+        target = os.readlink(self.latest())
+        self.assertFalse(os.path.isabs(target), target)
+        self.assertEqual(os.path.realpath(os.path.join(self.results_root, target)),
+                         os.path.realpath(folder))
+        self.assertFalse(os.path.lexists(self.latest() + ".tmp"))
+
+    def test_default_folder_is_stamped_and_linked(self):
+        spec_path = self.write_spec(self.small_spec())
+        parent = os.path.join(self.results_root, "sweep", "fake24")
+        folders = []
+        for _ in range(2):
+            proc = self.sweep(spec_path, "-j", "2", out=False)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            new = sorted(set(os.listdir(parent)) - set(folders))
+            self.assertEqual(len(new), 1, new)
+            folders += new
+            self.assertRegex(new[0], "^" + STAMP_RE + "$")
+            self.assertEqual(len(self.results(os.path.join(parent, new[0]))), 2)
+            self.assert_latest(os.path.join(parent, new[0]))
+            self.assertEqual(os.readlink(self.latest()), f"sweep/fake24/{new[0]}")
+        self.assertEqual(len(self.runs()), 4)  # a new default folder is a new sweep
+
+    def test_latest_as_a_folder_is_refused_and_kept(self):
+        os.makedirs(self.latest())
+        with open(os.path.join(self.latest(), "rounds.csv"), "w", encoding="utf-8") as f:
+            f.write("old\n")
+        proc = self.sweep(self.write_spec(self.small_spec()), out=False)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn(f"{self.latest()} is a folder, not a link", proc.stderr)
+        self.assertEqual(os.listdir(self.latest()), ["rounds.csv"])
+        self.assertFalse(os.path.exists(os.path.join(self.results_root, "sweep")))
+        self.assertEqual(self.runs(), [])
+
+    def test_explicit_folder_must_be_new_empty_or_this_sweeps(self):
+        spec_path = self.write_spec(self.small_spec())
+        used = os.path.join(self.tmp, "used")
+        os.makedirs(used)
+        with open(os.path.join(used, "notes.txt"), "w", encoding="utf-8") as f:
+            f.write("mine\n")
+        proc = self.sweep(spec_path, out=used)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn(f"{used} exists and is not empty", proc.stderr)
+        self.assertEqual(os.listdir(used), ["notes.txt"])
+        # An empty folder is taken; a folder of another sweep is refused, even to resume.
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        proc = self.sweep(spec_path, out=empty)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(os.path.isfile(os.path.join(empty, "sweep-folder.json")))
+        other = self.small_spec()
+        other["name"] = "other"
+        proc = self.sweep(self.write_spec(other), out=empty)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn("is the folder of the sweep 'fake24', not of 'other'", proc.stderr)
+        self.assertEqual(len(self.runs()), 2)
+        # An explicit folder outside the results root leaves results/latest alone.
+        self.assertFalse(os.path.lexists(self.latest()))
+
+    def test_points_get_fresh_output_folders(self):
+        # The fake refuses a used --output, as the examples do: a point whose output folder
+        # held files from an interrupted run still runs, because the sweep empties it.
+        out = os.path.join(self.tmp, "sweep")
+        spec_path = self.write_spec(self.small_spec())
+        self.assertEqual(self.sweep(spec_path, "--dry-run").returncode, 0)
+        proc = self.sweep(spec_path)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        point = sorted(self.markers(out))[0]
+        os.remove(os.path.join(out, "points", point, "sweep-done.json"))  # as if killed
+        proc = self.sweep(spec_path)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.runs().count(point), 2)
+        self.assertEqual(len(self.runs()), 3)
+
+    def test_results_dir_helper(self):
+        env = dict(self.env)
+        new = [sys.executable, os.path.join(TOOLS, "results_dir.py"), "new", "main"]
+        made = []
+        for _ in range(3):
+            proc = subprocess.run(new, capture_output=True, text=True, env=env)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            made.append(proc.stdout.strip())
+        for folder in made:
+            self.assertEqual(os.path.dirname(folder), os.path.join(self.results_root, "main"))
+            self.assertTrue(os.path.isdir(folder))
+        self.assertEqual(len(set(made)), 3)
+        self.assert_latest(made[-1])
+        # Three runs within a few seconds: if two share a second, the later gets -2.
+        stamps = [os.path.basename(f) for f in made]
+        for stamp in stamps:
+            self.assertRegex(stamp, "^" + STAMP_RE + "$")
+            if "-" in stamp:
+                self.assertIn(stamp.rsplit("-", 1)[0], stamps)
+        # A stale latest.tmp (a run killed between link and rename) does not block the next.
+        os.symlink("main/nowhere", self.latest() + ".tmp")
+        proc = subprocess.run(new, capture_output=True, text=True, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assert_latest(proc.stdout.strip())
+        # check-out: a missing or empty folder passes, a used one is refused.
+        check = [sys.executable, os.path.join(TOOLS, "results_dir.py"), "check-out"]
+        self.assertEqual(subprocess.run(check + [os.path.join(self.tmp, "nope")]).returncode, 0)
+        proc = subprocess.run(check + [made[0]], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)  # made, still empty
+        proc = subprocess.run(check + [self.results_root], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("exists and is not empty", proc.stderr)
+
+    def test_same_second_gets_a_suffix(self):
+        spec = importlib.util.spec_from_file_location("results_dir",
+                                                      os.path.join(TOOLS, "results_dir.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        now = 1700000000  # 2023-11-14 22:13:20 UTC
+        first = module.new_run_dir("x", self.results_root, now)
+        second = module.new_run_dir("x", self.results_root, now)
+        self.assertEqual(os.path.basename(first), "20231114T221320Z")
+        self.assertEqual(os.path.basename(second), "20231114T221320Z-2")
+
+    def test_fake_default_output_follows_the_rule(self):
+        proc = subprocess.run([sys.executable, FAKE, "--rounds=1"], capture_output=True,
+                              text=True, env=self.env, cwd=self.tmp)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        runs = os.listdir(os.path.join(self.tmp, "results", "nine-city-training"))
+        self.assertEqual(len(runs), 1)
+        self.assert_latest(os.path.join(self.results_root, "nine-city-training", runs[0]))
 
 
 @unittest.skipUnless(matplotlib_available(), "matplotlib is not installed")
@@ -392,6 +575,7 @@ class PlotTest(ToolTestCase):
         proc = self.plot("experiment", out)
         self.assertEqual(proc.returncode, 1)
         self.assertIn("links.csv: file not found", proc.stderr)
+        out = os.path.join(self.tmp, "exp2")  # the fake, as the examples, refuses a used folder
         self.run_fake(out)
         proc = self.plot("experiment", out, "--topology", os.path.join(self.tmp, "none.json"))
         self.assertEqual(proc.returncode, 1)
