@@ -647,9 +647,9 @@ def check_sweep_folder(path, spec):
     return True
 
 
-def make_sweep_folder(args, spec):
+def make_sweep_folder(args, spec, link):
     """Creates (or reopens, to resume) the sweep folder; links results/latest to it when it
-    is inside the results root. Returns (absolute path, resumed)."""
+    is inside the results root and link is true. Returns (absolute path, resumed)."""
     if args.out:
         sweep_dir = os.path.abspath(args.out)
         resumed = check_sweep_folder(sweep_dir, spec)
@@ -666,7 +666,8 @@ def make_sweep_folder(args, spec):
                        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, f)
             f.write("\n")
         os.replace(tmp, os.path.join(sweep_dir, SWEEP_MARKER))
-    results_dir.link_latest(sweep_dir)
+    if link:
+        results_dir.link_latest(sweep_dir)
     return sweep_dir, resumed
 
 
@@ -677,7 +678,9 @@ def report_partial(partial):
               f"results.csv): {', '.join(str(p['index']) for p in partial)}", file=sys.stderr)
 
 
-def main(argv=None):
+def main(argv=None, link=True):
+    """The command; link=False leaves results/latest alone (a caller such as corpus.py that
+    runs the sweep inside its own results folder links that instead)."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         spec = load_spec(args.spec)
@@ -696,7 +699,7 @@ def main(argv=None):
             if sweep_dir and not check_sweep_folder(sweep_dir, spec) and args.collect_only:
                 raise results_dir.ResultsError(f"{sweep_dir}: no sweep to collect")
         else:
-            sweep_dir, resumed = make_sweep_folder(args, spec)
+            sweep_dir, resumed = make_sweep_folder(args, spec, link)
     except (results_dir.ResultsError, OSError) as e:
         print(f"sweep: error: {e}", file=sys.stderr)
         return EXIT_FOLDER_REFUSED
