@@ -46,6 +46,21 @@ def expected_hash(params):
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def find_example(name="nine-city-training"):
+    """The built example: $WAN_NINE_CITY_TRAINING (ctest passes it), else build/ or build-test/.
+
+    Returns None when none is built (the tests against it are then skipped); a path given in
+    the environment that is not a program is returned as is, so the test fails naming it."""
+    given = os.environ.get("WAN_NINE_CITY_TRAINING")
+    if given:
+        return os.path.abspath(given)
+    for build in ("build", "build-test"):
+        path = os.path.join(REPO, build, "examples", name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
 def matplotlib_available():
     for python in (sys.executable, "/usr/bin/python3"):
         if os.path.exists(python) and subprocess.run(
@@ -522,6 +537,87 @@ class ResultsRuleTest(ToolTestCase):
         runs = os.listdir(os.path.join(self.tmp, "results", "nine-city-training"))
         self.assertEqual(len(runs), 1)
         self.assert_latest(os.path.join(self.results_root, "nine-city-training", runs[0]))
+
+
+REAL_EXAMPLE = find_example()
+
+
+@unittest.skipUnless(REAL_EXAMPLE, "nine-city-training is not built (tools/build.sh release or "
+                                   "test), and WAN_NINE_CITY_TRAINING is not set")
+class RealExampleSweepTest(ToolTestCase):
+    """The shipped spec against the real nine-city-training, with small models: killed
+    mid-way (SIGKILL), resumed, then compared with an uninterrupted run."""
+
+    KILL_AFTER = 6  # done points before the kill (of 24)
+
+    def shipped_spec(self):
+        with open(os.path.join(REPO, "examples", "sweeps", "capabilities.json"),
+                  encoding="utf-8") as f:
+            spec = json.load(f)
+        spec["example"] = REAL_EXAMPLE
+        spec["grid"]["modelBytes"] = [100000, 200000]  # tiny: each point is a fraction of 1 s
+        return spec
+
+    def point_files(self, out):
+        """Per done point: (inode, mtime) of its marker, stdout log and summary.json."""
+        found = {}
+        for point in self.markers(out):
+            folder = os.path.join(out, "points", point)
+            found[point] = [(os.stat(p).st_ino, os.stat(p).st_mtime_ns) for p in (
+                os.path.join(folder, "sweep-done.json"), os.path.join(folder, "sweep-stdout.log"),
+                os.path.join(folder, "output", "summary.json"))]
+        return found
+
+    def read(self, path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    def test_shipped_spec_killed_and_resumed_equals_uninterrupted(self):
+        self.assertTrue(os.access(REAL_EXAMPLE, os.X_OK), f"{REAL_EXAMPLE} is not a program")
+        spec_path = self.write_spec(self.shipped_spec())
+        reference = os.path.join(self.tmp, "reference")
+        proc = self.sweep(spec_path, "-j", "2", "--quiet", out=reference)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        expected = self.results(reference)
+        self.assertEqual(len(expected), 24)
+        self.assertEqual({r["exit_code"] for r in expected}, {"0"})
+        self.assertEqual({r["result_capabilities"] for r in expected}, set(CAPS))
+
+        out = os.path.join(self.tmp, "resumed")
+        cmd = [sys.executable, SWEEP, spec_path, "--out", out, "-j", "2", "--quiet"]
+        proc = subprocess.Popen(cmd, env=self.env, cwd=self.tmp, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + WAIT_LIMIT_S
+        while len(self.markers(out)) < self.KILL_AFTER and proc.poll() is None:
+            self.assertLess(time.monotonic(), deadline, "sweep made no progress")
+            time.sleep(0.01)
+        proc.kill()
+        proc.communicate(timeout=WAIT_LIMIT_S)
+        self.assertEqual(proc.returncode, -signal.SIGKILL)
+        deadline = time.monotonic() + 10  # the examples die with the sweep (parent-death signal)
+        while self.live_examples(out) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual(self.live_examples(out), [], "examples outlived the killed sweep")
+        done_before = self.point_files(out)
+        self.assertGreaterEqual(len(done_before), self.KILL_AFTER)
+        self.assertLess(len(done_before), 24, "the sweep finished before the kill")
+
+        proc = self.sweep(spec_path, "-j", "2", out=out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn(f"{len(done_before)} already done", proc.stderr)
+        self.assertIn("(resumed)", proc.stderr)
+        done_after = self.point_files(out)
+        for point, files in done_before.items():
+            self.assertEqual(done_after[point], files, f"point {point} ran again after it was done")
+        self.assertEqual(len(done_after), 24)
+        # Same seed, same flags: the collected table and every point's files are identical.
+        self.assertEqual(self.read(os.path.join(out, "results.csv")),
+                         self.read(os.path.join(reference, "results.csv")))
+        for row in expected:
+            for name in ("rounds.csv", "links.csv"):
+                self.assertEqual(
+                    self.read(os.path.join(out, "points", row["point"], "output", name)),
+                    self.read(os.path.join(reference, "points", row["point"], "output", name)),
+                    f"{name} of point {row['point']}")
 
 
 @unittest.skipUnless(matplotlib_available(), "matplotlib is not installed")
