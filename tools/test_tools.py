@@ -8,6 +8,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -21,6 +22,7 @@ REPO = os.path.dirname(TOOLS)
 SWEEP = os.path.join(TOOLS, "sweep.py")
 PLOT = os.path.join(TOOLS, "plot.py")
 FAKE = os.path.join(TOOLS, "fake-experiment.py")
+FIDELITY = os.path.join(TOOLS, "fidelity.py")
 FAKE_RELATIVE = "tools/fake-experiment.py"  # specs name examples relative to the repo root
 
 CAPS = ["none", "multicast", "fpga", "both"]
@@ -537,6 +539,135 @@ class ResultsRuleTest(ToolTestCase):
         runs = os.listdir(os.path.join(self.tmp, "results", "nine-city-training"))
         self.assertEqual(len(runs), 1)
         self.assert_latest(os.path.join(self.results_root, "nine-city-training", runs[0]))
+
+
+class FidelityTest(ToolTestCase):
+    """tools/fidelity.py's table, against rows the test computes from rounds.csv itself."""
+
+    def make_run(self, *flags, env=None):
+        out = os.path.join(self.tmp, "run")
+        proc = subprocess.run([sys.executable, FAKE, f"--output={out}", "--capabilities=all",
+                               "--schedule=moshpit", "--rounds=3", *flags], capture_output=True,
+                              text=True, env=env or self.env, cwd=REPO)
+        self.assertIn(proc.returncode, (0, 3), proc.stderr)
+        # An island name that needs RFC 4180 quoting, as the examples write it.
+        path = os.path.join(out, "rounds.csv")
+        with open(path, newline="", encoding="utf-8") as f:
+            table = list(csv.reader(f))
+        island = table[0].index("island")
+        for row in table[1:]:
+            if row[island] == "NYC":
+                row[island] = 'New York, "NYC"'
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            csv.writer(f, lineterminator="\n").writerows(table)
+        return out
+
+    def expected(self, out):
+        """(capabilities, schedule_detail, sync_s, est_sync_s, difference, resends) per set."""
+        with open(os.path.join(out, "rounds.csv"), newline="", encoding="utf-8") as f:
+            table = list(csv.reader(f))
+        col = {name: i for i, name in enumerate(table[0])}
+        syncs, resends = {}, {}
+        for row in table[1:]:
+            self.assertEqual(len(row), len(table[0]))
+            key = row[col["capabilities"]]
+            resends[key] = resends.get(key, 0) + int(row[col["retransmissions"]])
+            if row[col["sync_end_s"]]:
+                syncs.setdefault(key, []).append(float(row[col["sync_end_s"]]) -
+                                                 float(row[col["sync_start_s"]]))
+        with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+            summary = json.load(f)["results"]
+        rows = []
+        for entry in summary:
+            key = entry["capabilities"]
+            sync = sum(syncs[key]) / len(syncs[key])
+            est = entry["estimated_sync_s"]
+            rows.append((key, entry["schedule_detail"], f"{sync:.4f}", f"{est:.4f}",
+                         f"{100 * (sync - est) / est:+.3f}%", str(resends[key])))
+        return rows
+
+    def table(self, stdout):
+        """The cells of the printed RST table, read by the columns its rules mark."""
+        lines = stdout.splitlines()
+        rule = lines[0]
+        self.assertRegex(rule, r"^=+(  =+)*$")
+        spans = [(m.start(), m.end()) for m in re.finditer("=+", rule)]
+        self.assertEqual([lines[0], lines[2]], [rule, rule])
+        end = lines.index(rule, 3)
+        cells = []
+        for line in lines[1:2] + lines[3:end]:
+            for (_, stop), (start, _) in zip(spans, spans[1:]):
+                self.assertEqual(line[stop:start].strip(), "", f"text between columns: {line}")
+            self.assertLessEqual(len(line), spans[-1][1], f"text past the last column: {line}")
+            cells.append(tuple(line[a:b].strip() for a, b in spans))
+        return cells, lines[end + 1:]
+
+    def fidelity(self, *args):
+        return subprocess.run([sys.executable, FIDELITY, *args], capture_output=True, text=True,
+                              env=self.env, cwd=self.tmp, timeout=WAIT_LIMIT_S)
+
+    def test_table_rows_from_the_csv(self):
+        out = self.make_run("--lossRate=0.01")
+        expected = self.expected(out)
+        self.assertEqual(len(expected), len(CAPS))
+        self.assertNotEqual({r[5] for r in expected}, {"0"})  # resends are summed, not 0
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        cells, after = self.table(proc.stdout)
+        self.assertEqual(cells[0], ("capabilities", "schedule", "sync_s", "est_sync_s",
+                                    "difference", "resends"))
+        self.assertEqual(cells[1:], expected)
+        worst = max(expected, key=lambda r: abs(float(r[4][:-1])))
+        self.assertEqual(after, ["", f"Largest difference: {abs(float(worst[4][:-1])):.3f}% "
+                                     f"({worst[0]}, {worst[1]})."])
+
+    def test_partial_run_counts_finished_rows_and_exits_3(self):
+        env = dict(self.env, FAKE_EXPERIMENT_EXIT="capabilities=all:3")
+        out = self.make_run(env=env)
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("partial", proc.stderr)
+        cells, _ = self.table(proc.stdout)
+        self.assertEqual(cells[1:], self.expected(out))
+
+    def test_summary_disagreeing_with_the_csv_is_an_error(self):
+        out = self.make_run()
+        path = os.path.join(out, "summary.json")
+        with open(path, encoding="utf-8") as f:
+            summary = json.load(f)
+        summary["results"][1]["mean_sync_s"] += 1e-6
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(summary, f)
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn(f"{out}: multicast / moshpit: mean sync", proc.stderr)
+        self.assertEqual(proc.stdout, "")
+        proc = self.fidelity(os.path.join(self.tmp, "nowhere"))
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("nowhere/summary.json: No such file", proc.stderr)
+
+    def test_doc_shows_the_scripts_command_and_output(self):
+        spec = importlib.util.spec_from_file_location("fidelity", FIDELITY)
+        sys.path.insert(0, TOOLS)
+        try:
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        finally:
+            sys.path.remove(TOOLS)
+        with open(os.path.join(REPO, "doc", "wan-training.rst"), encoding="utf-8") as f:
+            doc = f.read()
+        section = doc[doc.index("\nFidelity\n========\n"):doc.index("\nSpeed\n=====\n")]
+        command = re.search(r"build/examples/nine-city-training ((?:.|\\\n)*?)--output",
+                            section)
+        self.assertIsNotNone(command, "the doc's command")
+        self.assertEqual(command.group(1).replace("\\\n", " ").split(), module.FLAGS)
+        self.assertIn("tools/fidelity.py", section)
+        # The pasted table is well-formed output of the script: its header and rules.
+        cells, after = self.table(section[re.search(r"^=+  =+", section, re.M).start():])
+        self.assertEqual(cells[0], ("capabilities", "schedule", "sync_s", "est_sync_s",
+                                    "difference", "resends"))
+        self.assertEqual(len(cells), 14)  # 4 sets x 3 schedules + colocated, and the header
+        self.assertTrue(after[1].startswith("Largest difference: "), after[:2])
 
 
 REAL_EXAMPLE = find_example()
