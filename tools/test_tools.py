@@ -646,6 +646,21 @@ class FidelityTest(ToolTestCase):
         self.assertEqual(proc.returncode, 1)
         self.assertIn("nowhere/summary.json: No such file", proc.stderr)
 
+    def test_run_follows_the_results_rule(self):
+        proc = self.fidelity("--run", "--example", self.example)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        runs = os.listdir(os.path.join(self.results_root, "fidelity"))
+        self.assertEqual(len(runs), 1)
+        folder = os.path.join(self.results_root, "fidelity", runs[0])
+        self.assertEqual(os.readlink(os.path.join(self.results_root, "latest")),
+                         f"fidelity/{runs[0]}")
+        cells, _ = self.table(proc.stdout)
+        self.assertEqual(cells[1:], self.expected(folder))
+        proc = self.fidelity("--run", "--example", self.example, "--out", folder)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn(f"{folder} exists and is not empty", proc.stderr)
+        self.assertEqual(len(self.runs()), 1)
+
     def test_doc_shows_the_scripts_command_and_output(self):
         spec = importlib.util.spec_from_file_location("fidelity", FIDELITY)
         sys.path.insert(0, TOOLS)
