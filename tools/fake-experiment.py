@@ -61,6 +61,15 @@ FLAGS = {
     "wanBandwidth": ("", "WAN link rate override, e.g. 100Gbps (empty: the file's)"),
     "accessBandwidth": ("", "Access link rate override, e.g. 10Gbps (empty: the file's)"),
     "epsilon": ("0.001", "Consensus distance target"),
+    # Accepted as the real example does; the fake's numbers do not depend on them.
+    "baselines": ("true", "With --schedule=optimal, also run the baselines (ignored)"),
+    "colocated": ("true", "Also the colocated reference (ignored)"),
+    "maxPeriod": ("4", "Largest period the optimiser considers (ignored)"),
+    "baselineRounds": ("0", "Rounds of the baselines (ignored)"),
+    "jobs": ("1", "Experiments run at once (ignored)"),
+    "mtu": ("9000", "MTU of every link, bytes (ignored)"),
+    "simulator": ("default", "Simulator (ignored)"),
+    "partition": ("", "Rank of every city (ignored)"),
 }
 
 # The nine-city set of doc FACTS (used when the default topology file does not exist yet).

@@ -521,6 +521,59 @@ class ResultsRuleTest(ToolTestCase):
         self.assertEqual(proc.returncode, 1)
         self.assertIn("exists and is not empty", proc.stderr)
 
+    def run_main_tree(self):
+        """A copy of the repository's shape in which run-main.sh runs the fake example and
+        stub install, build and plot steps."""
+        tree = os.path.join(self.tmp, "repo")
+        os.makedirs(os.path.join(tree, "tools"))
+        os.makedirs(os.path.join(tree, "build", "examples"))
+        for name in ("run-main.sh", "results_dir.py"):
+            shutil.copy(os.path.join(TOOLS, name), os.path.join(tree, "tools", name))
+        stubs = {"tools/install-deps.sh": "#!/bin/sh\nexit 0\n",
+                 "tools/build.sh": "#!/bin/sh\nexit 0\n",
+                 "tools/plot.py": "import sys\nopen(sys.argv[2] + '/plotted', 'w').close()\n",
+                 "build/examples/nine-city-training":
+                     f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n'}
+        for name, text in stubs.items():
+            with open(os.path.join(tree, name), "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(os.path.join(tree, name), 0o755)
+        return tree
+
+    def test_run_main_writes_main_stamp_and_links_latest(self):
+        tree = self.run_main_tree()
+        env = dict(self.env, MODEL_BYTES="1000000", JOBS="1", FAKE_EXPERIMENT_SLEEP="0")
+        del env["RESULTS"]  # the default: results/ in the repository
+        main = os.path.join(tree, "results", "main")
+        latest = os.path.join(tree, "results", "latest")
+        stamps = []
+        for rule, status in (("", 0), ("payload=virtual:3", 3)):
+            env["FAKE_EXPERIMENT_EXIT"] = rule
+            proc = subprocess.run(["bash", os.path.join(tree, "tools", "run-main.sh")],
+                                  capture_output=True, text=True, env=env, cwd=self.tmp,
+                                  timeout=WAIT_LIMIT_S)
+            self.assertEqual(proc.returncode, status, proc.stderr)
+            new = sorted(set(os.listdir(main)) - set(stamps))
+            self.assertEqual(len(new), 1, new)
+            newest = new[0]
+            stamps.append(newest)
+            self.assertRegex(newest, "^" + STAMP_RE + "$")
+            for run in ("virtual", "real"):  # a partial run does not stop the other
+                folder = os.path.join(main, newest, run)
+                self.assertTrue(os.path.isfile(os.path.join(folder, "summary.json")), folder)
+                self.assertTrue(os.path.isfile(os.path.join(folder, "plotted")), folder)
+            self.assertEqual(os.readlink(latest), f"main/{newest}")
+        self.assertIn("the virtual run exited 3", proc.stderr)
+        # The old layout's results/latest folder stops the command before anything runs.
+        os.remove(latest)
+        os.makedirs(latest)
+        proc = subprocess.run(["bash", os.path.join(tree, "tools", "run-main.sh")],
+                              capture_output=True, text=True, env=env, timeout=WAIT_LIMIT_S)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn("latest is a folder, not a link", proc.stderr)
+        self.assertEqual(len(os.listdir(main)), 2)
+        self.assertEqual(os.listdir(latest), [])
+
     def test_same_second_gets_a_suffix(self):
         spec = importlib.util.spec_from_file_location("results_dir",
                                                       os.path.join(TOOLS, "results_dir.py"))
