@@ -84,8 +84,9 @@ def new_run_dir(program, root=None, now=None):
 
 
 def is_inside(path, root=None):
-    """True if path is a folder below the results root (so results/latest may link to it)."""
-    relative = os.path.relpath(os.path.abspath(path), root or default_root())
+    """True if path is a folder below the results root (so results/latest may link to it).
+    Links are resolved: results/latest itself is the folder it points to."""
+    relative = os.path.relpath(os.path.realpath(path), os.path.realpath(root or default_root()))
     return relative != os.curdir and relative != os.pardir and not relative.startswith(
         os.pardir + os.sep)
 
@@ -99,7 +100,7 @@ def link_latest(run_dir, root=None):
     if not is_inside(run_dir, root):
         return None
     check_latest(root)
-    target = os.path.relpath(os.path.abspath(run_dir), root)
+    target = os.path.relpath(os.path.realpath(run_dir), os.path.realpath(root))
     tmp = os.path.join(root, LATEST + ".tmp")
     for _ in range(2):
         try:

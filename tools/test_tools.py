@@ -436,6 +436,12 @@ class ResultsRuleTest(ToolTestCase):
             self.assert_latest(os.path.join(parent, new[0]))
             self.assertEqual(os.readlink(self.latest()), f"sweep/fake24/{new[0]}")
         self.assertEqual(len(self.runs()), 4)  # a new default folder is a new sweep
+        # Resumed through the link itself: latest still names the folder, not itself.
+        proc = self.sweep(spec_path, out=self.latest())
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("(resumed)", proc.stderr)
+        self.assert_latest(os.path.join(parent, folders[-1]))
+        self.assertEqual(len(self.runs()), 4)
 
     def test_latest_as_a_folder_is_refused_and_kept(self):
         os.makedirs(self.latest())
