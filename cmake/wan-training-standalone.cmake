@@ -141,12 +141,16 @@ function(build_lib)
     set_tests_properties(mpi/outputs-identical PROPERTIES WORKING_DIRECTORY
                                                           ${CMAKE_CURRENT_SOURCE_DIR}
                                                           SKIP_RETURN_CODE 77)
-    # The Python tools' own tests (sweeps, plots) run against the built examples.
+    # The Python tools' own tests (sweeps, plots): against a stand-in and against this build's
+    # nine-city-training (a small sweep of the shipped spec, killed and resumed).
     find_package(Python3 COMPONENTS Interpreter)
     if(Python3_FOUND AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tools/test_tools.py)
       add_test(NAME tools/python COMMAND ${Python3_EXECUTABLE} -m unittest discover -s tools -p
                                          "test_*.py" -v)
-      set_tests_properties(tools/python PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+      set_tests_properties(
+        tools/python
+        PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+                   ENVIRONMENT WAN_NINE_CITY_TRAINING=${CMAKE_BINARY_DIR}/examples/nine-city-training)
     endif()
   endif()
   if(WAN_TRAINING_BENCH)

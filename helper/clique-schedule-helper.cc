@@ -4,6 +4,8 @@
 
 #include "clique-schedule-helper.h"
 
+#include "training-csv.h"
+
 #include "ns3/log.h"
 
 #include <cmath>
@@ -249,8 +251,11 @@ CliqueScheduleHelper::WriteCsv(const std::vector<ScheduleCandidate>& candidates,
            "time_to_epsilon_s\n";
     for (const auto& c : candidates)
     {
-        out << c.schedule.GetName() << "," << c.family << "," << c.schedule.GetPeriod() << ","
-            << c.schedule.DescribeCliqueSizes() << "," << std::setprecision(9) << c.rho << ",";
+        // Names come from schedule files and the user: quoted per RFC 4180 when they need it.
+        out << TrainingCsv::Field(c.schedule.GetName()) << "," << TrainingCsv::Field(c.family)
+            << "," << c.schedule.GetPeriod() << ","
+            << TrainingCsv::Field(c.schedule.DescribeCliqueSizes()) << "," << std::setprecision(9)
+            << c.rho << ",";
         if (c.roundsToEpsilon == CliqueSchedule::UNREACHABLE)
         {
             out << "inf";

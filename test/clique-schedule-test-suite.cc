@@ -4,7 +4,7 @@
  * Tests of CliqueScheduleHelper, the schedule optimiser: it matches a brute force over all
  * schedules of period <= 2 on small topologies, picks the global clique when multicast and
  * FPGAs make it cheap, avoids it when they are missing, scores baselines by hand, is
- * deterministic and rejects bad settings.
+ * deterministic, rejects bad settings and quotes names in its CSV table (RFC 4180).
  */
 
 // ctest-suite: clique-schedule-helper
@@ -18,8 +18,10 @@
 #include "ns3/wan-topology.h"
 
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -374,6 +376,89 @@ class ScheduleHelperDeterminismTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief WriteCsv quotes names per RFC 4180: a comma or a quote in a schedule's name or family
+ *        keeps the row as wide as the header.
+ */
+class ScheduleHelperCsvQuotingTestCase : public TestCase
+{
+  public:
+    ScheduleHelperCsvQuotingTestCase()
+        : TestCase("candidate CSV quotes names with commas and quotes")
+    {
+    }
+
+  private:
+    /**
+     * \brief Split one CSV line into fields per RFC 4180 (quoted fields, "" for a quote).
+     * \param line the line \return its fields
+     */
+    static std::vector<std::string> SplitCsv(const std::string& line)
+    {
+        std::vector<std::string> fields(1);
+        bool quoted = false;
+        for (size_t i = 0; i < line.size(); ++i)
+        {
+            const char c = line[i];
+            if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+            {
+                fields.back() += '"';
+                ++i;
+            }
+            else if (c == '"')
+            {
+                quoted = !quoted;
+            }
+            else if (c == ',' && !quoted)
+            {
+                fields.emplace_back();
+            }
+            else
+            {
+                fields.back() += c;
+            }
+        }
+        return fields;
+    }
+
+    void DoRun() override
+    {
+        ScheduleCandidate quoted;
+        quoted.schedule = CliqueSchedule::GlobalClique(3);
+        quoted.schedule.SetName("cities \"east, west\"");
+        quoted.family = "given,file";
+        quoted.rho = 0.5;
+        quoted.roundsToEpsilon = 10;
+        quoted.roundTimes = {0.25};
+        quoted.timeToEpsilon = 2.5;
+        ScheduleCandidate plain = quoted;
+        plain.schedule.SetName("plain");
+        plain.family = "baseline";
+
+        const std::string path = CreateTempDirFilename("candidates.csv");
+        CliqueScheduleHelper::WriteCsv({quoted, plain}, path);
+        std::ifstream in(path);
+        std::string header;
+        std::string first;
+        std::string second;
+        std::getline(in, header);
+        std::getline(in, first);
+        std::getline(in, second);
+        // Written by hand from RFC 4180: quotes around, every quote doubled; plain names bare.
+        NS_TEST_ASSERT_MSG_EQ(first.rfind("\"cities \"\"east, west\"\"\",\"given,file\",1,", 0),
+                              0u,
+                              "quoted row: " << first);
+        NS_TEST_ASSERT_MSG_EQ(second.rfind("plain,baseline,1,", 0), 0u, "plain row: " << second);
+        const size_t columns = SplitCsv(header).size();
+        NS_TEST_ASSERT_MSG_EQ(columns, 8u, "header: " << header);
+        NS_TEST_ASSERT_MSG_EQ(SplitCsv(first).size(), columns, "quoted row width: " << first);
+        NS_TEST_ASSERT_MSG_EQ(SplitCsv(first)[0], "cities \"east, west\"", "name read back");
+        NS_TEST_ASSERT_MSG_EQ(SplitCsv(first)[1], "given,file", "family read back");
+        NS_TEST_ASSERT_MSG_EQ(SplitCsv(second).size(), columns, "plain row width: " << second);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The suite.
  */
 class CliqueScheduleHelperTestSuite : public TestSuite
@@ -385,6 +470,7 @@ class CliqueScheduleHelperTestSuite : public TestSuite
         AddTestCase(new ScheduleHelperBruteForceTestCase);
         AddTestCase(new ScheduleHelperCapabilitiesTestCase);
         AddTestCase(new ScheduleHelperDeterminismTestCase);
+        AddTestCase(new ScheduleHelperCsvQuotingTestCase);
     }
 };
 

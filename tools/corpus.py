@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Check lossless training runs over a corpus of generated WANs, up to 64 islands.
 
-The larger sibling of the ctest suite wan-corpus (test/wan-corpus-test-suite.cc). It
+The larger sibling of the ctest suites wan-corpus-none, wan-corpus-multicast, wan-corpus-fpga,
+wan-corpus-both and wan-corpus-mixed (test/wan-corpus-test-suite.cc). It
 
 1. generates WANs with build/examples/topology-generator (every family by default, the given
    sizes and seeds, WAN links drawn from 20 to 100 Gbps so that streams get different max-min
@@ -9,13 +10,18 @@ The larger sibling of the ctest suite wan-corpus (test/wan-corpus-test-suite.cc)
 2. runs build/examples/nine-city-training on each, for every capability set
    (--capabilities=all) and the schedules global (direct exchange), ring (ring all-reduce) and
    moshpit (rotating cliques), through tools/sweep.py (parallel, resumable);
-3. checks every run: no resends, no queue drops, no FPGA partial flushes or overflows, every
-   island finished (no lost peer), and a mean sync time within 1% of the cost model's;
+3. checks every run: exit code 0 (not 3, partial), no resends, no queue drops, no FPGA partial
+   flushes or overflows, every island finished (no lost peer), and a mean sync time within 1%
+   of the cost model's;
 4. prints a table per size (runs, failures, worst sync error) and a closing line
    "corpus: N passed, M failed"; exits 1 if any run failed.
 
     python3 tools/corpus.py                       # the full corpus (sizes 8 to 64)
     python3 tools/corpus.py --sizes 8 16 --seeds 1 -j 2
+
+The output folder follows the results rule (tools/results_dir.py): a new
+results/corpus/<UTC stamp>/ (results/latest links to it), or --out DIR, new or empty, or a
+corpus folder of an earlier run, which resumes it.
 
 Build first with tools/build.sh release. Standard library only (Python >= 3.8).
 """
@@ -29,11 +35,13 @@ import sys
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO_ROOT, "tools"))
+import results_dir  # noqa: E402  (tools/results_dir.py, beside this file)
 import sweep  # noqa: E402  (tools/sweep.py, beside this file)
 
 FAMILIES = ["geometric", "ring", "hub", "grid", "continents", "backbone"]
 SCHEDULES = ["global", "ring", "moshpit"]
 SYNC_TOLERANCE = 0.01
+SPEC = "corpus-sweep.json"  # the sweep spec in the corpus folder; also marks it as a corpus's
 
 
 def parse_args(argv):
@@ -46,8 +54,8 @@ def parse_args(argv):
     parser.add_argument("--mtu", type=int, default=9000)
     parser.add_argument("--build", default=os.path.join(REPO_ROOT, "build"),
                         help="build folder holding examples/ (default: build)")
-    parser.add_argument("--out", default=os.path.join(REPO_ROOT, "results", "corpus"),
-                        help="output folder (default: results/corpus)")
+    parser.add_argument("--out", help="output folder: new, empty, or an earlier corpus run "
+                                      "to resume (default: a new results/corpus/<UTC stamp>)")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     return parser.parse_args(argv)
 
@@ -73,6 +81,8 @@ def generate(args, generator):
 def failures(row):
     """Returns what is wrong with one results.csv row (empty if nothing)."""
     problems = []
+    if row["exit_code"] != "0":
+        problems.append(f"exit_code={row['exit_code']}")
     for field in ("retransmissions", "queue_drops", "lost_peers", "fpga_partial_flushes",
                   "fpga_overflows"):
         if float(row[field]) != 0:
@@ -98,6 +108,14 @@ def main(argv=None):
             print(f"corpus: error: {examples}/{program} is missing (run tools/build.sh release)",
                   file=sys.stderr)
             return 2
+    try:
+        if args.out is None:
+            args.out = results_dir.new_linked_run_dir("corpus")
+        elif not os.path.isfile(os.path.join(args.out, SPEC)):
+            results_dir.check_explicit_out(args.out)  # else: resume the corpus there
+    except (results_dir.ResultsError, OSError) as e:
+        print(f"corpus: error: {e}", file=sys.stderr)
+        return 1
     topologies = generate(args, os.path.join(examples, "topology-generator"))
     spec = {
         "name": "corpus",
@@ -107,11 +125,11 @@ def main(argv=None):
         "grid": {"topology": topologies, "schedule": SCHEDULES},
         "timeout_s": 3600,
     }
-    spec_path = os.path.join(args.out, "corpus-sweep.json")
+    spec_path = os.path.join(args.out, SPEC)
     with open(spec_path, "w", encoding="utf-8") as f:
         json.dump(spec, f, indent=1)
     status = sweep.main([spec_path, "--out", os.path.join(args.out, "sweep"), "-j",
-                         str(args.jobs), "--quiet"])
+                         str(args.jobs), "--quiet"], link=False)
     if status != 0:
         print(f"corpus: error: the sweep exited {status}", file=sys.stderr)
         return 1

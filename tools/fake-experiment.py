@@ -4,13 +4,28 @@
 Takes the same flags as the real example (ns-3 CommandLine style, --name=value; --PrintHelp
 and --PrintGlobals print ns-3's formats), rejects unknown flags and bad values with exit 1,
 sleeps a little, and writes summary.json, rounds.csv, links.csv and (with --payload=real)
-consensus.csv into --output in the format of the output contract. Every number is a
+consensus.csv into --output in the format of helper/training-output.cc. Every number is a
 deterministic function of the flags, so two runs with the same flags give identical files.
+Output folders follow the results rule as the real examples do: --output must be new or
+empty (exit 1 otherwise); without it, results/nine-city-training/<UTC stamp>/ and
+results/latest linked to it (tools/results_dir.py).
+
+Exit codes as the real example's: 0 every round complete, 3 results written but partial,
+1 bad input.
 
 Test hooks (environment variables, so the flags stay those of the real example):
   FAKE_EXPERIMENT_SLEEP=SECONDS   how long to pretend to simulate (default 0.2)
-  FAKE_EXPERIMENT_COUNTER=FILE    append one line "<output folder>" per run (counts reruns)
-  FAKE_EXPERIMENT_FAIL=FLAG=VALUE exit 3 with an error when --FLAG has that value
+  FAKE_EXPERIMENT_COUNTER=FILE    append one line "<output folder's parent>" per run that
+                                  passed validation (counts reruns of sweep points)
+  FAKE_EXPERIMENT_EXIT="FLAG=VALUE:CODE ..."
+                                  when --FLAG has that value, end with CODE instead of 0:
+                                    1      an error before any output (like bad input)
+                                    3      partial results: in the last round one island
+                                           loses a peer, which leaves its round unfinished
+                                    abort  results written, then SIGABRT (a crash)
+                                    N      any other number: results written, then exit N
+                                  Several rules are separated by spaces; the first that
+                                  matches applies.
 """
 
 import csv
@@ -19,8 +34,11 @@ import json
 import math
 import os
 import re
+import signal
 import sys
 import time
+
+import results_dir
 
 PROGRAM = "nine-city-training"
 DEFAULT_TOPOLOGY = "data/topologies/doublezero-9.json"
@@ -33,7 +51,7 @@ FLAGS = {
     "capabilities": ("both", "Capability set: none|multicast|fpga|both|all"),
     "cityCapabilities": ("", "Per-city capability overrides CODE:set,..."),
     "seed": ("1", "Random seed"),
-    "output": ("results/nine-city-training", "Output folder"),
+    "output": ("", "Output folder, new or empty (default: results/nine-city-training/STAMP)"),
     "schedule": ("optimal", "Schedule: global|ring|moshpit|gossip|exponential|optimal|FILE"),
     "modelBytes": ("100000000", "Model (update) size in bytes"),
     "rounds": ("10", "Training rounds"),
@@ -43,6 +61,15 @@ FLAGS = {
     "wanBandwidth": ("", "WAN link rate override, e.g. 100Gbps (empty: the file's)"),
     "accessBandwidth": ("", "Access link rate override, e.g. 10Gbps (empty: the file's)"),
     "epsilon": ("0.001", "Consensus distance target"),
+    # Accepted as the real example does; the fake's numbers do not depend on them.
+    "baselines": ("true", "With --schedule=optimal, also run the baselines (ignored)"),
+    "colocated": ("true", "Also the colocated reference (ignored)"),
+    "maxPeriod": ("4", "Largest period the optimiser considers (ignored)"),
+    "baselineRounds": ("0", "Rounds of the baselines (ignored)"),
+    "jobs": ("1", "Experiments run at once (ignored)"),
+    "mtu": ("9000", "MTU of every link, bytes (ignored)"),
+    "simulator": ("default", "Simulator (ignored)"),
+    "partition": ("", "Rank of every city (ignored)"),
 }
 
 # The nine-city set of doc FACTS (used when the default topology file does not exist yet).
@@ -194,8 +221,12 @@ def cliques(islands, schedule, rnd):
     return [order[i:i + size] for i in range(0, len(order), size)]
 
 
-def simulate(cfg, caps, islands, links):
-    """Rows of rounds.csv, consensus.csv, links.csv and one results entry for one set."""
+def simulate(cfg, caps, islands, links, partial=False):
+    """Rows of rounds.csv, consensus.csv, links.csv and one results entry for one set.
+
+    partial: in the last round, the first island of the first clique declares the clique's
+    last island lost, whose round then stays unfinished (empty times), as the real example
+    records a lost peer."""
     schedule = cfg["schedule"]
     compute_s = parse_time(cfg["computeTime"], "computeTime")
     access_bps = parse_rate(cfg["accessBandwidth"], "accessBandwidth", DEFAULT_ACCESS_BPS)
@@ -208,13 +239,14 @@ def simulate(cfg, caps, islands, links):
     round_times, sync_times = [], []
     t = 0.0
     distance = 1.0
+    lost = []
     for rnd in range(cfg["rounds"]):
         round_end = t
         for clique_id, members in enumerate(cliques(islands, schedule, rnd)):
             for island in members:
                 sync = sync_est * (1.0 + 0.2 * jitter(cfg, caps, rnd, island))
                 retrans = round(packets * cfg["lossRate"] * (len(members) - 1))
-                rounds_rows.append({
+                row = {
                     "capabilities": caps, "schedule": schedule, "island": island, "round": rnd,
                     "clique": clique_id, "members": " ".join(members),
                     "compute_start_s": f"{t:.9f}", "sync_start_s": f"{t + compute_s:.9f}",
@@ -223,7 +255,20 @@ def simulate(cfg, caps, islands, links):
                     "bytes_received": cfg["modelBytes"] * (len(members) - 1),
                     "packets_sent": packets * (len(members) - 1),
                     "packets_received": packets * (len(members) - 1),
-                    "retransmissions": retrans, "lost_peers": 0})
+                    "retransmissions": retrans, "lost_peers": "",
+                    "control_packets_sent": len(members) - 1,
+                    "control_packets_received": len(members) - 1}
+                last_clique = (partial and rnd == cfg["rounds"] - 1 and clique_id == 0
+                               and len(members) > 1)
+                if last_clique and island == members[0]:
+                    row["lost_peers"] = members[-1]
+                    lost.append(members[-1])
+                if last_clique and island == members[-1]:
+                    for key in ("compute_start_s", "sync_start_s", "sync_end_s"):
+                        row[key] = ""  # unfinished: the real example leaves the times empty
+                    rounds_rows.append(row)
+                    continue
+                rounds_rows.append(row)
                 sync_times.append(sync)
                 round_end = max(round_end, t + compute_s + sync)
         round_times.append(round_end - t)
@@ -256,9 +301,10 @@ def simulate(cfg, caps, islands, links):
                                        math.ceil(0.99 * len(round_times)) - 1)],
         "mean_sync_s": sum(sync_times) / len(sync_times), "estimated_sync_s": sync_est,
         "mean_compute_s": compute_s, "total_time_s": t, "rounds_to_epsilon": to_eps,
-        "time_to_epsilon_s": to_eps * mean_round, "queue_drops": 0,
-        "retransmissions": sum(r["retransmissions"] for r in rounds_rows), "lost_peers": 0,
-        "colocated_time_to_epsilon_s": colocated,
+        "time_to_epsilon_s": to_eps * mean_round, "queue_drops": 0, "loss_drops": 0,
+        "retransmissions": sum(r["retransmissions"] for r in rounds_rows),
+        "lost_peers": len(lost), "fpga_partial_flushes": 0, "fpga_overflows": 0,
+        "fpga_wraps": 0, "held_starts": 0, "colocated_time_to_epsilon_s": colocated,
         "gap_to_colocated": to_eps * mean_round / colocated,
         "cliques_per_round": [len(cliques(islands, schedule, r)) for r in range(cfg["rounds"])],
     }
@@ -275,24 +321,42 @@ def write_csv(path, rows, columns):
         writer.writerows(rows)
 
 
+def requested_exit(values):
+    """The FAKE_EXPERIMENT_EXIT rule matching the flags: "1", "3", "abort", a number or None."""
+    for rule in os.environ.get("FAKE_EXPERIMENT_EXIT", "").split():
+        match = re.fullmatch(r"([A-Za-z][A-Za-z0-9_]*)=(.*):(abort|[0-9]+)", rule)
+        if not match:
+            raise UsageError(f"FAKE_EXPERIMENT_EXIT: bad rule {rule!r} (FLAG=VALUE:CODE)")
+        if values.get(match.group(1)) == match.group(2):
+            return match.group(3)
+    return None
+
+
+def output_folder(values):
+    """The output folder, by the results rule: --output new or empty, else a stamped one."""
+    if values["output"]:
+        results_dir.check_explicit_out(values["output"])
+        os.makedirs(values["output"], exist_ok=True)
+        return values["output"]
+    return results_dir.new_linked_run_dir(PROGRAM, os.path.abspath("results"))
+
+
 def main(argv):
     values = parse_args(argv)
     try:
         cfg = validate(values)
         cities, links = load_topology(cfg["topology"])
-    except UsageError as e:
+        code = requested_exit(values)
+        if code == "1":
+            raise UsageError("fake failure requested by FAKE_EXPERIMENT_EXIT")
+        out = output_folder(values)
+    except (UsageError, results_dir.ResultsError) as e:
         sys.stderr.write(f"error: {e}\n")
         return 1
     counter = os.environ.get("FAKE_EXPERIMENT_COUNTER")
     if counter:
         with open(counter, "a", encoding="utf-8") as f:
-            f.write(os.path.basename(os.path.normpath(cfg["output"])) + "\n")
-    fail = os.environ.get("FAKE_EXPERIMENT_FAIL", "")
-    if "=" in fail:
-        flag, value = fail.split("=", 1)
-        if values.get(flag) == value:
-            sys.stderr.write(f"fake failure requested for --{flag}={value}\nerror: giving up\n")
-            return 3
+            f.write(os.path.basename(os.path.dirname(os.path.normpath(out))) + "\n")
     time.sleep(float(os.environ.get("FAKE_EXPERIMENT_SLEEP", "0.2")))
 
     islands = [c["code"] for c in cities]
@@ -300,8 +364,8 @@ def main(argv):
     all_rounds, all_consensus, all_links, results = [], [], [], []
     wall0 = time.monotonic()
     for caps in sets:
-        rounds_rows, consensus_rows, link_rows, result, sim_t = simulate(cfg, caps, islands,
-                                                                         links)
+        rounds_rows, consensus_rows, link_rows, result, sim_t = simulate(
+            cfg, caps, islands, links, partial=code == "3")
         sys.stderr.write(f"progress: capabilities={caps} round {cfg['rounds']}/{cfg['rounds']} "
                          f"sim={sim_t:.2f}s wall={time.monotonic() - wall0:.1f}s\n")
         all_rounds += rounds_rows
@@ -309,12 +373,12 @@ def main(argv):
         all_links += link_rows
         results.append(result)
 
-    out = cfg["output"]
-    os.makedirs(out, exist_ok=True)
+    cfg["output"] = out
     write_csv(os.path.join(out, "rounds.csv"), all_rounds,
               ["capabilities", "schedule", "island", "round", "clique", "members",
                "compute_start_s", "sync_start_s", "sync_end_s", "bytes_sent", "bytes_received",
-               "packets_sent", "packets_received", "retransmissions", "lost_peers"])
+               "packets_sent", "packets_received", "retransmissions", "lost_peers",
+               "control_packets_sent", "control_packets_received"])
     if cfg["payload"] == "real":
         write_csv(os.path.join(out, "consensus.csv"), all_consensus,
                   ["capabilities", "schedule", "round", "time_s", "consensus_distance", "loss"])
@@ -323,6 +387,13 @@ def main(argv):
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump({"config": cfg, "results": results}, f, indent=2)
         f.write("\n")
+    if code == "abort":
+        sys.stderr.write("terminate called without an active exception (fake)\n")
+        sys.stderr.flush()
+        os.kill(os.getpid(), signal.SIGABRT)
+    if code is not None:
+        sys.stderr.write(f"fake exit {code} requested by FAKE_EXPERIMENT_EXIT\n")
+        return int(code)
     return 0
 
 

@@ -2,13 +2,16 @@
 # The README's main command: installs what is missing, builds, and runs the nine-city
 # experiment over all four capability sets (none, multicast, fpga, both): for each, the
 # optimiser's schedule and the global-clique and ring baselines, plus the colocated reference.
-#   1. virtual payloads with a large model (round times, link use):  results/<stamp>/virtual
-#   2. real payloads with a small model (consensus and loss curves):  results/<stamp>/real
-# then draws the figures (PNG) beside each and prints the tables.
+#   1. virtual payloads with a large model (round times, link use):  results/main/<stamp>/virtual
+#   2. real payloads with a small model (consensus and loss curves):  results/main/<stamp>/real
+# then draws the figures (PNG) beside each and prints the tables. <stamp> is the UTC start time
+# (%Y%m%dT%H%M%SZ); results/latest links to main/<stamp> from the start (the results folder
+# rule, tools/results_dir.py: a results/latest that is a real folder stops the run).
 # Environment: MODEL_BYTES (default 1000000000), ROUNDS (2), BASELINE_ROUNDS (1) and MTU (64000)
 # for the virtual run; REAL_MODEL_BYTES (1000000), REAL_ROUNDS (8), REAL_ACCESS_BANDWIDTH (100Mbps)
 # and REAL_WAN_BANDWIDTH (1Gbps) for the real run; COMPUTE_TIME (100ms), JOBS (the number of
-# cores), RESULTS (results). Extra arguments go to both runs.
+# cores), RESULTS (the results root, default results). Extra arguments go to both runs.
+# Exit status: 0, or the first failing run's (3: results written but partial; 1: bad input).
 # MTU=9000 keeps standard jumbo frames for the 1 GB run: about seven times as many packets, so
 # about seven times as long (see doc/wan-training.rst, "Speed"). One experiment split over
 # several processes or machines runs under mpirun with an MPI build ("Parallel runs" in
@@ -18,18 +21,25 @@ cd "$(dirname "$0")/.."
 tools/install-deps.sh
 tools/build.sh release
 
-stamp=$(date -u +%Y%m%dT%H%M%SZ)
-out=${RESULTS:-results}/$stamp
-mkdir -p "$out"
+export RESULTS=${RESULTS:-results}
+out=$(python3 tools/results_dir.py new main)
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 common=(--capabilities=all --schedule=optimal --computeTime="${COMPUTE_TIME:-100ms}" --jobs="$jobs")
+
+# Both runs always end; the first non-zero status (3 = partial results) is the script's.
+status=0
+keep_status() {
+    local code=$?
+    if [ "$status" -eq 0 ]; then status=$code; fi
+    echo "run-main: $1 exited $code" >&2
+}
 
 model=${MODEL_BYTES:-1000000000}
 echo "== virtual payloads, $model-byte model, MTU ${MTU:-64000} -> $out/virtual" >&2
 # The baselines and the colocated reference have period 1: one round shows their round time.
 build/examples/nine-city-training "${common[@]}" --payload=virtual --mtu="${MTU:-64000}" \
     --baselineRounds="${BASELINE_ROUNDS:-1}" --modelBytes="$model" --rounds="${ROUNDS:-2}" \
-    --output="$out/virtual" "$@"
+    --output="$out/virtual" "$@" || keep_status "the virtual run"
 # A 1 MB model on links 100 times slower than the file's (10 Gbps access, 100 Gbps WAN) is
 # as bandwidth-bound as a 100 MB model on the real links: the optimiser then rotates cliques,
 # and the consensus curves show it against the global-clique and ring baselines.
@@ -38,9 +48,12 @@ echo "== real payloads, $real-byte model, access ${REAL_ACCESS_BANDWIDTH:-100Mbp
     "WAN ${REAL_WAN_BANDWIDTH:-1Gbps} -> $out/real" >&2
 build/examples/nine-city-training "${common[@]}" --payload=real --modelBytes="$real" \
     --accessBandwidth="${REAL_ACCESS_BANDWIDTH:-100Mbps}" --wanBandwidth="${REAL_WAN_BANDWIDTH:-1Gbps}" \
-    --rounds="${REAL_ROUNDS:-8}" --output="$out/real" "$@"
+    --rounds="${REAL_ROUNDS:-8}" --output="$out/real" "$@" || keep_status "the real run"
 
-python3 tools/plot.py experiment "$out/virtual"
-python3 tools/plot.py experiment "$out/real"
-ln -sfn "$stamp" "${RESULTS:-results}/latest"
+for run in virtual real; do
+    if [ -f "$out/$run/summary.json" ]; then
+        python3 tools/plot.py experiment "$out/$run"
+    fi
+done
 echo "results: $out (figures: $out/virtual/*.png, $out/real/*.png)" >&2
+exit "$status"

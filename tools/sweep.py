@@ -10,11 +10,16 @@ A sweep spec is a JSON file:
      "timeout_s": 600}
 
 Every combination of grid values (plus the fixed flags) is one point. Each point runs
-`<example> --flag=value ... --output=<sweepdir>/points/<hash>/` from the repository root,
-where <hash> identifies the point's parameters. A point is done when its folder holds
-summary.json and the marker sweep-done.json (written only after the example exited 0), so
-an interrupted sweep resumes where it stopped. The scalar results of all done points are
-collected into <sweepdir>/results.csv. See doc/tools.rst.
+`<example> --flag=value ... --output=<sweepdir>/points/<hash>/output` from the repository
+root, where <hash> identifies the point's parameters; the output folder does not exist when
+the example starts. A point is done when its output holds summary.json and its folder the
+marker sweep-done.json (written only after the example exited 0, or 3: results written but
+partial), so an interrupted sweep resumes where it stopped. The scalar results of all done
+points, with each point's exit code, are collected into <sweepdir>/results.csv.
+
+The sweep folder is results/sweep/<name>/<UTC stamp>/ by default (results/latest then links
+to it), or --out DIR: a new or empty folder, or one an earlier run of the same sweep made
+(it holds the marker sweep-folder.json), which resumes it. See doc/tools.rst.
 
 Standard library only (Python >= 3.8).
 """
@@ -34,6 +39,8 @@ import subprocess
 import sys
 import time
 
+import results_dir
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SPEC_KEYS = {"name", "example", "fixed", "grid", "timeout_s"}
@@ -41,6 +48,8 @@ REQUIRED_KEYS = ("name", "example", "grid")
 RESERVED_FLAGS = {"output"}  # set by the sweep itself, one folder per point
 
 MARKER = "sweep-done.json"
+SWEEP_MARKER = "sweep-folder.json"  # names the folder as a sweep's: only then may it resume
+OUTPUT = "output"  # the example's --output, inside the point's folder
 PARAMS_FILE = "sweep-params.json"
 STDOUT_FILE = "sweep-stdout.log"
 STDERR_FILE = "sweep-stderr.log"
@@ -53,8 +62,15 @@ HASH_CHARS = 16  # 64 bits of sha256: collisions are out of reach for any real s
 
 EXIT_OK = 0
 EXIT_POINT_FAILED = 1
+EXIT_FOLDER_REFUSED = 1  # the results rule refused the folder (as the examples do)
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+
+# The examples' exit codes (doc/training.rst): 0 every round complete; 3 results written but
+# partial (lost peers, unfinished rounds, a time guard hit); anything else is a failure.
+EXAMPLE_COMPLETE = 0
+EXAMPLE_PARTIAL = 3
+DONE_CODES = (EXAMPLE_COMPLETE, EXAMPLE_PARTIAL)
 
 
 class SpecError(Exception):
@@ -235,19 +251,37 @@ def expand(spec):
 
 
 def point_dir(sweep_dir, point):
+    """The point's folder: its parameters, logs and done marker."""
     return os.path.join(sweep_dir, "points", point["hash"])
 
 
+def output_dir(sweep_dir, point):
+    """The example's --output for the point: inside point_dir, absent until the example runs."""
+    return os.path.join(point_dir(sweep_dir, point), OUTPUT)
+
+
 def is_done(sweep_dir, point):
-    folder = point_dir(sweep_dir, point)
-    return (os.path.isfile(os.path.join(folder, SUMMARY)) and
-            os.path.isfile(os.path.join(folder, MARKER)))
+    return (os.path.isfile(os.path.join(output_dir(sweep_dir, point), SUMMARY)) and
+            os.path.isfile(os.path.join(point_dir(sweep_dir, point), MARKER)))
+
+
+def done_exit_code(sweep_dir, point):
+    """The exit code a done point's marker records (0 for a marker written before codes were)."""
+    path = os.path.join(point_dir(sweep_dir, point), MARKER)
+    try:
+        with open(path, encoding="utf-8") as f:
+            code = json.load(f).get("exit_code", EXAMPLE_COMPLETE)
+    except (OSError, ValueError, AttributeError) as e:
+        raise SpecError(f"{path}: unreadable done marker: {e}")
+    if code not in DONE_CODES:
+        raise SpecError(f"{path}: exit_code {code!r} is not one of a done point")
+    return code
 
 
 def command(program, sweep_dir, point):
     args = [program]
     args += [f"--{flag}={value}" for flag, value in point["params"].items()]
-    args.append(f"--output={point_dir(sweep_dir, point)}/")
+    args.append(f"--output={output_dir(sweep_dir, point)}")
     return args
 
 
@@ -257,7 +291,10 @@ def tail(text, lines):
 
 
 def prepare_point(sweep_dir, point):
-    """Empties the folder of a point that is not done, then records its parameters."""
+    """Empties the folder of a point that is not done, then records its parameters.
+
+    The example's output folder is not created: the example makes it (and refuses one that
+    exists and is not empty)."""
     folder = point_dir(sweep_dir, point)
     if os.path.isdir(folder):
         shutil.rmtree(folder)  # a partial run of an interrupted sweep: redo from scratch
@@ -267,11 +304,11 @@ def prepare_point(sweep_dir, point):
         f.write("\n")
 
 
-def write_marker(sweep_dir, point, wall_s):
+def write_marker(sweep_dir, point, wall_s, exit_code):
     folder = point_dir(sweep_dir, point)
     tmp = os.path.join(folder, MARKER + ".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump({"hash": point["hash"], "wall_s": round(wall_s, 3),
+        json.dump({"hash": point["hash"], "exit_code": exit_code, "wall_s": round(wall_s, 3),
                    "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}, f)
         f.write("\n")
     os.replace(tmp, os.path.join(folder, MARKER))  # atomic: a marker is never half-written
@@ -306,6 +343,7 @@ class Runner:
         self.quiet = quiet
         self.running = {}  # pid -> (point, Popen, start time, stdout file, stderr file)
         self.failed = []
+        self.partial = []  # done, but the example exited 3
         self.finished_walls = []
 
     def log(self, message):
@@ -357,14 +395,16 @@ class Runner:
             ended += 1
             wall = now - started
             self.finished_walls.append(wall)
-            if code == 0 and not timed_out and os.path.isfile(
-                    os.path.join(point_dir(self.sweep_dir, point), SUMMARY)):
-                write_marker(self.sweep_dir, point, wall)
+            if code in DONE_CODES and not timed_out and os.path.isfile(
+                    os.path.join(output_dir(self.sweep_dir, point), SUMMARY)):
+                write_marker(self.sweep_dir, point, wall, code)
+                if code == EXAMPLE_PARTIAL:
+                    self.partial.append(point)
                 continue
             if timed_out:
                 reason = f"timed out after {self.timeout_s:g} s"
-            elif code == 0:
-                reason = f"exited 0 but wrote no {SUMMARY}"
+            elif code in DONE_CODES:
+                reason = f"exited {code} but wrote no {SUMMARY}"
             else:
                 reason = f"exit code {code}"
             self.failed.append(point)
@@ -425,22 +465,30 @@ def csv_value(value):
 
 
 def collect(spec, sweep_dir, points):
-    """Writes <sweep_dir>/results.csv from every done point; returns (rows, missing points).
+    """Writes <sweep_dir>/results.csv from every done point.
 
-    Columns: point, then the point's parameters (grid flags, then fixed flags), then every
-    scalar field of the summary's results entries (first-seen order). A results field whose
-    name is also a parameter (e.g. capabilities) gets the column result_<name>. One row per
+    Returns (rows, points not done, done points whose example exited 3).
+
+    Columns: point, then the point's parameters (grid flags, then fixed flags), then
+    exit_code (the example's: 0 complete, 3 partial), then every scalar field of the summary's
+    results entries (first-seen order). A results field whose name is also a parameter (e.g.
+    capabilities) or one of the sweep's columns gets the column result_<name>. One row per
     results entry: a point run with --capabilities=all gives one row per capability set.
     """
     param_cols = list(spec["grid"]) + list(spec["fixed"])
+    own_cols = {"point", "exit_code"}
     result_cols = []
     rows = []
     missing = []
+    partial = []
     for point in points:
         if not is_done(sweep_dir, point):
             missing.append(point)
             continue
-        path = os.path.join(point_dir(sweep_dir, point), SUMMARY)
+        exit_code = done_exit_code(sweep_dir, point)
+        if exit_code == EXAMPLE_PARTIAL:
+            partial.append(point)
+        path = os.path.join(output_dir(sweep_dir, point), SUMMARY)
         try:
             with open(path, encoding="utf-8") as f:
                 summary = json.load(f)
@@ -452,10 +500,11 @@ def collect(spec, sweep_dir, points):
         for entry in entries:
             row = {"point": point["hash"]}
             row.update(point["params"])
+            row["exit_code"] = exit_code
             for key, value in entry.items():
                 if not is_scalar(value):
                     continue  # lists/objects do not fit a CSV cell
-                col = f"result_{key}" if key in param_cols or key == "point" else key
+                col = f"result_{key}" if key in param_cols or key in own_cols else key
                 if col not in result_cols:
                     result_cols.append(col)
                 row[col] = csv_value(value)
@@ -463,12 +512,12 @@ def collect(spec, sweep_dir, points):
     out = os.path.join(sweep_dir, "results.csv")
     tmp = out + ".tmp"
     with open(tmp, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=["point"] + param_cols + result_cols,
-                                restval="", lineterminator="\n")
+        writer = csv.DictWriter(f, restval="", lineterminator="\n",
+                                fieldnames=["point"] + param_cols + ["exit_code"] + result_cols)
         writer.writeheader()
         writer.writerows(rows)
     os.replace(tmp, out)
-    return rows, missing
+    return rows, missing, partial
 
 
 # ---------------------------------------------------------------------------------------------
@@ -510,21 +559,25 @@ def slurm_script(spec_path, spec, program, sweep_dir, points):
         "fi",
         "",
         f"cd {shlex.quote(REPO_ROOT)} || exit 1",
-        "# Same done-marker rule as a local run: a finished point is not run again.",
+        "# Same done-marker rule as a local run: a finished point is not run again; exit 0",
+        f"# (complete) and {EXAMPLE_PARTIAL} (partial) with {SUMMARY} make a point done.",
         "run_point() {",
         '    local dir=$1; shift',
-        f'    if [ -f "$dir/{SUMMARY}" ] && [ -f "$dir/{MARKER}" ]; then',
+        f'    if [ -f "$dir/{OUTPUT}/{SUMMARY}" ] && [ -f "$dir/{MARKER}" ]; then',
         '        echo "point $dir already done"; return 0',
         "    fi",
         '    rm -rf "$dir" && mkdir -p "$dir" || return 1',
-        "    local start=$SECONDS",
-        f'    "$@" >"$dir/{STDOUT_FILE}" 2>"$dir/{STDERR_FILE}" || {{',
-        f'        local code=$?; tail -n {STDERR_TAIL_LINES} "$dir/{STDERR_FILE}" >&2; '
-        "return $code; }",
-        f'    [ -f "$dir/{SUMMARY}" ] || {{ echo "no {SUMMARY} in $dir" >&2; return 1; }}',
-        f"    printf '{{\"hash\": \"%s\", \"wall_s\": %d, \"finished\": \"%s\"}}\\n' "
-        f'"$(basename "$dir")" $((SECONDS - start)) "$(date +%Y-%m-%dT%H:%M:%S%z)" '
-        f'>"$dir/{MARKER}"',
+        "    local start=$SECONDS code=0",
+        f'    "$@" >"$dir/{STDOUT_FILE}" 2>"$dir/{STDERR_FILE}" || code=$?',
+        f'    if [ $code -ne {EXAMPLE_COMPLETE} ] && [ $code -ne {EXAMPLE_PARTIAL} ]; then',
+        f'        tail -n {STDERR_TAIL_LINES} "$dir/{STDERR_FILE}" >&2; return $code',
+        "    fi",
+        f'    [ -f "$dir/{OUTPUT}/{SUMMARY}" ] || {{ echo "no {SUMMARY} in $dir/{OUTPUT}" >&2; '
+        "return 1; }",
+        f"    printf '{{\"hash\": \"%s\", \"exit_code\": %d, \"wall_s\": %d, "
+        f"\"finished\": \"%s\"}}\\n' "
+        f'"$(basename "$dir")" $code $((SECONDS - start)) "$(date +%Y-%m-%dT%H:%M:%S%z)" '
+        f'>"$dir/{MARKER}.tmp" && mv -f "$dir/{MARKER}.tmp" "$dir/{MARKER}"',
         "}",
         "",
         'case "$SLURM_ARRAY_TASK_ID" in',
@@ -551,30 +604,87 @@ def parse_args(argv):
         description="Run a wan-training example over a grid of flags (see doc/tools.rst).")
     parser.add_argument("spec", help="sweep spec (JSON)")
     parser.add_argument("--out", metavar="DIR",
-                        help="sweep folder (default: results/sweeps/<name> in the repo root)")
+                        help="sweep folder: new, empty, or an earlier run of this sweep to "
+                             "resume (default: a new results/sweep/<name>/<UTC stamp>)")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                         help="points run in parallel (default: number of CPUs)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true",
                       help="list the points and their command lines; run nothing")
     mode.add_argument("--collect-only", action="store_true",
-                      help="only (re)write results.csv from the points already done")
+                      help="only (re)write results.csv from the points already done "
+                           "(needs --out)")
     mode.add_argument("--slurm", metavar="FILE",
                       help="write a Slurm job-array script for the sweep; run nothing")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("-j must be at least 1")
+    if args.collect_only and not args.out:
+        parser.error("--collect-only needs --out DIR, the folder of the sweep to collect")
     return args
 
 
-def main(argv=None):
+def check_sweep_folder(path, spec):
+    """Whether an explicit --out resumes (True) or starts (False) a sweep there.
+
+    A folder that exists and is not empty must be this sweep's (its SWEEP_MARKER names the
+    spec's name); anything else is refused (results_dir.ResultsError)."""
+    if not os.path.lexists(path) or (os.path.isdir(path) and not os.listdir(path)):
+        return False
+    marker = os.path.join(path, SWEEP_MARKER)
+    if not os.path.isfile(marker):
+        results_dir.check_explicit_out(path)  # a file, or a folder with other content
+        raise results_dir.ResultsError(f"{path}: not a sweep folder (no {SWEEP_MARKER})")
+    try:
+        with open(marker, encoding="utf-8") as f:
+            name = json.load(f)["sweep"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise results_dir.ResultsError(f"{marker}: unreadable: {e}")
+    if name != spec["name"]:
+        raise results_dir.ResultsError(f"{path} is the folder of the sweep '{name}', not of "
+                                       f"'{spec['name']}'; name another folder")
+    return True
+
+
+def make_sweep_folder(args, spec, link):
+    """Creates (or reopens, to resume) the sweep folder; links results/latest to it when it
+    is inside the results root and link is true. Returns (absolute path, resumed)."""
+    if args.out:
+        sweep_dir = os.path.abspath(args.out)
+        resumed = check_sweep_folder(sweep_dir, spec)
+        if results_dir.is_inside(sweep_dir):
+            results_dir.check_latest(results_dir.default_root())
+        os.makedirs(sweep_dir, exist_ok=True)
+    else:
+        sweep_dir = results_dir.new_run_dir(f"sweep/{spec['name']}")
+        resumed = False
+    if not resumed:
+        tmp = os.path.join(sweep_dir, SWEEP_MARKER + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump({"sweep": spec["name"],
+                       "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, f)
+            f.write("\n")
+        os.replace(tmp, os.path.join(sweep_dir, SWEEP_MARKER))
+    if link:
+        results_dir.link_latest(sweep_dir)
+    return sweep_dir, resumed
+
+
+def report_partial(partial):
+    if partial:
+        print(f"sweep: {len(partial)} point(s) partial (exit {EXAMPLE_PARTIAL}: results "
+              f"written, some rounds or peers missing; exit_code {EXAMPLE_PARTIAL} in "
+              f"results.csv): {', '.join(str(p['index']) for p in partial)}", file=sys.stderr)
+
+
+def main(argv=None, link=True):
+    """The command; link=False leaves results/latest alone (a caller such as corpus.py that
+    runs the sweep inside its own results folder links that instead)."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         spec = load_spec(args.spec)
         program = example_path(spec)
-        sweep_dir = os.path.abspath(args.out or os.path.join(REPO_ROOT, "results", "sweeps",
-                                                             spec["name"]))
         points = expand(spec)
         if not args.collect_only:
             check_flags(spec, args.spec, example_flags(program))
@@ -582,32 +692,46 @@ def main(argv=None):
         print(f"sweep: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
+    try:
+        if args.dry_run or args.collect_only:
+            # Nothing is created: an explicit folder must still pass the rule.
+            sweep_dir = os.path.abspath(args.out) if args.out else None
+            if sweep_dir and not check_sweep_folder(sweep_dir, spec) and args.collect_only:
+                raise results_dir.ResultsError(f"{sweep_dir}: no sweep to collect")
+        else:
+            sweep_dir, resumed = make_sweep_folder(args, spec, link)
+    except (results_dir.ResultsError, OSError) as e:
+        print(f"sweep: error: {e}", file=sys.stderr)
+        return EXIT_FOLDER_REFUSED
+
     if args.dry_run:
+        shown = sweep_dir or os.path.join(results_dir.default_root(), "sweep", spec["name"],
+                                          "STAMP")
         for point in points:
-            state = "done" if is_done(sweep_dir, point) else "todo"
+            state = "done" if sweep_dir and is_done(sweep_dir, point) else "todo"
             print(f"{point['index']}\t{point['hash']}\t{state}\t"
-                  f"{shlex.join(command(program, sweep_dir, point))}")
+                  f"{shlex.join(command(program, shown, point))}")
         print(f"sweep: {len(points)} points (dry run, nothing run)", file=sys.stderr)
         return EXIT_OK
 
     if args.slurm:
-        os.makedirs(sweep_dir, exist_ok=True)
         with open(args.slurm, "w", encoding="utf-8") as f:
             f.write(slurm_script(args.spec, spec, program, sweep_dir, points))
         os.chmod(args.slurm, 0o755)
-        print(f"sweep: wrote {args.slurm}: {len(points)} array tasks; submit with "
-              f"'bash {args.slurm}' (array + collect job)", file=sys.stderr)
+        print(f"sweep: wrote {args.slurm}: {len(points)} array tasks into {sweep_dir}; submit "
+              f"with 'bash {args.slurm}' (array + collect job)", file=sys.stderr)
         return EXIT_OK
 
     if args.collect_only:
         try:
-            rows, missing = collect(spec, sweep_dir, points)
+            rows, missing, partial = collect(spec, sweep_dir, points)
         except SpecError as e:
             print(f"sweep: error: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
         print(f"sweep: {os.path.join(sweep_dir, 'results.csv')}: {len(rows)} rows from "
               f"{len(points) - len(missing)}/{len(points)} points"
               + (f"; not done: {len(missing)}" if missing else ""), file=sys.stderr)
+        report_partial(partial)
         return EXIT_POINT_FAILED if missing else EXIT_OK
 
     os.makedirs(os.path.join(sweep_dir, "points"), exist_ok=True)
@@ -616,7 +740,8 @@ def main(argv=None):
     already = len(points) - len(todo)
     if not args.quiet:
         print(f"sweep: {spec['name']}: {len(points)} points, {already} already done, "
-              f"{len(todo)} to run with -j {args.jobs}; folder {sweep_dir}", file=sys.stderr)
+              f"{len(todo)} to run with -j {args.jobs}; folder {sweep_dir}"
+              + (" (resumed)" if resumed else ""), file=sys.stderr)
 
     runner = Runner(program, sweep_dir, spec.get("timeout_s"), args.jobs, args.quiet)
 
@@ -628,13 +753,19 @@ def main(argv=None):
         failed = runner.run(todo, len(points), already)
     except KeyboardInterrupt:
         runner.kill_all()
-        print("sweep: interrupted; finished points are kept, the others run next time",
-              file=sys.stderr)
+        resume = ["python3", os.path.abspath(__file__), args.spec, "--out", sweep_dir]
+        print(f"sweep: interrupted; finished points are kept, the others run when resumed: "
+              f"{shlex.join(resume)}", file=sys.stderr)
         return EXIT_INTERRUPTED
 
-    rows, missing = collect(spec, sweep_dir, points)
+    try:
+        rows, missing, partial = collect(spec, sweep_dir, points)
+    except SpecError as e:
+        print(f"sweep: error: {e}", file=sys.stderr)
+        return EXIT_POINT_FAILED
     print(f"sweep: wrote {os.path.join(sweep_dir, 'results.csv')} ({len(rows)} rows from "
           f"{len(points) - len(missing)} points)", file=sys.stderr)
+    report_partial(partial)
     if failed:
         print(f"sweep: {len(failed)} point(s) failed: "
               f"{', '.join(str(p['index']) for p in failed)}", file=sys.stderr)

@@ -8,6 +8,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -21,6 +22,7 @@ REPO = os.path.dirname(TOOLS)
 SWEEP = os.path.join(TOOLS, "sweep.py")
 PLOT = os.path.join(TOOLS, "plot.py")
 FAKE = os.path.join(TOOLS, "fake-experiment.py")
+FIDELITY = os.path.join(TOOLS, "fidelity.py")
 FAKE_RELATIVE = "tools/fake-experiment.py"  # specs name examples relative to the repo root
 
 CAPS = ["none", "multicast", "fpga", "both"]
@@ -44,6 +46,21 @@ def expected_hash(params):
     text = json.dumps({k: str(v) for k, v in params.items()}, sort_keys=True,
                       separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def find_example(name="nine-city-training"):
+    """The built example: $WAN_NINE_CITY_TRAINING (ctest passes it), else build/ or build-test/.
+
+    Returns None when none is built (the tests against it are then skipped); a path given in
+    the environment that is not a program is returned as is, so the test fails naming it."""
+    given = os.environ.get("WAN_NINE_CITY_TRAINING")
+    if given:
+        return os.path.abspath(given)
+    for build in ("build", "build-test"):
+        path = os.path.join(REPO, build, "examples", name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
 
 
 def matplotlib_available():
@@ -70,9 +87,10 @@ class ToolTestCase(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="wan-tools-test-")
         self.counter = os.path.join(self.tmp, "runs.txt")
+        self.results_root = os.path.join(self.tmp, "results")
         self.env = dict(os.environ, FAKE_EXPERIMENT_SLEEP="0.05",
-                        FAKE_EXPERIMENT_COUNTER=self.counter)
-        self.env.pop("FAKE_EXPERIMENT_FAIL", None)
+                        FAKE_EXPERIMENT_COUNTER=self.counter, RESULTS=self.results_root)
+        self.env.pop("FAKE_EXPERIMENT_EXIT", None)
         # The fake through this interpreter directly: a pyenv shim on PATH costs seconds per
         # start on a loaded machine. Specs also accept absolute example paths.
         self.example = os.path.join(self.tmp, "fake-example")
@@ -94,8 +112,10 @@ class ToolTestCase(unittest.TestCase):
         return path
 
     def sweep(self, spec_path, *args, out=None):
-        out = out or os.path.join(self.tmp, "sweep")
-        return subprocess.run([sys.executable, SWEEP, spec_path, "--out", out, *args],
+        """Runs the sweep into out (default: tmp/sweep; False: the sweep's default folder)."""
+        out = os.path.join(self.tmp, "sweep") if out is None else out
+        where = ["--out", out] if out else []
+        return subprocess.run([sys.executable, SWEEP, spec_path, *where, *args],
                               capture_output=True, text=True, env=self.env, cwd=self.tmp,
                               timeout=WAIT_LIMIT_S)
 
@@ -132,6 +152,10 @@ class ToolTestCase(unittest.TestCase):
         with open(os.path.join(out, "results.csv"), newline="", encoding="utf-8") as f:
             return list(csv.DictReader(f))
 
+    def marker(self, out, point):
+        with open(os.path.join(out, "points", point, "sweep-done.json"), encoding="utf-8") as f:
+            return json.load(f)
+
 
 class SweepTest(ToolTestCase):
     def test_full_sweep_one_row_per_point(self):
@@ -145,8 +169,8 @@ class SweepTest(ToolTestCase):
         # Parameter columns first (grid then fixed), then the summary's scalar fields; fields
         # named like a parameter are prefixed result_.
         header = list(rows[0])
-        self.assertEqual(header[:6], ["point", "capabilities", "modelBytes", "schedule",
-                                      "rounds", "payload"])
+        self.assertEqual(header[:7], ["point", "capabilities", "modelBytes", "schedule",
+                                      "rounds", "payload", "exit_code"])
         for column in ("result_capabilities", "result_schedule", "mean_round_s",
                        "mean_sync_s", "rounds_to_epsilon"):
             self.assertIn(column, header)
@@ -159,7 +183,9 @@ class SweepTest(ToolTestCase):
             params = {"capabilities": row["capabilities"], "modelBytes": row["modelBytes"],
                       "schedule": row["schedule"], "rounds": 2, "payload": "real"}
             self.assertEqual(row["point"], expected_hash(params))
-            self.assertTrue(os.path.isfile(os.path.join(out, "points", row["point"],
+            self.assertEqual(row["exit_code"], "0")
+            self.assertEqual(self.marker(out, row["point"])["exit_code"], 0)
+            self.assertTrue(os.path.isfile(os.path.join(out, "points", row["point"], "output",
                                                         "summary.json")))
         # A second run finds everything done and runs nothing.
         proc = self.sweep(self.write_spec(self.spec()), "-j", "2")
@@ -225,18 +251,43 @@ class SweepTest(ToolTestCase):
         self.assertEqual(set(self.runs()), set(self.markers(out)))
         self.assertEqual(len(self.results(out)), POINTS)
 
-    def test_failing_point_is_reported_and_others_finish(self):
-        self.env["FAKE_EXPERIMENT_FAIL"] = "modelBytes=4000000"
+    def test_exit_codes_partial_collected_failures_reported(self):
+        # First matching rule wins: multicast ends partial (3), fpga is refused (1), both
+        # crashes (SIGABRT) after writing, none with 4 MB writes everything and exits 2.
+        self.env["FAKE_EXPERIMENT_EXIT"] = ("capabilities=multicast:3 capabilities=fpga:1 "
+                                            "capabilities=both:abort modelBytes=4000000:2")
         out = os.path.join(self.tmp, "sweep")
         spec = self.spec(grid={"capabilities": CAPS, "modelBytes": MODEL_BYTES})
         proc = self.sweep(self.write_spec(spec), "-j", "2")
-        self.assertEqual(proc.returncode, 1)
-        self.assertEqual(proc.stderr.count("FAILED: exit code 3"), len(CAPS))
-        self.assertIn("fake failure requested for --modelBytes=4000000", proc.stderr)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stderr.count("FAILED: exit code 1\n"), 2)  # fpga
+        self.assertEqual(proc.stderr.count(f"FAILED: exit code {-signal.SIGABRT}\n"), 2)
+        self.assertEqual(proc.stderr.count("FAILED: exit code 2\n"), 1)  # none, 4 MB
+        self.assertIn("fake failure requested by FAKE_EXPERIMENT_EXIT", proc.stderr)
+        self.assertIn("5 point(s) failed: 1, 4, 5, 6, 7", proc.stderr)
+        # Point indices: capabilities (slow) x modelBytes (fast); multicast is 2 and 3.
+        self.assertIn("2 point(s) partial (exit 3", proc.stderr)
+        self.assertRegex(proc.stderr, r"partial .*: 2, 3\n")
         rows = self.results(out)
-        self.assertEqual(len(rows), len(CAPS))
-        self.assertEqual({r["modelBytes"] for r in rows}, {"1000000"})
-        self.assertEqual(len(self.markers(out)), len(CAPS))
+        got = sorted((r["capabilities"], r["modelBytes"], r["exit_code"], r["lost_peers"])
+                     for r in rows)
+        self.assertEqual(got, [("multicast", "1000000", "3", "1"),
+                               ("multicast", "4000000", "3", "1"),
+                               ("none", "1000000", "0", "0")])
+        self.assertEqual({self.marker(out, p)["exit_code"] for p in self.markers(out)}, {0, 3})
+        self.assertEqual(len(self.markers(out)), 3)
+        # Resumed: the failed points run again, the done ones (partial included) do not.
+        runs_before = self.runs()
+        del self.env["FAKE_EXPERIMENT_EXIT"]
+        proc = self.sweep(self.write_spec(spec), "-j", "2")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rerun = self.runs()[len(runs_before):]
+        done_first = {r["point"] for r in rows}
+        self.assertEqual(len(rerun), 5)
+        self.assertFalse(done_first & set(rerun), "a done point ran again")
+        rows = self.results(out)
+        self.assertEqual(len(rows), len(CAPS) * len(MODEL_BYTES))
+        self.assertEqual(sorted(r["exit_code"] for r in rows), ["0"] * 6 + ["3"] * 2)
 
     def test_timeout_fails_the_point(self):
         self.env["FAKE_EXPERIMENT_SLEEP"] = "30"
@@ -325,8 +376,9 @@ class SweepTest(ToolTestCase):
         self.assertEqual(sum(1 for line in text.splitlines() if " run_point " in line), POINTS)
         self.assertEqual(subprocess.run(["bash", "-n", script]).returncode, 0)
         self.assertEqual(self.runs(), [])
-        # Play Slurm for array task 5, twice: the second time the point is already done.
-        env = dict(self.env, SLURM_ARRAY_TASK_ID="5")
+        # Play Slurm for array task 5, twice: the second time the point is already done. It
+        # ends partial (exit 3): done, and its exit code collected.
+        env = dict(self.env, SLURM_ARRAY_TASK_ID="5", FAKE_EXPERIMENT_EXIT="schedule=moshpit:3")
         for _ in range(2):
             task = subprocess.run(["bash", script], env=env, capture_output=True, text=True,
                                   timeout=WAIT_LIMIT_S)
@@ -337,8 +389,440 @@ class SweepTest(ToolTestCase):
         rows = self.results(out)
         self.assertEqual(len(rows), 1)
         # Point 5: capabilities none, modelBytes 4000000 (index 1), schedule moshpit (index 2).
-        self.assertEqual((rows[0]["capabilities"], rows[0]["modelBytes"], rows[0]["schedule"]),
-                         ("none", "4000000", "moshpit"))
+        self.assertEqual((rows[0]["capabilities"], rows[0]["modelBytes"], rows[0]["schedule"],
+                          rows[0]["exit_code"]), ("none", "4000000", "moshpit", "3"))
+        # A task whose example fails leaves no marker and exits with the example's code.
+        env = dict(self.env, SLURM_ARRAY_TASK_ID="6", FAKE_EXPERIMENT_EXIT="schedule=global:2")
+        task = subprocess.run(["bash", script], env=env, capture_output=True, text=True,
+                              timeout=WAIT_LIMIT_S)
+        self.assertEqual(task.returncode, 2, task.stderr)
+        self.assertIn("fake exit 2 requested", task.stderr)
+        self.assertEqual(len(self.markers(out)), 1)
+
+
+STAMP_RE = r"[0-9]{8}T[0-9]{6}Z(-[0-9]+)?"
+
+
+class ResultsRuleTest(ToolTestCase):
+    """The results folder rule (doc/tools.rst, "Where results go"), with RESULTS=tmp/results."""
+
+    def small_spec(self):
+        return self.spec(grid={"capabilities": ["none", "both"]})
+
+    def latest(self):
+        return os.path.join(self.results_root, "latest")
+
+    def assert_latest(self, folder):
+        """results/latest is a relative link whose target is folder."""
+        self.assertTrue(os.path.islink(self.latest()), "results/latest is not a link")
+        target = os.readlink(self.latest())
+        self.assertFalse(os.path.isabs(target), target)
+        self.assertEqual(os.path.realpath(os.path.join(self.results_root, target)),
+                         os.path.realpath(folder))
+        self.assertFalse(os.path.lexists(self.latest() + ".tmp"))
+
+    def test_default_folder_is_stamped_and_linked(self):
+        spec_path = self.write_spec(self.small_spec())
+        parent = os.path.join(self.results_root, "sweep", "fake24")
+        folders = []
+        for _ in range(2):
+            proc = self.sweep(spec_path, "-j", "2", out=False)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            new = sorted(set(os.listdir(parent)) - set(folders))
+            self.assertEqual(len(new), 1, new)
+            folders += new
+            self.assertRegex(new[0], "^" + STAMP_RE + "$")
+            self.assertEqual(len(self.results(os.path.join(parent, new[0]))), 2)
+            self.assert_latest(os.path.join(parent, new[0]))
+            self.assertEqual(os.readlink(self.latest()), f"sweep/fake24/{new[0]}")
+        self.assertEqual(len(self.runs()), 4)  # a new default folder is a new sweep
+        # Resumed through the link itself: latest still names the folder, not itself.
+        proc = self.sweep(spec_path, out=self.latest())
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("(resumed)", proc.stderr)
+        self.assert_latest(os.path.join(parent, folders[-1]))
+        self.assertEqual(len(self.runs()), 4)
+
+    def test_latest_as_a_folder_is_refused_and_kept(self):
+        os.makedirs(self.latest())
+        with open(os.path.join(self.latest(), "rounds.csv"), "w", encoding="utf-8") as f:
+            f.write("old\n")
+        proc = self.sweep(self.write_spec(self.small_spec()), out=False)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn(f"{self.latest()} is a folder, not a link", proc.stderr)
+        self.assertEqual(os.listdir(self.latest()), ["rounds.csv"])
+        self.assertFalse(os.path.exists(os.path.join(self.results_root, "sweep")))
+        self.assertEqual(self.runs(), [])
+
+    def test_explicit_folder_must_be_new_empty_or_this_sweeps(self):
+        spec_path = self.write_spec(self.small_spec())
+        used = os.path.join(self.tmp, "used")
+        os.makedirs(used)
+        with open(os.path.join(used, "notes.txt"), "w", encoding="utf-8") as f:
+            f.write("mine\n")
+        proc = self.sweep(spec_path, out=used)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn(f"{used} exists and is not empty", proc.stderr)
+        self.assertEqual(os.listdir(used), ["notes.txt"])
+        # An empty folder is taken; a folder of another sweep is refused, even to resume.
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        proc = self.sweep(spec_path, out=empty)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(os.path.isfile(os.path.join(empty, "sweep-folder.json")))
+        other = self.small_spec()
+        other["name"] = "other"
+        proc = self.sweep(self.write_spec(other), out=empty)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn("is the folder of the sweep 'fake24', not of 'other'", proc.stderr)
+        self.assertEqual(len(self.runs()), 2)
+        # An explicit folder outside the results root leaves results/latest alone.
+        self.assertFalse(os.path.lexists(self.latest()))
+
+    def test_points_get_fresh_output_folders(self):
+        # The fake refuses a used --output, as the examples do: a point whose output folder
+        # held files from an interrupted run still runs, because the sweep empties it.
+        out = os.path.join(self.tmp, "sweep")
+        spec_path = self.write_spec(self.small_spec())
+        self.assertEqual(self.sweep(spec_path, "--dry-run").returncode, 0)
+        proc = self.sweep(spec_path)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        point = sorted(self.markers(out))[0]
+        os.remove(os.path.join(out, "points", point, "sweep-done.json"))  # as if killed
+        proc = self.sweep(spec_path)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.runs().count(point), 2)
+        self.assertEqual(len(self.runs()), 3)
+
+    def test_results_dir_helper(self):
+        env = dict(self.env)
+        new = [sys.executable, os.path.join(TOOLS, "results_dir.py"), "new", "main"]
+        made = []
+        for _ in range(3):
+            proc = subprocess.run(new, capture_output=True, text=True, env=env)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            made.append(proc.stdout.strip())
+        for folder in made:
+            self.assertEqual(os.path.dirname(folder), os.path.join(self.results_root, "main"))
+            self.assertTrue(os.path.isdir(folder))
+        self.assertEqual(len(set(made)), 3)
+        self.assert_latest(made[-1])
+        # Three runs within a few seconds: if two share a second, the later gets -2.
+        stamps = [os.path.basename(f) for f in made]
+        for stamp in stamps:
+            self.assertRegex(stamp, "^" + STAMP_RE + "$")
+            if "-" in stamp:
+                self.assertIn(stamp.rsplit("-", 1)[0], stamps)
+        # A stale latest.tmp (a run killed between link and rename) does not block the next.
+        os.symlink("main/nowhere", self.latest() + ".tmp")
+        proc = subprocess.run(new, capture_output=True, text=True, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assert_latest(proc.stdout.strip())
+        # check-out: a missing or empty folder passes, a used one is refused.
+        check = [sys.executable, os.path.join(TOOLS, "results_dir.py"), "check-out"]
+        self.assertEqual(subprocess.run(check + [os.path.join(self.tmp, "nope")]).returncode, 0)
+        proc = subprocess.run(check + [made[0]], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)  # made, still empty
+        proc = subprocess.run(check + [self.results_root], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("exists and is not empty", proc.stderr)
+
+    def run_main_tree(self):
+        """A copy of the repository's shape in which run-main.sh runs the fake example and
+        stub install, build and plot steps."""
+        tree = os.path.join(self.tmp, "repo")
+        os.makedirs(os.path.join(tree, "tools"))
+        os.makedirs(os.path.join(tree, "build", "examples"))
+        for name in ("run-main.sh", "results_dir.py"):
+            shutil.copy(os.path.join(TOOLS, name), os.path.join(tree, "tools", name))
+        stubs = {"tools/install-deps.sh": "#!/bin/sh\nexit 0\n",
+                 "tools/build.sh": "#!/bin/sh\nexit 0\n",
+                 "tools/plot.py": "import sys\nopen(sys.argv[2] + '/plotted', 'w').close()\n",
+                 "build/examples/nine-city-training":
+                     f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n'}
+        for name, text in stubs.items():
+            with open(os.path.join(tree, name), "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(os.path.join(tree, name), 0o755)
+        return tree
+
+    def test_run_main_writes_main_stamp_and_links_latest(self):
+        tree = self.run_main_tree()
+        env = dict(self.env, MODEL_BYTES="1000000", JOBS="1", FAKE_EXPERIMENT_SLEEP="0")
+        del env["RESULTS"]  # the default: results/ in the repository
+        main = os.path.join(tree, "results", "main")
+        latest = os.path.join(tree, "results", "latest")
+        stamps = []
+        for rule, status in (("", 0), ("payload=virtual:3", 3)):
+            env["FAKE_EXPERIMENT_EXIT"] = rule
+            proc = subprocess.run(["bash", os.path.join(tree, "tools", "run-main.sh")],
+                                  capture_output=True, text=True, env=env, cwd=self.tmp,
+                                  timeout=WAIT_LIMIT_S)
+            self.assertEqual(proc.returncode, status, proc.stderr)
+            new = sorted(set(os.listdir(main)) - set(stamps))
+            self.assertEqual(len(new), 1, new)
+            newest = new[0]
+            stamps.append(newest)
+            self.assertRegex(newest, "^" + STAMP_RE + "$")
+            for run in ("virtual", "real"):  # a partial run does not stop the other
+                folder = os.path.join(main, newest, run)
+                self.assertTrue(os.path.isfile(os.path.join(folder, "summary.json")), folder)
+                self.assertTrue(os.path.isfile(os.path.join(folder, "plotted")), folder)
+            self.assertEqual(os.readlink(latest), f"main/{newest}")
+        self.assertIn("the virtual run exited 3", proc.stderr)
+        # The old layout's results/latest folder stops the command before anything runs.
+        os.remove(latest)
+        os.makedirs(latest)
+        proc = subprocess.run(["bash", os.path.join(tree, "tools", "run-main.sh")],
+                              capture_output=True, text=True, env=env, timeout=WAIT_LIMIT_S)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn("latest is a folder, not a link", proc.stderr)
+        self.assertEqual(len(os.listdir(main)), 2)
+        self.assertEqual(os.listdir(latest), [])
+
+    def test_same_second_gets_a_suffix(self):
+        spec = importlib.util.spec_from_file_location("results_dir",
+                                                      os.path.join(TOOLS, "results_dir.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        now = 1700000000  # 2023-11-14 22:13:20 UTC
+        first = module.new_run_dir("x", self.results_root, now)
+        second = module.new_run_dir("x", self.results_root, now)
+        self.assertEqual(os.path.basename(first), "20231114T221320Z")
+        self.assertEqual(os.path.basename(second), "20231114T221320Z-2")
+
+    def test_fake_default_output_follows_the_rule(self):
+        proc = subprocess.run([sys.executable, FAKE, "--rounds=1"], capture_output=True,
+                              text=True, env=self.env, cwd=self.tmp)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        runs = os.listdir(os.path.join(self.tmp, "results", "nine-city-training"))
+        self.assertEqual(len(runs), 1)
+        self.assert_latest(os.path.join(self.results_root, "nine-city-training", runs[0]))
+
+
+class FidelityTest(ToolTestCase):
+    """tools/fidelity.py's table, against rows the test computes from rounds.csv itself."""
+
+    def make_run(self, *flags, env=None):
+        out = os.path.join(self.tmp, "run")
+        proc = subprocess.run([sys.executable, FAKE, f"--output={out}", "--capabilities=all",
+                               "--schedule=moshpit", "--rounds=3", *flags], capture_output=True,
+                              text=True, env=env or self.env, cwd=REPO)
+        self.assertIn(proc.returncode, (0, 3), proc.stderr)
+        # An island name that needs RFC 4180 quoting, as the examples write it.
+        path = os.path.join(out, "rounds.csv")
+        with open(path, newline="", encoding="utf-8") as f:
+            table = list(csv.reader(f))
+        island = table[0].index("island")
+        for row in table[1:]:
+            if row[island] == "NYC":
+                row[island] = 'New York, "NYC"'
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            csv.writer(f, lineterminator="\n").writerows(table)
+        return out
+
+    def expected(self, out):
+        """(capabilities, schedule_detail, sync_s, est_sync_s, difference, resends) per set."""
+        with open(os.path.join(out, "rounds.csv"), newline="", encoding="utf-8") as f:
+            table = list(csv.reader(f))
+        col = {name: i for i, name in enumerate(table[0])}
+        syncs, resends = {}, {}
+        for row in table[1:]:
+            self.assertEqual(len(row), len(table[0]))
+            key = row[col["capabilities"]]
+            resends[key] = resends.get(key, 0) + int(row[col["retransmissions"]])
+            if row[col["sync_end_s"]]:
+                syncs.setdefault(key, []).append(float(row[col["sync_end_s"]]) -
+                                                 float(row[col["sync_start_s"]]))
+        with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+            summary = json.load(f)["results"]
+        rows = []
+        for entry in summary:
+            key = entry["capabilities"]
+            sync = sum(syncs[key]) / len(syncs[key])
+            est = entry["estimated_sync_s"]
+            rows.append((key, entry["schedule_detail"], f"{sync:.4f}", f"{est:.4f}",
+                         f"{100 * (sync - est) / est:+.3f}%", str(resends[key])))
+        return rows
+
+    def table(self, stdout):
+        """The cells of the printed RST table, read by the columns its rules mark."""
+        lines = stdout.splitlines()
+        rule = lines[0]
+        self.assertRegex(rule, r"^=+(  =+)*$")
+        spans = [(m.start(), m.end()) for m in re.finditer("=+", rule)]
+        self.assertEqual([lines[0], lines[2]], [rule, rule])
+        end = lines.index(rule, 3)
+        cells = []
+        for line in lines[1:2] + lines[3:end]:
+            for (_, stop), (start, _) in zip(spans, spans[1:]):
+                self.assertEqual(line[stop:start].strip(), "", f"text between columns: {line}")
+            self.assertLessEqual(len(line), spans[-1][1], f"text past the last column: {line}")
+            cells.append(tuple(line[a:b].strip() for a, b in spans))
+        return cells, lines[end + 1:]
+
+    def fidelity(self, *args):
+        return subprocess.run([sys.executable, FIDELITY, *args], capture_output=True, text=True,
+                              env=self.env, cwd=self.tmp, timeout=WAIT_LIMIT_S)
+
+    def test_table_rows_from_the_csv(self):
+        out = self.make_run("--lossRate=0.01")
+        expected = self.expected(out)
+        self.assertEqual(len(expected), len(CAPS))
+        self.assertNotEqual({r[5] for r in expected}, {"0"})  # resends are summed, not 0
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        cells, after = self.table(proc.stdout)
+        self.assertEqual(cells[0], ("capabilities", "schedule", "sync_s", "est_sync_s",
+                                    "difference", "resends"))
+        self.assertEqual(cells[1:], expected)
+        worst = max(expected, key=lambda r: abs(float(r[4][:-1])))
+        self.assertEqual(after, ["", f"Largest difference: {abs(float(worst[4][:-1])):.3f}% "
+                                     f"({worst[0]}, {worst[1]})."])
+
+    def test_partial_run_counts_finished_rows_and_exits_3(self):
+        env = dict(self.env, FAKE_EXPERIMENT_EXIT="capabilities=all:3")
+        out = self.make_run(env=env)
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("partial", proc.stderr)
+        cells, _ = self.table(proc.stdout)
+        self.assertEqual(cells[1:], self.expected(out))
+
+    def test_summary_disagreeing_with_the_csv_is_an_error(self):
+        out = self.make_run()
+        path = os.path.join(out, "summary.json")
+        with open(path, encoding="utf-8") as f:
+            summary = json.load(f)
+        summary["results"][1]["mean_sync_s"] += 1e-6
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(summary, f)
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn(f"{out}: multicast / moshpit: mean sync", proc.stderr)
+        self.assertEqual(proc.stdout, "")
+        proc = self.fidelity(os.path.join(self.tmp, "nowhere"))
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("nowhere/summary.json: No such file", proc.stderr)
+
+    def test_run_follows_the_results_rule(self):
+        proc = self.fidelity("--run", "--example", self.example)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        runs = os.listdir(os.path.join(self.results_root, "fidelity"))
+        self.assertEqual(len(runs), 1)
+        folder = os.path.join(self.results_root, "fidelity", runs[0])
+        self.assertEqual(os.readlink(os.path.join(self.results_root, "latest")),
+                         f"fidelity/{runs[0]}")
+        cells, _ = self.table(proc.stdout)
+        self.assertEqual(cells[1:], self.expected(folder))
+        proc = self.fidelity("--run", "--example", self.example, "--out", folder)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn(f"{folder} exists and is not empty", proc.stderr)
+        self.assertEqual(len(self.runs()), 1)
+
+    def test_doc_shows_the_scripts_command_and_output(self):
+        spec = importlib.util.spec_from_file_location("fidelity", FIDELITY)
+        sys.path.insert(0, TOOLS)
+        try:
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        finally:
+            sys.path.remove(TOOLS)
+        with open(os.path.join(REPO, "doc", "wan-training.rst"), encoding="utf-8") as f:
+            doc = f.read()
+        section = doc[doc.index("\nFidelity\n========\n"):doc.index("\nSpeed\n=====\n")]
+        command = re.search(r"build/examples/nine-city-training ((?:.|\\\n)*?)--output",
+                            section)
+        self.assertIsNotNone(command, "the doc's command")
+        self.assertEqual(command.group(1).replace("\\\n", " ").split(), module.FLAGS)
+        self.assertIn("tools/fidelity.py", section)
+        # The pasted table is well-formed output of the script: its header and rules.
+        cells, after = self.table(section[re.search(r"^=+  =+", section, re.M).start():])
+        self.assertEqual(cells[0], ("capabilities", "schedule", "sync_s", "est_sync_s",
+                                    "difference", "resends"))
+        self.assertEqual(len(cells), 14)  # 4 sets x 3 schedules + colocated, and the header
+        self.assertTrue(after[1].startswith("Largest difference: "), after[:2])
+
+
+REAL_EXAMPLE = find_example()
+
+
+@unittest.skipUnless(REAL_EXAMPLE, "nine-city-training is not built (tools/build.sh release or "
+                                   "test), and WAN_NINE_CITY_TRAINING is not set")
+class RealExampleSweepTest(ToolTestCase):
+    """The shipped spec against the real nine-city-training, with small models: killed
+    mid-way (SIGKILL), resumed, then compared with an uninterrupted run."""
+
+    KILL_AFTER = 6  # done points before the kill (of 24)
+
+    def shipped_spec(self):
+        with open(os.path.join(REPO, "examples", "sweeps", "capabilities.json"),
+                  encoding="utf-8") as f:
+            spec = json.load(f)
+        spec["example"] = REAL_EXAMPLE
+        spec["grid"]["modelBytes"] = [100000, 200000]  # tiny: each point is a fraction of 1 s
+        return spec
+
+    def point_files(self, out):
+        """Per done point: (inode, mtime) of its marker, stdout log and summary.json."""
+        found = {}
+        for point in self.markers(out):
+            folder = os.path.join(out, "points", point)
+            found[point] = [(os.stat(p).st_ino, os.stat(p).st_mtime_ns) for p in (
+                os.path.join(folder, "sweep-done.json"), os.path.join(folder, "sweep-stdout.log"),
+                os.path.join(folder, "output", "summary.json"))]
+        return found
+
+    def read(self, path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    def test_shipped_spec_killed_and_resumed_equals_uninterrupted(self):
+        self.assertTrue(os.access(REAL_EXAMPLE, os.X_OK), f"{REAL_EXAMPLE} is not a program")
+        spec_path = self.write_spec(self.shipped_spec())
+        reference = os.path.join(self.tmp, "reference")
+        proc = self.sweep(spec_path, "-j", "2", "--quiet", out=reference)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        expected = self.results(reference)
+        self.assertEqual(len(expected), 24)
+        self.assertEqual({r["exit_code"] for r in expected}, {"0"})
+        self.assertEqual({r["result_capabilities"] for r in expected}, set(CAPS))
+
+        out = os.path.join(self.tmp, "resumed")
+        cmd = [sys.executable, SWEEP, spec_path, "--out", out, "-j", "2", "--quiet"]
+        proc = subprocess.Popen(cmd, env=self.env, cwd=self.tmp, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + WAIT_LIMIT_S
+        while len(self.markers(out)) < self.KILL_AFTER and proc.poll() is None:
+            self.assertLess(time.monotonic(), deadline, "sweep made no progress")
+            time.sleep(0.01)
+        proc.kill()
+        proc.communicate(timeout=WAIT_LIMIT_S)
+        self.assertEqual(proc.returncode, -signal.SIGKILL)
+        deadline = time.monotonic() + 10  # the examples die with the sweep (parent-death signal)
+        while self.live_examples(out) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual(self.live_examples(out), [], "examples outlived the killed sweep")
+        done_before = self.point_files(out)
+        self.assertGreaterEqual(len(done_before), self.KILL_AFTER)
+        self.assertLess(len(done_before), 24, "the sweep finished before the kill")
+
+        proc = self.sweep(spec_path, "-j", "2", out=out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn(f"{len(done_before)} already done", proc.stderr)
+        self.assertIn("(resumed)", proc.stderr)
+        done_after = self.point_files(out)
+        for point, files in done_before.items():
+            self.assertEqual(done_after[point], files, f"point {point} ran again after it was done")
+        self.assertEqual(len(done_after), 24)
+        # Same seed, same flags: the collected table and every point's files are identical.
+        self.assertEqual(self.read(os.path.join(out, "results.csv")),
+                         self.read(os.path.join(reference, "results.csv")))
+        for row in expected:
+            for name in ("rounds.csv", "links.csv"):
+                self.assertEqual(
+                    self.read(os.path.join(out, "points", row["point"], "output", name)),
+                    self.read(os.path.join(reference, "points", row["point"], "output", name)),
+                    f"{name} of point {row['point']}")
 
 
 @unittest.skipUnless(matplotlib_available(), "matplotlib is not installed")
@@ -392,6 +876,7 @@ class PlotTest(ToolTestCase):
         proc = self.plot("experiment", out)
         self.assertEqual(proc.returncode, 1)
         self.assertIn("links.csv: file not found", proc.stderr)
+        out = os.path.join(self.tmp, "exp2")  # the fake, as the examples, refuses a used folder
         self.run_fake(out)
         proc = self.plot("experiment", out, "--topology", os.path.join(self.tmp, "none.json"))
         self.assertEqual(proc.returncode, 1)
