@@ -134,6 +134,15 @@ function(build_lib)
                      ${CMAKE_BINARY_DIR}/examples/nine-city-training ${CMAKE_BINARY_DIR}/smoke/jobs)
     set_tests_properties(example/nine-city-training-jobs PROPERTIES WORKING_DIRECTORY
                                                                     ${CMAKE_CURRENT_SOURCE_DIR})
+    # Every bad flag of every example exits 1 naming the flag and the value, before running.
+    add_test(NAME example/flag-rejections
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/flag-rejections.sh
+                     ${CMAKE_BINARY_DIR}/examples ${CMAKE_BINARY_DIR}/smoke/flag-rejections)
+    # nine-city-training's exit codes (0 complete, 3 partial), its guards and results folder.
+    add_test(NAME example/nine-city-training-exit-codes
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/exit-codes.sh
+                     ${CMAKE_BINARY_DIR}/examples/nine-city-training
+                     ${CMAKE_BINARY_DIR}/smoke/exit-codes)
     # Nor on the number of MPI ranks: runs the MPI build of tools/build-ns3.sh if there is one
     # (updated first), else reports itself skipped, saying why.
     add_test(NAME mpi/outputs-identical
@@ -196,8 +205,10 @@ function(wan_training_register_smoke_tests list_file)
     list(POP_FRONT words example)
     math(EXPR index "${index} + 1")
     set(out ${CMAKE_BINARY_DIR}/smoke/${example}-${index})
+    # An --output folder that is not empty is refused: each run starts from a fresh one.
     add_test(NAME example/${example}-${index}
-             COMMAND ${CMAKE_BINARY_DIR}/examples/${example} ${words} --output=${out})
+             COMMAND sh -c "rm -rf \"$0\" && exec \"$@\"" ${out}
+                     ${CMAKE_BINARY_DIR}/examples/${example} ${words} --output=${out})
     set_tests_properties(example/${example}-${index} PROPERTIES WORKING_DIRECTORY
                                                                 ${CMAKE_CURRENT_SOURCE_DIR})
   endforeach()

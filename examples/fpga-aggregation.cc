@@ -48,6 +48,8 @@ const char* const ACCESS_DELAY = "1ms";   //!< island access links
 const char* const INBOX_RATE = "400Gbps"; //!< FPGA -- router in-box link
 const char* const INBOX_DELAY = "500ns";  //!< FPGA -- router in-box link
 const uint32_t MAX_SENDERS = 1000;        //!< islands 0..k; IslandBitmap holds 1024
+const uint32_t MAX_CHUNK_ELEMENTS = 2000; //!< one chunk's payload within a 9000-byte MTU
+const uint32_t MAX_CHUNKS = 1000000;      //!< chunks per sender (reference sums are in memory)
 const double ACCESS_BPS = 10e9;           //!< ACCESS_RATE in bit/s, for pacing
 const uint32_t PACKET_OVERHEAD = 20 + 8;  //!< IPv4 + UDP header bytes, for pacing
 
@@ -315,31 +317,23 @@ class Scenario
 int
 Body(int argc, char** argv)
 {
-    WanCommandLine cmd("Ingress relief of one in-line FPGA: k senders stream gradient chunks to "
+    WanCommandLine cmd("fpga-aggregation",
+                       "Ingress relief of one in-line FPGA: k senders stream gradient chunks to "
                        "one receiver, without and with an FPGA in front of it.");
     uint32_t k = 8;
     uint32_t chunks = 200;
     uint32_t elements = 256;
     std::string payload = "virtual";
-    cmd.Get().AddValue("k", "number of sender islands (1..1000)", k);
-    cmd.Get().AddValue("chunks", "chunks each sender sends (at least 1)", chunks);
-    cmd.Get().AddValue("elements", "int32 elements per chunk (1..2000)", elements);
+    cmd.Flags().AddUnsigned("k", "number of sender islands", k, 1, MAX_SENDERS);
+    cmd.Flags().AddUnsigned("chunks", "chunks each sender sends", chunks, 1, MAX_CHUNKS);
+    cmd.Flags().AddUnsigned("elements",
+                            "int32 elements per chunk",
+                            elements,
+                            1,
+                            MAX_CHUNK_ELEMENTS,
+                            "one packet within a 9000-byte MTU");
     cmd.Get().AddValue("payload", "virtual|real", payload);
     cmd.Parse(argc, argv);
-    if (k < 1 || k > MAX_SENDERS)
-    {
-        throw std::runtime_error("--k: " + std::to_string(k) + ": expected 1.." +
-                                 std::to_string(MAX_SENDERS));
-    }
-    if (chunks < 1)
-    {
-        throw std::runtime_error("--chunks: 0: expected at least 1");
-    }
-    if (elements < 1 || elements > 2000)
-    {
-        throw std::runtime_error("--elements: " + std::to_string(elements) +
-                                 ": expected 1..2000 (one packet within a 9000-byte MTU)");
-    }
     if (payload != "virtual" && payload != "real")
     {
         throw std::runtime_error("--payload: \"" + payload + "\": expected virtual|real");

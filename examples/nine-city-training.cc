@@ -21,8 +21,23 @@
  *
  * --jobs spreads many experiments over the cores of one machine, MPI one large experiment
  * over the cores of many.
+ *
+ * Bounded runs: each experiment stops at --maxSimTime of simulated time (default: 1000 times
+ * the plan's estimate of the whole run), and every experiment stops once the program has run
+ * for --maxWallTime (default 24 h; one process only, a distributed run has --maxSimTime). A
+ * stopped run still writes its results; its unfinished rounds have complete=0 in rounds.csv
+ * and count in summary.json's unfinished_rounds.
+ *
+ * Without --output the results go to a new results/nine-city-training/<UTC time>/ and
+ * results/latest links to it; an --output folder that exists must be empty.
+ *
+ * Exit codes (doc/training.rst):
+ *   0  every round of every experiment complete, with every peer
+ *   1  bad input (reported before anything runs) or another error
+ *   3  results written, but partial: lost peers, unfinished rounds, a guard reached
  */
 
+#include "ns3/chunk-layout.h"
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/nstime.h"
@@ -36,10 +51,14 @@
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-partition.h"
+#include "ns3/wan-router-net-device.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
+#include "ns3/wan-units.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -63,6 +82,16 @@ namespace
 
 /** Largest model real payloads are allowed for (parameters live in memory as doubles). */
 constexpr uint64_t MAX_REAL_MODEL_BYTES = 64ULL << 20;
+/** Default --maxSimTime: this many times the plan's estimate of the run. */
+constexpr double SIM_TIME_GUARD_FACTOR = 1000;
+/** Smallest default --maxSimTime, s (an estimate can be tiny: one round, no compute). */
+constexpr double MIN_SIM_TIME_GUARD_S = 1;
+/** Default --maxWallTime: 24 hours. */
+const char DEFAULT_MAX_WALL_TIME[] = "86400s";
+/** Default --maxWallTime, s (DEFAULT_MAX_WALL_TIME). */
+constexpr double DEFAULT_MAX_WALL_TIME_S = 24 * 3600;
+/** Program name: its results folder, results/nine-city-training/. */
+const char PROGRAM[] = "nine-city-training";
 /** Wall seconds between progress lines. */
 constexpr double PROGRESS_SECONDS = 5.0;
 /** The capability sets --capabilities=all runs, in order. */
@@ -82,6 +111,8 @@ struct ExperimentConfig
     uint32_t maxPeriod{4};                        //!< optimiser's largest period
     uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
     std::string partition;                        //!< --partition (empty: balanced by load)
+    double maxSimTime{0};                         //!< --maxSimTime, s (0: from the plan)
+    std::chrono::steady_clock::time_point wallDeadline; //!< start + --maxWallTime
 };
 
 /** Access rate of an island in the colocated reference (one data centre). */
@@ -285,6 +316,30 @@ ColocatedTopology(const WanTopology& topology)
 }
 
 /**
+ * \param config the settings \param estimatedSync the plan's mean sync time per round, s
+ * \return the simulated-time limit of an experiment, s: --maxSimTime, or SIM_TIME_GUARD_FACTOR
+ *         times the plan's estimate of its rounds (at least MIN_SIM_TIME_GUARD_S)
+ */
+double
+SimTimeLimit(const ExperimentConfig& config, double estimatedSync)
+{
+    if (config.maxSimTime > 0)
+    {
+        return config.maxSimTime;
+    }
+    const double estimate = config.rounds * (config.computeTime.GetSeconds() + estimatedSync);
+    return std::min(WanUnits::MAX_TIME_SECONDS,
+                    std::max(MIN_SIM_TIME_GUARD_S, SIM_TIME_GUARD_FACTOR * estimate));
+}
+
+/** \param r a result \return its exit code: complete, or partial */
+int
+ResultExitCode(const ExperimentResult& r)
+{
+    return r.summary.IsComplete() ? WanCommandLine::EXIT_COMPLETE : WanCommandLine::EXIT_PARTIAL;
+}
+
+/**
  * \brief Run one (topology, capability set, schedule) experiment and return its results.
  *
  * Self-contained: builds the network, runs it and destroys the simulator, so a caller may
@@ -333,7 +388,17 @@ RunExperiment(const WanTopology& topology,
     helper.Install();
     TrainingExperiment experiment(helper);
     experiment.SetProgress("capabilities=" + capabilities, PROGRESS_SECONDS);
+    const double simLimit = SimTimeLimit(config, helper.GetEstimatedSync());
+    experiment.SetMaxSimTime(Seconds(simLimit));
+    experiment.SetWallDeadline(config.wallDeadline);
     experiment.Run();
+    if (!experiment.GetStoppedBy().empty() && WanMpi::GetRank() == 0)
+    {
+        std::cerr << "warning: " << capabilities << " / " << scheduleLabel << ": stopped by --"
+                  << experiment.GetStoppedBy() << " at " << Simulator::Now().GetSeconds()
+                  << " s of simulated time (limit " << simLimit
+                  << " s); unfinished rounds are recorded as such" << std::endl;
+    }
 
     ExperimentResult result;
     if (WanMpi::GetRank() != 0)
@@ -448,23 +513,28 @@ JobName(const ExperimentJob& job)
  *        workers is 1), and return their results in job order.
  *
  * Each child runs one job and writes its result as JSON into \p output/.parts; the parent
- * reads them back in order, so the outputs do not depend on the number of workers.
+ * reads them back in order, so the outputs do not depend on the number of workers. A child
+ * exits with its result's code (ResultExitCode); the parent combines them.
  * \param jobs the jobs \param config the settings \param workers processes at once
- * \param output the output folder \return one result per job, in order
+ * \param output the output folder \param exitCode receives the jobs' combined exit code
+ * \return one result per job, in order
  * \throws std::runtime_error naming every job that failed
  */
 std::vector<ExperimentResult>
 RunJobs(const std::vector<ExperimentJob>& jobs,
         const ExperimentConfig& config,
         uint32_t workers,
-        const std::string& output)
+        const std::string& output,
+        int& exitCode)
 {
     std::vector<ExperimentResult> results;
+    exitCode = WanCommandLine::EXIT_COMPLETE;
     if (workers <= 1 || jobs.size() <= 1)
     {
         for (const ExperimentJob& job : jobs)
         {
             results.push_back(RunJob(job, config));
+            exitCode = WanCommandLine::CombineExitCodes(exitCode, ResultExitCode(results.back()));
         }
         return results;
     }
@@ -494,15 +564,16 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
             }
             if (pid == 0)
             {
-                int code = 0;
+                int code = WanCommandLine::EXIT_BAD_INPUT;
                 try
                 {
-                    WriteFile(partPath(next), PartJson(RunJob(jobs[next], config)).dump());
+                    const ExperimentResult result = RunJob(jobs[next], config);
+                    WriteFile(partPath(next), PartJson(result).dump());
+                    code = ResultExitCode(result);
                 }
                 catch (const std::exception& e)
                 {
                     std::cerr << "error: " << JobName(jobs[next]) << ": " << e.what() << std::endl;
-                    code = 1;
                 }
                 std::cout.flush();
                 std::cerr.flush();
@@ -522,10 +593,13 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
         {
             continue;
         }
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        // A partial result was written like a complete one; anything else is a failure.
+        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : WanCommandLine::EXIT_BAD_INPUT;
+        if (code != WanCommandLine::EXIT_COMPLETE && code != WanCommandLine::EXIT_PARTIAL)
         {
             failed.push_back(JobName(jobs[it->second]));
         }
+        exitCode = WanCommandLine::CombineExitCodes(exitCode, code);
         running.erase(it);
     }
     for (size_t i = 0; i < jobs.size(); ++i)
@@ -556,6 +630,54 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
     return results;
 }
 
+/**
+ * \param s a summary
+ * \return its counters that tell of trouble, e.g. "stopped by maxSimTime; lost peers: NYC-0 2;
+ *         router drops: NoRoute 3", or "" if there is none
+ */
+std::string
+DescribeTrouble(const TrainingSummary& s)
+{
+    std::ostringstream os;
+    const auto part = [&os](const std::string& text) {
+        os << (os.tellp() > 0 ? "; " : "") << text;
+    };
+    if (!s.stoppedBy.empty())
+    {
+        part("stopped by " + s.stoppedBy);
+    }
+    std::string lost;
+    for (const auto& [island, count] : s.lostPeersByIsland)
+    {
+        lost += count == 0 ? "" : " " + island + " " + std::to_string(count);
+    }
+    if (!lost.empty())
+    {
+        part("lost peers:" + lost);
+    }
+    std::string drops;
+    for (uint32_t r = 0; r < WanRouterNetDevice::DROP_REASON_COUNT; ++r)
+    {
+        const auto reason = static_cast<WanRouterNetDevice::DropReason>(r);
+        drops += s.routers.drops[r] == 0
+                     ? ""
+                     : std::string(" ") + WanRouterNetDevice::DropReasonName(reason) + " " +
+                           std::to_string(s.routers.drops[r]);
+    }
+    if (!drops.empty())
+    {
+        part("router drops:" + drops);
+    }
+    if (s.fpga.partial + s.fpga.wraps + s.fpga.overflows + s.fpga.mismatches > 0)
+    {
+        part("fpga: partial flushes " + std::to_string(s.fpga.partial) + " (early " +
+             std::to_string(s.fpga.earlyFlushes) + "), wraps " + std::to_string(s.fpga.wraps) +
+             ", slots exhausted " + std::to_string(s.fpga.overflows) + ", mismatches " +
+             std::to_string(s.fpga.mismatches));
+    }
+    return os.str();
+}
+
 /** \param results the results \brief print the summary table on stdout */
 void
 PrintTable(const std::vector<ExperimentResult>& results)
@@ -564,7 +686,8 @@ PrintTable(const std::vector<ExperimentResult>& results)
               << std::right << std::setw(12) << "round_s" << std::setw(12) << "sync_s"
               << std::setw(12) << "est_sync_s" << std::setw(10) << "R_eps" << std::setw(12)
               << "T_eps_s" << std::setw(9) << "gap" << std::setw(9) << "resends" << std::setw(7)
-              << "lost" << std::setw(8) << "qdrops"
+              << "lost" << std::setw(8) << "qdrops" << std::setw(8) << "rdrops" << std::setw(10)
+              << "fpga_part" << std::setw(10) << "fpga_full" << std::setw(7) << "unfin"
               << "\n";
     for (const ExperimentResult& r : results)
     {
@@ -593,7 +716,14 @@ PrintTable(const std::vector<ExperimentResult>& results)
             std::cout << "-";
         }
         std::cout << std::setw(9) << s.retransmissions << std::setw(7) << s.lostPeers
-                  << std::setw(8) << s.queueDrops << "\n";
+                  << std::setw(8) << s.queueDrops << std::setw(8) << s.routers.GetTotal()
+                  << std::setw(10) << s.fpga.partial << std::setw(10) << s.fpga.overflows
+                  << std::setw(7) << s.unfinishedRounds << "\n";
+        const std::string details = DescribeTrouble(s);
+        if (!details.empty())
+        {
+            std::cout << "  " << details << "\n";
+        }
         if (s.heldStarts > 0)
         {
             std::cout << "  plan: " << s.heldStarts
@@ -610,28 +740,48 @@ PrintTable(const std::vector<ExperimentResult>& results)
 int
 Main(int argc, char** argv)
 {
-    WanCommandLine cmd("Data-parallel training across the islands of a WAN under a "
-                       "rotating-clique schedule, packet by packet.");
+    WanCommandLine cmd(PROGRAM,
+                       "Data-parallel training across the islands of a WAN under a "
+                       "rotating-clique schedule, packet by packet. Exit codes: 0 every round "
+                       "complete with every peer; 1 bad input (before anything runs) or another "
+                       "error; 3 results written but partial (lost peers, unfinished rounds, "
+                       "--maxSimTime or --maxWallTime reached).");
     ExperimentConfig config;
-    std::string computeTime = "100ms";
+    WanFlags& flags = cmd.Flags();
+    double computeSeconds = 0;
     std::string payload = "virtual";
-    std::string wanBandwidth;
-    std::string accessBandwidth;
+    uint64_t wanBps = 0;
+    uint64_t accessBps = 0;
+    const WanFlagRange anyDuration{0, WanUnits::MAX_TIME_SECONDS, false, false};
+    const WanFlagRange positiveDuration{0, WanUnits::MAX_TIME_SECONDS, true, false};
     cmd.Get().AddValue("schedule",
                        "global|ring|moshpit|gossip|exponential|optimal or a schedule file",
                        config.schedule);
-    cmd.Get().AddValue("modelBytes", "bytes of each island's update", config.modelBytes);
-    cmd.Get().AddValue("rounds", "training rounds", config.rounds);
-    cmd.Get().AddValue("computeTime", "compute phase per round, e.g. 100ms", computeTime);
+    flags.AddUnsigned("modelBytes",
+                      "bytes of each island's update",
+                      config.modelBytes,
+                      1,
+                      ChunkLayout::MAX_MODEL_BYTES,
+                      ChunkLayout::MAX_MODEL_BYTES_REASON);
+    flags.AddUnsigned("rounds", "training rounds", config.rounds, 1, WanCommandLine::MAX_ROUNDS);
+    flags.AddDuration("computeTime",
+                      "compute phase per round, e.g. 100ms",
+                      computeSeconds,
+                      "100ms",
+                      anyDuration);
     cmd.Get().AddValue("payload", "virtual|real", payload);
-    cmd.Get().AddValue("lossRate", "per-packet loss on every WAN link", config.lossRate);
-    cmd.Get().AddValue("wanBandwidth",
-                       "rate of every WAN link, e.g. 100Gbps (empty: file's)",
-                       wanBandwidth);
-    cmd.Get().AddValue("accessBandwidth",
-                       "rate of every access link, e.g. 10Gbps (empty: file's)",
-                       accessBandwidth);
-    cmd.Get().AddValue("epsilon", "consensus target for rounds to epsilon", config.epsilon);
+    flags.AddReal("lossRate",
+                  "per-packet loss on every WAN link",
+                  config.lossRate,
+                  WanFlagRange{0, 1, false, true});
+    flags.AddRate("wanBandwidth", "rate of every WAN link, e.g. 100Gbps (empty: file's)", wanBps);
+    flags.AddRate("accessBandwidth",
+                  "rate of every access link, e.g. 10Gbps (empty: file's)",
+                  accessBps);
+    flags.AddReal("epsilon",
+                  "consensus target for rounds to epsilon",
+                  config.epsilon,
+                  WanFlagRange{0, 1, true, true});
     bool baselines = true;
     bool colocated = true;
     cmd.Get().AddValue("baselines",
@@ -641,21 +791,44 @@ Main(int argc, char** argv)
                        "also simulate the colocated reference (one data centre, ring "
                        "all-reduce) and report the gap to it",
                        colocated);
-    cmd.Get().AddValue("maxPeriod", "largest period the optimiser considers", config.maxPeriod);
+    flags.AddUnsigned("maxPeriod",
+                      "largest period the optimiser considers",
+                      config.maxPeriod,
+                      1,
+                      WanCommandLine::MAX_PERIOD);
     uint32_t baselineRounds = 0;
-    cmd.Get().AddValue("baselineRounds",
-                       "rounds of the baselines and the colocated reference (0: --rounds); "
-                       "their period is 1 and one round reaches exact consensus",
-                       baselineRounds);
+    flags.AddUnsigned("baselineRounds",
+                      "rounds of the baselines and the colocated reference (0: --rounds); "
+                      "their period is 1 and one round reaches exact consensus",
+                      baselineRounds,
+                      0,
+                      WanCommandLine::MAX_ROUNDS);
     uint32_t workers = 1;
-    cmd.Get().AddValue("jobs",
-                       "experiments run at once, in child processes (outputs do not depend on "
-                       "it)",
-                       workers);
-    cmd.Get().AddValue("mtu",
-                       "MTU of every link, bytes (1280-65535); gradient chunks fill it, so a "
-                       "larger MTU means fewer, larger packets",
-                       config.mtu);
+    flags.AddUnsigned("jobs",
+                      "experiments run at once, in child processes (outputs do not depend on "
+                      "it)",
+                      workers,
+                      1,
+                      WanCommandLine::MAX_JOBS);
+    flags.AddUnsigned("mtu",
+                      "MTU of every link, bytes; gradient chunks fill it, so a larger MTU means "
+                      "fewer, larger packets",
+                      config.mtu,
+                      WanTopologyHelper::MIN_MTU,
+                      WanTopologyHelper::MAX_MTU);
+    flags.AddDuration("maxSimTime",
+                      "simulated time after which each experiment stops, its unfinished rounds "
+                      "recorded, e.g. 60s (empty: 1000 times the plan's estimate of the run)",
+                      config.maxSimTime,
+                      "",
+                      positiveDuration);
+    double maxWallSeconds = DEFAULT_MAX_WALL_TIME_S;
+    flags.AddDuration("maxWallTime",
+                      "wall-clock time after which every experiment stops, its unfinished "
+                      "rounds recorded (one process; under MPI only --maxSimTime applies)",
+                      maxWallSeconds,
+                      DEFAULT_MAX_WALL_TIME,
+                      positiveDuration);
     std::string simulator = WanMpi::DEFAULT_SIMULATOR;
     cmd.Get().AddValue("simulator",
                        "default (one process) or, under mpirun with an ns-3 built with MPI, "
@@ -667,36 +840,14 @@ Main(int argc, char** argv)
                        "with a distributed simulator: the rank of every city, e.g. "
                        "NYC:0,LAX:1,... (empty: balanced by the plan's estimated load)",
                        config.partition);
+    const auto start = std::chrono::steady_clock::now();
     cmd.Parse(argc, argv);
     WanMpi::Init(simulator);
     config.seed = cmd.GetSeed();
+    config.computeTime = Seconds(computeSeconds);
+    config.wallDeadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(maxWallSeconds));
     baselineRounds = baselineRounds == 0 ? config.rounds : baselineRounds;
-    if (workers == 0)
-    {
-        throw std::runtime_error("--jobs: 0: must be at least 1");
-    }
-    try
-    {
-        WanTopologyHelper::CheckMtu(config.mtu);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw std::runtime_error(std::string("--mtu: ") + e.what());
-    }
-    if (config.maxPeriod == 0)
-    {
-        throw std::runtime_error("--maxPeriod: 0: must be at least 1");
-    }
-
-    if (config.modelBytes == 0)
-    {
-        throw std::runtime_error("--modelBytes: 0: must be positive");
-    }
-    if (config.rounds == 0)
-    {
-        throw std::runtime_error("--rounds: 0: must be at least 1");
-    }
-    config.computeTime = Seconds(WanTopology::ParseDelay(computeTime, "--computeTime"));
     if (payload != "virtual" && payload != "real")
     {
         throw std::runtime_error("--payload: \"" + payload + "\": expected virtual|real");
@@ -704,9 +855,10 @@ Main(int argc, char** argv)
     config.real = payload == "real";
     if (config.real && config.modelBytes > MAX_REAL_MODEL_BYTES)
     {
-        throw std::runtime_error("--modelBytes: " + std::to_string(config.modelBytes) +
-                                 ": --payload=real allows at most " +
-                                 std::to_string(MAX_REAL_MODEL_BYTES));
+        throw std::runtime_error(WanFlags::Rejection("modelBytes",
+                                                     std::to_string(config.modelBytes),
+                                                     "--payload=real allows at most " +
+                                                         std::to_string(MAX_REAL_MODEL_BYTES)));
     }
     if (config.real && WanMpi::GetSize() > 1)
     {
@@ -726,22 +878,6 @@ Main(int argc, char** argv)
         throw std::runtime_error("--partition: needs a distributed run (mpirun -np R with "
                                  "--simulator=granted-time-window|null-message)");
     }
-    if (!(config.lossRate >= 0 && config.lossRate < 1))
-    {
-        std::ostringstream os;
-        os << "--lossRate: " << config.lossRate << ": expected a probability in [0, 1)";
-        throw std::runtime_error(os.str());
-    }
-    if (!(config.epsilon > 0 && config.epsilon < 1))
-    {
-        std::ostringstream os;
-        os << "--epsilon: " << config.epsilon << ": expected a value in (0, 1)";
-        throw std::runtime_error(os.str());
-    }
-    const uint64_t wanBps =
-        wanBandwidth.empty() ? 0 : WanTopology::ParseRate(wanBandwidth, "--wanBandwidth");
-    const uint64_t accessBps =
-        accessBandwidth.empty() ? 0 : WanTopology::ParseRate(accessBandwidth, "--accessBandwidth");
 
     const WanTopology loaded = OverrideRates(cmd.LoadTopology(), wanBps, accessBps);
     const uint32_t n = loaded.GetIslands().size();
@@ -807,10 +943,11 @@ Main(int argc, char** argv)
         // times to epsilon-consensus.
         jobs.push_back({ColocatedTopology(loaded), "colocated", "ring", baselineRounds});
     }
-    std::vector<ExperimentResult> results = RunJobs(jobs, config, workers, output);
+    int exitCode = WanCommandLine::EXIT_COMPLETE;
+    std::vector<ExperimentResult> results = RunJobs(jobs, config, workers, output, exitCode);
     if (!writer)
     {
-        return 0;
+        return exitCode;
     }
     for (const ExperimentResult& r : results)
     {
@@ -857,22 +994,31 @@ Main(int argc, char** argv)
                          {"schedule", config.schedule},
                          {"modelBytes", config.modelBytes},
                          {"rounds", config.rounds},
-                         {"computeTime", computeTime},
+                         {"computeTime", flags.GetText("computeTime")},
                          {"payload", payload},
                          {"lossRate", config.lossRate},
-                         {"wanBandwidth", wanBandwidth},
-                         {"accessBandwidth", accessBandwidth},
+                         {"wanBandwidth", flags.GetText("wanBandwidth")},
+                         {"accessBandwidth", flags.GetText("accessBandwidth")},
                          {"epsilon", config.epsilon},
                          {"cityCapabilities", cmd.GetCityCapabilities()},
                          {"baselines", baselines},
                          {"colocated", colocated},
                          {"maxPeriod", config.maxPeriod},
                          {"mtu", config.mtu},
-                         {"baselineRounds", baselineRounds}};
+                         {"baselineRounds", baselineRounds},
+                         {"maxSimTime", flags.GetText("maxSimTime")},
+                         {"maxWallTime", flags.GetText("maxWallTime")}};
     summary["results"] = resultList;
+    summary["exit_code"] = exitCode;
     WriteFile(output + "/summary.json", summary.dump(2) + "\n");
     PrintTable(results);
-    return 0;
+    if (exitCode != WanCommandLine::EXIT_COMPLETE)
+    {
+        std::cerr << "partial results (exit code " << exitCode
+                  << "): see complete, unfinished_rounds and lost_peers in " << output
+                  << "/summary.json" << std::endl;
+    }
+    return exitCode;
 }
 
 } // namespace

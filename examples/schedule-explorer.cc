@@ -16,12 +16,14 @@
  *   schedule-explorer --capabilities=both --modelBytes=1000000000 --output=results/explore
  */
 
+#include "ns3/chunk-layout.h"
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/nstime.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology.h"
+#include "ns3/wan-units.h"
 
 #include <chrono>
 #include <iomanip>
@@ -44,11 +46,14 @@ const double DEFAULT_EPSILON = 1e-3;
 const uint32_t DEFAULT_MAX_PERIOD = 4;
 /** Default local-search moves. */
 const uint32_t DEFAULT_ITERATIONS = 600;
+/** Most local-search moves (each scores a schedule with the cost model). */
+const uint32_t MAX_ITERATIONS = 10000000;
 
 int
 Body(int argc, char** argv)
 {
-    WanCommandLine cmd("Search rotating-clique synchronisation schedules for a WAN topology "
+    WanCommandLine cmd("schedule-explorer",
+                       "Search rotating-clique synchronisation schedules for a WAN topology "
                        "and print the candidates; writes best-schedule.json and "
                        "candidates.csv into --output.");
     uint64_t modelBytes = DEFAULT_MODEL_BYTES;
@@ -56,29 +61,28 @@ Body(int argc, char** argv)
     double epsilon = DEFAULT_EPSILON;
     uint32_t maxPeriod = DEFAULT_MAX_PERIOD;
     uint32_t iterations = DEFAULT_ITERATIONS;
-    cmd.Get().AddValue("modelBytes", "bytes of one island's update (> 0)", modelBytes);
-    cmd.Get().AddValue("computeTime", "compute phase per round, seconds (>= 0)", computeTime);
-    cmd.Get().AddValue("epsilon", "consensus target ||prod W - J||_2, in (0, 1)", epsilon);
-    cmd.Get().AddValue("maxPeriod", "largest schedule period searched (1..16)", maxPeriod);
-    cmd.Get().AddValue("iterations", "local-search moves", iterations);
+    WanFlags& flags = cmd.Flags();
+    flags.AddUnsigned("modelBytes",
+                      "bytes of one island's update",
+                      modelBytes,
+                      1,
+                      ChunkLayout::MAX_MODEL_BYTES,
+                      ChunkLayout::MAX_MODEL_BYTES_REASON);
+    flags.AddReal("computeTime",
+                  "compute phase per round, seconds",
+                  computeTime,
+                  WanFlagRange{0, WanUnits::MAX_TIME_SECONDS, false, false});
+    flags.AddReal("epsilon",
+                  "consensus target ||prod W - J||_2",
+                  epsilon,
+                  WanFlagRange{0, 1, true, true});
+    flags.AddUnsigned("maxPeriod",
+                      "largest schedule period searched",
+                      maxPeriod,
+                      1,
+                      WanCommandLine::MAX_PERIOD);
+    flags.AddUnsigned("iterations", "local-search moves", iterations, 0, MAX_ITERATIONS);
     cmd.Parse(argc, argv);
-
-    if (modelBytes == 0)
-    {
-        throw std::runtime_error("--modelBytes=0: must be > 0");
-    }
-    if (!(computeTime >= 0))
-    {
-        throw std::runtime_error("--computeTime=" + std::to_string(computeTime) + ": must be >= 0");
-    }
-    if (!(epsilon > 0 && epsilon < 1))
-    {
-        throw std::runtime_error("--epsilon=" + std::to_string(epsilon) + ": must be in (0, 1)");
-    }
-    if (maxPeriod < 1 || maxPeriod > 16)
-    {
-        throw std::runtime_error("--maxPeriod=" + std::to_string(maxPeriod) + ": must be in 1..16");
-    }
     WanTopology topology = cmd.LoadTopology();
     const std::string output = cmd.PrepareOutput();
 

@@ -18,12 +18,14 @@
 
 #include "ns3/command-line.h"
 #include "ns3/wan-command-line.h"
+#include "ns3/wan-flags.h"
 #include "ns3/wan-topology-generator.h"
 #include "ns3/wan-topology.h"
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -71,78 +73,113 @@ Body(int argc, char** argv)
     {
         families += (families.empty() ? "" : "|") + family;
     }
-    std::string wanBandwidth = WanTopology::FormatRate(params.wanBps);
-    std::string wanBandwidthMax;
-    std::string accessBandwidth = WanTopology::FormatRate(params.accessBps);
-    std::string accessBandwidthMax;
-    std::string accessDelay = "50us";
+    const std::string wanDefault = WanTopology::FormatRate(params.wanBps);
+    const std::string accessDefault = WanTopology::FormatRate(params.accessBps);
     std::string output;
+    // The generator checks every range that depends on other parameters (Check); the flags
+    // reject what it cannot see: negative numbers, malformed text, values past their type.
+    const WanFlagRange fraction{0, 1, false, false};
 
     CommandLine cmd(__FILE__); // the file name is the program name in --PrintHelp
+    WanFlags flags(cmd);
     cmd.Usage("Generate a seeded WAN topology of a named family (" + families +
               ") and write it as JSON to --output, or to standard output. "
               "See doc/topology.rst, section Generated topologies.");
     cmd.AddValue("family", families, params.family);
-    cmd.AddValue("cities", "number of cities (2..1024)", params.cities);
-    cmd.AddValue("seed", "seed of the generator (same seed, same topology)", params.seed);
-    cmd.AddValue("islandsPerCity",
-                 "islands per city (1..16); the minimum when --maxIslandsPerCity is set",
-                 params.islandsPerCity);
-    cmd.AddValue("maxIslandsPerCity",
-                 "0: every city has --islandsPerCity islands; else a random count per city in "
-                 "[islandsPerCity, maxIslandsPerCity]",
-                 params.maxIslandsPerCity);
-    cmd.AddValue("wanBandwidth",
-                 "WAN link rate, e.g. 100Gbps (the minimum when --wanBandwidthMax is set)",
-                 wanBandwidth);
-    cmd.AddValue("wanBandwidthMax",
-                 "empty: every link at --wanBandwidth; else a random rate per link up to this",
-                 wanBandwidthMax);
-    cmd.AddValue("accessBandwidth",
-                 "island access rate, e.g. 10Gbps (the minimum when --accessBandwidthMax is set)",
-                 accessBandwidth);
-    cmd.AddValue("accessBandwidthMax",
-                 "empty: every island at --accessBandwidth; else a random rate per island up to "
-                 "this",
-                 accessBandwidthMax);
-    cmd.AddValue("accessDelay", "island access delay, e.g. 50us", accessDelay);
-    cmd.AddValue("routeFactor",
-                 "WAN delay = great circle / (c/1.468) x routeFactor (>= 1)",
-                 params.routeFactor);
-    cmd.AddValue("multicastFraction",
-                 "share of multicast-capable cities, in [0, 1] (round(share x cities) cities)",
-                 params.multicastFraction);
-    cmd.AddValue("fpgaFraction",
-                 "share of cities with an FPGA, in [0, 1] (round(share x cities) cities)",
-                 params.fpgaFraction);
-    cmd.AddValue("k", "geometric, continents: nearest neighbours linked (1..32)", params.k);
-    cmd.AddValue("hubs", "hub: hub cities, fully meshed (1..min(cities-1, 64))", params.hubs);
-    cmd.AddValue("crossLinks", "continents: links between the clusters (1..64)", params.crossLinks);
-    cmd.AddValue("backboneCities",
-                 "backbone: cities on the chain (0: round(sqrt(cities)), at least 2)",
-                 params.backboneCities);
+    flags.AddUnsigned("cities",
+                      "number of cities",
+                      params.cities,
+                      2,
+                      WanTopologyGeneratorParams::MAX_CITIES);
+    flags.AddUnsigned("seed",
+                      "seed of the generator (same seed, same topology)",
+                      params.seed,
+                      0,
+                      std::numeric_limits<uint64_t>::max());
+    flags.AddUnsigned("islandsPerCity",
+                      "islands per city; the minimum when --maxIslandsPerCity is set",
+                      params.islandsPerCity,
+                      1,
+                      WanTopologyGeneratorParams::MAX_ISLANDS_PER_CITY);
+    flags.AddUnsigned("maxIslandsPerCity",
+                      "0: every city has --islandsPerCity islands; else a random count per city "
+                      "in [islandsPerCity, maxIslandsPerCity]",
+                      params.maxIslandsPerCity,
+                      0,
+                      WanTopologyGeneratorParams::MAX_ISLANDS_PER_CITY);
+    flags.AddRate("wanBandwidth",
+                  "WAN link rate, e.g. 100Gbps (the minimum when --wanBandwidthMax is set; "
+                  "empty: " +
+                      wanDefault + ")",
+                  params.wanBps);
+    flags.AddRate("wanBandwidthMax",
+                  "empty: every link at --wanBandwidth; else a random rate per link up to this",
+                  params.wanBpsMax);
+    flags.AddRate("accessBandwidth",
+                  "island access rate, e.g. 10Gbps (the minimum when --accessBandwidthMax is "
+                  "set; empty: " +
+                      accessDefault + ")",
+                  params.accessBps);
+    flags.AddRate("accessBandwidthMax",
+                  "empty: every island at --accessBandwidth; else a random rate per island up "
+                  "to this",
+                  params.accessBpsMax);
+    flags.AddDuration("accessDelay",
+                      "island access delay, e.g. 50us",
+                      params.accessDelay,
+                      "50us",
+                      WanFlagRange{0, WanTopology::MAX_DELAY, false, false});
+    flags.AddReal("routeFactor",
+                  "WAN delay = great circle / (c/1.468) x routeFactor",
+                  params.routeFactor,
+                  WanFlagRange{1, WanTopology::MAX_ROUTE_FACTOR, false, false});
+    flags.AddReal("multicastFraction",
+                  "share of multicast-capable cities (round(share x cities) cities)",
+                  params.multicastFraction,
+                  fraction);
+    flags.AddReal("fpgaFraction",
+                  "share of cities with an FPGA (round(share x cities) cities)",
+                  params.fpgaFraction,
+                  fraction);
+    flags.AddUnsigned("k",
+                      "geometric, continents: nearest neighbours linked (1..32)",
+                      params.k,
+                      0,
+                      UINT32_MAX);
+    flags.AddUnsigned("hubs",
+                      "hub: hub cities, fully meshed (1..min(cities-1, 64))",
+                      params.hubs,
+                      0,
+                      UINT32_MAX);
+    flags.AddUnsigned("crossLinks",
+                      "continents: links between the clusters (1..64)",
+                      params.crossLinks,
+                      0,
+                      UINT32_MAX);
+    flags.AddUnsigned("backboneCities",
+                      "backbone: cities on the chain (0: round(sqrt(cities)), at least 2)",
+                      params.backboneCities,
+                      0,
+                      UINT32_MAX);
     cmd.AddValue("output", "JSON file to write (empty: standard output)", output);
     cmd.Parse(argc, argv);
+    flags.Check();
 
-    params.wanBps = WanTopology::ParseRate(wanBandwidth, "--wanBandwidth");
-    params.wanBpsMax =
-        wanBandwidthMax.empty() ? 0 : WanTopology::ParseRate(wanBandwidthMax, "--wanBandwidthMax");
-    params.accessBps = WanTopology::ParseRate(accessBandwidth, "--accessBandwidth");
-    params.accessBpsMax = accessBandwidthMax.empty()
-                              ? 0
-                              : WanTopology::ParseRate(accessBandwidthMax, "--accessBandwidthMax");
-    params.accessDelay = WanTopology::ParseDelay(accessDelay, "--accessDelay");
     // The generator names its own fields (wanBpsMax, ...); these two read better by flag.
     if (params.wanBpsMax != 0 && params.wanBpsMax < params.wanBps)
     {
-        throw std::runtime_error("--wanBandwidthMax: \"" + wanBandwidthMax +
-                                 "\": must not be below --wanBandwidth (" + wanBandwidth + ")");
+        throw std::runtime_error(WanFlags::Rejection(
+            "wanBandwidthMax",
+            flags.GetText("wanBandwidthMax"),
+            "must not be below --wanBandwidth (" + WanTopology::FormatRate(params.wanBps) + ")"));
     }
     if (params.accessBpsMax != 0 && params.accessBpsMax < params.accessBps)
     {
-        throw std::runtime_error("--accessBandwidthMax: \"" + accessBandwidthMax +
-                                 "\": must not be below --accessBandwidth (" + accessBandwidth +
-                                 ")");
+        throw std::runtime_error(WanFlags::Rejection("accessBandwidthMax",
+                                                     flags.GetText("accessBandwidthMax"),
+                                                     "must not be below --accessBandwidth (" +
+                                                         WanTopology::FormatRate(params.accessBps) +
+                                                         ")"));
     }
 
     const WanTopology topology = WanTopologyGenerator::Generate(params);

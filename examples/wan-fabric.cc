@@ -67,6 +67,8 @@ const uint16_t BURST_PORT = 5000;
 const double MAX_RELATIVE_ERROR = 1e-3;
 /// Default burst size, bytes.
 const uint64_t DEFAULT_BYTES = 10000000;
+/** Largest --bytes: 1 TB (the packet count is checked against the island count as well). */
+const uint64_t MAX_BYTES = 1000000000000ULL;
 /// Extra queue room beyond the burst's packets.
 const uint32_t QUEUE_SLACK = 16;
 
@@ -343,19 +345,16 @@ ResolveSender(const WanTopology& topology, const std::string& text)
 int
 Body(int argc, char** argv)
 {
-    WanCommandLine cmd("Send a burst from one island to all others by multicast and by unicast "
+    WanCommandLine cmd("wan-fabric",
+                       "Send a burst from one island to all others by multicast and by unicast "
                        "copies, and compare every arrival with its analytic time.");
     uint64_t bytes = DEFAULT_BYTES;
     std::string senderText;
-    cmd.Get().AddValue("bytes", "burst size in bytes (at least 1)", bytes);
+    cmd.Flags().AddUnsigned("bytes", "burst size in bytes", bytes, 1, MAX_BYTES);
     cmd.Get().AddValue("sender",
                        "sending island, by name or index (default: the first)",
                        senderText);
     cmd.Parse(argc, argv);
-    if (bytes == 0)
-    {
-        throw std::runtime_error("--bytes: 0: must be at least 1");
-    }
     WanTopology topology = cmd.LoadTopology();
     const std::string output = cmd.PrepareOutput();
     const uint32_t sender = ResolveSender(topology, senderText);

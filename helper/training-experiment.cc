@@ -23,10 +23,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <iomanip>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace ns3
 {
@@ -47,6 +50,17 @@ constexpr double P50 = 0.5;
  * program): PriorityQueue 2.11 G, Map (ns-3's default) 2.16 G, Calendar 2.22 G, Heap 2.33 G.
  */
 const char* const DEFAULT_SCHEDULER = "ns3::PriorityQueueScheduler";
+/** GetStoppedBy() of a run stopped by SetMaxSimTime's limit. */
+const char STOPPED_BY_SIM_TIME[] = "maxSimTime";
+/** GetStoppedBy() of a run stopped by SetWallDeadline's deadline. */
+const char STOPPED_BY_WALL_TIME[] = "maxWallTime";
+
+/** \brief Stop the simulator (scheduled by the wall-clock watchdog thread). */
+void
+StopSimulator()
+{
+    Simulator::Stop();
+}
 
 /** \param values sorted values \param q quantile in [0, 1] \return nearest-rank quantile */
 double
@@ -62,6 +76,49 @@ Quantile(const std::vector<double>& values, double q)
 
 } // namespace
 
+void
+TrainingFpgaCounters::Add(const TrainingFpgaCounters& other)
+{
+    aggregated += other.aggregated;
+    duplicates += other.duplicates;
+    complete += other.complete;
+    partial += other.partial;
+    earlyFlushes += other.earlyFlushes;
+    overflows += other.overflows;
+    mismatches += other.mismatches;
+    wraps += other.wraps;
+    for (size_t r = 0; r < passThroughs.size(); ++r)
+    {
+        passThroughs[r] += other.passThroughs[r];
+    }
+}
+
+void
+TrainingRouterCounters::Add(const TrainingRouterCounters& other)
+{
+    for (size_t r = 0; r < drops.size(); ++r)
+    {
+        drops[r] += other.drops[r];
+    }
+}
+
+uint64_t
+TrainingRouterCounters::GetTotal() const
+{
+    uint64_t total = 0;
+    for (uint64_t count : drops)
+    {
+        total += count;
+    }
+    return total;
+}
+
+bool
+TrainingSummary::IsComplete() const
+{
+    return unfinishedRounds == 0 && lostPeers == 0;
+}
+
 TrainingExperiment::TrainingExperiment(TrainingHelper& training)
     : m_training(training),
       m_rounds(training.GetRounds()),
@@ -71,6 +128,7 @@ TrainingExperiment::TrainingExperiment(TrainingHelper& training)
       m_roundsDone(0),
       m_queueDrops(0),
       m_lossDrops(0),
+      m_wallLimitHit(false),
       m_simulatedTime(0)
 {
     if (!training.IsInstalled())
@@ -110,6 +168,71 @@ TrainingExperiment::SetProgress(const std::string& label, double seconds)
 {
     m_progressLabel = label;
     m_progressSeconds = seconds;
+}
+
+void
+TrainingExperiment::SetMaxSimTime(Time limit)
+{
+    m_maxSimTime = limit;
+}
+
+void
+TrainingExperiment::SetWallDeadline(std::chrono::steady_clock::time_point deadline)
+{
+    m_wallDeadline = deadline;
+}
+
+const std::string&
+TrainingExperiment::GetStoppedBy() const
+{
+    return m_stoppedBy;
+}
+
+void
+TrainingExperiment::OnSimTimeLimit()
+{
+    NS_LOG_INFO("maxSimTime reached at " << Simulator::Now().As(Time::S) << ": " << m_roundsDone
+                                         << " of " << m_rounds << " rounds done");
+    m_stoppedBy = STOPPED_BY_SIM_TIME;
+    Simulator::Stop();
+}
+
+bool
+TrainingExperiment::IsPastWallDeadline() const
+{
+    return m_wallDeadline && std::chrono::steady_clock::now() >= *m_wallDeadline;
+}
+
+void
+TrainingExperiment::RunWithWatchdog()
+{
+    if (!m_wallDeadline)
+    {
+        Simulator::Run();
+        return;
+    }
+    // The simulation may spend unbounded wall time between any two of its own events, so
+    // the deadline is watched from another thread. ns-3's default simulator accepts events
+    // from other threads through ScheduleWithContext; the stop runs on the simulation thread.
+    std::mutex mutex;
+    std::condition_variable wake;
+    bool finished = false;
+    const auto deadline = *m_wallDeadline;
+    std::thread watchdog([this, &mutex, &wake, &finished, deadline]() {
+        std::unique_lock<std::mutex> lock(mutex);
+        if (!wake.wait_until(lock, deadline, [&finished]() { return finished; }))
+        {
+            m_wallLimitHit = true;
+            Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, Seconds(0), &StopSimulator);
+        }
+    });
+    Simulator::Run();
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        finished = true;
+    }
+    wake.notify_all();
+    watchdog.join();
 }
 
 void
@@ -207,6 +330,12 @@ TrainingExperiment::OnSyncFinished(uint32_t island, uint32_t round, Time duratio
            m_finishedPerRound[m_roundsDone] == m_localIslands)
     {
         ++m_roundsDone;
+    }
+    if (m_roundsDone == m_rounds && m_parallel.ranks == 1)
+    {
+        // Every round is done: let the run end by itself rather than at the limit. (Ranks of
+        // a distributed run stop at the limit together, whatever their own progress.)
+        m_simTimeLimit.Cancel();
     }
     if (!m_snapshots.empty())
     {
@@ -320,7 +449,26 @@ TrainingExperiment::Run()
                             &TrainingExperiment::CheckTermination,
                             this);
     }
-    Simulator::Run();
+    m_stoppedBy.clear();
+    m_wallLimitHit = false;
+    if (m_maxSimTime.IsStrictlyPositive())
+    {
+        m_simTimeLimit =
+            Simulator::Schedule(m_maxSimTime, &TrainingExperiment::OnSimTimeLimit, this);
+    }
+    if (distributed)
+    {
+        Simulator::Run();
+    }
+    else
+    {
+        RunWithWatchdog();
+    }
+    if (m_wallLimitHit && m_stoppedBy.empty())
+    {
+        NS_LOG_INFO("maxWallTime reached at " << Simulator::Now().As(Time::S));
+        m_stoppedBy = STOPPED_BY_WALL_TIME;
+    }
     std::vector<uint32_t> localIslands;
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -330,7 +478,7 @@ TrainingExperiment::Run()
             localIslands.push_back(i);
         }
     }
-    AddFpgaCounters(localIslands);
+    AddDeviceCounters(localIslands);
     if (distributed)
     {
         GatherRanks(localIslands, islandRecords);
@@ -350,9 +498,17 @@ TrainingExperiment::Run()
     m_simulatedTime = 0;
     for (uint32_t r = 0; r < m_rounds; ++r)
     {
-        for (const auto& records : islandRecords)
+        for (uint32_t i = 0; i < n; ++i)
         {
-            const TrainingRoundRecord& record = records.at(r);
+            // An application a limit stopped before it started has no records: unfinished.
+            const auto& records = islandRecords[i];
+            TrainingRoundRecord record;
+            record.island = i;
+            record.round = r;
+            if (r < records.size())
+            {
+                record = records[r];
+            }
             m_records.push_back(record);
             if (record.finished)
             {
@@ -417,11 +573,13 @@ TrainingExperiment::CheckTermination()
 }
 
 void
-TrainingExperiment::AddFpgaCounters(const std::vector<uint32_t>& islands)
+TrainingExperiment::AddDeviceCounters(const std::vector<uint32_t>& islands)
 {
+    m_routers = TrainingRouterCounters();
+    WanTopologyHelper& wan = m_training.GetTopologyHelper();
     for (uint32_t i : islands)
     {
-        const Ptr<FpgaAggregatorNetDevice> fpga = m_training.GetTopologyHelper().GetFpga(i);
+        const Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(i);
         if (!fpga)
         {
             continue;
@@ -430,9 +588,28 @@ TrainingExperiment::AddFpgaCounters(const std::vector<uint32_t>& islands)
         m_fpga.duplicates += fpga->GetDuplicateCount();
         m_fpga.complete += fpga->GetCompleteCount();
         m_fpga.partial += fpga->GetPartialCount();
+        m_fpga.earlyFlushes += fpga->GetEarlyFlushCount();
         m_fpga.overflows += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_OVERFLOW);
         m_fpga.mismatches += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_MISMATCH);
         m_fpga.wraps += fpga->GetWrapCount();
+        for (uint32_t r = 0; r < FpgaAggregatorNetDevice::PASS_REASON_COUNT; ++r)
+        {
+            m_fpga.passThroughs[r] +=
+                fpga->GetPassThroughCount(static_cast<FpgaAggregatorNetDevice::PassReason>(r));
+        }
+    }
+    for (uint32_t c = 0; c < wan.GetTopology().GetCities().size(); ++c)
+    {
+        const Ptr<WanRouterNetDevice> router = wan.GetRouter(c);
+        if (!router || !TrainingHelper::IsLocal(router->GetNode()))
+        {
+            continue;
+        }
+        for (uint32_t r = 0; r < WanRouterNetDevice::DROP_REASON_COUNT; ++r)
+        {
+            m_routers.drops[r] +=
+                router->GetDropCount(static_cast<WanRouterNetDevice::DropReason>(r));
+        }
     }
 }
 
@@ -445,6 +622,7 @@ TrainingExperiment::GatherRanks(const std::vector<uint32_t>& localIslands,
     mine.queueDrops = m_queueDrops;
     mine.lossDrops = m_lossDrops;
     mine.fpga = m_fpga;
+    mine.routers = m_routers;
     for (const TrainingLinkUsage& usage : m_links)
     {
         mine.linkBytes.push_back(usage.bytes);
@@ -461,13 +639,8 @@ TrainingExperiment::GatherRanks(const std::vector<uint32_t>& localIslands,
         m_parallel.packetsBetweenRanks += other.packetsSent;
         m_queueDrops += other.queueDrops;
         m_lossDrops += other.lossDrops;
-        m_fpga.aggregated += other.fpga.aggregated;
-        m_fpga.duplicates += other.fpga.duplicates;
-        m_fpga.complete += other.fpga.complete;
-        m_fpga.partial += other.fpga.partial;
-        m_fpga.overflows += other.fpga.overflows;
-        m_fpga.mismatches += other.fpga.mismatches;
-        m_fpga.wraps += other.fpga.wraps;
+        m_fpga.Add(other.fpga);
+        m_routers.Add(other.routers);
         if (other.linkBytes.size() != m_links.size())
         {
             throw std::runtime_error("parallel run: another rank has a different link list");
@@ -533,6 +706,12 @@ TrainingExperiment::GetFpgaCounters() const
     return m_fpga;
 }
 
+const TrainingRouterCounters&
+TrainingExperiment::GetRouterCounters() const
+{
+    return m_routers;
+}
+
 double
 TrainingExperiment::GetSimulatedTime() const
 {
@@ -558,6 +737,11 @@ TrainingExperiment::Summarise(double epsilon) const
     }
     // Run() collects every island's record of every round.
     s.rounds = m_records.size() / n;
+    const auto& islands = m_training.GetTopologyHelper().GetTopology().GetIslands();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        s.lostPeersByIsland.emplace_back(islands[i].name, 0);
+    }
     // Round time: how far the slowest island's end of round advanced.
     std::vector<double> roundTimes;
     double previousEnd = 0;
@@ -581,7 +765,9 @@ TrainingExperiment::Summarise(double epsilon) const
             }
             s.retransmissions += record.retransmissions;
             s.lostPeers += record.lostPeers.size();
+            s.lostPeersByIsland[i].second += record.lostPeers.size();
         }
+        s.unfinishedRounds += all ? 0 : 1;
         if (all)
         {
             roundTimes.push_back(end - previousEnd);
@@ -617,6 +803,9 @@ TrainingExperiment::Summarise(double epsilon) const
     s.queueDrops = m_queueDrops;
     s.lossDrops = m_lossDrops;
     s.fpga = m_fpga;
+    s.routers = m_routers;
+    // A limit that stopped a run whose rounds were all done changed nothing.
+    s.stoppedBy = s.unfinishedRounds > 0 ? m_stoppedBy : "";
     s.heldStarts = m_training.GetHeldStarts();
     return s;
 }

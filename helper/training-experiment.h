@@ -5,10 +5,15 @@
 #ifndef TRAINING_EXPERIMENT_H
 #define TRAINING_EXPERIMENT_H
 
+#include "ns3/event-id.h"
+#include "ns3/fpga-aggregator-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/training-application.h"
+#include "ns3/wan-router-net-device.h"
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -58,13 +63,34 @@ struct TrainingLinkUsage
  */
 struct TrainingFpgaCounters
 {
-    uint64_t aggregated{0}; //!< DATA contributions added into slots
-    uint64_t duplicates{0}; //!< DATA copies of a sender already in the slot (absorbed)
-    uint64_t complete{0};   //!< complete aggregates emitted
-    uint64_t partial{0};    //!< partial aggregates flushed after the FPGA's Timeout
-    uint64_t overflows{0};  //!< DATA passed through for want of a free slot
-    uint64_t mismatches{0}; //!< DATA passed through: members or sizes differ from the slot's
-    uint64_t wraps{0};      //!< int32 element sums that wrapped around (real payloads)
+    uint64_t aggregated{0};   //!< DATA contributions added into slots
+    uint64_t duplicates{0};   //!< DATA copies of a sender already in the slot (absorbed)
+    uint64_t complete{0};     //!< complete aggregates emitted
+    uint64_t partial{0};      //!< partial aggregates emitted (early flushes included)
+    uint64_t earlyFlushes{0}; //!< partial aggregates emitted early (every missing sender past)
+    uint64_t overflows{0};    //!< DATA passed through for want of a free slot (slots exhausted)
+    uint64_t mismatches{0};   //!< DATA passed through: members or sizes differ from the slot's
+    uint64_t wraps{0};        //!< int32 element sums that wrapped around (real payloads)
+    /** Packets passed through untouched, per FpgaAggregatorNetDevice::PassReason. */
+    std::array<uint64_t, FpgaAggregatorNetDevice::PASS_REASON_COUNT> passThroughs{};
+
+    /** \param other counters to add to these (another FPGA's, another rank's) */
+    void Add(const TrainingFpgaCounters& other);
+};
+
+/**
+ * \ingroup wan-training
+ * \brief What the WAN routers dropped during a run, summed over every city's router.
+ */
+struct TrainingRouterCounters
+{
+    /** Packets dropped, per WanRouterNetDevice::DropReason. */
+    std::array<uint64_t, WanRouterNetDevice::DROP_REASON_COUNT> drops{};
+
+    /** \param other counters to add to these */
+    void Add(const TrainingRouterCounters& other);
+    /** \return drops of every reason together */
+    uint64_t GetTotal() const;
 };
 
 /**
@@ -100,11 +126,19 @@ struct TrainingSummary
     uint64_t lossDrops{0};                   //!< packets dropped by the WAN error models
     uint64_t retransmissions{0};             //!< chunks resent
     uint64_t lostPeers{0};                   //!< (island, round, peer) losses declared
-    TrainingFpgaCounters fpga;               //!< the FPGAs' counters
-    uint64_t heldStarts{0}; //!< (island, round) exchanges held until the clique's receivers
-                            //!< were done with their previous round (ReplayRounds)
+    /** Per island (name, in topology order): peers it declared lost, over every round. */
+    std::vector<std::pair<std::string, uint64_t>> lostPeersByIsland;
+    uint32_t unfinishedRounds{0};   //!< rounds some island did not finish (guard, lost peer)
+    std::string stoppedBy;          //!< "" (ran to its end), "maxSimTime" or "maxWallTime"
+    TrainingFpgaCounters fpga;      //!< the FPGAs' counters
+    TrainingRouterCounters routers; //!< the routers' drops
+    uint64_t heldStarts{0};         //!< (island, round) exchanges held until the clique's receivers
+                                    //!< were done with their previous round (ReplayRounds)
     std::optional<double> colocatedTimeToEpsilon; //!< the simulated colocated reference's, s
     std::optional<double> gapToColocated;         //!< timeToEpsilon / colocatedTimeToEpsilon
+
+    /** \return true if every round ended with every peer: no lost peer, no unfinished round */
+    bool IsComplete() const;
 };
 
 /**
@@ -147,9 +181,26 @@ class TrainingExperiment
     void SetSchedulerType(const std::string& type);
     /** \param label prefix of progress lines, e.g. "capabilities=both" \param seconds period */
     void SetProgress(const std::string& label, double seconds);
+    /**
+     * \param limit simulated time at which Run() stops a run whose rounds are not all done
+     *        (zero, the default: no limit)
+     */
+    void SetMaxSimTime(Time limit);
+    /**
+     * \param deadline wall-clock time at which Run() stops a run whose rounds are not all done
+     *        (default: none). Checked by a watchdog thread that schedules Simulator::Stop, in
+     *        one process only: the ranks of a distributed run must stop at one simulated time,
+     *        so there only SetMaxSimTime applies.
+     */
+    void SetWallDeadline(std::chrono::steady_clock::time_point deadline);
 
-    /** \brief Run the simulation to its end and collect the results (Simulator not destroyed) */
+    /**
+     * \brief Run the simulation to its end, or to a limit, and collect the results
+     *        (Simulator not destroyed). Rounds a limit cut short are recorded unfinished.
+     */
     void Run();
+    /** \return why the last Run() stopped early: "", "maxSimTime" or "maxWallTime" */
+    const std::string& GetStoppedBy() const;
 
     /** \return how the last Run() was split (one rank: only ranks is set) */
     const TrainingParallelInfo& GetParallelInfo() const;
@@ -165,6 +216,8 @@ class TrainingExperiment
     uint64_t GetLossDrops() const;
     /** \return the FPGAs' counters of the last Run(), summed over all islands (and ranks) */
     const TrainingFpgaCounters& GetFpgaCounters() const;
+    /** \return the routers' drops of the last Run(), summed over all cities (and ranks) */
+    const TrainingRouterCounters& GetRouterCounters() const;
     /** \return the end of the last round, s */
     double GetSimulatedTime() const;
     /**
@@ -198,10 +251,17 @@ class TrainingExperiment
     /** \brief Connect drop and byte counters to every device. */
     void ConnectCounters();
     /**
-     * \brief Add the counters of the islands' FPGAs to m_fpga.
+     * \brief Add the counters of the islands' FPGAs to m_fpga, and of this process's routers
+     *        to m_routers.
      * \param islands the islands (of this process) whose FPGAs to read
      */
-    void AddFpgaCounters(const std::vector<uint32_t>& islands);
+    void AddDeviceCounters(const std::vector<uint32_t>& islands);
+    /** \brief At the simulated-time limit: stop the run if its rounds are not all done. */
+    void OnSimTimeLimit();
+    /** \return true once the wall deadline has passed (a deadline was set) */
+    bool IsPastWallDeadline() const;
+    /** \brief Run the simulator, with a watchdog thread for the wall deadline if one is set. */
+    void RunWithWatchdog();
     /**
      * \return true if this rank's part of the run is over: its islands finished their last
      *         round, its FPGAs hold no slot, its link devices are idle with nothing on the wire
@@ -242,7 +302,13 @@ class TrainingExperiment
     uint64_t m_queueDrops;               //!< device queue drops
     uint64_t m_lossDrops;                //!< error model drops
     TrainingFpgaCounters m_fpga;         //!< FPGA counters of the last Run()
-    double m_simulatedTime;              //!< end of the last round
+    TrainingRouterCounters m_routers;    //!< router counters of the last Run()
+    Time m_maxSimTime;                   //!< simulated-time limit (zero: none)
+    EventId m_simTimeLimit;              //!< the limit's event (OnSimTimeLimit)
+    std::optional<std::chrono::steady_clock::time_point> m_wallDeadline; //!< wall limit
+    std::atomic<bool> m_wallLimitHit;                     //!< set by the watchdog thread
+    std::string m_stoppedBy;                              //!< why the last Run() stopped early
+    double m_simulatedTime;                               //!< end of the last round
     std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
     std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line
 };

@@ -48,6 +48,37 @@ OrNull(const std::optional<T>& value)
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+/**
+ * \param counts counters indexed by a reason \param name the reason's name
+ * \return them as a JSON object keyed by reason name
+ */
+template <size_t N, typename Reason>
+nlohmann::json
+ByReason(const std::array<uint64_t, N>& counts, const char* (*name)(Reason))
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (size_t r = 0; r < N; ++r)
+    {
+        j[name(static_cast<Reason>(r))] = counts[r];
+    }
+    return j;
+}
+
+/**
+ * \param j what ByReason wrote \param counts receives the counters
+ * \param name the reasons' names
+ * \throws nlohmann::json::exception if a reason is missing
+ */
+template <size_t N, typename Reason>
+void
+FromByReason(const nlohmann::json& j, std::array<uint64_t, N>& counts, const char* (*name)(Reason))
+{
+    for (size_t r = 0; r < N; ++r)
+    {
+        counts[r] = j.at(name(static_cast<Reason>(r))).template get<uint64_t>();
+    }
+}
+
 /** \param j a JSON value or null \return it as an optional */
 template <typename T>
 std::optional<T>
@@ -63,7 +94,7 @@ TrainingOutput::WriteRoundsHeader(std::ostream& os)
 {
     os << "capabilities,schedule,island,round,clique,members,compute_start_s,sync_start_s,"
           "sync_end_s,bytes_sent,bytes_received,packets_sent,packets_received,retransmissions,"
-          "lost_peers,control_packets_sent,control_packets_received\n";
+          "lost_peers,control_packets_sent,control_packets_received,complete\n";
 }
 
 void
@@ -98,7 +129,7 @@ TrainingOutput::WriteRounds(std::ostream& os,
         os << "," << record.bytesSent << "," << record.bytesReceived << "," << record.packetsSent
            << "," << record.packetsReceived << "," << record.retransmissions << ","
            << names(record.lostPeers) << "," << record.controlPacketsSent << ","
-           << record.controlPacketsReceived << "\n";
+           << record.controlPacketsReceived << "," << (record.finished ? 1 : 0) << "\n";
     }
 }
 
@@ -149,27 +180,42 @@ TrainingOutput::WriteLinks(std::ostream& os,
 nlohmann::json
 TrainingOutput::SummaryToJson(const TrainingSummary& s)
 {
-    return {{"period", s.period},
-            {"rounds", s.rounds},
-            {"mean_round_s", s.meanRound},
-            {"p50_round_s", s.p50Round},
-            {"p99_round_s", s.p99Round},
-            {"mean_sync_s", s.meanSync},
-            {"estimated_sync_s", s.estimatedSync},
-            {"mean_compute_s", s.meanCompute},
-            {"total_time_s", s.totalTime},
-            {"rounds_to_epsilon", OrNull(s.roundsToEpsilon)},
-            {"time_to_epsilon_s", OrNull(s.timeToEpsilon)},
-            {"queue_drops", s.queueDrops},
-            {"loss_drops", s.lossDrops},
-            {"retransmissions", s.retransmissions},
-            {"lost_peers", s.lostPeers},
-            {"fpga_partial_flushes", s.fpga.partial},
-            {"fpga_overflows", s.fpga.overflows},
-            {"fpga_wraps", s.fpga.wraps},
-            {"held_starts", s.heldStarts},
-            {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
-            {"gap_to_colocated", OrNull(s.gapToColocated)}};
+    // An array keeps the islands in topology order (an object's keys would be sorted).
+    nlohmann::json lostByIsland = nlohmann::json::array();
+    for (const auto& [island, lost] : s.lostPeersByIsland)
+    {
+        lostByIsland.push_back({{"island", island}, {"lost_peers", lost}});
+    }
+    return {
+        {"period", s.period},
+        {"rounds", s.rounds},
+        {"mean_round_s", s.meanRound},
+        {"p50_round_s", s.p50Round},
+        {"p99_round_s", s.p99Round},
+        {"mean_sync_s", s.meanSync},
+        {"estimated_sync_s", s.estimatedSync},
+        {"mean_compute_s", s.meanCompute},
+        {"total_time_s", s.totalTime},
+        {"rounds_to_epsilon", OrNull(s.roundsToEpsilon)},
+        {"time_to_epsilon_s", OrNull(s.timeToEpsilon)},
+        {"queue_drops", s.queueDrops},
+        {"loss_drops", s.lossDrops},
+        {"retransmissions", s.retransmissions},
+        {"lost_peers", s.lostPeers},
+        {"lost_peers_by_island", lostByIsland},
+        {"complete", s.IsComplete()},
+        {"unfinished_rounds", s.unfinishedRounds},
+        {"stopped_by", s.stoppedBy.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.stoppedBy)},
+        {"fpga_partial_flushes", s.fpga.partial},
+        {"fpga_early_flushes", s.fpga.earlyFlushes},
+        {"fpga_overflows", s.fpga.overflows},
+        {"fpga_wraps", s.fpga.wraps},
+        {"fpga_pass_throughs",
+         ByReason(s.fpga.passThroughs, &FpgaAggregatorNetDevice::PassReasonName)},
+        {"router_drops", ByReason(s.routers.drops, &WanRouterNetDevice::DropReasonName)},
+        {"held_starts", s.heldStarts},
+        {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
+        {"gap_to_colocated", OrNull(s.gapToColocated)}};
 }
 
 TrainingSummary
@@ -191,9 +237,22 @@ TrainingOutput::SummaryFromJson(const nlohmann::json& entry)
     s.lossDrops = entry.at("loss_drops").get<uint64_t>();
     s.retransmissions = entry.at("retransmissions").get<uint64_t>();
     s.lostPeers = entry.at("lost_peers").get<uint64_t>();
+    for (const nlohmann::json& island : entry.at("lost_peers_by_island"))
+    {
+        s.lostPeersByIsland.emplace_back(island.at("island").get<std::string>(),
+                                         island.at("lost_peers").get<uint64_t>());
+    }
+    s.unfinishedRounds = entry.at("unfinished_rounds").get<uint32_t>();
+    s.stoppedBy = FromNullable<std::string>(entry.at("stopped_by")).value_or("");
     s.fpga.partial = entry.at("fpga_partial_flushes").get<uint64_t>();
+    s.fpga.earlyFlushes = entry.at("fpga_early_flushes").get<uint64_t>();
     s.fpga.overflows = entry.at("fpga_overflows").get<uint64_t>();
     s.fpga.wraps = entry.at("fpga_wraps").get<uint64_t>();
+    FromByReason(entry.at("fpga_pass_throughs"),
+                 s.fpga.passThroughs,
+                 &FpgaAggregatorNetDevice::PassReasonName);
+    s.fpga.mismatches = s.fpga.passThroughs[FpgaAggregatorNetDevice::PASS_MISMATCH];
+    FromByReason(entry.at("router_drops"), s.routers.drops, &WanRouterNetDevice::DropReasonName);
     s.heldStarts = entry.at("held_starts").get<uint64_t>();
     s.colocatedTimeToEpsilon = FromNullable<double>(entry.at("colocated_time_to_epsilon_s"));
     s.gapToColocated = FromNullable<double>(entry.at("gap_to_colocated"));

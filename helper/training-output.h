@@ -64,7 +64,7 @@ class TrainingOutput
     static nlohmann::json SummaryToJson(const TrainingSummary& summary);
     /**
      * \param entry what SummaryToJson wrote (other keys ignored)
-     * \return the summary (FPGA counters: only those SummaryToJson writes)
+     * \return the summary (FPGA counters: only those SummaryToJson writes, and mismatches)
      * \throws nlohmann::json::exception if a field is missing or of the wrong type
      */
     static TrainingSummary SummaryFromJson(const nlohmann::json& entry);

@@ -13,17 +13,27 @@ namespace ns3
 namespace
 {
 
-/** \return the FPGA counters in the order they travel */
+/** \return the FPGA and router counters in the order they travel */
 std::vector<uint64_t*>
-FpgaFields(TrainingFpgaCounters& fpga)
+CounterFields(TrainingFpgaCounters& fpga, TrainingRouterCounters& routers)
 {
-    return {&fpga.aggregated,
-            &fpga.duplicates,
-            &fpga.complete,
-            &fpga.partial,
-            &fpga.overflows,
-            &fpga.mismatches,
-            &fpga.wraps};
+    std::vector<uint64_t*> fields = {&fpga.aggregated,
+                                     &fpga.duplicates,
+                                     &fpga.complete,
+                                     &fpga.partial,
+                                     &fpga.earlyFlushes,
+                                     &fpga.overflows,
+                                     &fpga.mismatches,
+                                     &fpga.wraps};
+    for (uint64_t& count : fpga.passThroughs)
+    {
+        fields.push_back(&count);
+    }
+    for (uint64_t& count : routers.drops)
+    {
+        fields.push_back(&count);
+    }
+    return fields;
 }
 
 } // namespace
@@ -33,8 +43,9 @@ TrainingRankResults::Encode() const
 {
     std::ostringstream os;
     os << packetsSent << " " << queueDrops << " " << lossDrops;
-    TrainingFpgaCounters counters = fpga;
-    for (const uint64_t* counter : FpgaFields(counters))
+    TrainingFpgaCounters fpgaCounters = fpga;
+    TrainingRouterCounters routerCounters = routers;
+    for (const uint64_t* counter : CounterFields(fpgaCounters, routerCounters))
     {
         os << " " << *counter;
     }
@@ -100,7 +111,7 @@ TrainingRankResults::Decode(const std::string& text)
     results.packetsSent = next();
     results.queueDrops = next();
     results.lossDrops = next();
-    for (uint64_t* counter : FpgaFields(results.fpga))
+    for (uint64_t* counter : CounterFields(results.fpga, results.routers))
     {
         *counter = next();
     }

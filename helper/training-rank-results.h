@@ -27,6 +27,7 @@ struct TrainingRankResults
     uint64_t queueDrops{0};          //!< device queue drops on this rank
     uint64_t lossDrops{0};           //!< error model drops on this rank
     TrainingFpgaCounters fpga;       //!< counters of this rank's FPGAs
+    TrainingRouterCounters routers;  //!< drops of this rank's routers
     std::vector<uint64_t> linkBytes; //!< bytes this rank sent per WAN link direction
     /** This rank's islands and their records. */
     std::vector<std::pair<uint32_t, std::vector<TrainingRoundRecord>>> islands;

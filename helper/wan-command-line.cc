@@ -4,12 +4,14 @@
 
 #include "wan-command-line.h"
 
+#include "results-folder.h"
+
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/wan-mpi.h"
 
+#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <system_error>
 
@@ -23,12 +25,10 @@ namespace
 
 /** Topology used when --topology is not given, relative to the repository root. */
 const char DEFAULT_TOPOLOGY[] = "data/topologies/doublezero-9.json";
-/** Output folder used when --output is not given. */
-const char DEFAULT_OUTPUT[] = "results/latest";
 /** Seed used when --seed is not given. */
 constexpr uint32_t DEFAULT_SEED = 1;
-/** Name of the probe file PrepareOutput() writes and removes to prove the folder writable. */
-const char WRITE_PROBE[] = ".wan-training-write-test";
+/** Smallest seed: MRG32k3a seeds every component with it; all zeros is a degenerate stream. */
+constexpr uint32_t MIN_SEED = 1;
 /** The --capabilities value that asks a sweeping example for every capability set. */
 const char ALL_CAPABILITIES[] = "all";
 
@@ -41,12 +41,29 @@ Quote(const std::string& text)
 
 } // namespace
 
-WanCommandLine::WanCommandLine(const std::string& usage)
-    : m_topology(DEFAULT_TOPOLOGY),
+int
+WanCommandLine::CombineExitCodes(int a, int b)
+{
+    if (a == EXIT_BAD_INPUT || b == EXIT_BAD_INPUT)
+    {
+        return EXIT_BAD_INPUT;
+    }
+    if (a == EXIT_PARTIAL || b == EXIT_PARTIAL)
+    {
+        return EXIT_PARTIAL;
+    }
+    // Any other non-zero code (a signal, an unknown failure) counts as a failure.
+    return a == EXIT_COMPLETE && b == EXIT_COMPLETE ? EXIT_COMPLETE : EXIT_BAD_INPUT;
+}
+
+WanCommandLine::WanCommandLine(const std::string& program, const std::string& usage)
+    : m_program(program),
+      m_flags(m_cmd),
+      m_topology(DEFAULT_TOPOLOGY),
       m_capabilities(""),
       m_cityCapabilities(""),
       m_seed(DEFAULT_SEED),
-      m_output(DEFAULT_OUTPUT)
+      m_output("")
 {
     m_cmd.Usage(usage);
     m_cmd.AddValue("topology",
@@ -60,8 +77,16 @@ WanCommandLine::WanCommandLine(const std::string& usage)
     m_cmd.AddValue("cityCapabilities",
                    "per-city overrides applied after --capabilities, e.g. NYC:none,SIN:multicast",
                    m_cityCapabilities);
-    m_cmd.AddValue("seed", "seed of ns-3's random number generators (at least 1)", m_seed);
-    m_cmd.AddValue("output", "folder for the result files (created if missing)", m_output);
+    m_flags.AddUnsigned("seed",
+                        "seed of ns-3's random number generators",
+                        m_seed,
+                        MIN_SEED,
+                        UINT32_MAX);
+    m_cmd.AddValue("output",
+                   "folder for the result files: created if missing, refused if not empty "
+                   "(empty: a new results/" +
+                       program + "/<UTC time>/, and results/latest links to it)",
+                   m_output);
 }
 
 CommandLine&
@@ -70,15 +95,17 @@ WanCommandLine::Get()
     return m_cmd;
 }
 
+WanFlags&
+WanCommandLine::Flags()
+{
+    return m_flags;
+}
+
 void
 WanCommandLine::Parse(int argc, char** argv)
 {
     m_cmd.Parse(argc, argv);
-    // MRG32k3a seeds every component with this value; all zeros would be a degenerate stream.
-    if (m_seed == 0)
-    {
-        throw std::runtime_error("--seed: 0: must be at least 1");
-    }
+    m_flags.Check();
     RngSeedManager::SetSeed(m_seed);
     m_topology = ResolveDataPath(m_topology);
     NS_LOG_INFO("topology " << m_topology << " capabilities '" << m_capabilities << "' seed "
@@ -117,35 +144,13 @@ WanCommandLine::LoadTopology() const
 std::string
 WanCommandLine::PrepareOutput() const
 {
-    namespace fs = std::filesystem;
-    if (m_output.empty())
-    {
-        throw std::runtime_error("--output: \"\": must not be empty");
-    }
-    std::error_code ec;
-    const fs::path folder(m_output);
-    if (fs::exists(folder, ec) && !fs::is_directory(folder, ec))
-    {
-        throw std::runtime_error("--output: " + Quote(m_output) + ": exists and is not a folder");
-    }
-    fs::create_directories(folder, ec);
-    if (ec)
-    {
-        throw std::runtime_error("--output: " + Quote(m_output) + ": cannot create folder (" +
-                                 ec.message() + ")");
-    }
-    // Permission bits do not tell the whole story (read-only mounts, ACLs): try a write.
-    const fs::path probe = folder / WRITE_PROBE;
-    {
-        std::ofstream out(probe);
-        out << "probe\n";
-        if (!out)
-        {
-            throw std::runtime_error("--output: " + Quote(m_output) + ": folder is not writable");
-        }
-    }
-    fs::remove(probe, ec);
-    return m_output;
+    const std::string folder =
+        m_output.empty() ? ResultsFolder::CreateRun(ResultsFolder::ROOT,
+                                                    m_program,
+                                                    ResultsFolder::UtcStamp(std::time(nullptr)))
+                         : ResultsFolder::UseFolder(m_output);
+    ResultsFolder::CheckWritable(folder);
+    return folder;
 }
 
 const std::string&
@@ -198,10 +203,16 @@ WanCommandLine::GetOutput() const
     return m_output;
 }
 
+const std::string&
+WanCommandLine::GetProgram() const
+{
+    return m_program;
+}
+
 int
 WanCommandLine::RunMain(int (*body)(int, char**), int argc, char** argv)
 {
-    int code = 1;
+    int code = EXIT_BAD_INPUT;
     try
     {
         code = body(argc, argv);
@@ -212,7 +223,7 @@ WanCommandLine::RunMain(int (*body)(int, char**), int argc, char** argv)
         {
             // The other ranks may be waiting for this one: end them all (MPI_Abort).
             std::cerr << "error: rank " << WanMpi::GetRank() << ": " << e.what() << std::endl;
-            WanMpi::Abort(1);
+            WanMpi::Abort(EXIT_BAD_INPUT);
         }
         std::cerr << "error: " << e.what() << std::endl;
     }

@@ -6,6 +6,7 @@
 #define WAN_COMMAND_LINE_H
 
 #include "ns3/command-line.h"
+#include "ns3/wan-flags.h"
 #include "ns3/wan-topology.h"
 
 #include <cstdint>
@@ -19,23 +20,54 @@ namespace ns3
  * \brief The command-line contract shared by every wan-training example.
  *
  * Registers --topology, --capabilities, --cityCapabilities, --seed and --output on an ns-3
- * CommandLine (which already rejects unknown flags and ill-typed values with exit code 1), then
- * validates the values: LoadTopology() reads the file and applies the capability set and the
- * per-city overrides, and PrepareOutput() creates the output folder. Every failure throws
- * WanTopologyError (or std::runtime_error) naming the flag and the value; RunMain() turns that
- * into a message on stderr and exit code 1.
+ * CommandLine (which already rejects unknown flags with exit code 1), then validates the
+ * values: numeric flags registered through Flags() (WanFlags) are parsed strictly and
+ * range-checked by Parse(), LoadTopology() reads the file and applies the capability set and
+ * the per-city overrides, and PrepareOutput() creates the output folder by the results-folder
+ * rule (ResultsFolder). Every failure throws WanInputError (or std::runtime_error) naming the
+ * flag and the value; RunMain() turns that into a message on stderr and exit code 1.
+ *
+ * Exit codes of every example: EXIT_COMPLETE (0), EXIT_BAD_INPUT (1, also any other error)
+ * and, for runs that can end partially, EXIT_PARTIAL (3).
  */
 class WanCommandLine
 {
   public:
-    /** \param usage one-paragraph description printed by --help */
-    explicit WanCommandLine(const std::string& usage);
+    /** Exit code: the run is complete (every round, every peer). */
+    static constexpr int EXIT_COMPLETE = 0;
+    /** Exit code: bad input (or another error), reported on stderr before anything ran. */
+    static constexpr int EXIT_BAD_INPUT = 1;
+    /** Exit code: results written, but partial (lost peers, unfinished rounds, a guard hit). */
+    static constexpr int EXIT_PARTIAL = 3;
+    /**
+     * \param a an exit code \param b another
+     * \return the code of both together: EXIT_BAD_INPUT if either is, else EXIT_PARTIAL if
+     *         either is, else EXIT_COMPLETE
+     */
+    static int CombineExitCodes(int a, int b);
+
+    /** Most training rounds a flag accepts (records are kept per island and round). */
+    static constexpr uint32_t MAX_ROUNDS = 1000000;
+    /** Largest schedule period the optimiser's flags accept. */
+    static constexpr uint32_t MAX_PERIOD = 16;
+    /** Most child processes --jobs starts at once. */
+    static constexpr uint32_t MAX_JOBS = 1024;
+
+    /**
+     * \param program the program's name (its folder under results/, ResultsFolder)
+     * \param usage one-paragraph description printed by --help
+     */
+    WanCommandLine(const std::string& program, const std::string& usage);
 
     /** \return the underlying CommandLine, to add the example's own flags before Parse() */
     CommandLine& Get();
+    /** \return the numeric flags, to add the example's own before Parse() */
+    WanFlags& Flags();
     /**
-     * \brief Parse argv; sets the ns-3 RNG seed from --seed.
+     * \brief Parse argv and check every numeric flag (WanFlags::Check); sets the ns-3 RNG
+     *        seed from --seed.
      * \param argc argument count \param argv arguments
+     * \throws WanInputError "--flag=VALUE: problem" for a bad numeric flag
      */
     void Parse(int argc, char** argv);
 
@@ -46,9 +78,11 @@ class WanCommandLine
      */
     WanTopology LoadTopology() const;
     /**
-     * \brief Create the --output folder (and parents) if needed.
+     * \brief Create the output folder: --output if given (missing or empty), else a new
+     *        results/<program>/<UTC stamp>/ linked from results/latest (ResultsFolder).
      * \return the folder path
-     * \throws std::runtime_error naming --output and the path if it cannot be created or written
+     * \throws WanInputError naming --output (or results/latest) and the path if it is not
+     *         empty, cannot be created or written
      */
     std::string PrepareOutput() const;
 
@@ -61,8 +95,10 @@ class WanCommandLine
     const std::string& GetCityCapabilities() const;
     /** \return --seed */
     uint32_t GetSeed() const;
-    /** \return --output */
+    /** \return --output as given ("": the default results folder, see PrepareOutput) */
     const std::string& GetOutput() const;
+    /** \return the program's name */
+    const std::string& GetProgram() const;
 
     /**
      * \brief Find a relative data path from the working directory, else from the module's
@@ -80,7 +116,9 @@ class WanCommandLine
     static int RunMain(int (*body)(int, char**), int argc, char** argv);
 
   private:
+    std::string m_program;          //!< the program's name
     CommandLine m_cmd;              //!< the ns-3 command line
+    WanFlags m_flags;               //!< numeric flags over m_cmd
     std::string m_topology;         //!< --topology
     std::string m_capabilities;     //!< --capabilities
     std::string m_cityCapabilities; //!< --cityCapabilities

@@ -28,6 +28,7 @@ ChunkLayout::ChunkLayout(uint64_t modelBytes, uint32_t chunkPayloadBytes)
     NS_ASSERT_MSG(m_chunkElements > 0 && chunkPayloadBytes % GradientHeader::ELEMENT_SIZE == 0,
                   "chunk payload " << chunkPayloadBytes << " is not a positive multiple of 4");
     const uint64_t chunks = (m_elements + m_chunkElements - 1) / m_chunkElements;
+    NS_ASSERT_MSG(m_elements <= MAX_ELEMENTS, "model of " << modelBytes << " bytes too large");
     NS_ASSERT_MSG(chunks < UINT32_MAX, "too many chunks");
     m_chunkCount = static_cast<uint32_t>(std::max<uint64_t>(1, chunks));
 }

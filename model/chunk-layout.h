@@ -29,6 +29,21 @@ namespace ns3
 class ChunkLayout
 {
   public:
+    /**
+     * Most int32 elements of an update: element positions (a chunk's first element, a ring
+     * segment's start) travel and are kept as 32-bit numbers.
+     */
+    static constexpr uint64_t MAX_ELEMENTS = UINT32_MAX;
+    /**
+     * Largest update, bytes: MAX_ELEMENTS int32 elements, 17,179,869,180 bytes (about 17.2 GB).
+     * The one limit of model sizes: flags (--modelBytes) and the application check against it.
+     */
+    static constexpr uint64_t MAX_MODEL_BYTES = MAX_ELEMENTS * sizeof(int32_t);
+    /** Why MAX_MODEL_BYTES is the limit, as error messages state it. */
+    static constexpr const char* MAX_MODEL_BYTES_REASON =
+        "the most a 32-bit element index covers: 2^32 - 1 int32 elements, "
+        "ChunkLayout::MAX_MODEL_BYTES";
+
     /** An empty layout (no elements); Init() gives it a size. */
     ChunkLayout();
     /**

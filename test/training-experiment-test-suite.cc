@@ -6,7 +6,10 @@
  * width, and the summary's JSON entry read back.
  */
 
+#include "ns3/boolean.h"
+#include "ns3/chunk-layout.h"
 #include "ns3/clique-schedule.h"
+#include "ns3/fpga-aggregator-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/training-csv.h"
@@ -14,6 +17,8 @@
 #include "ns3/training-helper.h"
 #include "ns3/training-output.h"
 #include "ns3/training-workload.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-router-net-device.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
 
@@ -297,8 +302,9 @@ class CsvRoundTripTestCase : public TestCase
 
     void DoRun() override
     {
-        const std::string first = "Lab, \"North\"";
-        const std::string second = "B \"2\",x";
+        // Island names may not hold commas or quotes (doc/input-rules.rst); labels may.
+        const std::string first = "Lab (North)";
+        const std::string second = "B 2.x";
         const std::string capabilities = "both,\"odd\"";
         const std::string schedule = "my \"file\",v2.json";
         WanTopologyHelper wan;
@@ -371,7 +377,13 @@ class SummaryJsonTestCase : public TestCase
         s.roundsToEpsilon = 12;
         s.queueDrops = 5;
         s.fpga.partial = 2;
+        s.fpga.earlyFlushes = 1;
         s.fpga.wraps = 1;
+        s.fpga.passThroughs[FpgaAggregatorNetDevice::PASS_MISMATCH] = 6;
+        s.routers.drops[WanRouterNetDevice::DROP_NO_ROUTE] = 8;
+        s.lostPeersByIsland = {{"z", 3}, {"a", 0}};
+        s.unfinishedRounds = 2;
+        s.stoppedBy = "maxWallTime";
         s.heldStarts = 4;
         s.gapToColocated = 1.5;
         const nlohmann::json entry = TrainingOutput::SummaryToJson(s);
@@ -388,10 +400,196 @@ class SummaryJsonTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(back.queueDrops, 5u, "queue drops");
         NS_TEST_EXPECT_MSG_EQ(back.fpga.partial, 2u, "partial flushes");
         NS_TEST_EXPECT_MSG_EQ(back.fpga.wraps, 1u, "wraps");
+        NS_TEST_EXPECT_MSG_EQ(back.fpga.earlyFlushes, 1u, "early flushes");
+        NS_TEST_EXPECT_MSG_EQ(back.fpga.passThroughs[FpgaAggregatorNetDevice::PASS_MISMATCH],
+                              6u,
+                              "pass-throughs by reason");
+        NS_TEST_EXPECT_MSG_EQ(back.fpga.mismatches, 6u, "mismatches from the pass-throughs");
+        NS_TEST_EXPECT_MSG_EQ(back.routers.drops[WanRouterNetDevice::DROP_NO_ROUTE],
+                              8u,
+                              "router drops by reason");
+        NS_TEST_EXPECT_MSG_EQ(back.routers.GetTotal(), 8u, "router drops in all");
+        NS_TEST_EXPECT_MSG_EQ(back.lostPeersByIsland.size(), 2u, "lost peers per island");
+        NS_TEST_EXPECT_MSG_EQ(back.lostPeersByIsland[0].first, "z", "island order kept");
+        NS_TEST_EXPECT_MSG_EQ(back.lostPeersByIsland[0].second, 3u, "its lost peers");
+        NS_TEST_EXPECT_MSG_EQ(back.unfinishedRounds, 2u, "unfinished rounds");
+        NS_TEST_EXPECT_MSG_EQ(back.stoppedBy, "maxWallTime", "stopped by");
+        NS_TEST_EXPECT_MSG_EQ(entry.at("complete").get<bool>(), false, "unfinished: partial");
         NS_TEST_EXPECT_MSG_EQ(back.heldStarts, 4u, "held starts");
         NS_TEST_EXPECT_MSG_EQ(*back.gapToColocated, 1.5, "gap");
         NS_TEST_EXPECT_MSG_EQ(back.colocatedTimeToEpsilon.has_value(), false, "no reference");
     }
+};
+
+/**
+ * \ingroup wan-training-experiment-tests
+ * \brief The FPGA and router counters and the lost peers per island reach the summary.json
+ *        entry, with values worked out by hand for a run that exhausts an FPGA's slots.
+ *
+ * Three cities A, B and C, all multicast-capable with FPGAs; B is 1 ms from A, C is 50 ms
+ * from both. One round of a global clique, an update of exactly CHUNKS chunks. A's FPGA gets
+ * one slot and no early flush: B's chunk 0 takes the slot and waits 49 ms for C's chunk 0, so
+ * B's chunks 1..3 find no slot (3 overflows). C's chunk 0 completes the slot, which is freed
+ * after PipelineLatency (0.5 us, less than a chunk's 7.2 us at 10 Gbit/s); C's chunk 1 takes
+ * it and waits for B's chunk 1, which passed already: C's chunks 2 and 3 find no slot (2 more
+ * overflows, 5), and chunk 1's slot is flushed partial after the Timeout (1 partial flush, no
+ * early one). The other FPGAs have their tuned slots: no overflow, no partial flush. The
+ * network is lossless and every route exists: no router drops, no lost peer.
+ */
+class CountersReachSummaryTestCase : public TestCase
+{
+  public:
+    CountersReachSummaryTestCase()
+        : TestCase("FPGA slot exhaustion, router drops, lost peers per island: in summary.json")
+    {
+    }
+
+  private:
+    /** Chunks of the update. */
+    static constexpr uint32_t CHUNKS = 4;
+    /** Delay of the far links (to C), s. */
+    static constexpr double FAR_DELAY_S = 50e-3;
+
+    /** \return cities A, B, C (A-B near, C far from both), one island each */
+    static WanTopology Triangle()
+    {
+        WanTopology t;
+        for (const char* code : {"A", "B", "C"})
+        {
+            WanCity city;
+            city.code = code;
+            city.name = code;
+            city.caps = WanCapabilities::Parse("both", "test");
+            t.AddCity(city);
+        }
+        t.AddLink(WanLink{0, 1, LINK_BPS, WAN_DELAY_S});
+        t.AddLink(WanLink{0, 2, LINK_BPS, FAR_DELAY_S});
+        t.AddLink(WanLink{1, 2, LINK_BPS, FAR_DELAY_S});
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            WanIsland island;
+            island.name = t.GetCities()[c].code + "-0";
+            island.city = c;
+            island.accessBps = LINK_BPS;
+            island.accessDelay = ACCESS_DELAY_S;
+            t.AddIsland(island);
+        }
+        t.Validate();
+        return t;
+    }
+
+    void DoRun() override
+    {
+        WanTopologyHelper wan;
+        wan.Install(Triangle());
+        TrainingHelper helper(wan, CliqueSchedule::GlobalClique(3));
+        const uint32_t payload = ChunkLayout::DefaultChunkPayload(wan.GetMtu(), 3);
+        helper.SetModelBytes(uint64_t(CHUNKS) * payload);
+        helper.SetRounds(1);
+        helper.SetComputeTime(MilliSeconds(1));
+        helper.Install();
+        const Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(0);
+        NS_TEST_ASSERT_MSG_NE(fpga, nullptr, "A has an FPGA");
+        fpga->SetAttribute("SlotCount", UintegerValue(1));
+        fpga->SetAttribute("EarlyFlush", BooleanValue(false));
+        TrainingExperiment experiment(helper);
+        experiment.Run();
+        const nlohmann::json entry =
+            nlohmann::json::parse(TrainingOutput::SummaryToJson(experiment.Summarise(0.5)).dump());
+        Simulator::Destroy();
+
+        NS_TEST_EXPECT_MSG_EQ(entry.at("fpga_overflows").get<uint64_t>(), 5u, "slots exhausted");
+        NS_TEST_EXPECT_MSG_EQ(entry.at("fpga_pass_throughs").at("Overflow").get<uint64_t>(),
+                              5u,
+                              "overflow pass-throughs");
+        NS_TEST_EXPECT_MSG_EQ(entry.at("fpga_partial_flushes").get<uint64_t>(),
+                              1u,
+                              "one partial flush after the Timeout");
+        NS_TEST_EXPECT_MSG_EQ(entry.at("fpga_early_flushes").get<uint64_t>(), 0u, "none early");
+        NS_TEST_EXPECT_MSG_EQ(entry.at("fpga_wraps").get<uint64_t>(), 0u, "virtual: no wraps");
+        for (uint32_t r = 0; r < WanRouterNetDevice::DROP_REASON_COUNT; ++r)
+        {
+            const char* reason =
+                WanRouterNetDevice::DropReasonName(static_cast<WanRouterNetDevice::DropReason>(r));
+            NS_TEST_EXPECT_MSG_EQ(entry.at("router_drops").at(reason).get<uint64_t>(),
+                                  0u,
+                                  "router drops: " << reason);
+        }
+        const nlohmann::json& lost = entry.at("lost_peers_by_island");
+        NS_TEST_ASSERT_MSG_EQ(lost.size(), 3u, "one entry per island");
+        const char* names[] = {"A-0", "B-0", "C-0"};
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(lost[i].at("island").get<std::string>(), names[i], "order");
+            NS_TEST_EXPECT_MSG_EQ(lost[i].at("lost_peers").get<uint64_t>(), 0u, "none lost");
+        }
+        NS_TEST_EXPECT_MSG_EQ(entry.at("unfinished_rounds").get<uint32_t>(), 0u, "all done");
+        NS_TEST_EXPECT_MSG_EQ(entry.at("complete").get<bool>(), true, "complete");
+        NS_TEST_EXPECT_MSG_EQ(entry.at("stopped_by").is_null(), true, "no guard");
+    }
+};
+
+/**
+ * \ingroup wan-training-experiment-tests
+ * \brief A run stopped by its simulated-time limit keeps its records, marks the unfinished
+ *        round and names the limit. Two islands on 1 Mbit/s access links exchange 1 MB: the
+ *        round needs at least 8 s of transmission, the limit is 1 s.
+ */
+class SimTimeLimitTestCase : public TestCase
+{
+  public:
+    SimTimeLimitTestCase()
+        : TestCase("maxSimTime: the run stops, its round is recorded unfinished")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanTopology slow = TwoIslands("a", "b");
+        WanTopology t;
+        for (const WanCity& city : slow.GetCities())
+        {
+            t.AddCity(city);
+        }
+        for (const WanLink& link : slow.GetLinks())
+        {
+            t.AddLink(link);
+        }
+        for (WanIsland island : slow.GetIslands())
+        {
+            island.accessBps = SLOW_BPS;
+            t.AddIsland(island);
+        }
+        t.Validate();
+        WanTopologyHelper wan;
+        wan.Install(t);
+        TrainingHelper helper(wan, CliqueSchedule::GlobalClique(2));
+        helper.SetModelBytes(SLOW_MODEL_BYTES);
+        helper.SetRounds(2);
+        helper.SetComputeTime(MilliSeconds(1));
+        helper.Install();
+        TrainingExperiment experiment(helper);
+        experiment.SetMaxSimTime(Seconds(1));
+        experiment.Run();
+        const TrainingSummary s = experiment.Summarise(0.5);
+        NS_TEST_EXPECT_MSG_EQ(Simulator::Now(), Seconds(1), "stopped at the limit");
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(experiment.GetStoppedBy(), "maxSimTime", "stopped by the limit");
+        NS_TEST_EXPECT_MSG_EQ(s.stoppedBy, "maxSimTime", "in the summary");
+        NS_TEST_EXPECT_MSG_EQ(s.unfinishedRounds, 2u, "neither round finished");
+        NS_TEST_EXPECT_MSG_EQ(s.IsComplete(), false, "partial");
+        NS_TEST_EXPECT_MSG_EQ(experiment.GetRecords().size(), 4u, "2 rounds x 2 islands");
+        for (const TrainingRoundRecord& r : experiment.GetRecords())
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finished, false, "unfinished");
+        }
+    }
+
+    /** Access rate, bits per second. */
+    static constexpr uint64_t SLOW_BPS = 1000000;
+    /** Update bytes: 8 s at SLOW_BPS. */
+    static constexpr uint64_t SLOW_MODEL_BYTES = 1000000;
 };
 
 /**
@@ -408,6 +606,8 @@ class TrainingExperimentTestSuite : public TestSuite
         AddTestCase(new SummariseWithoutRecordsTestCase());
         AddTestCase(new CsvRoundTripTestCase());
         AddTestCase(new SummaryJsonTestCase());
+        AddTestCase(new CountersReachSummaryTestCase());
+        AddTestCase(new SimTimeLimitTestCase());
     }
 };
 

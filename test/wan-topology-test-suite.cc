@@ -7,6 +7,7 @@
 
 // ctest-suite: wan-topology
 
+#include "ns3/results-folder.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/test.h"
 #include "ns3/wan-command-line.h"
@@ -563,7 +564,7 @@ class WanCommandLineTestCase : public TestCase
     {
         const uint32_t savedSeed = RngSeedManager::GetSeed();
         {
-            WanCommandLine cmd("test");
+            WanCommandLine cmd("test", "test");
             Argv argv({"prog",
                        "--topology=data/topologies/dense-9.json",
                        "--capabilities=multicast",
@@ -584,12 +585,12 @@ class WanCommandLineTestCase : public TestCase
                                   "");
         }
         {
-            // Defaults: doublezero-9 with its own capabilities, seed 1, results/latest.
-            WanCommandLine cmd("test");
+            // Defaults: doublezero-9 with its own capabilities, seed 1, the results-folder rule.
+            WanCommandLine cmd("test", "test");
             Argv argv({"prog"});
             cmd.Parse(argv.Count(), argv.Get());
             NS_TEST_ASSERT_MSG_EQ(cmd.GetSeed(), 1, "default seed");
-            NS_TEST_ASSERT_MSG_EQ(cmd.GetOutput(), "results/latest", "default output");
+            NS_TEST_ASSERT_MSG_EQ(cmd.GetOutput(), "", "default output: the results-folder rule");
             NS_TEST_ASSERT_MSG_EQ(cmd.GetCapabilities(), "", "default capabilities");
             const WanTopology t = cmd.LoadTopology();
             NS_TEST_ASSERT_MSG_EQ(t.GetName(), "doublezero-9", "default topology");
@@ -599,7 +600,7 @@ class WanCommandLineTestCase : public TestCase
             // From another working directory the default is found in the module's source.
             const auto saved = std::filesystem::current_path();
             std::filesystem::current_path(std::filesystem::temp_directory_path());
-            WanCommandLine cmd("test");
+            WanCommandLine cmd("test", "test");
             Argv argv({"prog"});
             std::string name;
             std::string message = ErrorOf([&cmd, &argv, &name]() {
@@ -622,11 +623,12 @@ class WanCommandLineTestCase : public TestCase
             {"--cityCapabilities=XYZ:none", "--cityCapabilities: \"XYZ\": unknown city code"},
             {"--cityCapabilities=NYC:turbo", "--cityCapabilities: NYC: \"turbo\""},
             {"--topology=no/such.json", "--topology: no/such.json: cannot open"},
-            {"--seed=0", "--seed: 0: must be at least 1"},
+            {"--seed=0", "--seed=0: must be in 1..4294967295"},
+            {"--seed=-1", "--seed=-1: must not be negative"},
         };
         for (const auto& b : bad)
         {
-            WanCommandLine cmd("test");
+            WanCommandLine cmd("test", "test");
             Argv argv({"prog", b.flag});
             const std::string message = ErrorOf([&cmd, &argv]() {
                 cmd.Parse(argv.Count(), argv.Get());
@@ -645,7 +647,7 @@ class WanCommandLineTestCase : public TestCase
                                       {"code": "B", "latitude": 0, "longitude": 1}],
                            "links": [{"a": "A", "b": "B", "bandwidth": "-5Gbps"}]})";
             }
-            WanCommandLine cmd("test");
+            WanCommandLine cmd("test", "test");
             Argv argv({"prog", "--topology=" + path.string()});
             const std::string message = ErrorOf([&cmd, &argv]() {
                 cmd.Parse(argv.Count(), argv.Get());
@@ -661,7 +663,7 @@ class WanCommandLineTestCase : public TestCase
             const auto root = std::filesystem::temp_directory_path() / "wan-cmd-output-test";
             std::filesystem::remove_all(root);
             const auto nested = root / "a" / "b";
-            WanCommandLine cmd("test");
+            WanCommandLine cmd("test", "test");
             Argv argv({"prog", "--output=" + nested.string()});
             cmd.Parse(argv.Count(), argv.Get());
             NS_TEST_ASSERT_MSG_EQ(cmd.PrepareOutput(), nested.string(), "returns the folder");
@@ -670,7 +672,7 @@ class WanCommandLineTestCase : public TestCase
 
             const auto file = root / "file";
             std::ofstream(file) << "x";
-            WanCommandLine onFile("test");
+            WanCommandLine onFile("test", "test");
             Argv argvFile({"prog", "--output=" + file.string()});
             onFile.Parse(argvFile.Count(), argvFile.Get());
             std::string message = ErrorOf([&onFile]() { onFile.PrepareOutput(); });
@@ -680,7 +682,7 @@ class WanCommandLineTestCase : public TestCase
             std::filesystem::remove_all(root);
 
             // /proc refuses new folders even to root.
-            WanCommandLine onProc("test");
+            WanCommandLine onProc("test", "test");
             Argv argvProc({"prog", "--output=/proc/wan-training-test/x"});
             onProc.Parse(argvProc.Count(), argvProc.Get());
             message = ErrorOf([&onProc]() { onProc.PrepareOutput(); });
@@ -705,6 +707,69 @@ class WanCommandLineTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief ResultsFolder: default runs get a new stamped folder and results/latest links to the
+ *        newest; an old-layout results/latest folder and a non-empty --output are refused.
+ */
+class ResultsFolderTestCase : public TestCase
+{
+  public:
+    ResultsFolderTestCase()
+        : TestCase("ResultsFolder: stamped run folders, a latest link, no mixing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        namespace fs = std::filesystem;
+        const fs::path root = fs::temp_directory_path() / "wan-results-folder-test";
+        fs::remove_all(root);
+        const std::string stamp = "20250102T030405Z";
+        NS_TEST_EXPECT_MSG_EQ(ResultsFolder::UtcStamp(1735787045), stamp, "UTC stamp");
+
+        const std::string first = ResultsFolder::CreateRun(root.string(), "prog", stamp);
+        NS_TEST_EXPECT_MSG_EQ(first, (root / "prog" / stamp).string(), "first run");
+        const fs::path latest = root / "latest";
+        NS_TEST_EXPECT_MSG_EQ(fs::is_symlink(latest), true, "latest is a link");
+        NS_TEST_EXPECT_MSG_EQ(fs::read_symlink(latest).string(),
+                              "prog/" + stamp,
+                              "relative, to the run");
+        // The same second again, and another program: suffixes, latest follows.
+        const std::string second = ResultsFolder::CreateRun(root.string(), "prog", stamp);
+        NS_TEST_EXPECT_MSG_EQ(second, (root / "prog" / (stamp + "-2")).string(), "suffix -2");
+        NS_TEST_EXPECT_MSG_EQ(fs::read_symlink(latest).string(), "prog/" + stamp + "-2", "");
+        ResultsFolder::CreateRun(root.string(), "other", stamp);
+        NS_TEST_EXPECT_MSG_EQ(fs::read_symlink(latest).string(), "other/" + stamp, "any program");
+        NS_TEST_EXPECT_MSG_EQ(fs::exists(root / "latest.tmp"), false, "no temporary link left");
+
+        // The old layout: results/latest a real folder is kept, and the run refused.
+        fs::remove(latest);
+        fs::create_directories(latest / "keep");
+        std::string message = ErrorOf(
+            [&root, &stamp]() { ResultsFolder::CreateRun(root.string(), "prog", stamp + "x"); });
+        NS_TEST_EXPECT_MSG_EQ(Contains(message, (root / "latest").string() + "\": is a folder"),
+                              true,
+                              message);
+        NS_TEST_EXPECT_MSG_EQ(Contains(message, "move it"), true, message);
+        NS_TEST_EXPECT_MSG_EQ(fs::exists(latest / "keep"), true, "old folder untouched");
+        NS_TEST_EXPECT_MSG_EQ(fs::exists(root / "prog" / (stamp + "x")), false, "nothing created");
+
+        // An explicit folder: created if missing, accepted if empty, refused if not.
+        const fs::path mine = root / "mine";
+        NS_TEST_EXPECT_MSG_EQ(ResultsFolder::UseFolder(mine.string()), mine.string(), "created");
+        NS_TEST_EXPECT_MSG_EQ(ResultsFolder::UseFolder(mine.string()), mine.string(), "empty: ok");
+        std::ofstream(mine / "summary.json") << "{}";
+        message = ErrorOf([&mine]() { ResultsFolder::UseFolder(mine.string()); });
+        NS_TEST_EXPECT_MSG_EQ(
+            Contains(message, "--output: \"" + mine.string() + "\": exists and is not empty"),
+            true,
+            message);
+        fs::remove_all(root);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The "wan-topology" suite.
  */
 class WanTopologyTestSuite : public TestSuite
@@ -720,6 +785,7 @@ class WanTopologyTestSuite : public TestSuite
         AddTestCase(new WanTopologyCapabilitiesTestCase);
         AddTestCase(new WanTopologyBuildTestCase);
         AddTestCase(new WanCommandLineTestCase);
+        AddTestCase(new ResultsFolderTestCase);
         AddRejections();
     }
 

@@ -1,0 +1,282 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-flags.h"
+
+#include "ns3/command-line.h"
+#include "ns3/log.h"
+#include "ns3/wan-input-error.h"
+#include "ns3/wan-units.h"
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <locale>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanFlags");
+
+namespace
+{
+
+/** Base of the decimal digits of a whole number. */
+constexpr uint64_t DECIMAL = 10;
+
+/** \param min smallest \param max largest \return "min..max" */
+std::string
+IntegerRange(uint64_t min, uint64_t max)
+{
+    return std::to_string(min) + ".." + std::to_string(max);
+}
+
+/**
+ * \brief Parse a whole number strictly (digits only) and check its range.
+ * \param name flag \param text value as typed \param min smallest \param max largest
+ * \param limit why max is the limit (may be empty) \return the number
+ * \throws WanInputError naming the flag and the value
+ */
+uint64_t
+ParseUnsigned(const std::string& name,
+              const std::string& text,
+              uint64_t min,
+              uint64_t max,
+              const std::string& limit)
+{
+    const std::string expected = "expected a whole number in " + IntegerRange(min, max);
+    if (!text.empty() && text[0] == '-')
+    {
+        throw WanInputError(
+            WanFlags::Rejection(name, text, "must not be negative (" + expected + ")"));
+    }
+    uint64_t value = 0;
+    bool overflow = false;
+    for (const char c : text)
+    {
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+        {
+            throw WanInputError(WanFlags::Rejection(name, text, expected));
+        }
+        const auto digit = static_cast<uint64_t>(c - '0');
+        overflow = overflow || value > (std::numeric_limits<uint64_t>::max() - digit) / DECIMAL;
+        value = overflow ? value : value * DECIMAL + digit;
+    }
+    if (text.empty())
+    {
+        throw WanInputError(WanFlags::Rejection(name, text, expected));
+    }
+    if (overflow || value < min || value > max)
+    {
+        throw WanInputError(WanFlags::Rejection(name,
+                                                text,
+                                                "must be in " + IntegerRange(min, max) +
+                                                    (limit.empty() ? "" : " (" + limit + ")")));
+    }
+    return value;
+}
+
+/**
+ * \brief Parse a real number strictly: decimal digits, optional point and exponent; no blanks,
+ *        hexadecimal, "inf" or "nan".
+ * \param name flag \param text value as typed \param range where it must lie \return it
+ * \throws WanInputError naming the flag and the value
+ */
+double
+ParseReal(const std::string& name, const std::string& text, const WanFlagRange& range)
+{
+    const std::string expected = "expected a number in " + range.ToString();
+    for (const char c : text)
+    {
+        if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '+' &&
+            c != 'e' && c != 'E')
+        {
+            throw WanInputError(WanFlags::Rejection(name, text, expected));
+        }
+    }
+    std::istringstream in(text);
+    in.imbue(std::locale::classic());
+    double value = 0;
+    in >> value;
+    if (text.empty() || in.fail() || in.peek() != std::char_traits<char>::eof() ||
+        !std::isfinite(value))
+    {
+        throw WanInputError(WanFlags::Rejection(name, text, expected));
+    }
+    if (!range.Contains(value))
+    {
+        throw WanInputError(WanFlags::Rejection(name, text, "must be in " + range.ToString()));
+    }
+    return value;
+}
+
+/**
+ * \brief Run a WanUnits parser and restate its error as "--name=text: problem".
+ * \param name flag \param text value as typed \param parse the parser, given "--name"
+ * \return what the parser returned
+ */
+template <typename T, typename Parser>
+T
+ParseWithUnits(const std::string& name, const std::string& text, Parser parse)
+{
+    const std::string flag = "--" + name;
+    try
+    {
+        return parse(text, flag);
+    }
+    catch (const WanInputError& e)
+    {
+        // WanUnits says "<what>: "<text>": <problem>"; keep the problem.
+        const std::string prefix = flag + ": \"" + text + "\": ";
+        const std::string message = e.what();
+        const std::string problem = message.compare(0, prefix.size(), prefix) == 0
+                                        ? message.substr(prefix.size())
+                                        : message;
+        throw WanInputError(WanFlags::Rejection(name, text, problem));
+    }
+}
+
+} // namespace
+
+bool
+WanFlagRange::Contains(double value) const
+{
+    const bool aboveMin = minOpen ? value > min : value >= min;
+    const bool belowMax = maxOpen ? value < max : value <= max;
+    return aboveMin && belowMax;
+}
+
+std::string
+WanFlagRange::ToString() const
+{
+    return std::string(minOpen ? "(" : "[") + WanUnits::FormatNumber(min) + ", " +
+           WanUnits::FormatNumber(max) + (maxOpen ? ")" : "]");
+}
+
+WanFlags::WanFlags(CommandLine& cmd)
+    : m_cmd(cmd)
+{
+}
+
+WanFlags::~WanFlags() = default;
+
+std::string
+WanFlags::Rejection(const std::string& name, const std::string& text, const std::string& problem)
+{
+    return "--" + name + "=" + text + ": " + problem;
+}
+
+void
+WanFlags::Add(const std::string& name,
+              const std::string& help,
+              const std::string& text,
+              std::function<void(const std::string&)> convert)
+{
+    m_flags.push_back(std::make_unique<Flag>(Flag{name, text, std::move(convert)}));
+    m_cmd.AddValue(name, help, m_flags.back()->text);
+}
+
+void
+WanFlags::AddUnsigned(const std::string& name,
+                      const std::string& help,
+                      uint64_t& value,
+                      uint64_t min,
+                      uint64_t max,
+                      const std::string& limit)
+{
+    Add(name,
+        help + " (" + IntegerRange(min, max) + ")",
+        std::to_string(value),
+        [name, &value, min, max, limit](const std::string& t) {
+            value = ParseUnsigned(name, t, min, max, limit);
+        });
+}
+
+void
+WanFlags::AddUnsigned(const std::string& name,
+                      const std::string& help,
+                      uint32_t& value,
+                      uint32_t min,
+                      uint32_t max,
+                      const std::string& limit)
+{
+    Add(name,
+        help + " (" + IntegerRange(min, max) + ")",
+        std::to_string(value),
+        [name, &value, min, max, limit](const std::string& t) {
+            value = static_cast<uint32_t>(ParseUnsigned(name, t, min, max, limit));
+        });
+}
+
+void
+WanFlags::AddReal(const std::string& name,
+                  const std::string& help,
+                  double& value,
+                  const WanFlagRange& range)
+{
+    Add(name,
+        help + ", in " + range.ToString(),
+        WanUnits::FormatNumber(value),
+        [name, &value, range](const std::string& t) { value = ParseReal(name, t, range); });
+}
+
+void
+WanFlags::AddDuration(const std::string& name,
+                      const std::string& help,
+                      double& seconds,
+                      const std::string& text,
+                      const WanFlagRange& range)
+{
+    const bool optional = text.empty();
+    Add(name, help, text, [name, &seconds, range, optional](const std::string& t) {
+        if (optional && t.empty())
+        {
+            return;
+        }
+        const double value = ParseWithUnits<double>(name, t, &WanUnits::ParseDelay);
+        if (!range.Contains(value))
+        {
+            throw WanInputError(Rejection(name, t, "must be in " + range.ToString() + " seconds"));
+        }
+        seconds = value;
+    });
+}
+
+void
+WanFlags::AddRate(const std::string& name, const std::string& help, uint64_t& bps)
+{
+    Add(name, help, "", [name, &bps](const std::string& t) {
+        if (!t.empty())
+        {
+            bps = ParseWithUnits<uint64_t>(name, t, &WanUnits::ParseRate);
+        }
+    });
+}
+
+void
+WanFlags::Check() const
+{
+    for (const auto& flag : m_flags)
+    {
+        NS_LOG_INFO("--" << flag->name << "=" << flag->text);
+        flag->convert(flag->text);
+    }
+}
+
+const std::string&
+WanFlags::GetText(const std::string& name) const
+{
+    for (const auto& flag : m_flags)
+    {
+        if (flag->name == name)
+        {
+            return flag->text;
+        }
+    }
+    throw std::out_of_range("WanFlags: no flag --" + name);
+}
+
+} // namespace ns3

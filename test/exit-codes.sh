@@ -1,0 +1,110 @@
+#!/bin/sh
+# nine-city-training's exit codes and its guards, on the real binary:
+#   0  a small lossless run: every round complete (summary.json, rounds.csv's complete column);
+#   3  a 1 bit/s access link with a 200 kB model (1.6 million seconds per update) and
+#      --maxSimTime=30s: the run stops within seconds of wall time, writes its results, and
+#      every round is unfinished; the same with --jobs=2 over all four capability sets (the
+#      parent combines its children's codes); a 2 GB model with --maxWallTime=2s;
+#   the default results folder: results/nine-city-training/<UTC stamp>/ and results/latest a
+#      link to it.
+# Expected values follow from the arguments (rounds x islands rows; nothing can finish in 30 s
+# at 1 bit/s), not from earlier output.
+# Usage: test/exit-codes.sh <nine-city-training binary> <scratch folder>
+set -u
+example=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") || exit 1
+mkdir -p "$2" && scratch=$(cd "$2" && pwd) || exit 1
+status=0
+# Islands of the default topology (data/topologies/doublezero-9.json).
+islands=9
+# Most wall seconds a guarded run may take, setup included.
+guard=60
+
+rm -rf "$scratch"
+mkdir -p "$scratch/cwd"
+cd "$scratch/cwd" || exit 1
+
+fail() {
+    echo "FAIL: $*" >&2
+    status=1
+}
+
+# run LABEL EXPECTED-CODE FLAG...: one run into $scratch/LABEL; checks its exit code
+run() {
+    label=$1
+    expected=$2
+    shift 2
+    start=$(date +%s)
+    timeout $((guard * 2)) "$example" "$@" --output="$scratch/$label" \
+        >"$scratch/$label.txt" 2>"$scratch/$label.err"
+    code=$?
+    seconds=$(($(date +%s) - start))
+    if [ "$code" -ne "$expected" ]; then
+        fail "$label: exit code $code, expected $expected ($*)"
+        tail -5 "$scratch/$label.err" >&2
+    else
+        echo "ok: $label: exit code $code after $seconds s"
+    fi
+}
+
+# has LABEL TEXT COUNT: summary.json of LABEL holds TEXT on exactly COUNT lines
+has() {
+    found=$(grep -cF -- "$2" "$scratch/$1/summary.json")
+    [ "$found" -eq "$3" ] || fail "$1: summary.json has '$2' on $found lines, expected $3"
+}
+
+# complete LABEL VALUE ROWS: rounds.csv of LABEL has ROWS rows, each with complete=VALUE
+complete() {
+    rows=$(tail -n +2 "$scratch/$1/rounds.csv" | awk -F, -v v="$2" '$NF == v' | wc -l)
+    all=$(tail -n +2 "$scratch/$1/rounds.csv" | wc -l)
+    [ "$rows" -eq "$3" ] && [ "$all" -eq "$3" ] ||
+        fail "$1: rounds.csv has $rows of $all rows with complete=$2, expected $3 of $3"
+}
+
+small="--modelBytes=200000 --schedule=global --colocated=false"
+
+# shellcheck disable=SC2086
+run complete 0 $small --rounds=2
+has complete '"complete": true' 1
+has complete '"unfinished_rounds": 0' 1
+has complete '"stopped_by": null' 1
+has complete '"exit_code": 0' 1
+complete complete 1 $((2 * islands))
+
+# shellcheck disable=SC2086
+run slow-link 3 $small --rounds=2 --accessBandwidth=1bps --maxSimTime=30s
+[ "$seconds" -le "$guard" ] || fail "slow-link: took $seconds s, more than $guard"
+has slow-link '"complete": false' 1
+has slow-link '"unfinished_rounds": 2' 1
+has slow-link '"stopped_by": "maxSimTime"' 1
+has slow-link '"exit_code": 3' 1
+complete slow-link 0 $((2 * islands))
+grep -qF "stopped by --maxSimTime" "$scratch/slow-link.err" ||
+    fail "slow-link: no warning on stderr"
+
+# shellcheck disable=SC2086
+run slow-link-jobs 3 $small --rounds=1 --accessBandwidth=1bps --maxSimTime=30s \
+    --capabilities=all --jobs=2
+has slow-link-jobs '"stopped_by": "maxSimTime"' 4
+has slow-link-jobs '"exit_code": 3' 1
+complete slow-link-jobs 0 $((4 * islands))
+
+run wall 3 --modelBytes=2000000000 --schedule=global --colocated=false --rounds=1 \
+    --maxWallTime=2s
+[ "$seconds" -le "$guard" ] || fail "wall: took $seconds s, more than $guard"
+has wall '"stopped_by": "maxWallTime"' 1
+has wall '"exit_code": 3' 1
+complete wall 0 "$islands"
+
+# Without --output: a new stamped folder, results/latest a relative link to it.
+timeout "$guard" "$example" $small --rounds=1 >"$scratch/default.txt" 2>"$scratch/default.err" ||
+    fail "default folder: exit code $?"
+target=$(readlink results/latest)
+if ! echo "$target" | grep -qE '^nine-city-training/[0-9]{8}T[0-9]{6}Z(-[0-9]+)?$'; then
+    fail "results/latest links to '$target', expected nine-city-training/<UTC stamp>"
+elif [ ! -f "results/$target/summary.json" ]; then
+    fail "results/latest: no summary.json in results/$target"
+else
+    echo "ok: default folder results/$target, linked from results/latest"
+fi
+
+exit $status

@@ -1,0 +1,140 @@
+#!/bin/sh
+# Every bad command-line value is rejected before anything runs: the real example binaries are
+# run with one bad flag each and must exit 1, print "error: " and the expected text (which
+# names the flag and the value) on stderr, and create no results folder. The rules are listed
+# in doc/input-rules.rst ("Command-line flags"); each row there names its case here.
+# Expected messages are written from the rules, not copied from the programs' output.
+# Usage: test/flag-rejections.sh <examples folder> <scratch folder>
+set -u
+examples=$(cd "$1" && pwd) || exit 1
+mkdir -p "$2" && scratch=$(cd "$2" && pwd) || exit 1
+status=0
+cases=0
+# Each case has a time limit: a value that slips through starts a run, which must not hang.
+limit=60
+
+rm -rf "$scratch"
+mkdir -p "$scratch/cwd"
+# The examples find data/ from the module's source folder, so they can run anywhere: here in
+# an empty folder, to see that a rejection creates no results/ folder.
+cd "$scratch/cwd" || exit 1
+
+# reject EXAMPLE EXPECTED-TEXT FLAG...: EXAMPLE FLAG... exits 1 and says EXPECTED-TEXT
+reject() {
+    example=$1
+    expected=$2
+    shift 2
+    cases=$((cases + 1))
+    timeout "$limit" "$examples/$example" "$@" >"$scratch/out.txt" 2>"$scratch/err.txt"
+    code=$?
+    if [ "$code" -ne 1 ]; then
+        echo "FAIL: $example $*: exit code $code, expected 1" >&2
+        tail -3 "$scratch/err.txt" >&2
+        status=1
+    elif ! grep -qF -- "error: " "$scratch/err.txt" ||
+        ! grep -qF -- "$expected" "$scratch/err.txt"; then
+        echo "FAIL: $example $*: stderr lacks '$expected':" >&2
+        cat "$scratch/err.txt" >&2
+        status=1
+    elif [ -e results ]; then
+        echo "FAIL: $example $*: rejected, but a results folder was created" >&2
+        status=1
+    else
+        echo "ok: $example $* -> 1: $expected"
+    fi
+    rm -rf results
+}
+
+n=nine-city-training
+# ns-3's CommandLine would read -1 into a uint32_t as 4294967295 (four billion rounds).
+reject $n "--rounds=-1: must not be negative" --rounds=-1
+reject $n "--rounds=0: must be in 1..1000000" --rounds=0
+reject $n "--rounds=1000001: must be in 1..1000000" --rounds=1000001
+reject $n "--rounds=4294967296: must be in 1..1000000" --rounds=4294967296
+reject $n "--rounds=2.5: expected a whole number in 1..1000000" --rounds=2.5
+reject $n "--modelBytes=-5: must not be negative" --modelBytes=-5
+reject $n "--modelBytes=0: must be in 1..17179869180" --modelBytes=0
+# 2^64 - 1 fits the type but not the chunk layout; 2^64 does not fit the type.
+reject $n "--modelBytes=18446744073709551615: must be in 1..17179869180" \
+    --modelBytes=18446744073709551615
+reject $n "--modelBytes=18446744073709551616: must be in 1..17179869180" \
+    --modelBytes=18446744073709551616
+# A 20 GB virtual model used to abort in the application after the optimiser had run.
+reject $n "--modelBytes=20000000000: must be in 1..17179869180 (the most a 32-bit element" \
+    --modelBytes=20000000000
+reject $n "--modelBytes=1e9: expected a whole number" --modelBytes=1e9
+reject $n "--modelBytes=100000000: --payload=real allows at most 67108864" \
+    --modelBytes=100000000 --payload=real
+reject $n "--lossRate=1: must be in [0, 1)" --lossRate=1
+reject $n "--lossRate=-0.1: must be in [0, 1)" --lossRate=-0.1
+reject $n "--lossRate=nan: expected a number in [0, 1)" --lossRate=nan
+reject $n "--lossRate=0.1x: expected a number in [0, 1)" --lossRate=0.1x
+reject $n "--epsilon=0: must be in (0, 1)" --epsilon=0
+reject $n "--epsilon=1: must be in (0, 1)" --epsilon=1
+reject $n "--wanBandwidth=0Gbps: must be positive" --wanBandwidth=0Gbps
+reject $n "--accessBandwidth=-5Gbps: must be positive" --accessBandwidth=-5Gbps
+reject $n "--accessBandwidth=10: unknown rate unit" --accessBandwidth=10
+reject $n "--wanBandwidth=1e10Tbps: too large" --wanBandwidth=1e10Tbps
+reject $n "--mtu=1279: must be in 1280..65535" --mtu=1279
+reject $n "--mtu=65536: must be in 1280..65535" --mtu=65536
+reject $n "--jobs=0: must be in 1..1024" --jobs=0
+reject $n "--jobs=-2: must not be negative" --jobs=-2
+reject $n "--computeTime=-1ms: must not be negative" --computeTime=-1ms
+reject $n "--computeTime=1e300s: too large for ns-3's Time" --computeTime=1e300s
+reject $n "--computeTime=100: unknown delay unit" --computeTime=100
+reject $n "--maxPeriod=0: must be in 1..16" --maxPeriod=0
+reject $n "--maxPeriod=17: must be in 1..16" --maxPeriod=17
+reject $n "--baselineRounds=-1: must not be negative" --baselineRounds=-1
+reject $n "--seed=0: must be in 1..4294967295" --seed=0
+reject $n "--seed=-1: must not be negative" --seed=-1
+reject $n "--maxSimTime=0s: must be in (0, 9.2e+09] seconds" --maxSimTime=0s
+reject $n "--maxSimTime=-5s: must not be negative" --maxSimTime=-5s
+reject $n "--maxWallTime=0s: must be in (0, 9.2e+09] seconds" --maxWallTime=0s
+reject $n "--maxWallTime=1e300s: too large for ns-3's Time" --maxWallTime=1e300s
+
+reject fpga-aggregation "--k=0: must be in 1..1000" --k=0
+reject fpga-aggregation "--k=-1: must not be negative" --k=-1
+reject fpga-aggregation "--chunks=0: must be in 1..1000000" --chunks=0
+reject fpga-aggregation "--elements=2001: must be in 1..2000" --elements=2001
+reject wan-fabric "--bytes=0: must be in 1..1000000000000" --bytes=0
+reject wan-fabric "--bytes=-1: must not be negative" --bytes=-1
+reject schedule-explorer "--modelBytes=-5: must not be negative" --modelBytes=-5
+reject schedule-explorer "--modelBytes=20000000000: must be in 1..17179869180" \
+    --modelBytes=20000000000
+reject schedule-explorer "--computeTime=-1: must be in [0, 9.2e+09]" --computeTime=-1
+reject schedule-explorer "--epsilon=1: must be in (0, 1)" --epsilon=1
+reject schedule-explorer "--maxPeriod=17: must be in 1..16" --maxPeriod=17
+reject schedule-explorer "--iterations=-1: must not be negative" --iterations=-1
+reject topology-generator "--cities=-1: must not be negative" --cities=-1
+reject topology-generator "--cities=1: must be in 2..1024" --cities=1
+reject topology-generator "--islandsPerCity=17: must be in 1..16" --islandsPerCity=17
+reject topology-generator "--k=-3: must not be negative" --k=-3
+reject topology-generator "--seed=-1: must not be negative" --seed=-1
+reject topology-generator "--multicastFraction=1.5: must be in [0, 1]" --multicastFraction=1.5
+reject topology-generator "--routeFactor=0.5: must be in [1, 100]" --routeFactor=0.5
+reject topology-generator "--wanBandwidth=-5Gbps: must be positive" --wanBandwidth=-5Gbps
+reject topology-generator "--accessDelay=2000s: must be in [0, 1000] seconds" \
+    --accessDelay=2000s
+
+# The results folder: an --output that is not empty is never mixed with a new run, and a
+# results/latest that is a real folder (the old layout) is kept and the run refused.
+mkdir -p used
+echo "{}" >used/summary.json
+reject $n "--output: \"used\": exists and is not empty" --output=used --rounds=1
+rm -rf used
+mkdir -p results/latest/old
+cases=$((cases + 1))
+timeout "$limit" "$examples/wan-fabric" --bytes=1000 >"$scratch/out.txt" 2>"$scratch/err.txt"
+code=$?
+if [ "$code" -ne 1 ] || ! grep -qF 'results/latest": is a folder' "$scratch/err.txt" ||
+    [ ! -d results/latest/old ] || [ -e results/wan-fabric ]; then
+    echo "FAIL: results/latest a folder: exit code $code (expected 1, the folder kept):" >&2
+    cat "$scratch/err.txt" >&2
+    status=1
+else
+    echo "ok: wan-fabric with a results/latest folder -> 1: kept, run refused"
+fi
+rm -rf results
+
+echo "$cases cases"
+exit $status
