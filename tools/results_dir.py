@@ -5,8 +5,9 @@ Every program's default output is results/<program>/<UTC stamp %Y%m%dT%H%M%SZ>/ 
 -3, ... when that folder exists); results/latest is a relative symbolic link to the newest run
 of any program (<program>/<stamp>), replaced atomically (a link results/latest.tmp, renamed
 over it). A results/latest that is a real folder (the old layout) is an error naming it; it is
-never deleted. An explicit output folder that exists and is not empty is refused. The C++
-examples follow the same rule (doc/tools.rst, "Where results go").
+never deleted. An explicit output folder that exists and is not empty is refused, and an
+explicit folder leaves results/latest alone. The C++ examples follow the same rule
+(helper/results-folder.h; doc/tools.rst, "Where results go").
 
 As a command (for shell scripts):
 

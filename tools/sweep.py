@@ -18,7 +18,7 @@ partial), so an interrupted sweep resumes where it stopped. The scalar results o
 points, with each point's exit code, are collected into <sweepdir>/results.csv.
 
 The sweep folder is results/sweep/<name>/<UTC stamp>/ by default (results/latest then links
-to it), or --out DIR: a new or empty folder, or one an earlier run of the same sweep made
+to it), or --out DIR (results/latest untouched): a new or empty folder, or one an earlier run of the same sweep made
 (it holds the marker sweep-folder.json), which resumes it. See doc/tools.rst.
 
 Standard library only (Python >= 3.8).
@@ -648,13 +648,12 @@ def check_sweep_folder(path, spec):
 
 
 def make_sweep_folder(args, spec, link):
-    """Creates (or reopens, to resume) the sweep folder; links results/latest to it when it
-    is inside the results root and link is true. Returns (absolute path, resumed)."""
+    """Creates (or reopens, to resume) the sweep folder. A default folder is new, and
+    results/latest is linked to it when link is true; an explicit --out never touches
+    results/latest (as the examples' --output). Returns (absolute path, resumed)."""
     if args.out:
         sweep_dir = os.path.abspath(args.out)
         resumed = check_sweep_folder(sweep_dir, spec)
-        if results_dir.is_inside(sweep_dir):
-            results_dir.check_latest(results_dir.default_root())
         os.makedirs(sweep_dir, exist_ok=True)
     else:
         sweep_dir = results_dir.new_run_dir(f"sweep/{spec['name']}")
@@ -666,7 +665,7 @@ def make_sweep_folder(args, spec, link):
                        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, f)
             f.write("\n")
         os.replace(tmp, os.path.join(sweep_dir, SWEEP_MARKER))
-    if link:
+    if link and not args.out:
         results_dir.link_latest(sweep_dir)
     return sweep_dir, resumed
 

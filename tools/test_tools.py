@@ -476,7 +476,11 @@ class ResultsRuleTest(ToolTestCase):
         self.assertEqual(proc.returncode, 1, proc.stderr)
         self.assertIn("is the folder of the sweep 'fake24', not of 'other'", proc.stderr)
         self.assertEqual(len(self.runs()), 2)
-        # An explicit folder outside the results root leaves results/latest alone.
+        # An explicit folder leaves results/latest alone, even inside the results root.
+        inside = os.path.join(self.results_root, "mine")
+        proc = self.sweep(spec_path, out=inside)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(len(self.results(inside)), 2)
         self.assertFalse(os.path.lexists(self.latest()))
 
     def test_points_get_fresh_output_folders(self):
