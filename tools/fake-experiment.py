@@ -257,15 +257,16 @@ def simulate(cfg, caps, islands, links, partial=False):
                     "packets_received": packets * (len(members) - 1),
                     "retransmissions": retrans, "lost_peers": "",
                     "control_packets_sent": len(members) - 1,
-                    "control_packets_received": len(members) - 1}
+                    "control_packets_received": len(members) - 1, "complete": 1}
                 last_clique = (partial and rnd == cfg["rounds"] - 1 and clique_id == 0
                                and len(members) > 1)
                 if last_clique and island == members[0]:
                     row["lost_peers"] = members[-1]
-                    lost.append(members[-1])
+                    lost.append(island)  # the island that lost a peer
                 if last_clique and island == members[-1]:
                     for key in ("compute_start_s", "sync_start_s", "sync_end_s"):
                         row[key] = ""  # unfinished: the real example leaves the times empty
+                    row["complete"] = 0
                     rounds_rows.append(row)
                     continue
                 rounds_rows.append(row)
@@ -303,8 +304,13 @@ def simulate(cfg, caps, islands, links, partial=False):
         "mean_compute_s": compute_s, "total_time_s": t, "rounds_to_epsilon": to_eps,
         "time_to_epsilon_s": to_eps * mean_round, "queue_drops": 0, "loss_drops": 0,
         "retransmissions": sum(r["retransmissions"] for r in rounds_rows),
-        "lost_peers": len(lost), "fpga_partial_flushes": 0, "fpga_overflows": 0,
-        "fpga_wraps": 0, "held_starts": 0, "colocated_time_to_epsilon_s": colocated,
+        "lost_peers": len(lost),
+        "lost_peers_by_island": [{"island": island, "lost_peers": lost.count(island)}
+                                 for island in islands],
+        "complete": not lost, "unfinished_rounds": 1 if lost else 0, "stopped_by": None,
+        "fpga_partial_flushes": 0, "fpga_early_flushes": 0, "fpga_overflows": 0,
+        "fpga_wraps": 0, "fpga_pass_throughs": {}, "router_drops": {}, "held_starts": 0,
+        "colocated_time_to_epsilon_s": colocated,
         "gap_to_colocated": to_eps * mean_round / colocated,
         "cliques_per_round": [len(cliques(islands, schedule, r)) for r in range(cfg["rounds"])],
     }
@@ -374,18 +380,19 @@ def main(argv):
         results.append(result)
 
     cfg["output"] = out
+    exit_code = int(code) if code not in (None, "abort") else 0
     write_csv(os.path.join(out, "rounds.csv"), all_rounds,
               ["capabilities", "schedule", "island", "round", "clique", "members",
                "compute_start_s", "sync_start_s", "sync_end_s", "bytes_sent", "bytes_received",
                "packets_sent", "packets_received", "retransmissions", "lost_peers",
-               "control_packets_sent", "control_packets_received"])
+               "control_packets_sent", "control_packets_received", "complete"])
     if cfg["payload"] == "real":
         write_csv(os.path.join(out, "consensus.csv"), all_consensus,
                   ["capabilities", "schedule", "round", "time_s", "consensus_distance", "loss"])
     write_csv(os.path.join(out, "links.csv"), all_links,
               ["capabilities", "schedule", "link", "from", "to", "bytes", "utilisation"])
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
-        json.dump({"config": cfg, "results": results}, f, indent=2)
+        json.dump({"config": cfg, "results": results, "exit_code": exit_code}, f, indent=2)
         f.write("\n")
     if code == "abort":
         sys.stderr.write("terminate called without an active exception (fake)\n")
