@@ -68,6 +68,8 @@ FLAGS = {
     "baselineRounds": ("0", "Rounds of the baselines (ignored)"),
     "jobs": ("1", "Experiments run at once (ignored)"),
     "mtu": ("9000", "MTU of every link, bytes (ignored)"),
+    "maxSimTime": ("", "Simulated-time guard (ignored)"),
+    "maxWallTime": ("", "Wall-time guard (ignored)"),
     "simulator": ("default", "Simulator (ignored)"),
     "partition": ("", "Rank of every city (ignored)"),
 }
