@@ -828,6 +828,24 @@ class RealExampleSweepTest(ToolTestCase):
                     self.read(os.path.join(reference, "points", row["point"], "output", name)),
                     f"{name} of point {row['point']}")
 
+    def test_real_exit_codes_are_recorded(self):
+        # 0: a complete run; 3: stopped by --maxSimTime (results written, partial); 1: a bad
+        # flag value, refused before anything runs.
+        spec = {"name": "codes", "example": REAL_EXAMPLE,
+                "fixed": {"capabilities": "both", "schedule": "global", "modelBytes": 100000,
+                          "computeTime": "10ms", "baselines": "false", "colocated": "false"},
+                "grid": {"rounds": [0, 1], "maxSimTime": ["15ms", "1000s"]}}
+        out = os.path.join(self.tmp, "sweep")
+        proc = self.sweep(self.write_spec(spec), "-j", "2")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stderr.count("FAILED: exit code 1\n"), 2, proc.stderr)
+        self.assertIn("--rounds=0: must be in", proc.stderr)
+        self.assertIn("2 point(s) failed: 0, 1", proc.stderr)
+        self.assertIn("1 point(s) partial (exit 3", proc.stderr)
+        rows = self.results(out)
+        got = sorted((r["maxSimTime"], r["exit_code"], r["complete"]) for r in rows)
+        self.assertEqual(got, [("1000s", "0", "true"), ("15ms", "3", "false")])
+
 
 @unittest.skipUnless(matplotlib_available(), "matplotlib is not installed")
 class PlotTest(ToolTestCase):
