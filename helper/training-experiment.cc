@@ -27,6 +27,7 @@
 #include <iomanip>
 #include <iostream>
 #include <mutex>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -105,12 +106,7 @@ TrainingRouterCounters::Add(const TrainingRouterCounters& other)
 uint64_t
 TrainingRouterCounters::GetTotal() const
 {
-    uint64_t total = 0;
-    for (uint64_t count : drops)
-    {
-        total += count;
-    }
-    return total;
+    return std::accumulate(drops.begin(), drops.end(), uint64_t(0));
 }
 
 bool

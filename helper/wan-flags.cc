@@ -80,6 +80,19 @@ ParseUnsigned(const std::string& name,
 }
 
 /**
+ * \param name flag \param value target \param min smallest \param max largest (fits T)
+ * \param limit why max is the limit \return the conversion of a whole-number flag
+ */
+template <typename T>
+std::function<void(const std::string&)>
+Whole(const std::string& name, T& value, uint64_t min, uint64_t max, const std::string& limit)
+{
+    return [name, &value, min, max, limit](const std::string& text) {
+        value = static_cast<T>(ParseUnsigned(name, text, min, max, limit));
+    };
+}
+
+/**
  * \brief Parse a real number strictly: decimal digits, optional point and exponent; no blanks,
  *        hexadecimal, "inf" or "nan".
  * \param name flag \param text value as typed \param range where it must lie \return it
@@ -190,9 +203,7 @@ WanFlags::AddUnsigned(const std::string& name,
     Add(name,
         help + " (" + IntegerRange(min, max) + ")",
         std::to_string(value),
-        [name, &value, min, max, limit](const std::string& t) {
-            value = ParseUnsigned(name, t, min, max, limit);
-        });
+        Whole(name, value, min, max, limit));
 }
 
 void
@@ -206,9 +217,7 @@ WanFlags::AddUnsigned(const std::string& name,
     Add(name,
         help + " (" + IntegerRange(min, max) + ")",
         std::to_string(value),
-        [name, &value, min, max, limit](const std::string& t) {
-            value = static_cast<uint32_t>(ParseUnsigned(name, t, min, max, limit));
-        });
+        Whole(name, value, min, max, limit));
 }
 
 void

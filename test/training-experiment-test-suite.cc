@@ -3,8 +3,10 @@
  *
  * Tests of TrainingExperiment and TrainingCsv: a summary without records, CSV fields that hold
  * commas, quotes and line breaks read back by an independent RFC 4180 reader with rows of equal
- * width, and the summary's JSON entry read back.
+ * width, the summary's JSON entry read back, the FPGA and router counters of a run in it, and
+ * a run stopped by its simulated-time limit.
  */
+// ctest-suite: training-experiment
 
 #include "ns3/boolean.h"
 #include "ns3/chunk-layout.h"
@@ -48,11 +50,28 @@ constexpr double ACCESS_DELAY_S = 1e-5;
 constexpr uint64_t MODEL_BYTES = 40000;
 
 /**
+ * \brief Add an island to a topology.
+ * \param t the topology \param name its name \param city its city index
+ * \param accessBps its access rate
+ */
+void
+AddIsland(WanTopology& t, const std::string& name, uint32_t city, uint64_t accessBps)
+{
+    WanIsland island;
+    island.name = name;
+    island.city = city;
+    island.accessBps = accessBps;
+    island.accessDelay = ACCESS_DELAY_S;
+    t.AddIsland(island);
+}
+
+/**
  * \brief Two cities "A" and "B", one link, one island each.
- * \param first name of A's island \param second name of B's island \return the topology
+ * \param first name of A's island \param second name of B's island
+ * \param accessBps access rate of both islands \return the topology
  */
 WanTopology
-TwoIslands(const std::string& first, const std::string& second)
+TwoIslands(const std::string& first, const std::string& second, uint64_t accessBps = LINK_BPS)
 {
     WanTopology t;
     for (const char* code : {"A", "B"})
@@ -63,15 +82,8 @@ TwoIslands(const std::string& first, const std::string& second)
         t.AddCity(city);
     }
     t.AddLink(WanLink{0, 1, LINK_BPS, WAN_DELAY_S});
-    for (uint32_t c = 0; c < 2; ++c)
-    {
-        WanIsland island;
-        island.name = c == 0 ? first : second;
-        island.city = c;
-        island.accessBps = LINK_BPS;
-        island.accessDelay = ACCESS_DELAY_S;
-        t.AddIsland(island);
-    }
+    AddIsland(t, first, 0, accessBps);
+    AddIsland(t, second, 1, accessBps);
     t.Validate();
     return t;
 }
@@ -467,12 +479,7 @@ class CountersReachSummaryTestCase : public TestCase
         t.AddLink(WanLink{1, 2, LINK_BPS, FAR_DELAY_S});
         for (uint32_t c = 0; c < 3; ++c)
         {
-            WanIsland island;
-            island.name = t.GetCities()[c].code + "-0";
-            island.city = c;
-            island.accessBps = LINK_BPS;
-            island.accessDelay = ACCESS_DELAY_S;
-            t.AddIsland(island);
+            AddIsland(t, t.GetCities()[c].code + "-0", c, LINK_BPS);
         }
         t.Validate();
         return t;
@@ -546,24 +553,8 @@ class SimTimeLimitTestCase : public TestCase
   private:
     void DoRun() override
     {
-        WanTopology slow = TwoIslands("a", "b");
-        WanTopology t;
-        for (const WanCity& city : slow.GetCities())
-        {
-            t.AddCity(city);
-        }
-        for (const WanLink& link : slow.GetLinks())
-        {
-            t.AddLink(link);
-        }
-        for (WanIsland island : slow.GetIslands())
-        {
-            island.accessBps = SLOW_BPS;
-            t.AddIsland(island);
-        }
-        t.Validate();
         WanTopologyHelper wan;
-        wan.Install(t);
+        wan.Install(TwoIslands("a", "b", SLOW_BPS));
         TrainingHelper helper(wan, CliqueSchedule::GlobalClique(2));
         helper.SetModelBytes(SLOW_MODEL_BYTES);
         helper.SetRounds(2);
