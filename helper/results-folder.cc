@@ -7,6 +7,7 @@
 #include "ns3/log.h"
 #include "ns3/wan-input-error.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -18,6 +19,7 @@ NS_LOG_COMPONENT_DEFINE("ResultsFolder");
 
 const char ResultsFolder::ROOT[] = "results";
 const char ResultsFolder::LATEST[] = "latest";
+const char ResultsFolder::ROOT_VARIABLE[] = "RESULTS";
 
 namespace
 {
@@ -81,6 +83,13 @@ ReplaceLatest(const fs::path& root, const fs::path& target)
 }
 
 } // namespace
+
+std::string
+ResultsFolder::GetRoot()
+{
+    const char* root = std::getenv(ROOT_VARIABLE);
+    return root != nullptr && root[0] != '\0' ? root : ROOT;
+}
 
 std::string
 ResultsFolder::UtcStamp(std::time_t when)

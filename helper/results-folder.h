@@ -15,7 +15,8 @@ namespace ns3
  * \ingroup wan-training
  * \brief The one rule for where a run's results go (doc/training.rst, "Results folders").
  *
- * Without --output, a run writes into a new folder results/<program>/<UTC stamp>/ (stamp
+ * Without --output, a run writes into a new folder results/<program>/<UTC stamp>/ (results/
+ * in the working directory, or the folder the environment variable RESULTS names; stamp
  * %Y%m%dT%H%M%SZ, then -2, -3, ... if that folder exists) and results/latest becomes a
  * relative symbolic link to <program>/<stamp>, replaced atomically (a link results/latest.tmp,
  * then rename()), so it always names the newest run of any program. A results/latest that is
@@ -31,9 +32,13 @@ class ResultsFolder
   public:
     /** Folder under which default runs go, relative to the working directory. */
     static const char ROOT[];
+    /** Environment variable naming another results root (as the Python tools read it). */
+    static const char ROOT_VARIABLE[];
     /** Name of the link to the newest run, inside ROOT. */
     static const char LATEST[];
 
+    /** \return the results root: $RESULTS if set and not empty, else ROOT */
+    static std::string GetRoot();
     /** \param when a time \return it as a UTC stamp, e.g. "20250101T120000Z" */
     static std::string UtcStamp(std::time_t when);
 

@@ -145,7 +145,7 @@ std::string
 WanCommandLine::PrepareOutput() const
 {
     const std::string folder =
-        m_output.empty() ? ResultsFolder::CreateRun(ResultsFolder::ROOT,
+        m_output.empty() ? ResultsFolder::CreateRun(ResultsFolder::GetRoot(),
                                                     m_program,
                                                     ResultsFolder::UtcStamp(std::time(nullptr)))
                          : ResultsFolder::UseFolder(m_output);

@@ -6,7 +6,7 @@
 #      every round is unfinished; the same with --jobs=2 over all four capability sets (the
 #      parent combines its children's codes); a 2 GB model with --maxWallTime=2s;
 #   the default results folder: results/nine-city-training/<UTC stamp>/ and results/latest a
-#      link to it.
+#      link to it; the same under the root the environment variable RESULTS names.
 # Expected values follow from the arguments (rounds x islands rows; nothing can finish in 30 s
 # at 1 bit/s), not from earlier output.
 # Usage: test/exit-codes.sh <nine-city-training binary> <scratch folder>
@@ -105,6 +105,19 @@ elif [ ! -f "results/$target/summary.json" ]; then
     fail "results/latest: no summary.json in results/$target"
 else
     echo "ok: default folder results/$target, linked from results/latest"
+fi
+
+# The environment variable RESULTS names another root, as for the Python tools.
+runs=$(ls results/nine-city-training | wc -l)
+RESULTS="$scratch/elsewhere" timeout "$guard" "$example" $small --rounds=1 \
+    >"$scratch/elsewhere.txt" 2>"$scratch/elsewhere.err" || fail "RESULTS root: exit code $?"
+target=$(readlink "$scratch/elsewhere/latest")
+if [ ! -f "$scratch/elsewhere/$target/summary.json" ]; then
+    fail "RESULTS=$scratch/elsewhere: latest links to '$target', no summary.json there"
+elif [ "$(ls results/nine-city-training | wc -l)" -ne "$runs" ]; then
+    fail "RESULTS=$scratch/elsewhere: a run folder was made under ./results as well"
+else
+    echo "ok: RESULTS root: $scratch/elsewhere/$target"
 fi
 
 exit $status
