@@ -20,17 +20,14 @@
 #include "ns3/wan-link-net-device.h"
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-partition.h"
+#include "ns3/wan-router-net-device.h"
 
 #include <algorithm>
 #include <cmath>
-#include <condition_variable>
 #include <iomanip>
 #include <iostream>
-#include <mutex>
-#include <numeric>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 namespace ns3
 {
@@ -51,17 +48,6 @@ constexpr double P50 = 0.5;
  * program): PriorityQueue 2.11 G, Map (ns-3's default) 2.16 G, Calendar 2.22 G, Heap 2.33 G.
  */
 const char* const DEFAULT_SCHEDULER = "ns3::PriorityQueueScheduler";
-/** GetStoppedBy() of a run stopped by SetMaxSimTime's limit. */
-const char STOPPED_BY_SIM_TIME[] = "maxSimTime";
-/** GetStoppedBy() of a run stopped by SetWallDeadline's deadline. */
-const char STOPPED_BY_WALL_TIME[] = "maxWallTime";
-
-/** \brief Stop the simulator (scheduled by the wall-clock watchdog thread). */
-void
-StopSimulator()
-{
-    Simulator::Stop();
-}
 
 /** \param values sorted values \param q quantile in [0, 1] \return nearest-rank quantile */
 double
@@ -76,38 +62,6 @@ Quantile(const std::vector<double>& values, double q)
 }
 
 } // namespace
-
-void
-TrainingFpgaCounters::Add(const TrainingFpgaCounters& other)
-{
-    aggregated += other.aggregated;
-    duplicates += other.duplicates;
-    complete += other.complete;
-    partial += other.partial;
-    earlyFlushes += other.earlyFlushes;
-    overflows += other.overflows;
-    mismatches += other.mismatches;
-    wraps += other.wraps;
-    for (size_t r = 0; r < passThroughs.size(); ++r)
-    {
-        passThroughs[r] += other.passThroughs[r];
-    }
-}
-
-void
-TrainingRouterCounters::Add(const TrainingRouterCounters& other)
-{
-    for (size_t r = 0; r < drops.size(); ++r)
-    {
-        drops[r] += other.drops[r];
-    }
-}
-
-uint64_t
-TrainingRouterCounters::GetTotal() const
-{
-    return std::accumulate(drops.begin(), drops.end(), uint64_t(0));
-}
 
 bool
 TrainingSummary::IsComplete() const
@@ -124,7 +78,6 @@ TrainingExperiment::TrainingExperiment(TrainingHelper& training)
       m_roundsDone(0),
       m_queueDrops(0),
       m_lossDrops(0),
-      m_wallLimitHit(false),
       m_simulatedTime(0)
 {
     if (!training.IsInstalled())
@@ -169,66 +122,19 @@ TrainingExperiment::SetProgress(const std::string& label, double seconds)
 void
 TrainingExperiment::SetMaxSimTime(Time limit)
 {
-    m_maxSimTime = limit;
+    m_limits.SetMaxSimTime(limit);
 }
 
 void
 TrainingExperiment::SetWallDeadline(std::chrono::steady_clock::time_point deadline)
 {
-    m_wallDeadline = deadline;
+    m_limits.SetWallDeadline(deadline);
 }
 
 const std::string&
 TrainingExperiment::GetStoppedBy() const
 {
-    return m_stoppedBy;
-}
-
-void
-TrainingExperiment::OnSimTimeLimit()
-{
-    NS_LOG_INFO("maxSimTime reached at " << Simulator::Now().As(Time::S) << ": " << m_roundsDone
-                                         << " of " << m_rounds << " rounds done");
-    m_stoppedBy = STOPPED_BY_SIM_TIME;
-    Simulator::Stop();
-}
-
-bool
-TrainingExperiment::IsPastWallDeadline() const
-{
-    return m_wallDeadline && std::chrono::steady_clock::now() >= *m_wallDeadline;
-}
-
-void
-TrainingExperiment::RunWithWatchdog()
-{
-    if (!m_wallDeadline)
-    {
-        Simulator::Run();
-        return;
-    }
-    // The simulation may spend unbounded wall time between any two of its own events, so
-    // the deadline is watched from another thread. ns-3's default simulator accepts events
-    // from other threads through ScheduleWithContext; the stop runs on the simulation thread.
-    std::mutex mutex;
-    std::condition_variable wake;
-    bool finished = false;
-    const auto deadline = *m_wallDeadline;
-    std::thread watchdog([this, &mutex, &wake, &finished, deadline]() {
-        std::unique_lock<std::mutex> lock(mutex);
-        if (!wake.wait_until(lock, deadline, [&finished]() { return finished; }))
-        {
-            m_wallLimitHit = true;
-            Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, Seconds(0), &StopSimulator);
-        }
-    });
-    Simulator::Run();
-    {
-        std::lock_guard<std::mutex> lock(mutex);
-        finished = true;
-    }
-    wake.notify_all();
-    watchdog.join();
+    return m_limits.GetStoppedBy();
 }
 
 void
@@ -331,7 +237,7 @@ TrainingExperiment::OnSyncFinished(uint32_t island, uint32_t round, Time duratio
     {
         // Every round is done: let the run end by itself rather than at the limit. (Ranks of
         // a distributed run stop at the limit together, whatever their own progress.)
-        m_simTimeLimit.Cancel();
+        m_limits.Disarm();
     }
     if (!m_snapshots.empty())
     {
@@ -445,25 +351,14 @@ TrainingExperiment::Run()
                             &TrainingExperiment::CheckTermination,
                             this);
     }
-    m_stoppedBy.clear();
-    m_wallLimitHit = false;
-    if (m_maxSimTime.IsStrictlyPositive())
-    {
-        m_simTimeLimit =
-            Simulator::Schedule(m_maxSimTime, &TrainingExperiment::OnSimTimeLimit, this);
-    }
+    m_limits.Arm();
     if (distributed)
     {
-        Simulator::Run();
+        Simulator::Run(); // the ranks stop at one simulated time: no wall-clock watchdog
     }
     else
     {
-        RunWithWatchdog();
-    }
-    if (m_wallLimitHit && m_stoppedBy.empty())
-    {
-        NS_LOG_INFO("maxWallTime reached at " << Simulator::Now().As(Time::S));
-        m_stoppedBy = STOPPED_BY_WALL_TIME;
+        m_limits.Run();
     }
     std::vector<uint32_t> localIslands;
     for (uint32_t i = 0; i < n; ++i)
@@ -575,36 +470,17 @@ TrainingExperiment::AddDeviceCounters(const std::vector<uint32_t>& islands)
     WanTopologyHelper& wan = m_training.GetTopologyHelper();
     for (uint32_t i : islands)
     {
-        const Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(i);
-        if (!fpga)
+        if (const Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(i))
         {
-            continue;
-        }
-        m_fpga.aggregated += fpga->GetAggregatedCount();
-        m_fpga.duplicates += fpga->GetDuplicateCount();
-        m_fpga.complete += fpga->GetCompleteCount();
-        m_fpga.partial += fpga->GetPartialCount();
-        m_fpga.earlyFlushes += fpga->GetEarlyFlushCount();
-        m_fpga.overflows += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_OVERFLOW);
-        m_fpga.mismatches += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_MISMATCH);
-        m_fpga.wraps += fpga->GetWrapCount();
-        for (uint32_t r = 0; r < FpgaAggregatorNetDevice::PASS_REASON_COUNT; ++r)
-        {
-            m_fpga.passThroughs[r] +=
-                fpga->GetPassThroughCount(static_cast<FpgaAggregatorNetDevice::PassReason>(r));
+            m_fpga.Add(fpga);
         }
     }
     for (uint32_t c = 0; c < wan.GetTopology().GetCities().size(); ++c)
     {
         const Ptr<WanRouterNetDevice> router = wan.GetRouter(c);
-        if (!router || !TrainingHelper::IsLocal(router->GetNode()))
+        if (router && TrainingHelper::IsLocal(router->GetNode()))
         {
-            continue;
-        }
-        for (uint32_t r = 0; r < WanRouterNetDevice::DROP_REASON_COUNT; ++r)
-        {
-            m_routers.drops[r] +=
-                router->GetDropCount(static_cast<WanRouterNetDevice::DropReason>(r));
+            m_routers.Add(router);
         }
     }
 }
@@ -801,7 +677,7 @@ TrainingExperiment::Summarise(double epsilon) const
     s.fpga = m_fpga;
     s.routers = m_routers;
     // A limit that stopped a run whose rounds were all done changed nothing.
-    s.stoppedBy = s.unfinishedRounds > 0 ? m_stoppedBy : "";
+    s.stoppedBy = s.unfinishedRounds > 0 ? m_limits.GetStoppedBy() : "";
     s.heldStarts = m_training.GetHeldStarts();
     return s;
 }

@@ -5,15 +5,12 @@
 #ifndef TRAINING_EXPERIMENT_H
 #define TRAINING_EXPERIMENT_H
 
-#include "ns3/event-id.h"
-#include "ns3/fpga-aggregator-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/training-application.h"
-#include "ns3/wan-router-net-device.h"
+#include "ns3/training-counters.h"
+#include "ns3/training-run-limits.h"
 
-#include <array>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -52,45 +49,6 @@ struct TrainingLinkUsage
     std::string to;    //!< city code the direction enters
     uint64_t bytes{0}; //!< bytes transmitted: IP packets plus 2 bytes of PPP framing each
     double rateBps{0}; //!< the link's rate
-};
-
-/**
- * \ingroup wan-training
- * \brief What the FPGAs did during a run, summed over every island's FPGA.
- *
- * In a lossless run whose plan the network can honour, partial, overflows and mismatches are
- * zero: each of them means a slot was flushed early or a chunk reached its island unfolded.
- */
-struct TrainingFpgaCounters
-{
-    uint64_t aggregated{0};   //!< DATA contributions added into slots
-    uint64_t duplicates{0};   //!< DATA copies of a sender already in the slot (absorbed)
-    uint64_t complete{0};     //!< complete aggregates emitted
-    uint64_t partial{0};      //!< partial aggregates emitted (early flushes included)
-    uint64_t earlyFlushes{0}; //!< partial aggregates emitted early (every missing sender past)
-    uint64_t overflows{0};    //!< DATA passed through for want of a free slot (slots exhausted)
-    uint64_t mismatches{0};   //!< DATA passed through: members or sizes differ from the slot's
-    uint64_t wraps{0};        //!< int32 element sums that wrapped around (real payloads)
-    /** Packets passed through untouched, per FpgaAggregatorNetDevice::PassReason. */
-    std::array<uint64_t, FpgaAggregatorNetDevice::PASS_REASON_COUNT> passThroughs{};
-
-    /** \param other counters to add to these (another FPGA's, another rank's) */
-    void Add(const TrainingFpgaCounters& other);
-};
-
-/**
- * \ingroup wan-training
- * \brief What the WAN routers dropped during a run, summed over every city's router.
- */
-struct TrainingRouterCounters
-{
-    /** Packets dropped, per WanRouterNetDevice::DropReason. */
-    std::array<uint64_t, WanRouterNetDevice::DROP_REASON_COUNT> drops{};
-
-    /** \param other counters to add to these */
-    void Add(const TrainingRouterCounters& other);
-    /** \return drops of every reason together */
-    uint64_t GetTotal() const;
 };
 
 /**
@@ -256,12 +214,6 @@ class TrainingExperiment
      * \param islands the islands (of this process) whose FPGAs to read
      */
     void AddDeviceCounters(const std::vector<uint32_t>& islands);
-    /** \brief At the simulated-time limit: stop the run if its rounds are not all done. */
-    void OnSimTimeLimit();
-    /** \return true once the wall deadline has passed (a deadline was set) */
-    bool IsPastWallDeadline() const;
-    /** \brief Run the simulator, with a watchdog thread for the wall deadline if one is set. */
-    void RunWithWatchdog();
     /**
      * \return true if this rank's part of the run is over: its islands finished their last
      *         round, its FPGAs hold no slot, its link devices are idle with nothing on the wire
@@ -303,12 +255,8 @@ class TrainingExperiment
     uint64_t m_lossDrops;                //!< error model drops
     TrainingFpgaCounters m_fpga;         //!< FPGA counters of the last Run()
     TrainingRouterCounters m_routers;    //!< router counters of the last Run()
-    Time m_maxSimTime;                   //!< simulated-time limit (zero: none)
-    EventId m_simTimeLimit;              //!< the limit's event (OnSimTimeLimit)
-    std::optional<std::chrono::steady_clock::time_point> m_wallDeadline; //!< wall limit
-    std::atomic<bool> m_wallLimitHit;                     //!< set by the watchdog thread
-    std::string m_stoppedBy;                              //!< why the last Run() stopped early
-    double m_simulatedTime;                               //!< end of the last round
+    TrainingRunLimits m_limits;          //!< maxSimTime and maxWallTime
+    double m_simulatedTime;              //!< end of the last round
     std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
     std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line
 };

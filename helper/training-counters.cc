@@ -1,0 +1,71 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-counters.h"
+
+#include <numeric>
+
+namespace ns3
+{
+
+void
+TrainingFpgaCounters::Add(const TrainingFpgaCounters& other)
+{
+    aggregated += other.aggregated;
+    duplicates += other.duplicates;
+    complete += other.complete;
+    partial += other.partial;
+    earlyFlushes += other.earlyFlushes;
+    overflows += other.overflows;
+    mismatches += other.mismatches;
+    wraps += other.wraps;
+    for (size_t r = 0; r < passThroughs.size(); ++r)
+    {
+        passThroughs[r] += other.passThroughs[r];
+    }
+}
+
+void
+TrainingRouterCounters::Add(const TrainingRouterCounters& other)
+{
+    for (size_t r = 0; r < drops.size(); ++r)
+    {
+        drops[r] += other.drops[r];
+    }
+}
+
+uint64_t
+TrainingRouterCounters::GetTotal() const
+{
+    return std::accumulate(drops.begin(), drops.end(), uint64_t(0));
+}
+
+void
+TrainingFpgaCounters::Add(Ptr<const FpgaAggregatorNetDevice> fpga)
+{
+    aggregated += fpga->GetAggregatedCount();
+    duplicates += fpga->GetDuplicateCount();
+    complete += fpga->GetCompleteCount();
+    partial += fpga->GetPartialCount();
+    earlyFlushes += fpga->GetEarlyFlushCount();
+    overflows += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_OVERFLOW);
+    mismatches += fpga->GetPassThroughCount(FpgaAggregatorNetDevice::PASS_MISMATCH);
+    wraps += fpga->GetWrapCount();
+    for (uint32_t r = 0; r < FpgaAggregatorNetDevice::PASS_REASON_COUNT; ++r)
+    {
+        passThroughs[r] +=
+            fpga->GetPassThroughCount(static_cast<FpgaAggregatorNetDevice::PassReason>(r));
+    }
+}
+
+void
+TrainingRouterCounters::Add(Ptr<const WanRouterNetDevice> router)
+{
+    for (uint32_t r = 0; r < WanRouterNetDevice::DROP_REASON_COUNT; ++r)
+    {
+        drops[r] += router->GetDropCount(static_cast<WanRouterNetDevice::DropReason>(r));
+    }
+}
+
+} // namespace ns3
