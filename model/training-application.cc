@@ -24,7 +24,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace ns3
 {
@@ -299,8 +298,9 @@ TrainingApplication::StartApplication()
     NS_ABORT_MSG_IF(m_configs.empty() && m_rounds > 0, "TrainingApplication: no round configs");
     NS_ABORT_MSG_IF(m_context.addresses.size() != m_context.islandCount,
                     "TrainingApplication: no addresses");
-    NS_ABORT_MSG_IF(ChunkLayout::ElementsOf(m_modelBytes) > std::numeric_limits<uint32_t>::max(),
-                    "ModelBytes " << m_modelBytes << " too large");
+    NS_ABORT_MSG_IF(m_modelBytes > ChunkLayout::MAX_MODEL_BYTES,
+                    "ModelBytes " << m_modelBytes << " beyond "
+                                  << ChunkLayout::MAX_MODEL_BYTES_REASON);
     m_context.layout = ChunkLayout(m_modelBytes, m_chunkPayload);
     m_context.jobId = m_jobId;
     m_context.real = m_payloadMode == REAL;
