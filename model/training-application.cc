@@ -24,6 +24,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -459,10 +462,25 @@ TrainingApplication::StartExchange(uint32_t round)
     if (m_context.real)
     {
         const std::vector<double>& x = m_workload->GetParameters(m_context.island);
+        // The clique's sum of k fixed-point values must fit an int32 for the mean to be exact.
+        const double members =
+            static_cast<double>(m_configs[round % m_configs.size()].members.size());
+        const double limit = std::numeric_limits<int32_t>::max() / std::max(1.0, members);
         own.resize(x.size());
         for (size_t e = 0; e < x.size(); ++e)
         {
-            own[e] = static_cast<int32_t>(std::llround(x[e] * m_scale));
+            const double scaled = std::round(x[e] * m_scale);
+            if (!(std::fabs(scaled) <= limit))
+            {
+                std::ostringstream message;
+                message << "TrainingApplication: island " << m_context.island << ", round " << round
+                        << ": parameter " << e << " = " << x[e]
+                        << " is outside the fixed-point range +-" << limit / m_scale << " (Scale "
+                        << m_scale << ", " << members
+                        << " members summed in int32); lower Scale or check the workload";
+                throw std::range_error(message.str());
+            }
+            own[e] = static_cast<int32_t>(scaled);
         }
     }
     GetExchange(round)->Start(std::move(own));

@@ -23,6 +23,9 @@
 #include "ns3/test.h"
 #include "ns3/training-application.h"
 
+#include <cmath>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -250,6 +253,42 @@ class TrainingRingTestCase : public TestCase
                                   payload,
                                   "received from the predecessor");
         }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A parameter whose fixed-point value cannot be summed in int32 by its clique is an
+ *        error naming it, not a silent wrap: 3 islands, Scale 2^40, so a parameter of
+ *        magnitude 1 is 2^40, far beyond (2^31 - 1) / 3, and the limit is 2^31 / 3 / 2^40.
+ */
+class TrainingFixedPointRangeTestCase : public TestCase
+{
+  public:
+    TrainingFixedPointRangeTestCase()
+        : TestCase("real parameters beyond the fixed-point range are refused by name")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.real = true;
+        setup.scale = std::ldexp(1.0, 40);
+        const std::string message = Refusal<std::range_error>(setup);
+        NS_TEST_ASSERT_MSG_NE(message.find("is outside the fixed-point range"),
+                              std::string::npos,
+                              "refused: " << message);
+        NS_TEST_EXPECT_MSG_NE(message.find("3 members summed in int32"),
+                              std::string::npos,
+                              message);
+        std::ostringstream limit;
+        limit << "+-" << std::numeric_limits<int32_t>::max() / 3.0 / setup.scale;
+        NS_TEST_EXPECT_MSG_NE(message.find(limit.str()), std::string::npos, message);
+        // The default Scale keeps the same run exact (see the real-mode cases).
+        setup.scale = SCALE;
+        NS_TEST_EXPECT_MSG_EQ(Refusal<std::range_error>(setup), "", "default Scale accepted");
     }
 };
 
@@ -661,6 +700,7 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingMtuTestCase());
         AddTestCase(new TrainingStockLinksTestCase());
         AddTestCase(new TrainingRingTestCase());
+        AddTestCase(new TrainingFixedPointRangeTestCase());
         AddTestCase(new TrainingRealMeanTestCase("none"));
         AddTestCase(new TrainingRealMeanTestCase("both"));
         AddTestCase(new TrainingGridTestCase(false));

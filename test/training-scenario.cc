@@ -216,7 +216,7 @@ Simulate(const Setup& setup)
     helper.SetModelBytes(setup.modelBytes);
     helper.SetRounds(setup.rounds);
     helper.SetComputeTime(setup.compute);
-    helper.SetAppAttribute("Scale", DoubleValue(SCALE));
+    helper.SetAppAttribute("Scale", DoubleValue(setup.scale));
     helper.SetAppAttribute("RetransmissionTimeout", TimeValue(RETRANSMISSION_TIMEOUT));
     helper.SetAppAttribute("MaxRetries", UintegerValue(MAX_RETRIES));
     Ptr<QuadraticTrainingWorkload> workload;

@@ -140,6 +140,7 @@ struct Setup
     uint32_t rounds{1};                    //!< rounds
     Time compute{MilliSeconds(10)};        //!< compute phase
     bool real{false};                      //!< real workload
+    double scale{SCALE};                   //!< the applications' fixed-point Scale
     double loss{0};                        //!< WAN loss
     int cut{-1};                           //!< island whose access link is cut
     int straggler{-1};                     //!< island computing 10x longer
