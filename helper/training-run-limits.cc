@@ -63,7 +63,12 @@ TrainingRunLimits::Arm()
 void
 TrainingRunLimits::Disarm()
 {
-    m_simTimeLimit.Cancel();
+    // Removed, not cancelled: a cancelled event still moves the clock to its time when the
+    // simulator reaches it, and the run's end time would read as the limit.
+    if (!m_simTimeLimit.IsExpired())
+    {
+        Simulator::Remove(m_simTimeLimit);
+    }
 }
 
 void

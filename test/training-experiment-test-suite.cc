@@ -585,6 +585,55 @@ class SimTimeLimitTestCase : public TestCase
 
 /**
  * \ingroup wan-training-experiment-tests
+ * \brief A run that finishes within its simulated-time limit ends with its last event, not at
+ *        the limit: the same two islands (two 8 s rounds) under a 1000 s limit end within a
+ *        second of the last round's end (the trailing ENDs and timers), far below 1000 s.
+ */
+class SimTimeLimitUnusedTestCase : public TestCase
+{
+  public:
+    SimTimeLimitUnusedTestCase()
+        : TestCase("maxSimTime not reached: the run ends with its work, not at the limit")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanTopologyHelper wan;
+        wan.Install(TwoIslands("a", "b", SLOW_BPS));
+        TrainingHelper helper(wan, CliqueSchedule::GlobalClique(2));
+        helper.SetModelBytes(SLOW_MODEL_BYTES);
+        helper.SetRounds(2);
+        helper.SetComputeTime(MilliSeconds(1));
+        helper.Install();
+        TrainingExperiment experiment(helper);
+        experiment.SetMaxSimTime(Seconds(LIMIT_S));
+        experiment.Run();
+        const Time end = Simulator::Now();
+        Simulator::Destroy();
+        const TrainingSummary s = experiment.Summarise(0.5);
+        NS_TEST_ASSERT_MSG_EQ(s.unfinishedRounds, 0u, "both rounds finished");
+        NS_TEST_EXPECT_MSG_EQ(experiment.GetStoppedBy(), "", "no limit stopped it");
+        Time last;
+        for (const TrainingRoundRecord& r : experiment.GetRecords())
+        {
+            last = std::max(last, r.syncEnd);
+        }
+        NS_TEST_EXPECT_MSG_GT(last, Seconds(16), "two rounds of at least 8 s each");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(end, last + Seconds(1), "the clock stopped with the work");
+    }
+
+    /** Access rate, bits per second. */
+    static constexpr uint64_t SLOW_BPS = 1000000;
+    /** Update bytes: 8 s at SLOW_BPS. */
+    static constexpr uint64_t SLOW_MODEL_BYTES = 1000000;
+    /** The limit, far beyond the run. */
+    static constexpr double LIMIT_S = 1000;
+};
+
+/**
+ * \ingroup wan-training-experiment-tests
  * \brief TrainingExperiment suite.
  */
 class TrainingExperimentTestSuite : public TestSuite
@@ -598,6 +647,7 @@ class TrainingExperimentTestSuite : public TestSuite
         AddTestCase(new CsvRoundTripTestCase());
         AddTestCase(new SummaryJsonTestCase());
         AddTestCase(new CountersReachSummaryTestCase());
+        AddTestCase(new SimTimeLimitUnusedTestCase());
         AddTestCase(new SimTimeLimitTestCase());
     }
 };
