@@ -16,6 +16,8 @@
  * 0.1% loss at most 1.25 x lossless + 2 worst-path RTTs, at 1% at most 2 x + 2 RTTs.
  */
 
+#include "bench-lists.h"
+
 #include "ns3/clique-schedule.h"
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
@@ -48,23 +50,6 @@ struct LossResult
     uint64_t lostPeers{0};  //!< peers declared lost
     double worstRtt{0};     //!< the largest island-to-island round trip, s
 };
-
-/** \param text comma-separated list \return its items */
-std::vector<std::string>
-Split(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            items.push_back(item);
-        }
-    }
-    return items;
-}
 
 /**
  * \param topologyFile topology \param set capability set \param ring ring all-reduce
@@ -148,12 +133,12 @@ main(int argc, char** argv)
               << std::setw(8) << "qdrops" << std::setw(7) << "peers" << std::setw(11) << "bound_s"
               << std::setw(7) << "ok" << std::endl;
     bool allOk = true;
-    for (const std::string& schedule : Split(schedules))
+    for (const std::string& schedule : SplitBenchList(schedules))
     {
-        for (const std::string& set : Split(sets))
+        for (const std::string& set : SplitBenchList(sets))
         {
             double lossless = 0;
-            for (const std::string& text : Split(losses))
+            for (const std::string& text : SplitBenchList(losses))
             {
                 const double loss = std::stod(text);
                 const LossResult r =

@@ -22,6 +22,8 @@
  * than absolute times.
  */
 
+#include "bench-lists.h"
+
 #include "ns3/clique-schedule.h"
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
@@ -183,23 +185,6 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
     return m;
 }
 
-/** \param text comma-separated list \return its items */
-std::vector<std::string>
-Split(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            items.push_back(item);
-        }
-    }
-    return items;
-}
-
 /**
  * \brief Run one set in a forked child, so that its peak memory is its own.
  * \param config what to run \param set capability set \param stock baseline or not
@@ -357,7 +342,7 @@ main(int argc, char** argv)
         PrintHeader(config);
     }
     int status = 0;
-    for (const std::string& set : Split(sets))
+    for (const std::string& set : SplitBenchList(sets))
     {
         Measurement stock;
         if (baseline)
