@@ -360,6 +360,14 @@ TrainingExperiment::Run()
     {
         m_limits.Run();
     }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<TrainingApplication> app = m_training.GetApplication(i);
+        if (app && !app->GetError().empty())
+        {
+            throw std::range_error(app->GetError());
+        }
+    }
     std::vector<uint32_t> localIslands;
     for (uint32_t i = 0; i < n; ++i)
     {

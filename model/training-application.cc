@@ -455,6 +455,12 @@ TrainingApplication::StartHeldSync(uint32_t round)
     }
 }
 
+const std::string&
+TrainingApplication::GetError() const
+{
+    return m_error;
+}
+
 void
 TrainingApplication::StartExchange(uint32_t round)
 {
@@ -478,7 +484,12 @@ TrainingApplication::StartExchange(uint32_t round)
                         << " is outside the fixed-point range +-" << limit / m_scale << " (Scale "
                         << m_scale << ", " << members
                         << " members summed in int32); lower Scale or check the workload";
-                throw std::range_error(message.str());
+                // Not thrown from inside an event (the simulator would leak it): the run stops
+                // here, and TrainingExperiment::Run reports the error.
+                m_error = message.str();
+                NS_LOG_ERROR(m_error);
+                Simulator::Stop();
+                return;
             }
             own[e] = static_cast<int32_t>(scaled);
         }

@@ -96,6 +96,12 @@ struct TrainingRoundRecord
 class TrainingApplication : public Application
 {
   public:
+    /**
+     * \return why the application stopped the run (a parameter beyond the fixed-point range),
+     *         or empty
+     */
+    const std::string& GetError() const;
+
     /** How payloads are carried. */
     enum PayloadMode
     {
@@ -217,6 +223,7 @@ class TrainingApplication : public Application
     Time m_peerPatience;          //!< longest "not yet" wait without data
     PayloadMode m_payloadMode;    //!< virtual or real
     double m_scale;               //!< fixed-point scale
+    std::string m_error;          //!< why this application stopped the run, or empty
     uint32_t m_jobId;             //!< job id in headers
     uint32_t m_retainedRounds;    //!< finished rounds kept to answer NACKs
 
