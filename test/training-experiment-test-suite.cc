@@ -536,6 +536,47 @@ class CountersReachSummaryTestCase : public TestCase
     }
 };
 
+/** Access rate of the slow pair, bits per second. */
+constexpr uint64_t SLOW_BPS = 1000000;
+/** Update bytes of the slow pair: 8 s at SLOW_BPS. */
+constexpr uint64_t SLOW_MODEL_BYTES = 1000000;
+
+/** What a run of the slow pair under a simulated-time limit left. */
+struct SlowPairRun
+{
+    TrainingSummary summary;                  //!< Summarise(0.5)
+    std::string stoppedBy;                    //!< GetStoppedBy()
+    std::vector<TrainingRoundRecord> records; //!< GetRecords()
+    Time end;                                 //!< the clock when Run() returned
+};
+
+/**
+ * \param limit the run's maxSimTime
+ * \return two islands on SLOW_BPS access links, 2 rounds of SLOW_MODEL_BYTES, run to the end
+ *         or the limit
+ */
+SlowPairRun
+RunSlowPair(Time limit)
+{
+    WanTopologyHelper wan;
+    wan.Install(TwoIslands("a", "b", SLOW_BPS));
+    TrainingHelper helper(wan, CliqueSchedule::GlobalClique(2));
+    helper.SetModelBytes(SLOW_MODEL_BYTES);
+    helper.SetRounds(2);
+    helper.SetComputeTime(MilliSeconds(1));
+    helper.Install();
+    TrainingExperiment experiment(helper);
+    experiment.SetMaxSimTime(limit);
+    experiment.Run();
+    SlowPairRun run;
+    run.summary = experiment.Summarise(0.5);
+    run.end = Simulator::Now();
+    Simulator::Destroy();
+    run.stoppedBy = experiment.GetStoppedBy();
+    run.records = experiment.GetRecords();
+    return run;
+}
+
 /**
  * \ingroup wan-training-experiment-tests
  * \brief A run stopped by its simulated-time limit keeps its records, marks the unfinished
@@ -553,34 +594,19 @@ class SimTimeLimitTestCase : public TestCase
   private:
     void DoRun() override
     {
-        WanTopologyHelper wan;
-        wan.Install(TwoIslands("a", "b", SLOW_BPS));
-        TrainingHelper helper(wan, CliqueSchedule::GlobalClique(2));
-        helper.SetModelBytes(SLOW_MODEL_BYTES);
-        helper.SetRounds(2);
-        helper.SetComputeTime(MilliSeconds(1));
-        helper.Install();
-        TrainingExperiment experiment(helper);
-        experiment.SetMaxSimTime(Seconds(1));
-        experiment.Run();
-        const TrainingSummary s = experiment.Summarise(0.5);
-        NS_TEST_EXPECT_MSG_EQ(Simulator::Now(), Seconds(1), "stopped at the limit");
-        Simulator::Destroy();
-        NS_TEST_EXPECT_MSG_EQ(experiment.GetStoppedBy(), "maxSimTime", "stopped by the limit");
+        const SlowPairRun run = RunSlowPair(Seconds(1));
+        const TrainingSummary& s = run.summary;
+        NS_TEST_EXPECT_MSG_EQ(run.end, Seconds(1), "stopped at the limit");
+        NS_TEST_EXPECT_MSG_EQ(run.stoppedBy, "maxSimTime", "stopped by the limit");
         NS_TEST_EXPECT_MSG_EQ(s.stoppedBy, "maxSimTime", "in the summary");
         NS_TEST_EXPECT_MSG_EQ(s.unfinishedRounds, 2u, "neither round finished");
         NS_TEST_EXPECT_MSG_EQ(s.IsComplete(), false, "partial");
-        NS_TEST_EXPECT_MSG_EQ(experiment.GetRecords().size(), 4u, "2 rounds x 2 islands");
-        for (const TrainingRoundRecord& r : experiment.GetRecords())
+        NS_TEST_EXPECT_MSG_EQ(run.records.size(), 4u, "2 rounds x 2 islands");
+        for (const TrainingRoundRecord& r : run.records)
         {
             NS_TEST_EXPECT_MSG_EQ(r.finished, false, "unfinished");
         }
     }
-
-    /** Access rate, bits per second. */
-    static constexpr uint64_t SLOW_BPS = 1000000;
-    /** Update bytes: 8 s at SLOW_BPS. */
-    static constexpr uint64_t SLOW_MODEL_BYTES = 1000000;
 };
 
 /**
@@ -600,36 +626,17 @@ class SimTimeLimitUnusedTestCase : public TestCase
   private:
     void DoRun() override
     {
-        WanTopologyHelper wan;
-        wan.Install(TwoIslands("a", "b", SLOW_BPS));
-        TrainingHelper helper(wan, CliqueSchedule::GlobalClique(2));
-        helper.SetModelBytes(SLOW_MODEL_BYTES);
-        helper.SetRounds(2);
-        helper.SetComputeTime(MilliSeconds(1));
-        helper.Install();
-        TrainingExperiment experiment(helper);
-        experiment.SetMaxSimTime(Seconds(LIMIT_S));
-        experiment.Run();
-        const Time end = Simulator::Now();
-        Simulator::Destroy();
-        const TrainingSummary s = experiment.Summarise(0.5);
-        NS_TEST_ASSERT_MSG_EQ(s.unfinishedRounds, 0u, "both rounds finished");
-        NS_TEST_EXPECT_MSG_EQ(experiment.GetStoppedBy(), "", "no limit stopped it");
+        const SlowPairRun run = RunSlowPair(Seconds(1000));
+        NS_TEST_ASSERT_MSG_EQ(run.summary.unfinishedRounds, 0u, "both rounds finished");
+        NS_TEST_EXPECT_MSG_EQ(run.stoppedBy, "", "no limit stopped it");
         Time last;
-        for (const TrainingRoundRecord& r : experiment.GetRecords())
+        for (const TrainingRoundRecord& r : run.records)
         {
             last = std::max(last, r.syncEnd);
         }
         NS_TEST_EXPECT_MSG_GT(last, Seconds(16), "two rounds of at least 8 s each");
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(end, last + Seconds(1), "the clock stopped with the work");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(run.end, last + Seconds(1), "the clock stopped with the work");
     }
-
-    /** Access rate, bits per second. */
-    static constexpr uint64_t SLOW_BPS = 1000000;
-    /** Update bytes: 8 s at SLOW_BPS. */
-    static constexpr uint64_t SLOW_MODEL_BYTES = 1000000;
-    /** The limit, far beyond the run. */
-    static constexpr double LIMIT_S = 1000;
 };
 
 /**
