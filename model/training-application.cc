@@ -376,7 +376,7 @@ TrainingApplication::StopApplication()
     }
 }
 
-GradientExchange*
+RoundExchange*
 TrainingApplication::GetExchange(uint32_t round)
 {
     auto it = m_exchanges.find(round);
@@ -389,7 +389,7 @@ TrainingApplication::GetExchange(uint32_t round)
         return nullptr; // stale (purged) or beyond the run
     }
     const TrainingRoundConfig& config = m_configs[round % m_configs.size()];
-    std::unique_ptr<GradientExchange> exchange;
+    std::unique_ptr<RoundExchange> exchange;
     if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
     {
         exchange = std::make_unique<RingExchange>(m_context, round, config);
@@ -398,7 +398,7 @@ TrainingApplication::GetExchange(uint32_t round)
     {
         exchange = std::make_unique<DirectExchange>(m_context, round, config);
     }
-    GradientExchange* raw = exchange.get();
+    RoundExchange* raw = exchange.get();
     m_exchanges.emplace(round, std::move(exchange));
     return raw;
 }
@@ -501,7 +501,7 @@ void
 TrainingApplication::FinishRound(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
-    GradientExchange& exchange = *m_exchanges.at(round);
+    RoundExchange& exchange = *m_exchanges.at(round);
     NS_LOG_DEBUG("island " << m_context.island << " round " << round << " finished"
                            << (exchange.IsAbandoned() ? " (abandoned)" : ""));
     TrainingRoundRecord& record = m_records[round];
@@ -567,7 +567,7 @@ TrainingApplication::Receive(Ptr<Packet> packet)
         ++m_context.dropped;
         return;
     }
-    GradientExchange* exchange = GetExchange(round);
+    RoundExchange* exchange = GetExchange(round);
     if (exchange == nullptr)
     {
         m_context.duplicates += control ? 0 : 1; // a round already forgotten
@@ -579,19 +579,20 @@ TrainingApplication::Receive(Ptr<Packet> packet)
         ++m_context.dropped;
         return;
     }
+    // Control packets come only over UDP, whose exchanges are all GradientExchanges.
     switch (type)
     {
     case GradientHeader::NACK:
-        exchange->ReceiveNack(header);
+        static_cast<GradientExchange*>(exchange)->ReceiveNack(header);
         break;
     case GradientHeader::ACK:
         if (header.GetContributors().IsEmpty())
         {
-            exchange->ReceiveNotYet(header);
+            static_cast<GradientExchange*>(exchange)->ReceiveNotYet(header);
         }
         break;
     case GradientHeader::END:
-        exchange->ReceiveEnd(header);
+        static_cast<GradientExchange*>(exchange)->ReceiveEnd(header);
         break;
     default:
         if (header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD) != m_context.real)

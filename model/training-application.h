@@ -188,7 +188,7 @@ class TrainingApplication : public Application
     void StopApplication() override;
 
     /** \param round a round \return its exchange, created if needed; null if stale/invalid */
-    GradientExchange* GetExchange(uint32_t round);
+    RoundExchange* GetExchange(uint32_t round);
     /** \brief Start round m_round: compute phase. */
     void StartRound();
     /** \brief Compute finished: run the workload's steps and start the exchange. */
@@ -232,18 +232,18 @@ class TrainingApplication : public Application
     Ptr<TrainingWorkload> m_workload;           //!< numerics (may be null)
 
     // State
-    ExchangeContext m_context;                                         //!< what exchanges share
-    Ptr<Socket> m_socket;                                              //!< the UDP socket
-    uint32_t m_round;                                                  //!< current round
-    bool m_running;                                                    //!< between start and stop
-    bool m_computing;                                                  //!< computing m_round
-    EventId m_computeEvent;                                            //!< end of compute
-    EventId m_heldSyncEvent;                                           //!< a held exchange's start
-    std::vector<Time> m_syncNotBefore;                                 //!< per round, earliest send
-    std::map<uint32_t, std::unique_ptr<GradientExchange>> m_exchanges; //!< by round
-    std::vector<TrainingRoundRecord> m_records;                        //!< per round
-    std::vector<int32_t> m_values;                                     //!< receive scratch
-    std::vector<double> m_parameters;                                  //!< averaging scratch
+    ExchangeContext m_context;                                      //!< what exchanges share
+    Ptr<Socket> m_socket;                                           //!< the UDP socket
+    uint32_t m_round;                                               //!< current round
+    bool m_running;                                                 //!< between start and stop
+    bool m_computing;                                               //!< computing m_round
+    EventId m_computeEvent;                                         //!< end of compute
+    EventId m_heldSyncEvent;                                        //!< a held exchange's start
+    std::vector<Time> m_syncNotBefore;                              //!< per round, earliest send
+    std::map<uint32_t, std::unique_ptr<RoundExchange>> m_exchanges; //!< by round
+    std::vector<TrainingRoundRecord> m_records;                     //!< per round
+    std::vector<int32_t> m_values;                                  //!< receive scratch
+    std::vector<double> m_parameters;                               //!< averaging scratch
 
     // Traces
     TracedCallback<uint32_t, uint32_t> m_roundStartedTrace;       //!< RoundStarted
