@@ -180,11 +180,8 @@ DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int
 {
     const uint32_t chunk = header.GetChunkIndex();
     uint32_t first = 0;
-    if (m_config.algorithm != SyncAlgorithm::DIRECT || header.GetType() == GradientHeader::RING ||
-        header.GetChunkCount() != m_context.layout.GetChunkCount() ||
-        header.GetElementCount() != m_context.layout.GetChunkSpan(chunk, first))
+    if (!CheckDirectChunk(header, first))
     {
-        ++m_context.dropped;
         return;
     }
     if (m_finished)

@@ -5,9 +5,37 @@
 #include "exchange-sum.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace ns3
 {
+
+double
+FixedPoint::Limit(double scale, uint32_t members)
+{
+    return std::numeric_limits<int32_t>::max() / std::max(1.0, double(members)) / scale;
+}
+
+size_t
+FixedPoint::Encode(const std::vector<double>& x,
+                   double scale,
+                   uint32_t members,
+                   std::vector<int32_t>& out)
+{
+    const double limit = std::numeric_limits<int32_t>::max() / std::max(1.0, double(members));
+    out.resize(x.size());
+    for (size_t e = 0; e < x.size(); ++e)
+    {
+        const double scaled = std::round(x[e] * scale);
+        if (!(std::fabs(scaled) <= limit))
+        {
+            return e;
+        }
+        out[e] = static_cast<int32_t>(scaled);
+    }
+    return x.size();
+}
 
 void
 DirectSum::Init(const ChunkLayout& layout)

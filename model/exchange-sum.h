@@ -7,11 +7,32 @@
 
 #include "chunk-layout.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * \ingroup wan-training
+ * \brief Real parameters in the int32 fixed point that payloads carry: round(x x Scale), in a
+ *        range where a clique's sum of k of them still fits an int32 (so its mean is exact).
+ */
+struct FixedPoint
+{
+    /** \param scale Scale \param members k \return the largest |x| that may be encoded */
+    static double Limit(double scale, uint32_t members);
+    /**
+     * \param x the parameters \param scale Scale \param members k
+     * \param out receives the fixed-point values (up to the first one out of range)
+     * \return the index of the first parameter beyond Limit(), or the size of \p x if none is
+     */
+    static size_t Encode(const std::vector<double>& x,
+                         double scale,
+                         uint32_t members,
+                         std::vector<int32_t>& out);
+};
 
 /**
  * \ingroup wan-training

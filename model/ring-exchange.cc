@@ -49,9 +49,7 @@ RingExchange::RingExchange(ExchangeContext& context,
     m_clocks.resize(m_steps);
     for (uint32_t s = 0; s < m_steps; ++s)
     {
-        m_in[s].Init(context.layout.GetSegmentChunkCount(
-            m_k,
-            ChunkLayout::RingReceiveSegment(m_k, m_position, s)));
+        m_in[s].Init(RingReceiveChunks(s));
     }
     if (context.real)
     {
@@ -67,14 +65,6 @@ RingExchange::Shutdown()
 {
     GradientExchange::Shutdown();
     m_pacer.Cancel();
-}
-
-uint32_t
-RingExchange::SendChunks(uint16_t step) const
-{
-    return m_context.layout.GetSegmentChunkCount(
-        m_k,
-        ChunkLayout::RingSendSegment(m_k, m_position, step));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -142,7 +132,7 @@ RingExchange::SendNext()
     if (m_sending)
     {
         const uint16_t step = static_cast<uint16_t>(m_sendStep);
-        const uint32_t chunks = SendChunks(step);
+        const uint32_t chunks = RingSendChunks(step);
         // A chunk whose input is still being repaired is held back; the pass goes on.
         while (m_nextChunk < chunks && step > 0 && !m_in[step - 1].Has(m_nextChunk))
         {
@@ -179,7 +169,7 @@ RingExchange::SendNext()
     {
         const uint16_t step = static_cast<uint16_t>(m_endPending);
         m_endPending = m_steps;
-        return SendEnd(m_successor, SendChunks(step), step);
+        return SendEnd(m_successor, RingSendChunks(step), step);
     }
     return 0;
 }
@@ -191,7 +181,7 @@ RingExchange::QueueResends(uint32_t peer,
                            bool& notYet)
 {
     if (peer != m_successorIsland || step >= m_steps || ranges.empty() ||
-        ranges.front().first + ranges.front().count > SendChunks(step))
+        ranges.front().first + ranges.front().count > RingSendChunks(step))
     {
         ++m_context.dropped;
         return 0;
@@ -234,20 +224,10 @@ void
 RingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values)
 {
     const uint32_t step = header.GetRingStep();
-    if (m_config.algorithm != SyncAlgorithm::RING || header.GetType() != GradientHeader::RING ||
-        step >= m_steps || header.GetSender() != IslandAt(m_predecessor) ||
-        header.GetChunkCount() != m_in[step].GetChunkCount())
-    {
-        ++m_context.dropped;
-        return;
-    }
     const uint32_t chunk = header.GetChunkIndex();
-    const uint32_t segment = ChunkLayout::RingReceiveSegment(m_k, m_position, step);
     uint32_t first = 0;
-    if (header.GetElementCount() !=
-        m_context.layout.GetSegmentChunkSpan(m_k, segment, chunk, first))
+    if (!CheckRingChunk(header, first))
     {
-        ++m_context.dropped;
         return;
     }
     if (m_finished || m_in[step].Has(chunk))

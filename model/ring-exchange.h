@@ -57,8 +57,6 @@ class RingExchange : public GradientExchange
     void MaybeAdvance();
     /** \return wire bytes of the packet sent, 0 if none */
     uint32_t SendNext();
-    /** \param step a step \return its chunks (of the segment this island sends) */
-    uint32_t SendChunks(uint16_t step) const;
     /**
      * \param step a step up to which the predecessor has sent everything (exclusive)
      * \brief every earlier step's first pass is over: its missing chunks are lost

@@ -186,4 +186,47 @@ RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, con
     return GradientHeader::CreateRealPacket(header, m_scratch);
 }
 
+bool
+RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) const
+{
+    const bool fits =
+        m_config.algorithm == SyncAlgorithm::DIRECT && header.GetType() != GradientHeader::RING &&
+        header.GetChunkCount() == m_context.layout.GetChunkCount() &&
+        header.GetElementCount() == m_context.layout.GetChunkSpan(header.GetChunkIndex(), first);
+    m_context.dropped += fits ? 0 : 1;
+    return fits;
+}
+
+bool
+RoundExchange::CheckRingChunk(const GradientHeader& header, uint32_t& first) const
+{
+    const uint32_t step = header.GetRingStep();
+    const uint32_t segment = ChunkLayout::RingReceiveSegment(m_k, m_position, step);
+    const bool fits =
+        m_config.algorithm == SyncAlgorithm::RING && header.GetType() == GradientHeader::RING &&
+        step < ChunkLayout::RingSteps(m_k) &&
+        header.GetSender() == IslandAt((m_position + m_k - 1) % m_k) &&
+        header.GetChunkCount() == RingReceiveChunks(step) &&
+        header.GetElementCount() ==
+            m_context.layout.GetSegmentChunkSpan(m_k, segment, header.GetChunkIndex(), first);
+    m_context.dropped += fits ? 0 : 1;
+    return fits;
+}
+
+uint32_t
+RoundExchange::RingSendChunks(uint32_t step) const
+{
+    return m_context.layout.GetSegmentChunkCount(
+        m_k,
+        ChunkLayout::RingSendSegment(m_k, m_position, step));
+}
+
+uint32_t
+RoundExchange::RingReceiveChunks(uint32_t step) const
+{
+    return m_context.layout.GetSegmentChunkCount(
+        m_k,
+        ChunkLayout::RingReceiveSegment(m_k, m_position, step));
+}
+
 } // namespace ns3

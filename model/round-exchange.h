@@ -48,6 +48,7 @@ struct ExchangeContext
     TcpTransport* tcp{nullptr};         //!< the TCP connections (transport tcp), else null
     std::function<void(uint32_t, Ptr<Packet>, Ipv4Address, bool)>
         send;                                         //!< (round, packet, to, control)
+    std::function<void(uint32_t, uint32_t)> written;  //!< (round, bytes): message to TCP
     std::function<void(uint32_t, uint32_t)> resent;   //!< (round, peer): one chunk resent
     std::function<void(uint32_t, uint32_t)> peerLost; //!< (round, peer) declared lost
     std::function<void(uint32_t)> complete;           //!< (round): the exchange ended
@@ -142,6 +143,22 @@ class RoundExchange
      * \return the RING packet
      */
     Ptr<Packet> BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, const RingSum& sums);
+    /**
+     * \param header a received DATA or AGGREGATE chunk \param first receives its first element
+     * \return true if it fits this DIRECT round's layout (chunk count, element count);
+     *         otherwise it is counted as dropped
+     */
+    bool CheckDirectChunk(const GradientHeader& header, uint32_t& first) const;
+    /**
+     * \param header a received RING chunk \param first receives its first element
+     * \return true if it is a chunk of a step this island receives from its ring predecessor
+     *         (sender, step, chunk count, element count); otherwise it is counted as dropped
+     */
+    bool CheckRingChunk(const GradientHeader& header, uint32_t& first) const;
+    /** \param step a ring step \return the chunks this island sends in it */
+    uint32_t RingSendChunks(uint32_t step) const;
+    /** \param step a ring step \return the chunks this island receives in it */
+    uint32_t RingReceiveChunks(uint32_t step) const;
 
     /** Marker for "no member position". */
     static constexpr uint32_t NO_SLOT = 0xffffffff;

@@ -8,6 +8,7 @@
 #include "wan-wire.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -85,6 +86,17 @@ SyncPathTable::SyncPathTable(const WanRouting& routing)
         }
     }
     m_cityStamp.assign(nCities, 0);
+}
+
+double
+SyncPathTable::GetPathRate(uint32_t src, uint32_t dst) const
+{
+    double rate = std::numeric_limits<double>::infinity();
+    for (uint32_t res : m_pathResources[src][dst])
+    {
+        rate = std::min(rate, m_capacity[res]);
+    }
+    return rate;
 }
 
 double
