@@ -14,6 +14,7 @@
 #include "ns3/config.h"
 #include "ns3/exchange-sum.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-socket-base.h"
 #include "ns3/tcp-socket.h"
 #include "ns3/tcp-transport.h"
 #include "ns3/test.h"
@@ -66,6 +67,26 @@ Islands(const std::vector<uint32_t>& peers)
     }
     return text.str();
 }
+
+/**
+ * A TCP socket that is no congestion control but, like TcpCubic in ns-3 3.37, descends from
+ * TcpSocketBase in the TypeId tree: --tcp must refuse it.
+ */
+class TcpTransportTestSocket : public TcpSocketBase
+{
+  public:
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpTransportTestSocket")
+                                .SetParent<TcpSocketBase>()
+                                .SetGroupName("WanTraining")
+                                .AddConstructor<TcpTransportTestSocket>();
+        return tid;
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpTransportTestSocket);
 
 } // namespace
 
@@ -360,6 +381,8 @@ class TcpFlagsTestCase : public TestCase
              "--tcp=TcpFoo: not a TCP congestion control of this ns-3; expected "
              "one of "},
             {"--tcp=TcpSocketBase", "--tcp=TcpSocketBase: not a TCP congestion control"},
+            {"--tcp=TcpTransportTestSocket",
+             "--tcp=TcpTransportTestSocket: not a TCP congestion control"},
             {"--tcp=RttMeanDeviation", "--tcp=RttMeanDeviation: not a TCP congestion control"}};
         for (const auto& [argument, message] : refused)
         {
