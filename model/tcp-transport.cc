@@ -87,10 +87,11 @@ TcpTransport::GetTypeId()
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("PeerTimeout",
                           "A peer an exchange needs that sent no byte for this long is declared "
-                          "lost. Above TCP's retransmission backoff after a few losses "
-                          "(MinRto 1 s, doubling), so a congested peer is not mistaken for a "
-                          "dead one.",
-                          TimeValue(Seconds(10)),
+                          "lost. Above the longest silence of a connection TCP still keeps "
+                          "(its last retransmission timeout before it gives up: 60 s, ns-3's "
+                          "cap, with MinRto 1 s and DataRetries 6), so a congested peer is not "
+                          "mistaken for a dead one.",
+                          TimeValue(Seconds(120)),
                           MakeTimeAccessor(&TcpTransport::m_peerTimeout),
                           MakeTimeChecker(NanoSeconds(1)));
     return tid;
@@ -102,7 +103,7 @@ TcpTransport::TcpTransport()
       m_bdpFactor(1.0),
       m_segmentSize(0),
       m_heartbeatInterval(MilliSeconds(100)),
-      m_peerTimeout(Seconds(10)),
+      m_peerTimeout(Seconds(120)),
       m_context(nullptr),
       m_round(0),
       m_usedSegmentSize(0)
