@@ -265,12 +265,8 @@ OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
     optimiser.SetSeed(config.seed);
     optimiser.SetMaxPeriod(config.maxPeriod);
     optimiser.SetCostModelAttribute("Mtu", UintegerValue(config.mtu));
-    WanTopology searched = topology;
-    if (config.transport == "tcp")
-    {
-        searched.SetCapabilities(WanCapabilities()); // TCP uses neither multicast nor FPGAs
-    }
-    const ScheduleSearchResult search = optimiser.Optimise(WanRouting(searched));
+    const ScheduleSearchResult search = optimiser.Optimise(
+        WanRouting(TrainingPlanner::PlannedTopology(topology, config.transport == "tcp")));
     CliqueSchedule best = search.best.schedule;
     best.SetName("optimal:" + best.GetName());
     return best;

@@ -136,15 +136,8 @@ TrainingHelper::SetTcpAttribute(const std::string& name, const AttributeValue& v
 std::string
 TrainingHelper::GetTransportNote() const
 {
-    bool capable = false;
-    for (const WanCity& city : m_topology.GetTopology().GetCities())
-    {
-        capable = capable || city.caps.multicast || city.caps.fpga;
-    }
-    return m_transport == TrainingApplication::TCP && capable
-               ? "multicast and FPGA aggregation do not apply to TCP: the exchanges ran as "
-                 "unicast TCP streams without them"
-               : "";
+    return TrainingPlanner::TransportNote(m_topology.GetTopology(),
+                                          m_transport == TrainingApplication::TCP);
 }
 
 void
@@ -206,19 +199,13 @@ TrainingHelper::Install()
     const uint32_t n = topology.GetIslands().size();
     const uint32_t period = m_schedule.GetPeriod();
     const bool tcp = m_transport == TrainingApplication::TCP;
-    if (tcp)
+    if (tcp && WanMpi::IsSimulating() && WanMpi::GetSize() > 1)
     {
-        if (WanMpi::IsSimulating() && WanMpi::GetSize() > 1)
-        {
-            throw std::invalid_argument(
-                "the tcp transport needs one process: TCP segments carry their bytes, and "
-                "packets crossing MPI ranks must be virtual");
-        }
-        // TCP uses no multicast tree and no FPGA: plan (and estimate) as the network without.
-        WanTopology plain = topology;
-        plain.SetCapabilities(WanCapabilities());
-        m_costModel->SetRouting(WanRouting(plain));
+        throw std::invalid_argument("the tcp transport needs one process: TCP segments carry "
+                                    "their bytes, and packets crossing MPI ranks must be virtual");
     }
+    // TCP uses no multicast tree and no FPGA: plan (and estimate) as the network without.
+    m_costModel->SetRouting(WanRouting(TrainingPlanner::PlannedTopology(topology, tcp)));
 
     // Algorithms: the schedule's, or the cost model's choice per clique.
     if (m_chooseAlgorithms)
@@ -355,13 +342,8 @@ TrainingHelper::Install()
         app->SetAttribute("Transport", EnumValue(m_transport));
         if (tcp)
         {
-            std::vector<double> rates(n, 0.0);
-            for (uint32_t j = 0; j < n; ++j)
-            {
-                rates[j] = j == i ? 0.0 : paths.GetPathRate(i, j);
-            }
             Ptr<TcpTransport> transport = m_tcpFactory.Create<TcpTransport>();
-            transport->SetPathRates(rates);
+            transport->SetPathRates(paths.GetPathRates(i));
             app->SetTcpTransport(transport);
         }
         app->SetIsland(i, n);

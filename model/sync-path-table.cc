@@ -99,6 +99,17 @@ SyncPathTable::GetPathRate(uint32_t src, uint32_t dst) const
     return rate;
 }
 
+std::vector<double>
+SyncPathTable::GetPathRates(uint32_t src) const
+{
+    std::vector<double> rates(GetIslandCount(), 0.0);
+    for (uint32_t dst = 0; dst < rates.size(); ++dst)
+    {
+        rates[dst] = dst == src ? 0.0 : GetPathRate(src, dst);
+    }
+    return rates;
+}
+
 double
 SyncPathTable::GetPacketTransit(uint32_t src, uint32_t dst, uint64_t wireBytes) const
 {
