@@ -89,7 +89,11 @@ TcpDirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<
     {
         m_sums.Add(chunk, first, values, 1);
     }
-    ++m_received[slot];
+    if (++m_received[slot] == m_chunks)
+    {
+        NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": update of "
+                               << header.GetSender() << " complete");
+    }
     NoteData(slot);
     CheckComplete();
 }
