@@ -474,12 +474,16 @@ FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
 {
     const FpgaSlotTable::Slot& slot = m_table.GetSlot(index);
     NS_LOG_FUNCTION(this << index << complete << slot.contributors.Count());
+    NS_LOG_DEBUG("island " << m_islandIndex << " round " << slot.key.round << " chunk "
+                           << slot.key.chunkIndex << (complete ? " complete" : " partial")
+                           << " aggregate of " << slot.contributors << " of " << slot.expected);
     const bool real = slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
 
     GradientHeader out = slot.header;
     out.SetType(GradientHeader::AGGREGATE);
     out.SetContributors(slot.contributors);
-    out.SetFlags(real ? GradientHeader::FLAG_REAL_PAYLOAD : 0);
+    out.SetFlags((real ? GradientHeader::FLAG_REAL_PAYLOAD : 0) |
+                 (slot.settled ? GradientHeader::FLAG_SETTLED : 0));
 
     Ptr<Packet> packet;
     if (real)

@@ -110,6 +110,7 @@ FpgaSlotTable::Clear()
     m_freeSlots.clear();
     m_index.clear();
     m_frontiers.clear();
+    m_openChunks.clear();
 }
 
 bool
@@ -146,6 +147,7 @@ FpgaSlotTable::Open(const GradientHeader& header,
                       header.GetCliqueId(),
                       header.GetChunkIndex()};
     m_index.emplace(key, index);
+    m_openChunks[FlowKey{key.jobId, key.round, key.cliqueId}].insert(key.chunkIndex);
     Slot& slot = m_slots[index];
     slot.key = key;
     slot.header = header;
@@ -156,8 +158,11 @@ FpgaSlotTable::Open(const GradientHeader& header,
                     0);
     slot.fields = fields;
     slot.emitting = false;
+    slot.settled = false;
     slot.serial = m_nextSerial++;
     AddDeadline(Deadline{deadline, index, slot.serial});
+    NS_LOG_DEBUG("open round " << key.round << " chunk " << key.chunkIndex << " for sender "
+                               << header.GetSender() << " until " << deadline.As(Time::S));
     return index;
 }
 
@@ -235,6 +240,7 @@ FpgaSlotTable::MaybeSettle(uint32_t index)
             return;
         }
         ++m_earlyFlushes;
+        slot.settled = true;
     }
     slot.emitting = true;
     if (m_pipelineLatency.IsZero())
@@ -389,10 +395,42 @@ FpgaSlotTable::ExpireSlots()
         m_deadlines.pop_front();
         if (IsOpen(d.index, d.serial))
         {
+            EmitEarlierSlots(m_slots[d.index].key);
             m_emit(d.index, false);
         }
     }
     ArmTimer();
+}
+
+void
+FpgaSlotTable::EmitEarlierSlots(const SlotKey& key)
+{
+    // A receiver takes a sender's later chunk in an aggregate as proof that its earlier chunks
+    // were sent, so an earlier slot still open (its first contribution came later, e.g. after
+    // a loss) must not leave after this one: it goes first, partial, before its own deadline.
+    auto flow = m_openChunks.find(FlowKey{key.jobId, key.round, key.cliqueId});
+    if (flow == m_openChunks.end())
+    {
+        return;
+    }
+    std::vector<uint32_t> earlier;
+    for (uint32_t chunk : flow->second)
+    {
+        if (chunk >= key.chunkIndex)
+        {
+            break;
+        }
+        earlier.push_back(chunk);
+    }
+    for (uint32_t chunk : earlier)
+    {
+        uint32_t index;
+        if (Find(SlotKey{key.jobId, key.round, key.cliqueId, chunk}, index) &&
+            !m_slots[index].emitting)
+        {
+            m_emit(index, false);
+        }
+    }
 }
 
 const FpgaSlotTable::Slot&
@@ -409,6 +447,15 @@ FpgaSlotTable::Free(uint32_t index)
     slot.emission.Cancel();
     slot.serial = FREE_SERIAL;
     m_index.erase(slot.key);
+    auto flow = m_openChunks.find(FlowKey{slot.key.jobId, slot.key.round, slot.key.cliqueId});
+    if (flow != m_openChunks.end())
+    {
+        flow->second.erase(slot.key.chunkIndex);
+        if (flow->second.empty())
+        {
+            m_openChunks.erase(flow);
+        }
+    }
     m_freeSlots.push_back(index);
 }
 

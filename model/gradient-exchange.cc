@@ -178,11 +178,15 @@ GradientExchange::FullChunkSlot(double rateBps) const
 }
 
 bool
-GradientExchange::MayBeOnItsWay(Time sentAt, uint32_t asker) const
+GradientExchange::MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const
 {
-    // Not the asker's FPGA hold: it asks for a chunk its FPGA gave up on (a partial
-    // aggregate), or one a later chunk overtook, and a resend passes the FPGA untouched.
-    return sentAt > Simulator::Now() - RttTo(asker);
+    // After a gap, not the asker's FPGA hold: it asks for a chunk its FPGA gave up on (a
+    // settled partial aggregate), or one a later chunk overtook, and a resend passes the FPGA
+    // untouched. After silence, its FPGA may still hold the chunk in a slot that waits for a
+    // late sender.
+    const uint32_t asker = nack.GetSender();
+    const Time hold = nack.HasFlag(GradientHeader::FLAG_SILENCE) ? HoldAt(asker) : Time(0);
+    return sentAt > Simulator::Now() - RttTo(asker) - hold;
 }
 
 Time
@@ -348,6 +352,7 @@ GradientExchange::SendNack(uint32_t slot,
     IslandBitmap asked;
     asked.Set(peer);
     header.SetContributors(asked);
+    header.SetFlags(all ? GradientHeader::FLAG_SILENCE : 0);
     uint32_t packets = 0;
     const Time now = Simulator::Now();
     while (packets < MAX_NACK_PACKETS)
@@ -392,8 +397,7 @@ GradientExchange::ReceiveNack(const GradientHeader& header)
         return;
     }
     bool notYet = false;
-    const uint32_t queued =
-        QueueResends(peer, header.GetRingStep(), header.GetNackRanges(), notYet);
+    const uint32_t queued = QueueResends(header, notYet);
     if (queued == 0 && (notYet || !m_finished))
     {
         SendNotYet(peer);
