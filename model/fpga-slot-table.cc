@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ns3
 {
@@ -407,29 +408,31 @@ FpgaSlotTable::EmitEarlierSlots(const SlotKey& key)
 {
     // A receiver takes a sender's later chunk in an aggregate as proof that its earlier chunks
     // were sent, so an earlier slot still open (its first contribution came later, e.g. after
-    // a loss) must not leave after this one: it goes first, partial, before its own deadline.
+    // a loss) that holds one of this slot's senders must not leave after it: it goes first,
+    // partial, before its own deadline, and so do the earlier slots holding one of its senders
+    // (found scanning down). Earlier slots of other senders only (late senders' chunks) wait.
     auto flow = m_openChunks.find(FlowKey{key.jobId, key.round, key.cliqueId});
-    if (flow == m_openChunks.end())
+    uint32_t index;
+    if (flow == m_openChunks.end() || !Find(key, index))
     {
         return;
     }
+    IslandBitmap senders = m_slots[index].contributors;
     std::vector<uint32_t> earlier;
-    for (uint32_t chunk : flow->second)
+    for (auto chunk = std::make_reverse_iterator(flow->second.lower_bound(key.chunkIndex));
+         chunk != flow->second.rend();
+         ++chunk)
     {
-        if (chunk >= key.chunkIndex)
+        if (Find(SlotKey{key.jobId, key.round, key.cliqueId, *chunk}, index) &&
+            !m_slots[index].emitting && m_slots[index].contributors.Intersects(senders))
         {
-            break;
+            senders = senders.Union(m_slots[index].contributors);
+            earlier.push_back(index);
         }
-        earlier.push_back(chunk);
     }
-    for (uint32_t chunk : earlier)
+    for (auto it = earlier.rbegin(); it != earlier.rend(); ++it)
     {
-        uint32_t index;
-        if (Find(SlotKey{key.jobId, key.round, key.cliqueId, chunk}, index) &&
-            !m_slots[index].emitting)
-        {
-            m_emit(index, false);
-        }
+        m_emit(*it, false);
     }
 }
 

@@ -217,8 +217,9 @@ class FpgaSlotTable
     /** \brief The timer fired: emit partial every open slot whose deadline has come. */
     void ExpireSlots();
     /**
-     * \brief Emit partial the open slots of \p key's flow below its chunk, ascending (a slot is
-     *        about to time out: aggregates of a flow leave in chunk order).
+     * \brief A slot is about to time out: emit partial, ascending, the open slots of its flow
+     *        below its chunk that share a sender with it (or with another slot so emitted), so
+     *        each sender's contributions reach the island in chunk order.
      * \param key the slot timing out
      */
     void EmitEarlierSlots(const SlotKey& key);

@@ -27,6 +27,7 @@
 #include "ns3/packet.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
@@ -892,6 +893,83 @@ class FpgaChunkOrderTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * A burst of aggregates waits in the FPGA (PortBacklog), not in the island port's queue: 20
+ * one-sender slots, opened 0.7 us apart by the 100 Gbit/s in-box link, time out as fast, but
+ * the 10 Gbit/s access port takes 6.6 us per aggregate and its queue holds 2 packets. With
+ * PortBacklog 2 all 20 reach the island, back to back: aggregate i arrives i x (bytes + 2 PPP
+ * bytes) x 8 / 10 Gbit/s after the first. Letting the port hold them all (PortBacklog 1000)
+ * overflows its queue.
+ */
+class FpgaOutputBurstTestCase : public TestCase
+{
+  public:
+    FpgaOutputBurstTestCase()
+        : TestCase("a burst of aggregates waits in the FPGA and leaves at the port's rate")
+    {
+    }
+
+  private:
+    uint32_t m_drops{0}; //!< packets the island port's queue refused
+
+    void Dropped(Ptr<const Packet> packet)
+    {
+        ++m_drops;
+    }
+
+    /** \param backlog PortBacklog \param h the harness, run */
+    void Run(uint32_t backlog, RawHarness& h)
+    {
+        const IslandBitmap members = Bitmap({0, 1, 2});
+        const uint32_t chunks = 20;
+        auto attributes = Attributes(0, 64, MicroSeconds(100));
+        attributes["EarlyFlush"] = Create<BooleanValue>(false);
+        attributes["PortBacklog"] = Create<UintegerValue>(backlog);
+        h.Build(attributes);
+        Ptr<PointToPointNetDevice> port =
+            DynamicCast<PointToPointNetDevice>(h.fpga->GetIslandPort());
+        port->GetQueue()->SetMaxSize(QueueSize("2p"));
+        m_drops = 0;
+        port->TraceConnectWithoutContext("MacTxDrop",
+                                         MakeCallback(&FpgaOutputBurstTestCase::Dropped, this));
+        for (uint32_t c = 0; c < chunks; ++c)
+        {
+            GradientHeader header = DataHeader(members, 1, c, chunks);
+            header.SetElementCount(2000);
+            h.InjectFromRouter(MicroSeconds(1),
+                               MakeUdp(GradientHeader::CreateVirtualPacket(header),
+                                       SenderAddress(1),
+                                       ISLAND_ADDRESS,
+                                       PORT));
+        }
+        h.Run();
+    }
+
+    void DoRun() override
+    {
+        RawHarness held;
+        Run(2, held);
+        NS_TEST_ASSERT_MSG_EQ(held.atIsland.size(), 20u, "every aggregate reaches the island");
+        NS_TEST_EXPECT_MSG_EQ(m_drops, 0u, "no queue drop");
+        const uint32_t bytes = held.atIsland[0]->GetSize() + 2; // IPv4 packet + PPP header
+        const Time perPacket = DataRate(RawHarness::ACCESS_BPS).CalculateBytesTxTime(bytes);
+        for (uint32_t i = 1; i < held.atIsland.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(held.atIslandTime[i] - held.atIslandTime[0],
+                                  perPacket * i,
+                                  "aggregate " << i << " right behind the one before");
+        }
+
+        RawHarness flooded;
+        Run(1000, flooded);
+        NS_TEST_EXPECT_MSG_GT(m_drops, 0u, "without holding back, the port's queue overflows");
+        NS_TEST_EXPECT_MSG_EQ(flooded.atIsland.size() + m_drops,
+                              20u,
+                              "what is not dropped arrives");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * Everything that is not aggregatable DATA crosses the FPGA byte for byte, in both
  * directions, and is counted under the right reason.
  */
@@ -1498,6 +1576,7 @@ class FpgaAggregatorTestSuite : public TestSuite
         AddTestCase(new FpgaPartialTestCase);
         AddTestCase(new FpgaDeadlineTestCase);
         AddTestCase(new FpgaChunkOrderTestCase);
+        AddTestCase(new FpgaOutputBurstTestCase);
         AddTestCase(new FpgaPassThroughTestCase);
         AddTestCase(new FpgaMulticastTestCase);
         AddTestCase(new FpgaProcessingRateTestCase);
