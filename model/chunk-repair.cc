@@ -214,11 +214,11 @@ ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge)
     {
         return false;
     }
-    m_queue.emplace_back(key, asker);
-    if (it != m_lastSent.end())
+    // Asked again after a resend: that resend was lost too. Several copies now, so a path
+    // that lost it twice is unlikely to hold the round up for a third repair interval.
+    const uint32_t copies = it != m_lastSent.end() ? REPEAT_COPIES : 1;
+    for (uint32_t copy = 0; copy < copies; ++copy)
     {
-        // Asked again after a resend: that resend was lost too. Two copies now, so a path
-        // that lost it twice is unlikely to hold the round up for a third repair interval.
         m_queue.emplace_back(key, asker);
     }
     m_waiting.insert(key);

@@ -100,6 +100,9 @@ class ChunkTracker
 class ResendQueue
 {
   public:
+    /** Copies queued of a chunk asked for again after it was resent (that resend was lost). */
+    static constexpr uint32_t REPEAT_COPIES = 3;
+
     /**
      * \brief Ask for \p key (a chunk, or a ring step and chunk).
      * \param key the chunk \param asker the island asking \param now the time

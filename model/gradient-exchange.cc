@@ -26,8 +26,13 @@ constexpr uint32_t MAX_NACK_PACKETS = 64;
 const Time MIN_REPAIR_INTERVAL = MilliSeconds(1);
 /** Derived repair interval: this many round trips (plus the FPGA hold). */
 constexpr double REPAIR_RTTS = 1.5;
-/** Copies of each re-ask NACK (its first ask, or the resend, was lost). */
-constexpr uint32_t REASK_COPIES = 2;
+/**
+ * Copies of each gap NACK. A NACK is a few dozen bytes, and losing it costs a whole repair
+ * interval: two copies leave the repair hinging on the resend alone.
+ */
+constexpr uint32_t FIRST_ASK_COPIES = 2;
+/** Copies of each re-ask NACK (the first ask, or its resend, was lost: a lossy path). */
+constexpr uint32_t REASK_COPIES = 3;
 } // namespace
 
 GradientExchange::GradientExchange(ExchangeContext& context,
@@ -290,7 +295,7 @@ GradientExchange::FlushNacks(uint32_t slot)
     {
         if (ChunkTracker* tracker = StreamOf(slot, step))
         {
-            SendNack(slot, step, *tracker, false);
+            SendNack(slot, step, *tracker, false, FIRST_ASK_COPIES);
             ArmReask(slot, *tracker);
         }
     }
