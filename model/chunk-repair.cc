@@ -127,7 +127,7 @@ ChunkTracker::IsDue(uint32_t chunk, Time now, Time interval) const
 }
 
 std::vector<GradientHeader::ChunkRange>
-ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges)
+ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges, uint32_t from)
 {
     std::vector<GradientHeader::ChunkRange> ranges;
     // Chunks above the frontier known lost (from partial aggregates) count as below it.
@@ -158,7 +158,7 @@ ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges)
     {
         end = std::max(end, m_asked.rbegin()->first + 1);
     }
-    uint32_t c = m_scanFrom;
+    uint32_t c = std::max(m_scanFrom, from);
     while (c < end && ranges.size() < maxRanges)
     {
         if (c % WORD_BITS == 0 && c + WORD_BITS <= end && m_bits[c / WORD_BITS] == FULL_WORD)
@@ -179,7 +179,14 @@ ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges)
         ranges.push_back({c, stop - c});
         for (uint32_t a = c; a < stop; ++a)
         {
-            m_asked[a] = now;
+            // Only chunks known missing count as asked: one beyond the frontier, asked after
+            // silence, may simply not be sent yet, and must not hold back the gap NACK that
+            // follows once it is known lost.
+            if (a < m_frontier || m_asked.find(a) != m_asked.end() ||
+                std::binary_search(m_knownLost.begin(), m_knownLost.end(), a))
+            {
+                m_asked[a] = now;
+            }
         }
         c = stop;
     }

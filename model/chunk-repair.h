@@ -63,15 +63,18 @@ class ChunkTracker
     /**
      * \brief Collect the chunks to ask for now, and note them as asked.
      * \param now the time \param interval re-ask a chunk only this long after its last ask
-     * \param all also chunks beyond the frontier (silence: the stream may have stopped);
-     *        chunks asked for before are asked again when due, wherever they are
+     * \param all also chunks beyond the frontier (silence: the stream may have stopped; those
+     *        are not noted as asked, as they may not be sent yet); chunks asked for before
+     *        are asked again when due, wherever they are
      * \param maxRanges at most this many ranges
+     * \param from no chunk below this (where the previous call of one ask stopped)
      * \return the ranges, ascending
      */
     std::vector<GradientHeader::ChunkRange> CollectDue(Time now,
                                                        Time interval,
                                                        bool all,
-                                                       uint32_t maxRanges);
+                                                       uint32_t maxRanges,
+                                                       uint32_t from = 0);
     /** \return the earliest time an asked, still missing chunk becomes due again (or Max) */
     Time NextDue(Time interval) const;
 

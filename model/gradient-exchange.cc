@@ -360,14 +360,20 @@ GradientExchange::SendNack(uint32_t slot,
     header.SetFlags(all ? GradientHeader::FLAG_SILENCE : 0);
     uint32_t packets = 0;
     const Time now = Simulator::Now();
+    uint32_t from = 0;
     while (packets < MAX_NACK_PACKETS)
     {
         std::vector<GradientHeader::ChunkRange> ranges =
-            tracker.CollectDue(now, RepairInterval(slot), all, GradientHeader::MAX_NACK_RANGES);
+            tracker.CollectDue(now,
+                               RepairInterval(slot),
+                               all,
+                               GradientHeader::MAX_NACK_RANGES,
+                               from);
         if (ranges.empty())
         {
             break;
         }
+        from = ranges.back().first + ranges.back().count;
         NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": NACK to " << peer
                                << " step " << step << " first " << ranges.front().first
                                << " ranges " << ranges.size());
@@ -487,6 +493,7 @@ GradientExchange::CheckProgress()
             continue;
         }
         SendNack(s, step, *tracker, true);
+        ArmReask(s, *tracker); // the known gaps it asked for are re-asked like any other
         peer.nacked = true;
         // Its answer can be back one round trip (and the FPGA's hold) later; the next check on
         // the RetransmissionTimeout grid after that asks again, so retries are at most
