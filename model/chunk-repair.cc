@@ -210,7 +210,7 @@ ChunkTracker::NextDue(Time interval) const
 }
 
 bool
-ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge)
+ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge, uint32_t repeatCopies)
 {
     if (m_waiting.count(key) != 0)
     {
@@ -223,7 +223,7 @@ ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge)
     }
     // Asked again after a resend: that resend was lost too. Several copies now, so a path
     // that lost it twice is unlikely to hold the round up for a third repair interval.
-    const uint32_t copies = it != m_lastSent.end() ? REPEAT_COPIES : 1;
+    const uint32_t copies = it != m_lastSent.end() ? repeatCopies : 1;
     for (uint32_t copy = 0; copy < copies; ++copy)
     {
         m_queue.emplace_back(key, asker);

@@ -103,16 +103,15 @@ class ChunkTracker
 class ResendQueue
 {
   public:
-    /** Copies queued of a chunk asked for again after it was resent (that resend was lost). */
-    static constexpr uint32_t REPEAT_COPIES = 3;
-
     /**
      * \brief Ask for \p key (a chunk, or a ring step and chunk).
      * \param key the chunk \param asker the island asking \param now the time
      * \param minAge resend again only this long after the last resend
+     * \param repeatCopies copies to queue if the chunk was resent before (that resend was
+     *        lost); a first resend is one copy
      * \return true if queued now (false: already waiting, or resent too recently)
      */
-    bool Request(uint64_t key, uint32_t asker, Time now, Time minAge);
+    bool Request(uint64_t key, uint32_t asker, Time now, Time minAge, uint32_t repeatCopies);
     /**
      * \param key receives the oldest waiting chunk \param asker receives who asked first
      * \return false if none waits

@@ -181,7 +181,8 @@ DirectExchange::QueueResends(const GradientHeader& nack, bool& notYet)
                 notYet = true; // not sent yet, or the asker cannot know it is missing
                 continue;
             }
-            const bool fresh = stream->resends.Request(c, peer, now, spacing);
+            const bool fresh =
+                stream->resends.Request(c, peer, now, spacing, m_context.repeatResendCopies);
             NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": chunk " << c
                                    << " asked by " << peer
                                    << (fresh ? ", resend queued" : ", resend already due"));

@@ -26,13 +26,6 @@ constexpr uint32_t MAX_NACK_PACKETS = 64;
 const Time MIN_REPAIR_INTERVAL = MilliSeconds(1);
 /** Derived repair interval: this many round trips (plus the FPGA hold). */
 constexpr double REPAIR_RTTS = 1.5;
-/**
- * Copies of each gap NACK. A NACK is a few dozen bytes, and losing it costs a whole repair
- * interval: two copies leave the repair hinging on the resend alone.
- */
-constexpr uint32_t FIRST_ASK_COPIES = 2;
-/** Copies of each re-ask NACK (the first ask, or its resend, was lost: a lossy path). */
-constexpr uint32_t REASK_COPIES = 3;
 } // namespace
 
 GradientExchange::GradientExchange(ExchangeContext& context,
@@ -295,7 +288,7 @@ GradientExchange::FlushNacks(uint32_t slot)
     {
         if (ChunkTracker* tracker = StreamOf(slot, step))
         {
-            SendNack(slot, step, *tracker, false, FIRST_ASK_COPIES);
+            SendNack(slot, step, *tracker, false, m_context.nackCopies);
             ArmReask(slot, *tracker);
         }
     }
@@ -328,7 +321,7 @@ GradientExchange::Reask(uint32_t slot)
     Time earliest = Time::Max();
     for (uint16_t s = 0; ChunkTracker* tracker = StreamOf(slot, s); ++s)
     {
-        SendNack(slot, s, *tracker, false, REASK_COPIES);
+        SendNack(slot, s, *tracker, false, m_context.reaskCopies);
         const Time due = tracker->NextDue(RepairInterval(slot));
         if (due < earliest)
         {

@@ -249,7 +249,7 @@ RingExchange::QueueResends(const GradientHeader& nack, bool& notYet)
                 notYet = true; // not sent yet, or the asker cannot know it is missing
                 continue;
             }
-            queued += m_resends.Request(key, peer, now, spacing);
+            queued += m_resends.Request(key, peer, now, spacing, m_context.repeatResendCopies);
         }
     }
     if (queued > 0)

@@ -108,6 +108,24 @@ TrainingApplication::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&TrainingApplication::m_repairTimeout),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("NackCopies",
+                          "Copies sent of each NACK packet asking for gaps (a lost NACK costs "
+                          "a whole RepairTimeout).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&TrainingApplication::m_nackCopies),
+                          MakeUintegerChecker<uint32_t>(1, 16))
+            .AddAttribute("ReaskCopies",
+                          "Copies sent of each NACK packet asking again for chunks still "
+                          "missing a RepairTimeout after they were asked for.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&TrainingApplication::m_reaskCopies),
+                          MakeUintegerChecker<uint32_t>(1, 16))
+            .AddAttribute("RepeatResendCopies",
+                          "Copies resent of a chunk asked for again after it was resent (that "
+                          "resend was lost); a first resend is one copy.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&TrainingApplication::m_repeatResendCopies),
+                          MakeUintegerChecker<uint32_t>(1, 16))
             .AddAttribute("PeerPatience",
                           "A peer that keeps answering \"not yet\" without sending data for "
                           "longer than this is declared lost.",
@@ -311,6 +329,9 @@ TrainingApplication::StartApplication()
     m_context.maxRetries = m_maxRetries;
     m_context.nackDelay = m_nackDelay;
     m_context.repairTimeout = m_repairTimeout;
+    m_context.nackCopies = m_nackCopies;
+    m_context.reaskCopies = m_reaskCopies;
+    m_context.repeatResendCopies = m_repeatResendCopies;
     m_context.peerPatience = m_peerPatience;
     m_context.send = [this](uint32_t round, Ptr<Packet> packet, Ipv4Address to, bool control) {
         Send(round, packet, to, control);
