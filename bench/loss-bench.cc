@@ -5,15 +5,17 @@
  *
  *   loss-bench [--topology=PATH] [--modelBytes=10000000] [--rounds=2]
  *              [--losses=0,0.0001,0.001,0.01,0.05] [--sets=none,multicast,fpga,both]
- *              [--schedules=global,ring]
+ *              [--schedules=global,ring] [--runs=1]
  *
  * For each schedule (the global clique: DIRECT; or ring all-reduce) and capability set, every
  * loss rate runs the same rounds with that loss on every WAN link direction (ns-3's
- * RateErrorModel, per packet). Printed per row: the mean round sync time (slowest island of
- * each round, averaged over rounds), its ratio to the lossless run of the same row, the
- * packets the WAN dropped, chunks resent, resends per dropped packet, queue drops (any is
- * caused by recovery: the lossless runs have none), and the issue's acceptance bound: at
- * 0.1% loss at most 1.25 x lossless + 2 worst-path RTTs, at 1% at most 2 x + 2 RTTs.
+ * RateErrorModel, per packet), --runs times with different random patterns. Printed per row:
+ * the round's exchange time (from the last member's start to the last member's end, averaged
+ * over rounds and runs; the slowest run's too, and how many runs met the bound), its ratio to the
+ * lossless run of the same row, the packets the WAN dropped, chunks resent, resends per dropped
+ * packet, queue drops (any is caused by recovery: the lossless runs have none), and the issue's
+ * acceptance bound: at 0.1% loss at most 1.25 x lossless + 2 worst-path RTTs, at 1% at most 2 x + 2
+ * RTTs.
  */
 
 #include "bench-lists.h"
@@ -21,6 +23,7 @@
 #include "ns3/clique-schedule.h"
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
@@ -43,7 +46,7 @@ namespace
 /** One run's figures. */
 struct LossResult
 {
-    double roundSync{0};    //!< mean over rounds of the slowest island's sync time, s
+    double roundSync{0};    //!< mean over rounds of the clique's exchange time, s
     uint64_t lost{0};       //!< packets dropped by the WAN error models
     uint64_t resends{0};    //!< chunks resent
     uint64_t queueDrops{0}; //!< packets dropped by device queues
@@ -53,7 +56,8 @@ struct LossResult
 
 /**
  * \param topologyFile topology \param set capability set \param ring ring all-reduce
- * \param modelBytes M \param rounds rounds \param loss WAN loss rate \return the figures
+ * \param modelBytes M \param rounds rounds \param loss WAN loss rate
+ * \param run ns-3 RNG run number (a different random loss pattern per run) \return the figures
  */
 LossResult
 RunOnce(const std::string& topologyFile,
@@ -61,8 +65,10 @@ RunOnce(const std::string& topologyFile,
         bool ring,
         uint64_t modelBytes,
         uint32_t rounds,
-        double loss)
+        double loss,
+        uint32_t run)
 {
+    RngSeedManager::SetRun(run);
     WanTopology topology = WanTopology::LoadFile(topologyFile);
     topology.SetCapabilities(WanCapabilities::Parse(set, "--sets"));
     const uint32_t n = topology.GetIslands().size();
@@ -81,16 +87,21 @@ RunOnce(const std::string& topologyFile,
     TrainingExperiment experiment(helper);
     experiment.Run();
     LossResult result;
-    std::vector<double> slowest(rounds, 0.0);
+    // A round's exchange runs from its last member's start to its last member's end: the
+    // global clique cannot start before every island is ready, and an island's wait for a peer
+    // still repairing the previous round is that round's cost, counted there.
+    std::vector<Time> lastStart(rounds);
+    std::vector<Time> lastEnd(rounds);
     for (const TrainingRoundRecord& r : experiment.GetRecords())
     {
-        slowest[r.round] = std::max(slowest[r.round], (r.syncEnd - r.syncStart).GetSeconds());
+        lastStart[r.round] = std::max(lastStart[r.round], r.syncStart);
+        lastEnd[r.round] = std::max(lastEnd[r.round], r.syncEnd);
         result.resends += r.retransmissions;
         result.lostPeers += r.lostPeers.size();
     }
-    for (double s : slowest)
+    for (uint32_t round = 0; round < rounds; ++round)
     {
-        result.roundSync += s / rounds;
+        result.roundSync += (lastEnd[round] - lastStart[round]).GetSeconds() / rounds;
     }
     result.lost = experiment.GetLossDrops();
     result.queueDrops = experiment.GetQueueDrops();
@@ -116,6 +127,7 @@ main(int argc, char** argv)
     std::string losses = "0,0.0001,0.001,0.01,0.05";
     std::string sets = "none,multicast,fpga,both";
     std::string schedules = "global,ring";
+    uint32_t runs = 1;
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "Topology JSON", topology);
     cmd.AddValue("modelBytes", "Bytes of one update", modelBytes);
@@ -123,6 +135,10 @@ main(int argc, char** argv)
     cmd.AddValue("losses", "Comma-separated WAN loss rates (the first is the reference)", losses);
     cmd.AddValue("sets", "Comma-separated capability sets", sets);
     cmd.AddValue("schedules", "global (DIRECT) and/or ring", schedules);
+    cmd.AddValue("runs",
+                 "Random loss patterns per lossy row (RNG runs 1..runs): sync_s is their mean, "
+                 "max_s the slowest, met how many were within the bound",
+                 runs);
     cmd.Parse(argc, argv);
 
     std::cout << "loss-bench: " << topology << ", model " << modelBytes << " bytes, " << rounds
@@ -131,7 +147,8 @@ main(int argc, char** argv)
               << std::setw(8) << "loss" << std::setw(11) << "sync_s" << std::setw(8) << "ratio"
               << std::setw(9) << "lost" << std::setw(9) << "resends" << std::setw(10) << "res/lost"
               << std::setw(8) << "qdrops" << std::setw(7) << "peers" << std::setw(11) << "bound_s"
-              << std::setw(7) << "ok" << std::endl;
+              << std::setw(9) << "max_s" << std::setw(6) << "met" << std::setw(7) << "ok"
+              << std::endl;
     bool allOk = true;
     for (const std::string& schedule : SplitBenchList(schedules))
     {
@@ -141,8 +158,22 @@ main(int argc, char** argv)
             for (const std::string& text : SplitBenchList(losses))
             {
                 const double loss = std::stod(text);
-                const LossResult r =
-                    RunOnce(topology, set, schedule == "ring", modelBytes, rounds, loss);
+                // The lossless run is deterministic: one run is enough.
+                const uint32_t patterns = loss > 0 ? std::max(runs, 1U) : 1;
+                LossResult r;
+                std::vector<double> syncs;
+                for (uint32_t run = 1; run <= patterns; ++run)
+                {
+                    const LossResult one =
+                        RunOnce(topology, set, schedule == "ring", modelBytes, rounds, loss, run);
+                    syncs.push_back(one.roundSync);
+                    r.roundSync += one.roundSync / patterns;
+                    r.lost += one.lost;
+                    r.resends += one.resends;
+                    r.queueDrops += one.queueDrops;
+                    r.lostPeers += one.lostPeers;
+                    r.worstRtt = one.worstRtt;
+                }
                 if (loss == 0)
                 {
                     lossless = r.roundSync;
@@ -156,7 +187,11 @@ main(int argc, char** argv)
                 {
                     bound = 2 * lossless + 2 * r.worstRtt;
                 }
-                const bool ok = (bound == 0 || r.roundSync <= bound) && r.queueDrops == 0 &&
+                const uint32_t met = static_cast<uint32_t>(
+                    std::count_if(syncs.begin(), syncs.end(), [bound](double s) {
+                        return bound == 0 || s <= bound;
+                    }));
+                const bool ok = met == syncs.size() && r.queueDrops == 0 &&
                                 (r.lost == 0 || r.resends <= 1.2 * r.lost);
                 allOk = allOk && (loss > 0.01 || ok);
                 std::cout << std::left << std::setw(8) << schedule << std::setw(11) << set
@@ -167,7 +202,9 @@ main(int argc, char** argv)
                           << std::setw(9) << r.resends << std::setw(10)
                           << (r.lost > 0 ? double(r.resends) / r.lost : 0.0) << std::setw(8)
                           << r.queueDrops << std::setw(7) << r.lostPeers << std::setprecision(4)
-                          << std::setw(11) << bound << std::setw(7) << (ok ? "ok" : "MISS")
+                          << std::setw(11) << bound << std::setw(9)
+                          << *std::max_element(syncs.begin(), syncs.end()) << std::setw(4) << met
+                          << "/" << syncs.size() << std::setw(7) << (ok ? "ok" : "MISS")
                           << std::defaultfloat << std::endl;
             }
         }

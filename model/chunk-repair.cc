@@ -127,7 +127,7 @@ ChunkTracker::IsDue(uint32_t chunk, Time now, Time interval) const
 }
 
 std::vector<GradientHeader::ChunkRange>
-ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges)
+ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges, uint32_t from)
 {
     std::vector<GradientHeader::ChunkRange> ranges;
     // Chunks above the frontier known lost (from partial aggregates) count as below it.
@@ -158,7 +158,7 @@ ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges)
     {
         end = std::max(end, m_asked.rbegin()->first + 1);
     }
-    uint32_t c = m_scanFrom;
+    uint32_t c = std::max(m_scanFrom, from);
     while (c < end && ranges.size() < maxRanges)
     {
         if (c % WORD_BITS == 0 && c + WORD_BITS <= end && m_bits[c / WORD_BITS] == FULL_WORD)
@@ -179,7 +179,14 @@ ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges)
         ranges.push_back({c, stop - c});
         for (uint32_t a = c; a < stop; ++a)
         {
-            m_asked[a] = now;
+            // Only chunks known missing count as asked: one beyond the frontier, asked after
+            // silence, may simply not be sent yet, and must not hold back the gap NACK that
+            // follows once it is known lost.
+            if (a < m_frontier || m_asked.find(a) != m_asked.end() ||
+                std::binary_search(m_knownLost.begin(), m_knownLost.end(), a))
+            {
+                m_asked[a] = now;
+            }
         }
         c = stop;
     }
@@ -203,7 +210,7 @@ ChunkTracker::NextDue(Time interval) const
 }
 
 bool
-ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge)
+ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge, uint32_t repeatCopies)
 {
     if (m_waiting.count(key) != 0)
     {
@@ -214,11 +221,11 @@ ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge)
     {
         return false;
     }
-    m_queue.emplace_back(key, asker);
-    if (it != m_lastSent.end())
+    // Asked again after a resend: that resend was lost too. Several copies now, so a path
+    // that lost it twice is unlikely to hold the round up for a third repair interval.
+    const uint32_t copies = it != m_lastSent.end() ? repeatCopies : 1;
+    for (uint32_t copy = 0; copy < copies; ++copy)
     {
-        // Asked again after a resend: that resend was lost too. Two copies now, so a path
-        // that lost it twice is unlikely to hold the round up for a third repair interval.
         m_queue.emplace_back(key, asker);
     }
     m_waiting.insert(key);

@@ -63,15 +63,18 @@ class ChunkTracker
     /**
      * \brief Collect the chunks to ask for now, and note them as asked.
      * \param now the time \param interval re-ask a chunk only this long after its last ask
-     * \param all also chunks beyond the frontier (silence: the stream may have stopped);
-     *        chunks asked for before are asked again when due, wherever they are
+     * \param all also chunks beyond the frontier (silence: the stream may have stopped; those
+     *        are not noted as asked, as they may not be sent yet); chunks asked for before
+     *        are asked again when due, wherever they are
      * \param maxRanges at most this many ranges
+     * \param from no chunk below this (where the previous call of one ask stopped)
      * \return the ranges, ascending
      */
     std::vector<GradientHeader::ChunkRange> CollectDue(Time now,
                                                        Time interval,
                                                        bool all,
-                                                       uint32_t maxRanges);
+                                                       uint32_t maxRanges,
+                                                       uint32_t from = 0);
     /** \return the earliest time an asked, still missing chunk becomes due again (or Max) */
     Time NextDue(Time interval) const;
 
@@ -104,9 +107,11 @@ class ResendQueue
      * \brief Ask for \p key (a chunk, or a ring step and chunk).
      * \param key the chunk \param asker the island asking \param now the time
      * \param minAge resend again only this long after the last resend
+     * \param repeatCopies copies to queue if the chunk was resent before (that resend was
+     *        lost); a first resend is one copy
      * \return true if queued now (false: already waiting, or resent too recently)
      */
-    bool Request(uint64_t key, uint32_t asker, Time now, Time minAge);
+    bool Request(uint64_t key, uint32_t asker, Time now, Time minAge, uint32_t repeatCopies);
     /**
      * \param key receives the oldest waiting chunk \param asker receives who asked first
      * \return false if none waits

@@ -130,11 +130,9 @@ DirectExchange::SendNext(uint32_t index)
 }
 
 uint32_t
-DirectExchange::QueueResends(uint32_t peer,
-                             uint16_t step,
-                             const std::vector<GradientHeader::ChunkRange>& ranges,
-                             bool& notYet)
+DirectExchange::QueueResends(const GradientHeader& nack, bool& notYet)
 {
+    const uint32_t peer = nack.GetSender();
     OutStream* stream = nullptr;
     for (uint32_t i = 0; i < m_config.streams.size() && i < m_streams.size(); ++i)
     {
@@ -145,7 +143,7 @@ DirectExchange::QueueResends(uint32_t peer,
             break;
         }
     }
-    if (stream == nullptr || step != 0)
+    if (stream == nullptr || nack.GetRingStep() != 0)
     {
         ++m_context.dropped;
         return 0;
@@ -153,16 +151,21 @@ DirectExchange::QueueResends(uint32_t peer,
     const Time now = Simulator::Now();
     const Time spacing = ResendSpacing(peer);
     uint32_t queued = 0;
-    for (const GradientHeader::ChunkRange& range : ranges)
+    for (const GradientHeader::ChunkRange& range : nack.GetNackRanges())
     {
         for (uint32_t c = range.first; c < range.first + range.count; ++c)
         {
-            if (c >= stream->nextChunk || MayBeOnItsWay(stream->clock.SentAt(c), peer))
+            if (c >= stream->nextChunk || MayBeOnItsWay(stream->clock.SentAt(c), nack))
             {
                 notYet = true; // not sent yet, or the asker cannot know it is missing
                 continue;
             }
-            queued += stream->resends.Request(c, peer, now, spacing);
+            const bool fresh =
+                stream->resends.Request(c, peer, now, spacing, m_context.repeatResendCopies);
+            NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": chunk " << c
+                                   << " asked by " << peer
+                                   << (fresh ? ", resend queued" : ", resend already due"));
+            queued += fresh;
         }
     }
     if (queued > 0)
@@ -200,6 +203,10 @@ DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int
     if (overlap)
     {
         // Real sums cannot be split: drop it, and ask its fresh contributors again.
+        NS_LOG_DEBUG(
+            "island " << m_context.island << " round " << m_round << ": chunk " << chunk << " from "
+                      << header.GetSender() << " already in"
+                      << (header.HasFlag(GradientHeader::FLAG_RETRANSMISSION) ? " (resend)" : ""));
         ++m_context.duplicates;
         contributors.ForEach([&](uint32_t island) {
             const uint32_t slot = SlotOf(island);
@@ -229,9 +236,12 @@ DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int
     {
         m_sums.Add(chunk, first, values, fresh);
     }
-    if (firstPass && header.GetType() == GradientHeader::AGGREGATE && fresh + 1 < m_k)
+    if (firstPass && header.HasFlag(GradientHeader::FLAG_SETTLED) && fresh + 1 < m_k)
     {
-        // A partial aggregate: its FPGA gave up on the members it lacks.
+        // A settled partial aggregate: the members it lacks went past the chunk, so their
+        // contributions were lost. (A partial aggregate flushed by the FPGA's Timeout may
+        // lack late senders only: their chunks still come, and real losses among them show
+        // as gaps behind their later chunks.)
         for (uint32_t s = 0; s < m_k; ++s)
         {
             if (s != m_position && !m_lost[s] && !contributors.Test(IslandAt(s)))

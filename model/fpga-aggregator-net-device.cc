@@ -125,6 +125,14 @@ FpgaAggregatorNetDevice::GetTypeId()
                           MakeTimeAccessor(&FpgaAggregatorNetDevice::SetPipelineLatency,
                                            &FpgaAggregatorNetDevice::GetPipelineLatency),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("PortBacklog",
+                          "Packets the island port may hold (waiting or on the wire) before "
+                          "aggregates wait in slot memory instead, leaving as the port drains: "
+                          "a burst of settled or timed-out slots never overflows the port's "
+                          "transmit queue. At most that queue's size.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&FpgaAggregatorNetDevice::m_portBacklog),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("ProcessingRate",
                           "Rate of the aggregation engine (FIFO, service time = size / rate) "
                           "for inbound gradient packets. 0: line rate of the ports, no extra "
@@ -181,6 +189,7 @@ FpgaAggregatorNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_table.Clear();
+    m_output.Clear();
     m_serviceEvent.Cancel();
     m_pending.clear();
     m_islandPort = nullptr;
@@ -474,12 +483,16 @@ FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
 {
     const FpgaSlotTable::Slot& slot = m_table.GetSlot(index);
     NS_LOG_FUNCTION(this << index << complete << slot.contributors.Count());
+    NS_LOG_DEBUG("island " << m_islandIndex << " round " << slot.key.round << " chunk "
+                           << slot.key.chunkIndex << (complete ? " complete" : " partial")
+                           << " aggregate of " << slot.contributors << " of " << slot.expected);
     const bool real = slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
 
     GradientHeader out = slot.header;
     out.SetType(GradientHeader::AGGREGATE);
     out.SetContributors(slot.contributors);
-    out.SetFlags(real ? GradientHeader::FLAG_REAL_PAYLOAD : 0);
+    out.SetFlags((real ? GradientHeader::FLAG_REAL_PAYLOAD : 0) |
+                 (slot.settled ? GradientHeader::FLAG_SETTLED : 0));
 
     Ptr<Packet> packet;
     if (real)
@@ -542,7 +555,13 @@ FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
         ++m_partial;
     }
     m_aggregateEmittedTrace(packet, out, complete);
-    m_islandPort->Send(packet, m_islandBroadcast, WanWire::IPV4_ETHERTYPE);
+    if (!m_outputConfigured)
+    {
+        // Now, not when the port is attached: its DataRate may be set after that.
+        m_output.Configure(m_islandPort, m_islandBroadcast, WanWire::IPV4_ETHERTYPE, m_portBacklog);
+        m_outputConfigured = true;
+    }
+    m_output.SendAggregate(packet);
 }
 
 void
@@ -553,9 +572,12 @@ FpgaAggregatorNetDevice::PassThrough(Ptr<NetDevice> port,
 {
     ++m_passCount[reason];
     m_passThroughTrace(packet, reason);
-    port->Send(packet->Copy(),
-               port == m_islandPort ? m_islandBroadcast : m_routerBroadcast,
-               protocol);
+    Ptr<Packet> copy = packet->Copy();
+    if (port == m_islandPort)
+    {
+        m_output.NoteSent(copy);
+    }
+    port->Send(copy, port == m_islandPort ? m_islandBroadcast : m_routerBroadcast, protocol);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 #ifndef FPGA_AGGREGATOR_NET_DEVICE_H
 #define FPGA_AGGREGATOR_NET_DEVICE_H
 
+#include "fpga-output-stage.h"
 #include "fpga-slot-table.h"
 #include "gradient-header.h"
 #include "wan-port-device.h"
@@ -228,8 +229,10 @@ class FpgaAggregatorNetDevice : public WanPortDevice
                      uint16_t protocol,
                      PassReason reason);
 
-    Ptr<NetDevice> m_islandPort; //!< towards the island
-    Ptr<NetDevice> m_routerPort; //!< towards the router
+    Ptr<NetDevice> m_islandPort;    //!< towards the island
+    FpgaOutputStage m_output;       //!< aggregates on their way to the island port
+    bool m_outputConfigured{false}; //!< m_output knows the port
+    Ptr<NetDevice> m_routerPort;    //!< towards the router
 
     // Attributes
     uint32_t m_islandIndex;      //!< the island served
@@ -237,6 +240,7 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     uint32_t m_slotCount;        //!< slot capacity
     Time m_timeout;              //!< partial flush after this long
     DataRate m_processingRate;   //!< aggregation engine rate; 0 = line rate (no extra delay)
+    uint32_t m_portBacklog;      //!< packets the island port may hold before aggregates wait
     Ipv4Address m_islandAddress; //!< destination of aggregates; 0.0.0.0 = learn
 
     FpgaSlotTable m_table;          //!< slots, deadlines, frontiers (EarlyFlush, PipelineLatency)

@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ns3
 {
@@ -110,6 +111,7 @@ FpgaSlotTable::Clear()
     m_freeSlots.clear();
     m_index.clear();
     m_frontiers.clear();
+    m_openChunks.clear();
 }
 
 bool
@@ -146,6 +148,7 @@ FpgaSlotTable::Open(const GradientHeader& header,
                       header.GetCliqueId(),
                       header.GetChunkIndex()};
     m_index.emplace(key, index);
+    m_openChunks[FlowKey{key.jobId, key.round, key.cliqueId}].insert(key.chunkIndex);
     Slot& slot = m_slots[index];
     slot.key = key;
     slot.header = header;
@@ -156,8 +159,11 @@ FpgaSlotTable::Open(const GradientHeader& header,
                     0);
     slot.fields = fields;
     slot.emitting = false;
+    slot.settled = false;
     slot.serial = m_nextSerial++;
     AddDeadline(Deadline{deadline, index, slot.serial});
+    NS_LOG_DEBUG("open round " << key.round << " chunk " << key.chunkIndex << " for sender "
+                               << header.GetSender() << " until " << deadline.As(Time::S));
     return index;
 }
 
@@ -235,6 +241,7 @@ FpgaSlotTable::MaybeSettle(uint32_t index)
             return;
         }
         ++m_earlyFlushes;
+        slot.settled = true;
     }
     slot.emitting = true;
     if (m_pipelineLatency.IsZero())
@@ -389,10 +396,44 @@ FpgaSlotTable::ExpireSlots()
         m_deadlines.pop_front();
         if (IsOpen(d.index, d.serial))
         {
+            EmitEarlierSlots(m_slots[d.index].key);
             m_emit(d.index, false);
         }
     }
     ArmTimer();
+}
+
+void
+FpgaSlotTable::EmitEarlierSlots(const SlotKey& key)
+{
+    // A receiver takes a sender's later chunk in an aggregate as proof that its earlier chunks
+    // were sent, so an earlier slot still open (its first contribution came later, e.g. after
+    // a loss) that holds one of this slot's senders must not leave after it: it goes first,
+    // partial, before its own deadline, and so do the earlier slots holding one of its senders
+    // (found scanning down). Earlier slots of other senders only (late senders' chunks) wait.
+    auto flow = m_openChunks.find(FlowKey{key.jobId, key.round, key.cliqueId});
+    uint32_t index;
+    if (flow == m_openChunks.end() || !Find(key, index))
+    {
+        return;
+    }
+    IslandBitmap senders = m_slots[index].contributors;
+    std::vector<uint32_t> earlier;
+    for (auto chunk = std::make_reverse_iterator(flow->second.lower_bound(key.chunkIndex));
+         chunk != flow->second.rend();
+         ++chunk)
+    {
+        if (Find(SlotKey{key.jobId, key.round, key.cliqueId, *chunk}, index) &&
+            !m_slots[index].emitting && m_slots[index].contributors.Intersects(senders))
+        {
+            senders = senders.Union(m_slots[index].contributors);
+            earlier.push_back(index);
+        }
+    }
+    for (auto it = earlier.rbegin(); it != earlier.rend(); ++it)
+    {
+        m_emit(*it, false);
+    }
 }
 
 const FpgaSlotTable::Slot&
@@ -409,6 +450,15 @@ FpgaSlotTable::Free(uint32_t index)
     slot.emission.Cancel();
     slot.serial = FREE_SERIAL;
     m_index.erase(slot.key);
+    auto flow = m_openChunks.find(FlowKey{slot.key.jobId, slot.key.round, slot.key.cliqueId});
+    if (flow != m_openChunks.end())
+    {
+        flow->second.erase(slot.key.chunkIndex);
+        if (flow->second.empty())
+        {
+            m_openChunks.erase(flow);
+        }
+    }
     m_freeSlots.push_back(index);
 }
 

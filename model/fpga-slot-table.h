@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -81,6 +82,7 @@ class FpgaSlotTable
         uint64_t serial;           //!< allocation number: tells a live deadline from a stale one
         EventId emission;          //!< emission once settled (PipelineLatency > 0)
         bool emitting;             //!< settled; waiting for PipelineLatency
+        bool settled;              //!< every missing sender went past it (EarlyFlush)
     };
 
     /** What Add() did with a contribution. */
@@ -214,6 +216,13 @@ class FpgaSlotTable
     void ArmTimer();
     /** \brief The timer fired: emit partial every open slot whose deadline has come. */
     void ExpireSlots();
+    /**
+     * \brief A slot is about to time out: emit partial, ascending, the open slots of its flow
+     *        below its chunk that share a sender with it (or with another slot so emitted), so
+     *        each sender's contributions reach the island in chunk order.
+     * \param key the slot timing out
+     */
+    void EmitEarlierSlots(const SlotKey& key);
 
     /** The serial of a free slot (allocation numbers start at 1). */
     static constexpr uint64_t FREE_SERIAL = 0;
@@ -233,6 +242,8 @@ class FpgaSlotTable
     /** Per flow, per sender island: one past the highest first-pass chunk seen. */
     std::unordered_map<FlowKey, std::vector<uint32_t>, FlowKeyHash> m_frontiers;
     uint32_t m_latestRound; //!< highest round seen (old flows are forgotten)
+    /** Per flow, the chunk indices of its open slots, ascending. */
+    std::unordered_map<FlowKey, std::set<uint32_t>, FlowKeyHash> m_openChunks;
 
     uint64_t m_aggregated;   //!< contributions added
     uint64_t m_duplicates;   //!< duplicate contributions absorbed

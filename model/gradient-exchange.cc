@@ -4,6 +4,8 @@
 
 #include "gradient-exchange.h"
 
+#include "direct-exchange.h"
+#include "ring-exchange.h"
 #include "training-application.h"
 #include "wan-wire.h"
 
@@ -26,8 +28,6 @@ constexpr uint32_t MAX_NACK_PACKETS = 64;
 const Time MIN_REPAIR_INTERVAL = MilliSeconds(1);
 /** Derived repair interval: this many round trips (plus the FPGA hold). */
 constexpr double REPAIR_RTTS = 1.5;
-/** Copies of each re-ask NACK (its first ask, or the resend, was lost). */
-constexpr uint32_t REASK_COPIES = 2;
 } // namespace
 
 GradientExchange::GradientExchange(ExchangeContext& context,
@@ -36,6 +36,18 @@ GradientExchange::GradientExchange(ExchangeContext& context,
     : RoundExchange(context, round, config)
 {
     m_peers.resize(m_k);
+}
+
+std::unique_ptr<RoundExchange>
+GradientExchange::Create(ExchangeContext& context,
+                         uint32_t round,
+                         const TrainingRoundConfig& config)
+{
+    if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
+    {
+        return std::make_unique<RingExchange>(context, round, config);
+    }
+    return std::make_unique<DirectExchange>(context, round, config);
 }
 
 GradientExchange::~GradientExchange()
@@ -112,11 +124,15 @@ GradientExchange::FullChunkSlot(double rateBps) const
 }
 
 bool
-GradientExchange::MayBeOnItsWay(Time sentAt, uint32_t asker) const
+GradientExchange::MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const
 {
-    // Not the asker's FPGA hold: it asks for a chunk its FPGA gave up on (a partial
-    // aggregate), or one a later chunk overtook, and a resend passes the FPGA untouched.
-    return sentAt > Simulator::Now() - RttTo(asker);
+    // After a gap, not the asker's FPGA hold: it asks for a chunk its FPGA gave up on (a
+    // settled partial aggregate), or one a later chunk overtook, and a resend passes the FPGA
+    // untouched. After silence, its FPGA may still hold the chunk in a slot that waits for a
+    // late sender.
+    const uint32_t asker = nack.GetSender();
+    const Time hold = nack.HasFlag(GradientHeader::FLAG_SILENCE) ? HoldAt(asker) : Time(0);
+    return sentAt > Simulator::Now() - RttTo(asker) - hold;
 }
 
 Time
@@ -194,7 +210,7 @@ GradientExchange::FlushNacks(uint32_t slot)
     {
         if (ChunkTracker* tracker = StreamOf(slot, step))
         {
-            SendNack(slot, step, *tracker, false);
+            SendNack(slot, step, *tracker, false, m_context.nackCopies);
             ArmReask(slot, *tracker);
         }
     }
@@ -227,7 +243,7 @@ GradientExchange::Reask(uint32_t slot)
     Time earliest = Time::Max();
     for (uint16_t s = 0; ChunkTracker* tracker = StreamOf(slot, s); ++s)
     {
-        SendNack(slot, s, *tracker, false, REASK_COPIES);
+        SendNack(slot, s, *tracker, false, m_context.reaskCopies);
         const Time due = tracker->NextDue(RepairInterval(slot));
         if (due < earliest)
         {
@@ -256,16 +272,23 @@ GradientExchange::SendNack(uint32_t slot,
     IslandBitmap asked;
     asked.Set(peer);
     header.SetContributors(asked);
+    header.SetFlags(all ? GradientHeader::FLAG_SILENCE : 0);
     uint32_t packets = 0;
     const Time now = Simulator::Now();
+    uint32_t from = 0;
     while (packets < MAX_NACK_PACKETS)
     {
         std::vector<GradientHeader::ChunkRange> ranges =
-            tracker.CollectDue(now, RepairInterval(slot), all, GradientHeader::MAX_NACK_RANGES);
+            tracker.CollectDue(now,
+                               RepairInterval(slot),
+                               all,
+                               GradientHeader::MAX_NACK_RANGES,
+                               from);
         if (ranges.empty())
         {
             break;
         }
+        from = ranges.back().first + ranges.back().count;
         NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": NACK to " << peer
                                << " step " << step << " first " << ranges.front().first
                                << " ranges " << ranges.size());
@@ -300,8 +323,7 @@ GradientExchange::ReceiveNack(const GradientHeader& header)
         return;
     }
     bool notYet = false;
-    const uint32_t queued =
-        QueueResends(peer, header.GetRingStep(), header.GetNackRanges(), notYet);
+    const uint32_t queued = QueueResends(header, notYet);
     if (queued == 0 && (notYet || !m_finished))
     {
         SendNotYet(peer);
@@ -386,6 +408,7 @@ GradientExchange::CheckProgress()
             continue;
         }
         SendNack(s, step, *tracker, true);
+        ArmReask(s, *tracker); // the known gaps it asked for are re-asked like any other
         peer.nacked = true;
         // Its answer can be back one round trip (and the FPGA's hold) later; the next check on
         // the RetransmissionTimeout grid after that asks again, so retries are at most

@@ -11,6 +11,7 @@
 #include "ns3/event-id.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -41,6 +42,15 @@ class GradientExchange : public RoundExchange
     GradientExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
     ~GradientExchange() override;
 
+    /**
+     * \param context the island \param round the round \param config the island's part
+     * \return the round's exchange over UDP: a RingExchange for a ring of two or more members,
+     *         else a DirectExchange
+     */
+    static std::unique_ptr<RoundExchange> Create(ExchangeContext& context,
+                                                 uint32_t round,
+                                                 const TrainingRoundConfig& config);
+
     void Shutdown() override;
     /** \param header an END of this round from a member */
     virtual void ReceiveEnd(const GradientHeader& header) = 0;
@@ -56,14 +66,11 @@ class GradientExchange : public RoundExchange
     void OnFinished() override;
     /**
      * \brief Serve a NACK: queue resends of chunks already sent.
-     * \param peer the requester \param step its step (RING) or 0
-     * \param ranges the chunks asked for \param notYet set if some are not sent yet
+     * \param nack the NACK (its sender asks; its ring step, or 0; its ranges)
+     * \param notYet set if some are not sent yet, or may still be on their way
      * \return chunks queued for resending (0: answer "not yet")
      */
-    virtual uint32_t QueueResends(uint32_t peer,
-                                  uint16_t step,
-                                  const std::vector<GradientHeader::ChunkRange>& ranges,
-                                  bool& notYet) = 0;
+    virtual uint32_t QueueResends(const GradientHeader& nack, bool& notYet) = 0;
     /** \param slot a member position \return the incoming stream to check for it, or null */
     virtual ChunkTracker* SilentStream(uint32_t slot, uint16_t& step) = 0;
     /** \param slot a peer's position \brief it is lost: give up on it */
@@ -85,11 +92,12 @@ class GradientExchange : public RoundExchange
     /** \param rateBps a pacing rate \return the time a full chunk takes at it */
     Time FullChunkSlot(double rateBps) const;
     /**
-     * \param sentAt when a chunk's first pass left \param asker who asks for it
-     * \return true if the asker may not have seen it yet (sent less than its round trip ago):
-     *         answer "not yet" instead of resending
+     * \param sentAt when a chunk's first pass left \param nack the NACK asking for it
+     * \return true if the asker may not have seen it yet (sent less than its round trip ago,
+     *         plus its FPGA's hold when the NACK only reports silence): answer "not yet"
+     *         instead of resending
      */
-    bool MayBeOnItsWay(Time sentAt, uint32_t asker) const;
+    bool MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const;
     /** \param island the asker \return how long after a resend another may follow */
     Time ResendSpacing(uint32_t island) const;
     /**

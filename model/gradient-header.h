@@ -72,6 +72,11 @@ class GradientHeader : public Header
         FLAG_RETRANSMISSION = 0x0001, //!< a resend after a NACK: FPGAs pass it through
         FLAG_NO_AGGREGATE = 0x0002,   //!< FPGAs must pass it through
         FLAG_REAL_PAYLOAD = 0x0004,   //!< the payload holds int32 values (else zero bytes)
+        FLAG_SETTLED = 0x0008,        //!< a partial AGGREGATE whose missing senders all sent later
+                                      //!< chunks (or their END) past the FPGA: their contributions
+                                      //!< were lost, not late
+        FLAG_SILENCE = 0x0010, //!< a NACK sent after silence, not after a gap: the asker has no
+                               //!< evidence the chunks were lost (an FPGA may still hold them)
     };
 
     /** One NACK range: chunks first .. first + count - 1. */

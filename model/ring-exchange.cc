@@ -175,11 +175,11 @@ RingExchange::SendNext()
 }
 
 uint32_t
-RingExchange::QueueResends(uint32_t peer,
-                           uint16_t step,
-                           const std::vector<GradientHeader::ChunkRange>& ranges,
-                           bool& notYet)
+RingExchange::QueueResends(const GradientHeader& nack, bool& notYet)
 {
+    const uint32_t peer = nack.GetSender();
+    const uint16_t step = nack.GetRingStep();
+    const std::vector<GradientHeader::ChunkRange>& ranges = nack.GetNackRanges();
     if (peer != m_successorIsland || step >= m_steps || ranges.empty() ||
         ranges.front().first + ranges.front().count > RingSendChunks(step))
     {
@@ -202,12 +202,12 @@ RingExchange::QueueResends(uint32_t peer,
             const bool late = m_deferred.SentAt(key, sentAt);
             if (step > m_sendStep || (step == m_sendStep && (!m_sending || c >= m_nextChunk)) ||
                 m_deferred.IsDeferred(key) ||
-                MayBeOnItsWay(late ? sentAt : m_clocks[step].SentAt(c), peer))
+                MayBeOnItsWay(late ? sentAt : m_clocks[step].SentAt(c), nack))
             {
                 notYet = true; // not sent yet, or the asker cannot know it is missing
                 continue;
             }
-            queued += m_resends.Request(key, peer, now, spacing);
+            queued += m_resends.Request(key, peer, now, spacing, m_context.repeatResendCopies);
         }
     }
     if (queued > 0)

@@ -44,10 +44,7 @@ class RingExchange : public GradientExchange
   protected:
     void StartSending() override;
     bool IsDone() const override;
-    uint32_t QueueResends(uint32_t peer,
-                          uint16_t step,
-                          const std::vector<GradientHeader::ChunkRange>& ranges,
-                          bool& notYet) override;
+    uint32_t QueueResends(const GradientHeader& nack, bool& notYet) override;
     ChunkTracker* SilentStream(uint32_t slot, uint16_t& step) override;
     ChunkTracker* StreamOf(uint32_t slot, uint16_t step) override;
     void OnPeerLost(uint32_t slot) override;

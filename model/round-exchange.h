@@ -44,6 +44,9 @@ struct ExchangeContext
     uint32_t maxRetries{5};             //!< unanswered silence NACKs before lost
     Time nackDelay;                     //!< gap seen to NACK sent (coalescing)
     Time repairTimeout;                 //!< re-ask interval; 0: from the path
+    uint32_t nackCopies{2};             //!< copies of each gap NACK packet
+    uint32_t reaskCopies{3};            //!< copies of each re-ask NACK packet
+    uint32_t repeatResendCopies{3};     //!< copies of a chunk asked for again after a resend
     Time peerPatience;                  //!< longest wait for data from a live peer
     TcpTransport* tcp{nullptr};         //!< the TCP connections (transport tcp), else null
     std::function<void(uint32_t, Ptr<Packet>, Ipv4Address, bool)>

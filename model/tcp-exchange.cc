@@ -4,7 +4,10 @@
 
 #include "tcp-exchange.h"
 
+#include "tcp-direct-exchange.h"
+#include "tcp-ring-exchange.h"
 #include "tcp-transport.h"
+#include "training-application.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -26,6 +29,16 @@ TcpExchange::TcpExchange(ExchangeContext& context,
     NS_ABORT_MSG_IF(context.tcp == nullptr,
                     "TcpExchange: island " << context.island << " has no tcp transport");
     m_lastData.assign(m_k, Time(0));
+}
+
+std::unique_ptr<RoundExchange>
+TcpExchange::Create(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config)
+{
+    if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
+    {
+        return std::make_unique<TcpRingExchange>(context, round, config);
+    }
+    return std::make_unique<TcpDirectExchange>(context, round, config);
 }
 
 TcpExchange::~TcpExchange()

@@ -10,6 +10,7 @@
 #include "ns3/event-id.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -46,6 +47,15 @@ class TcpExchange : public RoundExchange
      */
     TcpExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
     ~TcpExchange() override;
+
+    /**
+     * \param context the island \param round the round \param config the island's part
+     * \return the round's exchange over TCP: a TcpRingExchange for a ring of two or more
+     *         members, else a TcpDirectExchange
+     */
+    static std::unique_ptr<RoundExchange> Create(ExchangeContext& context,
+                                                 uint32_t round,
+                                                 const TrainingRoundConfig& config);
 
     void Shutdown() override;
 

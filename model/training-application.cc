@@ -4,10 +4,9 @@
 
 #include "training-application.h"
 
-#include "direct-exchange.h"
-#include "ring-exchange.h"
-#include "tcp-direct-exchange.h"
-#include "tcp-ring-exchange.h"
+#include "exchange-sum.h"
+#include "gradient-exchange.h"
+#include "tcp-exchange.h"
 #include "tcp-transport.h"
 #include "wan-training-compat.h"
 
@@ -109,6 +108,24 @@ TrainingApplication::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&TrainingApplication::m_repairTimeout),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("NackCopies",
+                          "Copies sent of each NACK packet asking for gaps (a lost NACK costs "
+                          "a whole RepairTimeout).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&TrainingApplication::m_nackCopies),
+                          MakeUintegerChecker<uint32_t>(1, 16))
+            .AddAttribute("ReaskCopies",
+                          "Copies sent of each NACK packet asking again for chunks still "
+                          "missing a RepairTimeout after they were asked for.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&TrainingApplication::m_reaskCopies),
+                          MakeUintegerChecker<uint32_t>(1, 16))
+            .AddAttribute("RepeatResendCopies",
+                          "Copies resent of a chunk asked for again after it was resent (that "
+                          "resend was lost); a first resend is one copy.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&TrainingApplication::m_repeatResendCopies),
+                          MakeUintegerChecker<uint32_t>(1, 16))
             .AddAttribute("PeerPatience",
                           "A peer that keeps answering \"not yet\" (tcp: sending heartbeats) "
                           "without sending data for longer than this is declared lost.",
@@ -339,6 +356,9 @@ TrainingApplication::StartApplication()
     m_context.maxRetries = m_maxRetries;
     m_context.nackDelay = m_nackDelay;
     m_context.repairTimeout = m_repairTimeout;
+    m_context.nackCopies = m_nackCopies;
+    m_context.reaskCopies = m_reaskCopies;
+    m_context.repeatResendCopies = m_repeatResendCopies;
     m_context.peerPatience = m_peerPatience;
     m_context.send = [this](uint32_t round, Ptr<Packet> packet, Ipv4Address to, bool control) {
         Send(round, packet, to, control);
@@ -446,22 +466,9 @@ TrainingApplication::GetExchange(uint32_t round)
         return nullptr; // stale (purged) or beyond the run
     }
     const TrainingRoundConfig& config = m_configs[round % m_configs.size()];
-    std::unique_ptr<RoundExchange> exchange;
-    const bool ring = config.algorithm == SyncAlgorithm::RING && config.members.size() > 1;
-    if (m_transport == TCP)
-    {
-        exchange = ring ? std::unique_ptr<RoundExchange>(
-                              std::make_unique<TcpRingExchange>(m_context, round, config))
-                        : std::make_unique<TcpDirectExchange>(m_context, round, config);
-    }
-    else if (ring)
-    {
-        exchange = std::make_unique<RingExchange>(m_context, round, config);
-    }
-    else
-    {
-        exchange = std::make_unique<DirectExchange>(m_context, round, config);
-    }
+    std::unique_ptr<RoundExchange> exchange =
+        m_transport == TCP ? TcpExchange::Create(m_context, round, config)
+                           : GradientExchange::Create(m_context, round, config);
     RoundExchange* raw = exchange.get();
     m_exchanges.emplace(round, std::move(exchange));
     return raw;

@@ -249,23 +249,26 @@ class TrainingApplication : public Application
     void Send(uint32_t round, Ptr<Packet> packet, Ipv4Address to, bool control);
 
     // Attributes
-    uint64_t m_modelBytes;        //!< M
-    uint32_t m_rounds;            //!< rounds to run
-    Time m_computeTime;           //!< compute phase
-    double m_computeMultiplier;   //!< straggler factor
-    uint32_t m_chunkPayload;      //!< bytes per chunk (0: fill the MTU)
-    uint16_t m_port;              //!< UDP port
-    Time m_retransmissionTimeout; //!< silence check interval
-    uint32_t m_maxRetries;        //!< unanswered silence NACKs before a peer is lost
-    Time m_nackDelay;             //!< gap seen to NACK
-    Time m_repairTimeout;         //!< re-ask interval (0: from the path)
-    Time m_peerPatience;          //!< longest "not yet" wait without data
-    Transport m_transport;        //!< planned or tcp
-    PayloadMode m_payloadMode;    //!< virtual or real
-    double m_scale;               //!< fixed-point scale
-    std::string m_error;          //!< why this application stopped the run, or empty
-    uint32_t m_jobId;             //!< job id in headers
-    uint32_t m_retainedRounds;    //!< finished rounds kept to answer NACKs
+    uint64_t m_modelBytes;         //!< M
+    uint32_t m_rounds;             //!< rounds to run
+    Time m_computeTime;            //!< compute phase
+    double m_computeMultiplier;    //!< straggler factor
+    uint32_t m_chunkPayload;       //!< bytes per chunk (0: fill the MTU)
+    uint16_t m_port;               //!< UDP port
+    Time m_retransmissionTimeout;  //!< silence check interval
+    uint32_t m_maxRetries;         //!< unanswered silence NACKs before a peer is lost
+    Time m_nackDelay;              //!< gap seen to NACK
+    Time m_repairTimeout;          //!< re-ask interval (0: from the path)
+    uint32_t m_nackCopies;         //!< copies of each gap NACK packet
+    uint32_t m_reaskCopies;        //!< copies of each re-ask NACK packet
+    uint32_t m_repeatResendCopies; //!< copies of a chunk resent again
+    Time m_peerPatience;           //!< longest "not yet" wait without data
+    Transport m_transport;         //!< planned or tcp
+    PayloadMode m_payloadMode;     //!< virtual or real
+    double m_scale;                //!< fixed-point scale
+    std::string m_error;           //!< why this application stopped the run, or empty
+    uint32_t m_jobId;              //!< job id in headers
+    uint32_t m_retainedRounds;     //!< finished rounds kept to answer NACKs
 
     // Configuration
     std::vector<TrainingRoundConfig> m_configs; //!< per period round

@@ -27,6 +27,7 @@
 #include "ns3/packet.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
@@ -458,6 +459,7 @@ class FpgaEarlyFlushTestCase : public TestCase
      * \param injected receives the injection time of chunk 0's last contribution, of sender
      *        2's chunk 2 and of sender 3's END
      * \param bitmaps receives the aggregates' contributors by chunk
+     * \param settled receives, by chunk, whether the aggregate carries FLAG_SETTLED
      * \param fpga receives the device
      */
     void Run(bool early,
@@ -465,6 +467,7 @@ class FpgaEarlyFlushTestCase : public TestCase
              std::map<uint32_t, Time>& arrivals,
              std::vector<Time>& injected,
              std::map<uint32_t, IslandBitmap>& bitmaps,
+             std::map<uint32_t, bool>& settled,
              Ptr<FpgaAggregatorNetDevice>& fpga)
     {
         const IslandBitmap members = Bitmap({0, 1, 2, 3});
@@ -511,6 +514,7 @@ class FpgaEarlyFlushTestCase : public TestCase
             {
                 arrivals[d.header.GetChunkIndex()] = h.atIslandTime[i];
                 bitmaps[d.header.GetChunkIndex()] = d.header.GetContributors();
+                settled[d.header.GetChunkIndex()] = d.header.HasFlag(GradientHeader::FLAG_SETTLED);
             }
         }
     }
@@ -520,8 +524,9 @@ class FpgaEarlyFlushTestCase : public TestCase
         std::map<uint32_t, Time> at;
         std::vector<Time> injected;
         std::map<uint32_t, IslandBitmap> bitmaps;
+        std::map<uint32_t, bool> settled;
         Ptr<FpgaAggregatorNetDevice> fpga;
-        Run(true, MilliSeconds(50), at, injected, bitmaps, fpga);
+        Run(true, MilliSeconds(50), at, injected, bitmaps, settled, fpga);
         NS_TEST_ASSERT_MSG_EQ(at.size(), 3u, "three aggregates");
         const Time offset = at[0] - injected[0]; // pipeline and link, from a complete slot
         NS_TEST_EXPECT_MSG_EQ(at[1], injected[1] + offset, "slot 1 flushed by sender 2's chunk 2");
@@ -531,13 +536,19 @@ class FpgaEarlyFlushTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(fpga->GetEarlyFlushCount(), 2u, "two early flushes");
         NS_TEST_EXPECT_MSG_EQ(fpga->GetPartialCount(), 2u, "two partial aggregates");
         NS_TEST_EXPECT_MSG_EQ(fpga->GetCompleteCount(), 1u, "chunk 0 complete");
+        NS_TEST_EXPECT_MSG_EQ(settled[0], false, "a complete aggregate is not flagged settled");
+        NS_TEST_EXPECT_MSG_EQ(settled[1], true, "an early partial is flagged settled");
+        NS_TEST_EXPECT_MSG_EQ(settled[2], true, "an early partial (END) is flagged settled");
 
         // Without early flushes the same slots wait for Timeout.
         std::map<uint32_t, Time> late;
         std::vector<Time> lateInjected;
         bitmaps.clear();
-        Run(false, MilliSeconds(50), late, lateInjected, bitmaps, fpga);
+        settled.clear();
+        Run(false, MilliSeconds(50), late, lateInjected, bitmaps, settled, fpga);
         NS_TEST_EXPECT_MSG_GT(late[1], MilliSeconds(50), "slot 1 waits for Timeout");
+        NS_TEST_EXPECT_MSG_EQ(settled[1], false, "a partial after Timeout is not settled");
+        NS_TEST_EXPECT_MSG_EQ(settled[2], false, "a partial after Timeout is not settled");
         NS_TEST_EXPECT_MSG_EQ(fpga->GetEarlyFlushCount(), 0u, "no early flush");
     }
 };
@@ -699,8 +710,9 @@ class FpgaPartialTestCase : public TestCase
 /**
  * \ingroup wan-training-tests
  * Every slot times out at exactly its own allocation time plus the Timeout in force when it
- * opened, independently of the others: a slot completed in time never flushes, and a slot
- * opened after Timeout was shortened flushes before an older slot with a longer deadline.
+ * opened, independently of other flows' slots: a slot completed in time never flushes, and a
+ * slot of another clique opened after Timeout was shortened flushes before an older slot with
+ * a longer deadline.
  */
 class FpgaDeadlineTestCase : public TestCase
 {
@@ -745,8 +757,9 @@ class FpgaDeadlineTestCase : public TestCase
                                            MakeCallback(&FpgaDeadlineTestCase::Opened, this));
         h.fpga->TraceConnectWithoutContext("AggregateEmitted",
                                            MakeCallback(&FpgaDeadlineTestCase::Emitted, this));
-        auto inject = [&h, &members](Time t, uint16_t sender, uint32_t chunk) {
+        auto inject = [&h, &members](Time t, uint16_t sender, uint32_t chunk, uint32_t clique) {
             GradientHeader header = DataHeader(members, sender, chunk, 8);
+            header.SetCliqueId(clique);
             header.SetElementCount(16);
             h.InjectFromRouter(t,
                                MakeUdp(GradientHeader::CreateVirtualPacket(header),
@@ -755,17 +768,17 @@ class FpgaDeadlineTestCase : public TestCase
                                        PORT));
         };
         // Chunks 0 and 2 get one contribution of two; chunk 1 gets both, 10 us apart.
-        inject(MicroSeconds(1), 1, 0);
-        inject(MicroSeconds(50), 1, 1);
-        inject(MicroSeconds(60), 2, 1);
-        inject(MicroSeconds(100), 2, 2);
-        // Timeout shortened at 200 us: chunk 3 (opened at 300 us) is due at 400 us, before
-        // chunk 0 (due at 1001 us), which keeps the Timeout it opened with.
+        inject(MicroSeconds(1), 1, 0, 0);
+        inject(MicroSeconds(50), 1, 1, 0);
+        inject(MicroSeconds(60), 2, 1, 0);
+        inject(MicroSeconds(100), 2, 2, 0);
+        // Timeout shortened at 200 us: chunk 3 of clique 1 (opened at 300 us) is due at 400 us,
+        // before chunk 0 of clique 0 (due at 1001 us), which keeps the Timeout it opened with.
         Simulator::Schedule(MicroSeconds(200),
                             &FpgaDeadlineTestCase::Shorten,
                             h.fpga,
                             shortTimeout);
-        inject(MicroSeconds(300), 1, 3);
+        inject(MicroSeconds(300), 1, 3, 1);
         h.Run();
 
         NS_TEST_ASSERT_MSG_EQ(m_opened.size(), 4u, "four slots opened");
@@ -784,6 +797,174 @@ class FpgaDeadlineTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(m_emitted[3], m_opened[3] + shortTimeout, "chunk 3, shorter timeout");
         NS_TEST_ASSERT_MSG_LT(m_emitted[3], m_emitted[0], "the later slot flushes first");
         NS_TEST_ASSERT_MSG_EQ(h.fpga->GetSlotsInUse(), 0u, "every slot freed");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * Aggregates of one flow leave in chunk order: a slot that times out first takes the open
+ * slots of its flow with lower chunks with it (partial, lowest first, at its own deadline),
+ * so an island never sees a sender's later chunk before an earlier one the FPGA still holds.
+ */
+class FpgaChunkOrderTestCase : public TestCase
+{
+  public:
+    FpgaChunkOrderTestCase()
+        : TestCase("a slot timing out first takes its flow's earlier open slots, in chunk order")
+    {
+    }
+
+  private:
+    std::vector<std::pair<uint32_t, uint32_t>> m_emitted; //!< (clique, chunk), in order
+    std::vector<Time> m_at;                               //!< their emission times
+    std::map<uint32_t, Time> m_opened;                    //!< clique * 100 + chunk -> time
+
+    void Opened(const GradientHeader& header)
+    {
+        m_opened[header.GetCliqueId() * 100 + header.GetChunkIndex()] = Simulator::Now();
+    }
+
+    void Emitted(Ptr<const Packet> packet, const GradientHeader& header, bool complete)
+    {
+        m_emitted.emplace_back(header.GetCliqueId(), header.GetChunkIndex());
+        m_at.push_back(Simulator::Now());
+    }
+
+    void DoRun() override
+    {
+        const IslandBitmap members = Bitmap({0, 1, 2, 3});
+        const Time timeout = MilliSeconds(1);
+        RawHarness h;
+        auto attributes = Attributes(0, 64, timeout);
+        attributes["EarlyFlush"] = Create<BooleanValue>(false);
+        h.Build(attributes);
+        h.fpga->TraceConnectWithoutContext("SlotAllocated",
+                                           MakeCallback(&FpgaChunkOrderTestCase::Opened, this));
+        h.fpga->TraceConnectWithoutContext("AggregateEmitted",
+                                           MakeCallback(&FpgaChunkOrderTestCase::Emitted, this));
+        auto inject = [&h, &members](Time t, uint16_t sender, uint32_t chunk, uint32_t clique) {
+            GradientHeader header = DataHeader(members, sender, chunk, 8);
+            header.SetCliqueId(clique);
+            header.SetElementCount(16);
+            h.InjectFromRouter(t,
+                               MakeUdp(GradientHeader::CreateVirtualPacket(header),
+                                       SenderAddress(sender),
+                                       ISLAND_ADDRESS,
+                                       PORT));
+        };
+        // Sender 1's chunks 2 and 3 were lost: chunks 4 and 5 open their slots first (sender
+        // 1), chunks 2 and 3 only when sender 2's copies arrive 40 and 50 us later. Sender 3 is
+        // late and never comes. Clique 1's chunk 1, opened between them, is another flow.
+        inject(MicroSeconds(10), 1, 4, 0);
+        inject(MicroSeconds(20), 1, 5, 0);
+        inject(MicroSeconds(30), 1, 1, 1);
+        inject(MicroSeconds(50), 2, 2, 0);
+        inject(MicroSeconds(60), 2, 3, 0);
+        inject(MicroSeconds(70), 2, 4, 0);
+        inject(MicroSeconds(80), 2, 5, 0);
+        h.Run();
+
+        // Slot 4 opened first: at its deadline it goes, after 2 and 3 (opened later, deadlines
+        // not due). Slot 5 goes at its own deadline, then clique 1's chunk 1 at its own.
+        NS_TEST_ASSERT_MSG_EQ(m_emitted.size(), 5u, "five partial aggregates");
+        NS_TEST_ASSERT_MSG_EQ(h.fpga->GetPartialCount(), 5u, "all partial");
+        const std::vector<std::pair<uint32_t, uint32_t>> order = {{0, 2},
+                                                                  {0, 3},
+                                                                  {0, 4},
+                                                                  {0, 5},
+                                                                  {1, 1}};
+        for (size_t i = 0; i < order.size() && i < m_emitted.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_emitted[i].first, order[i].first, "clique of emission " << i);
+            NS_TEST_ASSERT_MSG_EQ(m_emitted[i].second, order[i].second, "chunk of emission " << i);
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_emitted.size(), order.size(), "every emission checked");
+        const Time due4 = m_opened[4] + timeout;
+        NS_TEST_ASSERT_MSG_EQ(m_at[0], due4, "chunk 2 leaves at chunk 4's deadline");
+        NS_TEST_ASSERT_MSG_EQ(m_at[1], due4, "chunk 3 leaves at chunk 4's deadline");
+        NS_TEST_ASSERT_MSG_EQ(m_at[2], due4, "chunk 4 at its deadline");
+        NS_TEST_ASSERT_MSG_EQ(m_at[3], m_opened[5] + timeout, "chunk 5 at its own deadline");
+        NS_TEST_ASSERT_MSG_EQ(m_at[4], m_opened[101] + timeout, "clique 1 at its own deadline");
+        NS_TEST_ASSERT_MSG_LT(m_opened[2], m_opened[4] + timeout, "chunk 2 left early");
+        NS_TEST_ASSERT_MSG_GT(m_opened[2] + timeout, due4, "chunk 2's own deadline was later");
+        NS_TEST_ASSERT_MSG_EQ(h.fpga->GetSlotsInUse(), 0u, "every slot freed");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * A burst of aggregates waits in the FPGA (PortBacklog), not in the island port's queue: 20
+ * one-sender slots, opened 0.7 us apart by the 100 Gbit/s in-box link, time out as fast, but
+ * the 10 Gbit/s access port takes 6.6 us per aggregate and its queue holds 2 packets. With
+ * PortBacklog 2 all 20 reach the island, back to back: aggregate i arrives i x (bytes + 2 PPP
+ * bytes) x 8 / 10 Gbit/s after the first. Letting the port hold them all (PortBacklog 1000)
+ * overflows its queue.
+ */
+class FpgaOutputBurstTestCase : public TestCase
+{
+  public:
+    FpgaOutputBurstTestCase()
+        : TestCase("a burst of aggregates waits in the FPGA and leaves at the port's rate")
+    {
+    }
+
+  private:
+    uint32_t m_drops{0}; //!< packets the island port's queue refused
+
+    void Dropped(Ptr<const Packet> packet)
+    {
+        ++m_drops;
+    }
+
+    /** \param backlog PortBacklog \param h the harness, run */
+    void Run(uint32_t backlog, RawHarness& h)
+    {
+        const IslandBitmap members = Bitmap({0, 1, 2});
+        const uint32_t chunks = 20;
+        auto attributes = Attributes(0, 64, MicroSeconds(100));
+        attributes["EarlyFlush"] = Create<BooleanValue>(false);
+        attributes["PortBacklog"] = Create<UintegerValue>(backlog);
+        h.Build(attributes);
+        Ptr<PointToPointNetDevice> port =
+            DynamicCast<PointToPointNetDevice>(h.fpga->GetIslandPort());
+        port->GetQueue()->SetMaxSize(QueueSize("2p"));
+        m_drops = 0;
+        port->TraceConnectWithoutContext("MacTxDrop",
+                                         MakeCallback(&FpgaOutputBurstTestCase::Dropped, this));
+        for (uint32_t c = 0; c < chunks; ++c)
+        {
+            GradientHeader header = DataHeader(members, 1, c, chunks);
+            header.SetElementCount(2000);
+            h.InjectFromRouter(MicroSeconds(1),
+                               MakeUdp(GradientHeader::CreateVirtualPacket(header),
+                                       SenderAddress(1),
+                                       ISLAND_ADDRESS,
+                                       PORT));
+        }
+        h.Run();
+    }
+
+    void DoRun() override
+    {
+        RawHarness held;
+        Run(2, held);
+        NS_TEST_ASSERT_MSG_EQ(held.atIsland.size(), 20u, "every aggregate reaches the island");
+        NS_TEST_EXPECT_MSG_EQ(m_drops, 0u, "no queue drop");
+        const uint32_t bytes = held.atIsland[0]->GetSize() + 2; // IPv4 packet + PPP header
+        const Time perPacket = DataRate(RawHarness::ACCESS_BPS).CalculateBytesTxTime(bytes);
+        for (uint32_t i = 1; i < held.atIsland.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(held.atIslandTime[i] - held.atIslandTime[0],
+                                  perPacket * i,
+                                  "aggregate " << i << " right behind the one before");
+        }
+
+        RawHarness flooded;
+        Run(1000, flooded);
+        NS_TEST_EXPECT_MSG_GT(m_drops, 0u, "without holding back, the port's queue overflows");
+        NS_TEST_EXPECT_MSG_EQ(flooded.atIsland.size() + m_drops,
+                              20u,
+                              "what is not dropped arrives");
     }
 };
 
@@ -1394,6 +1575,8 @@ class FpgaAggregatorTestSuite : public TestSuite
         AddTestCase(new FpgaEarlyFlushTestCase);
         AddTestCase(new FpgaPartialTestCase);
         AddTestCase(new FpgaDeadlineTestCase);
+        AddTestCase(new FpgaChunkOrderTestCase);
+        AddTestCase(new FpgaOutputBurstTestCase);
         AddTestCase(new FpgaPassThroughTestCase);
         AddTestCase(new FpgaMulticastTestCase);
         AddTestCase(new FpgaProcessingRateTestCase);

@@ -204,16 +204,21 @@ class SingleDropTestCase : public TestCase
      * \param setup a run tracing its traceIsland (or that island's FPGA port)
      * \param sender the sender of the chunk to drop \param chunk its index
      * \param clean receives the lossless run
+     * \param type the dropped packet's type (the first such arrival is dropped)
      * \return the run with that one packet dropped where it was traced (dropAtIsland =
      *         traceIsland), or the lossless run again if it never arrived there; packet uids
      *         count on across runs, so the uid is taken relative to a probe made just before
      *         each run
      */
-    RunResult SimulateDropping(Setup setup, uint32_t sender, uint32_t chunk, RunResult& clean)
+    RunResult SimulateDropping(Setup setup,
+                               uint32_t sender,
+                               uint32_t chunk,
+                               RunResult& clean,
+                               GradientHeader::Type type = GradientHeader::DATA)
     {
         const uint64_t cleanBase = Create<Packet>()->GetUid();
         clean = Simulate(setup);
-        const RunResult::Arrival* lost = clean.Find(GradientHeader::DATA, sender, chunk);
+        const RunResult::Arrival* lost = clean.Find(type, sender, chunk);
         NS_TEST_EXPECT_MSG_NE(lost, nullptr, "chunk " << chunk << " of " << sender << " seen");
         if (lost != nullptr)
         {
@@ -312,6 +317,69 @@ class TrainingSingleDropTestCase : public SingleDropTestCase
         CheckArrival(clean.Find(GradientHeader::DATA, 0, 4), gap, "chunk 4 arrives as computed");
         const Time expected = gap + PathTime(NACK_IP) + PathTime(FULL_CHUNK_IP);
         CheckOneResend(run, clean, 1, expected); // gap at chunk 4 + NACK path + resend path
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Ring all-reduce: one lost chunk costs one NACK and one resend, and delays only that
+ *        chunk's way on round the ring, by exactly the repair.
+ *
+ * Two cities, one island each, one ring of two: step 0 (reduce-scatter) sends each island's
+ * half of the model (5 full chunks and a short one) to the other, step 1 (all-gather) the
+ * reduced half back, each paced at the 10 Gbit/s access rate. Island 1 loses island 0's step-0
+ * chunk 3 (ListErrorModel on its access link); it sees the gap when chunk 4 arrives,
+ *   gap = start + 4 x slot + path(full chunk),
+ * NACKs at once, and island 0, whose step 0 is long sent, resends at once: the resend reaches
+ * island 1 at R = gap + path(NACK) + path(full chunk). Island 1's step 1 starts when its input's
+ * first pass is over, without chunk 3, which it holds back (DeferredChunks) and sends when the
+ * repair arrives, at R; so island 1's round ends at R (all in, all sent) and island 0's when
+ * that chunk arrives, at R + path(full chunk). Island 0 NACKs step-1 chunk 3 on seeing the gap
+ * and is told "not yet" (held back, not lost): exactly one resend in all, by island 0.
+ */
+class TrainingRingDropTestCase : public SingleDropTestCase
+{
+  public:
+    TrainingRingDropTestCase()
+        : SingleDropTestCase(
+              "ring: one lost chunk, one resend, its way round delayed by the repair")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 2;
+        setup.ring = true;
+        setup.traceIsland = 1;
+        setup.queuePackets = 1; // raised by the helper to the planned bound
+        RunResult clean;
+        const RunResult run = SimulateDropping(setup, 0, 3, clean, GradientHeader::RING);
+        const Time start = setup.compute;
+        const Time gap = start + Paced(4, ACCESS_BPS) + PathTime(FULL_CHUNK_IP);
+        CheckArrival(clean.Find(GradientHeader::RING, 0, 4), gap, "chunk 4 arrives as computed");
+        const Time repaired = gap + PathTime(NACK_IP) + PathTime(FULL_CHUNK_IP);
+        CheckArrival(run.Find(GradientHeader::RING, 0, 3, true), repaired, "the resend arrives");
+
+        NS_TEST_EXPECT_MSG_EQ(run.lossDrops, 1u, "exactly one chunk dropped");
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 2u, "one round each");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_EXPECT_MSG_EQ(r.lostPeers.size(), 0u, "nobody lost");
+            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, (r.island == 0 ? 1u : 0u), "one resend");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(run.records[1].syncEnd,
+                                  repaired,
+                                  TIME_TOLERANCE,
+                                  "island 1 ends when the repair lets it send its held chunk");
+        NS_TEST_EXPECT_MSG_EQ_TOL(run.records[0].syncEnd,
+                                  repaired + PathTime(FULL_CHUNK_IP),
+                                  TIME_TOLERANCE,
+                                  "island 0 ends when that chunk arrives");
+        NS_TEST_EXPECT_MSG_LT(clean.records[0].syncEnd, run.records[0].syncEnd, "a real delay");
     }
 };
 
@@ -621,6 +689,7 @@ class LossRecoveryTestSuite : public TestSuite
         AddTestCase(new TrainingSingleDropTestCase);
         AddTestCase(new TrainingMulticastDropTestCase);
         AddTestCase(new TrainingFpgaDropTestCase);
+        AddTestCase(new TrainingRingDropTestCase);
         AddTestCase(new TrainingNoNeedlessResendTestCase(false));
         AddTestCase(new TrainingNoNeedlessResendTestCase(true));
         for (bool ring : {false, true})

@@ -32,6 +32,37 @@ TEST(ChunkTracker, PassIsOverWhenTheFrontierReachesTheEndOrAllAreIn)
     EXPECT_TRUE(full.IsPassOver()); // every chunk in, though no END was seen
 }
 
+TEST(ChunkTracker, ASilenceAskDoesNotHoldBackTheGapNackThatFollows)
+{
+    // A silent peer is asked for everything (it may not have started), then its first pass
+    // comes with chunk 3 lost: the gap is asked for at once, not a repair interval later.
+    ChunkTracker t;
+    t.Init(8);
+    const Time interval = MilliSeconds(400);
+    const auto probe = t.CollectDue(MilliSeconds(100), interval, true, 16);
+    ASSERT_EQ(probe.size(), 1u);
+    EXPECT_EQ(probe[0].first, 0u);
+    EXPECT_EQ(probe[0].count, 8u);
+    EXPECT_EQ(t.NextDue(interval), Time::Max()); // nothing known missing was asked
+    for (uint32_t c : {0u, 1u, 2u, 4u})
+    {
+        t.Mark(c);
+    }
+    EXPECT_TRUE(t.Advance(5)); // chunk 4 arrived: chunk 3 was lost
+    const auto gap = t.CollectDue(MilliSeconds(150), interval, false, 16);
+    ASSERT_EQ(gap.size(), 1u);
+    EXPECT_EQ(gap[0].first, 3u);
+    EXPECT_EQ(gap[0].count, 1u);
+    EXPECT_EQ(t.NextDue(interval), MilliSeconds(550)); // re-asked a repair interval later
+    // Silence again: a known gap asked after silence is noted, so it is re-asked on time.
+    const auto again = t.CollectDue(MilliSeconds(600), interval, true, 16);
+    ASSERT_EQ(again.size(), 2u); // chunk 3 (due again) and chunks 5..7 (never sent)
+    EXPECT_EQ(again[0].first, 3u);
+    EXPECT_EQ(again[1].first, 5u);
+    EXPECT_EQ(again[1].count, 3u);
+    EXPECT_EQ(t.NextDue(interval), MilliSeconds(1000));
+}
+
 TEST(DeferredChunks, HeldUntilReleasedThenSentInReleaseOrder)
 {
     DeferredChunks d;

@@ -1,0 +1,81 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FPGA_OUTPUT_STAGE_H
+#define FPGA_OUTPUT_STAGE_H
+
+#include "ns3/address.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+class Packet;
+
+/**
+ * \ingroup wan-training
+ * \brief The FPGA's way out to its island: aggregates wait in the FPGA's slot memory, not in
+ *        the island port's transmit queue, while that queue already holds a few packets.
+ *
+ * Slots that settle or time out together (e.g. a slot that times out takes its flow's earlier
+ * open slots with it, see FpgaSlotTable) would otherwise land in the port's queue at once and
+ * overflow it, although the FPGA still holds their sums. The stage follows what the port
+ * sends (every packet the FPGA gives it, passed through or aggregated, takes its bytes plus
+ * framing at the port's DataRate) and hands it an aggregate only while fewer than
+ * PortBacklog packets are still waiting or on the wire. With an idle port nothing is held, so
+ * timing is unchanged; a burst leaves back to back at the port's rate.
+ */
+class FpgaOutputStage
+{
+  public:
+    FpgaOutputStage();
+    ~FpgaOutputStage();
+
+    /**
+     * \param port the island port \param to the port's destination address
+     * \param protocol EtherType of what is sent
+     * \param backlog packets the port may hold before aggregates wait here (>= 1)
+     */
+    void Configure(Ptr<NetDevice> port, const Address& to, uint16_t protocol, uint32_t backlog);
+    /** \param packet an aggregate for the island: sent now, or when the port has room */
+    void SendAggregate(Ptr<Packet> packet);
+    /** \param packet a packet the FPGA just gave the port itself (a pass-through) */
+    void NoteSent(Ptr<const Packet> packet);
+    /** \return aggregates waiting in slot memory for the port */
+    uint32_t GetHeld() const;
+    /** \return the most aggregates that ever waited at once */
+    uint32_t GetMaxHeld() const;
+    /** \brief Drop what waits and cancel the drain (the device is disposed). */
+    void Clear();
+
+  private:
+    /** \brief Forget packets the port has finished sending. */
+    void Expire();
+    /** \param packet a packet given to the port \brief count it until it has left */
+    void Account(Ptr<const Packet> packet);
+    /** \brief Give the port held aggregates while it has room; re-arm for the rest. */
+    void Drain();
+
+    Ptr<NetDevice> m_port;          //!< the island port
+    Address m_to;                   //!< its destination address
+    uint16_t m_protocol;            //!< EtherType
+    uint32_t m_backlog;             //!< packets the port may hold
+    DataRate m_rate;                //!< the port's rate (0: unknown, never hold)
+    uint32_t m_framing;             //!< framing bytes per packet on the port
+    std::deque<Time> m_leaves;      //!< when each packet given to the port has left it
+    std::deque<Ptr<Packet>> m_held; //!< aggregates waiting, oldest first
+    uint32_t m_maxHeld;             //!< peak of m_held
+    EventId m_drain;                //!< next drain
+};
+
+} // namespace ns3
+
+#endif /* FPGA_OUTPUT_STAGE_H */
