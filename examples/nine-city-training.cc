@@ -42,6 +42,7 @@
 #include "ns3/clique-schedule.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-transport.h"
 #include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
 #include "ns3/training-output.h"
@@ -64,6 +65,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -112,6 +114,9 @@ struct ExperimentConfig
     uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
     std::string partition;                        //!< --partition (empty: balanced by load)
     double maxSimTime{0};                         //!< --maxSimTime, s (0: from the plan)
+    std::string transport{"planned"};             //!< --transport: planned|tcp
+    TypeId tcp;                                   //!< --tcp: the TCP congestion control
+    uint32_t tcpBufferBytes{0};                   //!< --tcpBufferBytes (0: the path's BDP)
     std::chrono::steady_clock::time_point wallDeadline; //!< start + --maxWallTime
 };
 
@@ -260,7 +265,8 @@ OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
     optimiser.SetSeed(config.seed);
     optimiser.SetMaxPeriod(config.maxPeriod);
     optimiser.SetCostModelAttribute("Mtu", UintegerValue(config.mtu));
-    const ScheduleSearchResult search = optimiser.Optimise(WanRouting(topology));
+    const ScheduleSearchResult search = optimiser.Optimise(
+        WanRouting(TrainingPlanner::PlannedTopology(topology, config.transport == "tcp")));
     CliqueSchedule best = search.best.schedule;
     best.SetName("optimal:" + best.GetName());
     return best;
@@ -377,6 +383,12 @@ RunExperiment(const WanTopology& topology,
     helper.SetModelBytes(config.modelBytes);
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(config.computeTime);
+    if (config.transport == "tcp")
+    {
+        helper.SetTransport(TrainingApplication::TCP);
+        helper.SetTcpAttribute("CongestionControl", TypeIdValue(config.tcp));
+        helper.SetTcpAttribute("BufferBytes", UintegerValue(config.tcpBufferBytes));
+    }
     if (config.real)
     {
         helper.SetWorkload(CreateObject<QuadraticTrainingWorkload>());
@@ -724,6 +736,10 @@ PrintTable(const std::vector<ExperimentResult>& results)
         {
             std::cout << "  " << details << "\n";
         }
+        if (!s.transportNote.empty())
+        {
+            std::cout << "  note: " << s.transportNote << "\n";
+        }
         if (s.heldStarts > 0)
         {
             std::cout << "  plan: " << s.heldStarts
@@ -840,6 +856,26 @@ Main(int argc, char** argv)
                        "with a distributed simulator: the rank of every city, e.g. "
                        "NYC:0,LAX:1,... (empty: balanced by the plan's estimated load)",
                        config.partition);
+    flags.AddChoice("transport",
+                    "how exchanges reach the wire: planned (paced at the plan's rates over UDP, "
+                    "with multicast and FPGA aggregation where the capabilities allow) or tcp "
+                    "(ns-3 TCP connections, unicast, without multicast and FPGAs)",
+                    config.transport,
+                    {"planned", "tcp"},
+                    {{"adaptive", "not available yet (issue #16, part 2)"}});
+    TypeIdValue congestion;
+    CreateObject<TcpTransport>()->GetAttribute("CongestionControl", congestion);
+    config.tcp = congestion.Get();
+    flags.AddCongestionControl("tcp",
+                               "with --transport=tcp: the TCP congestion control of ns-3, e.g. "
+                               "TcpCubic, TcpBbr, TcpNewReno",
+                               config.tcp);
+    flags.AddUnsigned("tcpBufferBytes",
+                      "with --transport=tcp: send and receive buffer of every connection, bytes "
+                      "(0: the path's bandwidth-delay product)",
+                      config.tcpBufferBytes,
+                      0,
+                      std::numeric_limits<uint32_t>::max());
     const auto start = std::chrono::steady_clock::now();
     cmd.Parse(argc, argv);
     WanMpi::Init(simulator);
@@ -866,6 +902,15 @@ Main(int argc, char** argv)
                                  std::to_string(WanMpi::GetSize()) +
                                  " MPI ranks (consensus is computed over all islands' "
                                  "parameters as rounds end)");
+    }
+    if (config.transport == "tcp" && WanMpi::GetSize() > 1)
+    {
+        throw std::runtime_error(WanFlags::Rejection("transport",
+                                                     config.transport,
+                                                     "needs one process, not " +
+                                                         std::to_string(WanMpi::GetSize()) +
+                                                         " MPI ranks (TCP segments carry real "
+                                                         "bytes, which cannot cross ranks)"));
     }
     if (workers > 1 && WanMpi::GetSize() > 1)
     {
@@ -1007,7 +1052,10 @@ Main(int argc, char** argv)
                          {"mtu", config.mtu},
                          {"baselineRounds", baselineRounds},
                          {"maxSimTime", flags.GetText("maxSimTime")},
-                         {"maxWallTime", flags.GetText("maxWallTime")}};
+                         {"maxWallTime", flags.GetText("maxWallTime")},
+                         {"transport", config.transport},
+                         {"tcp", flags.GetText("tcp")},
+                         {"tcpBufferBytes", config.tcpBufferBytes}};
     summary["results"] = resultList;
     summary["exit_code"] = exitCode;
     WriteFile(output + "/summary.json", summary.dump(2) + "\n");

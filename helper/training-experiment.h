@@ -92,6 +92,8 @@ struct TrainingSummary
     TrainingRouterCounters routers; //!< the routers' drops
     uint64_t heldStarts{0};         //!< (island, round) exchanges held until the clique's receivers
                                     //!< were done with their previous round (ReplayRounds)
+    std::string transport{"planned"}; //!< how exchanges reached the wire
+    std::string transportNote;        //!< what the transport left out (capabilities TCP cannot use)
     std::optional<double> colocatedTimeToEpsilon; //!< the simulated colocated reference's, s
     std::optional<double> gapToColocated;         //!< timeToEpsilon / colocatedTimeToEpsilon
 

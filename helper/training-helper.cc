@@ -18,6 +18,7 @@
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
+#include "ns3/sync-path-table.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-link-net-device.h"
 #include "ns3/wan-mpi.h"
@@ -53,6 +54,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_modelBytes(DEFAULT_MODEL_BYTES),
       m_rounds(1),
       m_computeTime(DEFAULT_COMPUTE_TIME),
+      m_transport(TrainingApplication::PLANNED),
       m_chooseAlgorithms(false),
       m_lossRate(0),
       m_lossStream(0),
@@ -64,6 +66,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_estimatedSync(0)
 {
     m_appFactory.SetTypeId(TrainingApplication::GetTypeId());
+    m_tcpFactory.SetTypeId(TcpTransport::GetTypeId());
     const uint32_t n = topology.GetTopology().GetIslands().size();
     if (schedule.GetIslandCount() != n)
     {
@@ -110,6 +113,31 @@ void
 TrainingHelper::SetAppAttribute(const std::string& name, const AttributeValue& value)
 {
     m_appFactory.Set(name, value);
+}
+
+void
+TrainingHelper::SetTransport(TrainingApplication::Transport transport)
+{
+    m_transport = transport;
+}
+
+TrainingApplication::Transport
+TrainingHelper::GetTransport() const
+{
+    return m_transport;
+}
+
+void
+TrainingHelper::SetTcpAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_tcpFactory.Set(name, value);
+}
+
+std::string
+TrainingHelper::GetTransportNote() const
+{
+    return TrainingPlanner::TransportNote(m_topology.GetTopology(),
+                                          m_transport == TrainingApplication::TCP);
 }
 
 void
@@ -170,6 +198,14 @@ TrainingHelper::Install()
     const WanRouting& routing = m_topology.GetRouting();
     const uint32_t n = topology.GetIslands().size();
     const uint32_t period = m_schedule.GetPeriod();
+    const bool tcp = m_transport == TrainingApplication::TCP;
+    if (tcp && WanMpi::IsSimulating() && WanMpi::GetSize() > 1)
+    {
+        throw std::invalid_argument("the tcp transport needs one process: TCP segments carry "
+                                    "their bytes, and packets crossing MPI ranks must be virtual");
+    }
+    // TCP uses no multicast tree and no FPGA: plan (and estimate) as the network without.
+    m_costModel->SetRouting(WanRouting(TrainingPlanner::PlannedTopology(topology, tcp)));
 
     // Algorithms: the schedule's, or the cost model's choice per clique.
     if (m_chooseAlgorithms)
@@ -203,7 +239,7 @@ TrainingHelper::Install()
         for (uint32_t c = 0; c < partition.size(); ++c)
         {
             const Clique& clique = partition[c];
-            if (clique.size() < 2 || algorithms[c] != SyncAlgorithm::DIRECT)
+            if (tcp || clique.size() < 2 || algorithms[c] != SyncAlgorithm::DIRECT)
             {
                 continue;
             }
@@ -291,6 +327,7 @@ TrainingHelper::Install()
 
     ApplicationContainer apps;
     m_apps.clear();
+    const SyncPathTable paths(routing);
     for (uint32_t i = 0; i < n; ++i)
     {
         Ptr<TrainingApplication> app = m_appFactory.Create<TrainingApplication>();
@@ -302,6 +339,13 @@ TrainingHelper::Install()
         app->SetAttribute(
             "PayloadMode",
             EnumValue(real ? TrainingApplication::REAL : TrainingApplication::VIRTUAL));
+        app->SetAttribute("Transport", EnumValue(m_transport));
+        if (tcp)
+        {
+            Ptr<TcpTransport> transport = m_tcpFactory.Create<TcpTransport>();
+            transport->SetPathRates(paths.GetPathRates(i));
+            app->SetTcpTransport(transport);
+        }
         app->SetIsland(i, n);
         app->SetIslandAddresses(addresses);
         app->SetPeerRtt(rtt[i]);
@@ -317,7 +361,10 @@ TrainingHelper::Install()
             apps.Add(app);
         }
     }
-    SizeFpgas();
+    if (!tcp)
+    {
+        SizeFpgas(); // TCP passes them untouched
+    }
     SizeQueues();
     // How long each island's FPGA may hold a chunk: its apps wait that much longer for peers.
     std::vector<Time> hold(n);
@@ -349,7 +396,7 @@ TrainingHelper::Install()
     for (uint32_t i = 0; i < n; ++i)
     {
         std::vector<Time> times(m_rounds);
-        for (uint32_t r = 0; r < m_rounds; ++r)
+        for (uint32_t r = 0; r < m_rounds && !tcp; ++r) // TCP paces itself: no plan to protect
         {
             if (notBefore[r][i] > 0)
             {

@@ -11,6 +11,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/sync-cost-model.h"
+#include "ns3/tcp-transport.h"
 #include "ns3/training-application.h"
 #include "ns3/training-workload.h"
 #include "ns3/wan-topology-helper.h"
@@ -59,6 +60,26 @@ class TrainingHelper
      * \param name attribute name \param value its value
      */
     void SetAppAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief How exchanges reach the wire (default planned). With tcp, Install() plans as if no
+     *        router multicast and no FPGA aggregated (TCP uses neither; the FPGAs pass its
+     *        packets through), holds no round's start, and gives every application a
+     *        TcpTransport with the narrowest link rate of its path to every peer.
+     * \param transport planned or tcp
+     */
+    void SetTransport(TrainingApplication::Transport transport);
+    /** \return the transport */
+    TrainingApplication::Transport GetTransport() const;
+    /**
+     * \brief Set an attribute of every TcpTransport (e.g. "CongestionControl").
+     * \param name attribute name \param value its value
+     */
+    void SetTcpAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \return with the tcp transport and capabilities on in the topology: a note that TCP ran
+     *         without them; else empty
+     */
+    std::string GetTransportNote() const;
     /** \param island an island \param multiplier its compute time factor (straggler) */
     void SetComputeMultiplier(uint32_t island, double multiplier);
     /**
@@ -138,22 +159,24 @@ class TrainingHelper
     /** \brief Install the WAN error models. */
     void InstallLoss();
 
-    WanTopologyHelper& m_topology;     //!< the WAN
-    CliqueSchedule m_schedule;         //!< schedule (algorithms resolved)
-    Ptr<SyncCostModel> m_costModel;    //!< rates and estimates
-    ObjectFactory m_appFactory;        //!< creates the applications
-    uint64_t m_modelBytes;             //!< M
-    uint32_t m_rounds;                 //!< rounds
-    Time m_computeTime;                //!< compute phase
-    std::vector<double> m_multipliers; //!< per island
-    bool m_chooseAlgorithms;           //!< ask the cost model per clique
-    Ptr<TrainingWorkload> m_workload;  //!< numerics
-    double m_lossRate;                 //!< WAN loss probability
-    int64_t m_lossStream;              //!< first RNG stream of the error models
-    bool m_tuneFpgas;                  //!< size FPGAs for the plan
-    bool m_tuneQueues;                 //!< size transmit queues for the plan
-    Time m_fpgaTimeoutMargin;          //!< extra FPGA hold time
-    bool m_installed;                  //!< Install() ran
+    WanTopologyHelper& m_topology;              //!< the WAN
+    CliqueSchedule m_schedule;                  //!< schedule (algorithms resolved)
+    Ptr<SyncCostModel> m_costModel;             //!< rates and estimates
+    ObjectFactory m_appFactory;                 //!< creates the applications
+    ObjectFactory m_tcpFactory;                 //!< creates the tcp transports
+    uint64_t m_modelBytes;                      //!< M
+    uint32_t m_rounds;                          //!< rounds
+    Time m_computeTime;                         //!< compute phase
+    std::vector<double> m_multipliers;          //!< per island
+    TrainingApplication::Transport m_transport; //!< planned or tcp
+    bool m_chooseAlgorithms;                    //!< ask the cost model per clique
+    Ptr<TrainingWorkload> m_workload;           //!< numerics
+    double m_lossRate;                          //!< WAN loss probability
+    int64_t m_lossStream;                       //!< first RNG stream of the error models
+    bool m_tuneFpgas;                           //!< size FPGAs for the plan
+    bool m_tuneQueues;                          //!< size transmit queues for the plan
+    Time m_fpgaTimeoutMargin;                   //!< extra FPGA hold time
+    bool m_installed;                           //!< Install() ran
 
     std::vector<Ptr<TrainingApplication>> m_apps; //!< by island
     std::vector<SyncRoundEstimate> m_plans;       //!< per period round

@@ -214,6 +214,9 @@ TrainingOutput::SummaryToJson(const TrainingSummary& s)
          ByReason(s.fpga.passThroughs, &FpgaAggregatorNetDevice::PassReasonName)},
         {"router_drops", ByReason(s.routers.drops, &WanRouterNetDevice::DropReasonName)},
         {"held_starts", s.heldStarts},
+        {"transport", s.transport},
+        {"transport_note",
+         s.transportNote.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.transportNote)},
         {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
         {"gap_to_colocated", OrNull(s.gapToColocated)}};
 }
@@ -254,6 +257,8 @@ TrainingOutput::SummaryFromJson(const nlohmann::json& entry)
     s.fpga.mismatches = s.fpga.passThroughs[FpgaAggregatorNetDevice::PASS_MISMATCH];
     FromByReason(entry.at("router_drops"), s.routers.drops, &WanRouterNetDevice::DropReasonName);
     s.heldStarts = entry.at("held_starts").get<uint64_t>();
+    s.transport = entry.at("transport").get<std::string>();
+    s.transportNote = FromNullable<std::string>(entry.at("transport_note")).value_or("");
     s.colocatedTimeToEpsilon = FromNullable<double>(entry.at("colocated_time_to_epsilon_s"));
     s.gapToColocated = FromNullable<double>(entry.at("gap_to_colocated"));
     return s;

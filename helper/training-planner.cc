@@ -294,4 +294,27 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
     return count > 0 ? sum / count : 0;
 }
 
+WanTopology
+TrainingPlanner::PlannedTopology(const WanTopology& topology, bool tcp)
+{
+    WanTopology planned = topology;
+    if (tcp)
+    {
+        planned.SetCapabilities(WanCapabilities());
+    }
+    return planned;
+}
+
+std::string
+TrainingPlanner::TransportNote(const WanTopology& topology, bool tcp)
+{
+    const std::vector<WanCity>& cities = topology.GetCities();
+    const bool capable = std::any_of(cities.begin(), cities.end(), [](const WanCity& city) {
+        return city.caps.multicast || city.caps.fpga;
+    });
+    return tcp && capable ? "multicast and FPGA aggregation do not apply to TCP: the exchanges "
+                            "ran as unicast TCP streams without them"
+                          : "";
+}
+
 } // namespace ns3

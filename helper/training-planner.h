@@ -105,6 +105,19 @@ class TrainingPlanner
                                                   uint64_t modelBytes,
                                                   uint32_t rounds,
                                                   const std::string& partition);
+
+    /**
+     * \param topology a WAN \param tcp the exchanges run over TCP
+     * \return the WAN the rounds are planned on: \p topology, or with TCP, which uses neither,
+     *         the same WAN without multicast and FPGAs
+     */
+    static WanTopology PlannedTopology(const WanTopology& topology, bool tcp);
+    /**
+     * \param topology a WAN \param tcp the exchanges run over TCP
+     * \return with TCP on a WAN with multicast or FPGAs: a note that TCP ran without them; else
+     *         empty
+     */
+    static std::string TransportNote(const WanTopology& topology, bool tcp);
 };
 
 } // namespace ns3

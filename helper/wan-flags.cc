@@ -6,9 +6,11 @@
 
 #include "ns3/command-line.h"
 #include "ns3/log.h"
+#include "ns3/tcp-transport.h"
 #include "ns3/wan-input-error.h"
 #include "ns3/wan-units.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -262,6 +264,57 @@ WanFlags::AddRate(const std::string& name, const std::string& help, uint64_t& bp
         {
             bps = ParseWithUnits<uint64_t>(name, t, &WanUnits::ParseRate);
         }
+    });
+}
+
+void
+WanFlags::AddChoice(const std::string& name,
+                    const std::string& help,
+                    std::string& value,
+                    const std::vector<std::string>& choices,
+                    const std::map<std::string, std::string>& refused)
+{
+    std::string expected;
+    for (const std::string& choice : choices)
+    {
+        expected += (expected.empty() ? "" : "|") + choice;
+    }
+    Add(name,
+        help + " (" + expected + ")",
+        value,
+        [name, &value, choices, refused, expected](const std::string& t) {
+            if (std::find(choices.begin(), choices.end(), t) != choices.end())
+            {
+                value = t;
+                return;
+            }
+            const auto it = refused.find(t);
+            throw WanInputError(
+                Rejection(name,
+                          t,
+                          (it != refused.end() ? it->second + "; " : "") + "expected " + expected));
+        });
+}
+
+void
+WanFlags::AddCongestionControl(const std::string& name, const std::string& help, TypeId& value)
+{
+    const std::string text = value.GetName().substr(value.GetName().rfind(':') + 1);
+    Add(name, help, text, [name, &value](const std::string& t) {
+        TypeId tid;
+        if (!TcpTransport::LookupCongestionControl(t, tid))
+        {
+            std::string known;
+            for (const std::string& control : TcpTransport::GetCongestionControls())
+            {
+                known += (known.empty() ? "" : ", ") + control;
+            }
+            throw WanInputError(
+                Rejection(name,
+                          t,
+                          "not a TCP congestion control of this ns-3; expected one of " + known));
+        }
+        value = tid;
     });
 }
 

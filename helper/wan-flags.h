@@ -5,8 +5,11 @@
 #ifndef WAN_FLAGS_H
 #define WAN_FLAGS_H
 
+#include "ns3/type-id.h"
+
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -103,6 +106,23 @@ class WanFlags
      * \param bps target in bits per second, left unchanged when the flag is empty
      */
     void AddRate(const std::string& name, const std::string& help, uint64_t& bps);
+    /**
+     * \brief One word of a fixed list.
+     * \param name flag name \param help help text \param value target, holding its default
+     * \param choices the words accepted
+     * \param refused words known but refused, each with why (e.g. not available yet)
+     */
+    void AddChoice(const std::string& name,
+                   const std::string& help,
+                   std::string& value,
+                   const std::vector<std::string>& choices,
+                   const std::map<std::string, std::string>& refused = {});
+    /**
+     * \brief A TCP congestion control of this ns-3 by class name, e.g. TcpCubic
+     *        (TcpTransport::LookupCongestionControl); the message of a bad name lists them all.
+     * \param name flag name \param help help text \param value target, holding its default
+     */
+    void AddCongestionControl(const std::string& name, const std::string& help, TypeId& value);
 
     /**
      * \brief Convert and check every flag registered here (call after CommandLine::Parse).

@@ -46,8 +46,7 @@ DirectExchange::DirectExchange(ExchangeContext& context,
     }
     if (context.real)
     {
-        m_sum.assign(context.layout.GetElements(), 0);
-        m_count.assign(chunks, 0);
+        m_sums.Init(context.layout);
     }
 }
 
@@ -99,7 +98,7 @@ DirectExchange::SendNext(uint32_t index)
     Ptr<Packet> packet;
     if (stream.resends.Pop(key, asker))
     {
-        packet = BuildChunk(static_cast<uint32_t>(key), GradientHeader::FLAG_RETRANSMISSION);
+        packet = BuildDataChunk(static_cast<uint32_t>(key), GradientHeader::FLAG_RETRANSMISSION);
         stream.resends.Sent(key, Simulator::Now());
         m_context.send(m_round, packet, stream.destination, false);
         m_context.resent(m_round, asker);
@@ -108,7 +107,7 @@ DirectExchange::SendNext(uint32_t index)
     const uint32_t chunks = m_context.layout.GetChunkCount();
     if (stream.nextChunk < chunks)
     {
-        packet = BuildChunk(stream.nextChunk, 0);
+        packet = BuildDataChunk(stream.nextChunk, 0);
         m_context.send(m_round, packet, stream.destination, false);
         stream.clock.Note(stream.nextChunk, Simulator::Now());
         if (++stream.nextChunk == chunks)
@@ -128,26 +127,6 @@ DirectExchange::SendNext(uint32_t index)
         return SendEnd(stream.destination, chunks, 0);
     }
     return 0;
-}
-
-Ptr<Packet>
-DirectExchange::BuildChunk(uint32_t chunk, uint16_t flags)
-{
-    GradientHeader header = MakeHeader(GradientHeader::DATA, m_context.layout.GetChunkCount(), 0);
-    header.SetChunkIndex(chunk);
-    IslandBitmap self;
-    self.Set(m_context.island);
-    header.SetContributors(self);
-    header.SetFlags(flags);
-    uint32_t first = 0;
-    const uint32_t count = m_context.layout.GetChunkSpan(chunk, first);
-    header.SetElementCount(count);
-    if (!m_context.real)
-    {
-        return GradientHeader::CreateVirtualPacket(header);
-    }
-    m_scratch.assign(m_own.begin() + first, m_own.begin() + first + count);
-    return GradientHeader::CreateRealPacket(header, m_scratch);
 }
 
 uint32_t
@@ -204,11 +183,8 @@ DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int
 {
     const uint32_t chunk = header.GetChunkIndex();
     uint32_t first = 0;
-    if (m_config.algorithm != SyncAlgorithm::DIRECT || header.GetType() == GradientHeader::RING ||
-        header.GetChunkCount() != m_context.layout.GetChunkCount() ||
-        header.GetElementCount() != m_context.layout.GetChunkSpan(chunk, first))
+    if (!CheckDirectChunk(header, first))
     {
-        ++m_context.dropped;
         return;
     }
     if (m_finished)
@@ -258,11 +234,7 @@ DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int
     });
     if (m_context.real)
     {
-        for (uint32_t e = 0; e < values.size(); ++e)
-        {
-            m_sum[first + e] = WrapAdd(m_sum[first + e], values[e]);
-        }
-        m_count[chunk] += fresh;
+        m_sums.Add(chunk, first, values, fresh);
     }
     if (firstPass && header.HasFlag(GradientHeader::FLAG_SETTLED) && fresh + 1 < m_k)
     {
@@ -354,19 +326,7 @@ DirectExchange::OnPeerLost(uint32_t slot)
 void
 DirectExchange::Average(std::vector<double>& x, double scale) const
 {
-    // Divide each chunk by the members it holds: lost peers are excluded, and a lost peer
-    // whose data reached some chunks anyway is counted exactly there.
-    const ChunkLayout& layout = m_context.layout;
-    for (uint32_t c = 0; c < layout.GetChunkCount(); ++c)
-    {
-        uint32_t first = 0;
-        const uint32_t count = layout.GetChunkSpan(c, first);
-        const double divisor = scale * (1.0 + m_count[c]);
-        for (uint32_t e = first; e < first + count; ++e)
-        {
-            x[e] = WrapAdd(m_own[e], m_sum[e]) / divisor;
-        }
-    }
+    m_sums.Average(m_context.layout, m_own, x, scale);
 }
 
 } // namespace ns3

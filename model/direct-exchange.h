@@ -5,6 +5,7 @@
 #ifndef DIRECT_EXCHANGE_H
 #define DIRECT_EXCHANGE_H
 
+#include "exchange-sum.h"
 #include "gradient-exchange.h"
 #include "gradient-pacer.h"
 
@@ -65,19 +66,13 @@ class DirectExchange : public GradientExchange
 
     /** \param index stream index \return wire bytes of the packet sent, 0 if none */
     uint32_t SendNext(uint32_t index);
-    /**
-     * \param chunk chunk index \param flags extra flags \return the DATA packet
-     */
-    Ptr<Packet> BuildChunk(uint32_t chunk, uint16_t flags);
     /** \param slot peer position \brief a contributor's chunk is known lost: NACK it */
     void NoteLost(uint32_t slot, uint32_t chunk);
 
     std::vector<std::unique_ptr<OutStream>> m_streams; //!< outgoing streams
     std::vector<ChunkTracker> m_in;                    //!< per member position: its update
     uint32_t m_peersIncomplete;                        //!< peers neither complete nor lost
-    std::vector<int32_t> m_sum;                        //!< peers' sum (real payloads)
-    std::vector<uint16_t> m_count;                     //!< contributions per chunk (real)
-    std::vector<int32_t> m_scratch;                    //!< send buffer
+    DirectSum m_sums;                                  //!< peers' sums (real payloads)
 };
 
 } // namespace ns3

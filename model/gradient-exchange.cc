@@ -4,6 +4,8 @@
 
 #include "gradient-exchange.h"
 
+#include "direct-exchange.h"
+#include "ring-exchange.h"
 #include "training-application.h"
 #include "wan-wire.h"
 
@@ -31,29 +33,21 @@ constexpr double REPAIR_RTTS = 1.5;
 GradientExchange::GradientExchange(ExchangeContext& context,
                                    uint32_t round,
                                    const TrainingRoundConfig& config)
-    : m_context(context),
-      m_config(config),
-      m_round(round),
-      m_k(static_cast<uint32_t>(config.members.size())),
-      m_position(NO_SLOT),
-      m_abandoned(false),
-      m_finished(false),
-      m_started(false)
+    : RoundExchange(context, round, config)
 {
-    m_slotOf.assign(context.islandCount, NO_SLOT);
-    for (uint32_t s = 0; s < m_k; ++s)
-    {
-        m_slotOf[config.members[s]] = s;
-        m_members.Set(config.members[s]);
-        if (config.members[s] == context.island)
-        {
-            m_position = s;
-        }
-    }
-    NS_ABORT_MSG_IF(m_position == NO_SLOT,
-                    "island " << context.island << " not in its clique of round " << round);
-    m_lost.assign(m_k, false);
     m_peers.resize(m_k);
+}
+
+std::unique_ptr<RoundExchange>
+GradientExchange::Create(ExchangeContext& context,
+                         uint32_t round,
+                         const TrainingRoundConfig& config)
+{
+    if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
+    {
+        return std::make_unique<RingExchange>(context, round, config);
+    }
+    return std::make_unique<DirectExchange>(context, round, config);
 }
 
 GradientExchange::~GradientExchange()
@@ -79,74 +73,28 @@ GradientExchange::StopTimers()
 }
 
 void
-GradientExchange::Start(std::vector<int32_t> own)
+GradientExchange::OnStart()
 {
-    m_own = std::move(own);
-    m_started = true;
-    m_startTime = Simulator::Now();
     if (m_k > 1)
     {
         // A peer is not asked before its data could have arrived: the round trip to it, plus
         // the time this island's FPGA may hold its chunks.
+        const Time start = GetStartTime();
         const Time hold = HoldAt(m_context.island);
         for (uint32_t s = 0; s < m_k; ++s)
         {
-            m_peers[s].waitUntil = m_startTime + RttTo(IslandAt(s)) + hold;
-            m_peers[s].lastData = m_startTime;
+            m_peers[s].waitUntil = start + RttTo(IslandAt(s)) + hold;
+            m_peers[s].lastData = start;
         }
         m_check =
             Simulator::Schedule(m_context.checkInterval, &GradientExchange::CheckProgress, this);
     }
-    StartSending();
-    CheckComplete();
 }
 
-bool
-GradientExchange::IsFinished() const
+void
+GradientExchange::OnFinished()
 {
-    return m_finished;
-}
-
-bool
-GradientExchange::IsStarted() const
-{
-    return m_started;
-}
-
-uint32_t
-GradientExchange::GetRound() const
-{
-    return m_round;
-}
-
-const IslandBitmap&
-GradientExchange::GetMembers() const
-{
-    return m_members;
-}
-
-uint32_t
-GradientExchange::GetClique() const
-{
-    return m_config.clique;
-}
-
-bool
-GradientExchange::IsAbandoned() const
-{
-    return m_abandoned;
-}
-
-uint32_t
-GradientExchange::IslandAt(uint32_t slot) const
-{
-    return m_config.members[slot];
-}
-
-uint32_t
-GradientExchange::SlotOf(uint32_t island) const
-{
-    return island < m_slotOf.size() ? m_slotOf[island] : NO_SLOT;
+    StopTimers();
 }
 
 Time
@@ -205,21 +153,6 @@ GradientExchange::RepairInterval(uint32_t slot) const
     return std::max(derived, MIN_REPAIR_INTERVAL);
 }
 
-GradientHeader
-GradientExchange::MakeHeader(GradientHeader::Type type, uint32_t chunkCount, uint16_t step) const
-{
-    GradientHeader header;
-    header.SetType(type);
-    header.SetSender(static_cast<uint16_t>(m_context.island));
-    header.SetJobId(m_context.jobId);
-    header.SetRound(m_round);
-    header.SetCliqueId(m_config.clique);
-    header.SetChunkCount(chunkCount);
-    header.SetRingStep(step);
-    header.SetMembers(m_members);
-    return header;
-}
-
 uint32_t
 GradientExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step)
 {
@@ -239,17 +172,6 @@ GradientExchange::NoteProgress(uint32_t slot)
     PeerState& peer = m_peers[slot];
     ++peer.progress;
     peer.lastData = Simulator::Now();
-}
-
-void
-GradientExchange::CheckComplete()
-{
-    if (m_started && !m_finished && IsDone())
-    {
-        m_finished = true;
-        StopTimers();
-        m_context.complete(m_round);
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,7 +317,7 @@ GradientExchange::ReceiveNack(const GradientHeader& header)
         ++m_context.dropped;
         return;
     }
-    if (!m_started)
+    if (!IsStarted())
     {
         SendNotYet(peer);
         return;

@@ -143,28 +143,14 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
     {
         return false;
     }
-    if (ReadU16(bytes + OFFSET_MAGIC) != MAGIC || bytes[OFFSET_VERSION] != VERSION ||
-        !IsKnownType(bytes[OFFSET_TYPE]) || (ReadU16(bytes + OFFSET_FLAGS) & ~KNOWN_FLAGS) != 0)
-    {
-        return false;
-    }
-    const uint32_t words = bytes[OFFSET_WORDS];
-    const uint32_t ranges = bytes[OFFSET_RANGES];
-    if (words < 1 || words > IslandBitmap::MAX_WORDS)
+    const uint32_t size = HeaderSizeOf(bytes);
+    if (size == 0 || size + PayloadSizeOf(bytes) != packetSize || available < size)
     {
         return false;
     }
     const uint8_t type = bytes[OFFSET_TYPE];
-    if ((type == NACK && (ranges < 1 || ranges > MAX_NACK_RANGES)) || (type != NACK && ranges != 0))
-    {
-        return false;
-    }
-    const uint32_t size = FIXED_SIZE + 2 * BYTES_PER_WORD * words + BYTES_PER_RANGE * ranges;
-    const uint64_t payloadSize = uint64_t{ReadU32(bytes + OFFSET_ELEMENTS)} * ELEMENT_SIZE;
-    if (size + payloadSize != packetSize || available < size)
-    {
-        return false;
-    }
+    const uint32_t words = bytes[OFFSET_WORDS];
+    const uint32_t ranges = bytes[OFFSET_RANGES];
     const uint16_t sender = ReadU16(bytes + OFFSET_SENDER);
     if (sender >= 64 * words)
     {
@@ -252,6 +238,41 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
         *headerSize = size;
     }
     return true;
+}
+
+uint32_t
+GradientHeader::HeaderSizeOf(const uint8_t* fixed)
+{
+    if (ReadU16(fixed + OFFSET_MAGIC) != MAGIC || fixed[OFFSET_VERSION] != VERSION ||
+        !IsKnownType(fixed[OFFSET_TYPE]) || (ReadU16(fixed + OFFSET_FLAGS) & ~KNOWN_FLAGS) != 0)
+    {
+        return 0;
+    }
+    const uint32_t words = fixed[OFFSET_WORDS];
+    const uint32_t ranges = fixed[OFFSET_RANGES];
+    if (words < 1 || words > IslandBitmap::MAX_WORDS)
+    {
+        return 0;
+    }
+    const uint8_t type = fixed[OFFSET_TYPE];
+    if ((type == NACK && (ranges < 1 || ranges > MAX_NACK_RANGES)) || (type != NACK && ranges != 0))
+    {
+        return 0;
+    }
+    return FIXED_SIZE + 2 * BYTES_PER_WORD * words + BYTES_PER_RANGE * ranges;
+}
+
+uint64_t
+GradientHeader::PayloadSizeOf(const uint8_t* fixed)
+{
+    return uint64_t{ReadU32(fixed + OFFSET_ELEMENTS)} * ELEMENT_SIZE;
+}
+
+uint64_t
+GradientHeader::FramedSize(const uint8_t* fixed)
+{
+    const uint32_t size = HeaderSizeOf(fixed);
+    return size == 0 ? 0 : size + PayloadSizeOf(fixed);
 }
 
 Ptr<Packet>

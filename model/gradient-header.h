@@ -141,6 +141,15 @@ class GradientHeader : public Header
                            uint32_t* headerSize = nullptr);
 
     /**
+     * \brief The size of the packet a header announces, read from its fixed part alone: how a
+     *        byte stream (TcpTransport) finds where each gradient message ends.
+     * \param fixed the first FIXED_SIZE bytes of a header
+     * \return header plus payload bytes (element count x 4), or 0 if the bytes cannot start a
+     *         valid header (magic, version, type, flags, bitmap words or NACK range count)
+     */
+    static uint64_t FramedSize(const uint8_t* fixed);
+
+    /**
      * \brief Build a packet with a virtual payload: header + element count x 4 zero bytes.
      * \param header the header (FLAG_REAL_PAYLOAD is cleared on the copy written)
      * \return the packet
@@ -224,6 +233,13 @@ class GradientHeader : public Header
     uint32_t GetPayloadSize() const;
 
   private:
+    /**
+     * \param fixed the first FIXED_SIZE bytes of a header
+     * \return the header's size on the wire, or 0 if the fixed part is not valid (FramedSize)
+     */
+    static uint32_t HeaderSizeOf(const uint8_t* fixed);
+    /** \param fixed the first FIXED_SIZE bytes of a header \return its payload bytes */
+    static uint64_t PayloadSizeOf(const uint8_t* fixed);
     /** \return bitmap words written on the wire (at least 1) */
     uint32_t GetWireWords() const;
 

@@ -49,14 +49,11 @@ RingExchange::RingExchange(ExchangeContext& context,
     m_clocks.resize(m_steps);
     for (uint32_t s = 0; s < m_steps; ++s)
     {
-        m_in[s].Init(context.layout.GetSegmentChunkCount(
-            m_k,
-            ChunkLayout::RingReceiveSegment(m_k, m_position, s)));
+        m_in[s].Init(RingReceiveChunks(s));
     }
     if (context.real)
     {
-        m_sum.assign(context.layout.GetElements(), 0);
-        m_full.assign(context.layout.GetElements(), 0);
+        m_sums.Init(context.layout.GetElements());
     }
     m_pacer.SetSendFunction([this]() { return SendNext(); });
 }
@@ -68,14 +65,6 @@ RingExchange::Shutdown()
 {
     GradientExchange::Shutdown();
     m_pacer.Cancel();
-}
-
-uint32_t
-RingExchange::SendChunks(uint16_t step) const
-{
-    return m_context.layout.GetSegmentChunkCount(
-        m_k,
-        ChunkLayout::RingSendSegment(m_k, m_position, step));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,9 +106,10 @@ RingExchange::SendNext()
     Ptr<Packet> packet;
     if (m_resends.Pop(key, asker))
     {
-        packet = BuildChunk(static_cast<uint16_t>(key >> KEY_STEP_SHIFT),
-                            static_cast<uint32_t>(key),
-                            GradientHeader::FLAG_RETRANSMISSION);
+        packet = BuildRingChunk(static_cast<uint16_t>(key >> KEY_STEP_SHIFT),
+                                static_cast<uint32_t>(key),
+                                GradientHeader::FLAG_RETRANSMISSION,
+                                m_sums);
         m_resends.Sent(key, Simulator::Now());
         m_context.send(m_round, packet, m_successor, false);
         m_context.resent(m_round, asker);
@@ -128,8 +118,10 @@ RingExchange::SendNext()
     if (m_deferred.PopReady(key))
     {
         // A held-back chunk whose input came: it is late, so it goes first.
-        packet =
-            BuildChunk(static_cast<uint16_t>(key >> KEY_STEP_SHIFT), static_cast<uint32_t>(key), 0);
+        packet = BuildRingChunk(static_cast<uint16_t>(key >> KEY_STEP_SHIFT),
+                                static_cast<uint32_t>(key),
+                                0,
+                                m_sums);
         m_deferred.Sent(key, Simulator::Now());
         NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": late step "
                                << (key >> KEY_STEP_SHIFT) << " chunk " << uint32_t(key));
@@ -140,7 +132,7 @@ RingExchange::SendNext()
     if (m_sending)
     {
         const uint16_t step = static_cast<uint16_t>(m_sendStep);
-        const uint32_t chunks = SendChunks(step);
+        const uint32_t chunks = RingSendChunks(step);
         // A chunk whose input is still being repaired is held back; the pass goes on.
         while (m_nextChunk < chunks && step > 0 && !m_in[step - 1].Has(m_nextChunk))
         {
@@ -151,7 +143,7 @@ RingExchange::SendNext()
         uint32_t bytes = 0;
         if (m_nextChunk < chunks)
         {
-            packet = BuildChunk(step, m_nextChunk, 0);
+            packet = BuildRingChunk(step, m_nextChunk, 0, m_sums);
             m_context.send(m_round, packet, m_successor, false);
             m_clocks[step].Note(m_nextChunk, Simulator::Now());
             bytes = packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
@@ -177,43 +169,9 @@ RingExchange::SendNext()
     {
         const uint16_t step = static_cast<uint16_t>(m_endPending);
         m_endPending = m_steps;
-        return SendEnd(m_successor, SendChunks(step), step);
+        return SendEnd(m_successor, RingSendChunks(step), step);
     }
     return 0;
-}
-
-Ptr<Packet>
-RingExchange::BuildChunk(uint16_t step, uint32_t chunk, uint16_t flags)
-{
-    const uint32_t segment = ChunkLayout::RingSendSegment(m_k, m_position, step);
-    GradientHeader header =
-        MakeHeader(GradientHeader::RING, m_context.layout.GetSegmentChunkCount(m_k, segment), step);
-    header.SetChunkIndex(chunk);
-    IslandBitmap self;
-    self.Set(m_context.island);
-    header.SetContributors(self);
-    header.SetFlags(flags | GradientHeader::FLAG_NO_AGGREGATE);
-    uint32_t first = 0;
-    const uint32_t count = m_context.layout.GetSegmentChunkSpan(m_k, segment, chunk, first);
-    header.SetElementCount(count);
-    if (!m_context.real)
-    {
-        return GradientHeader::CreateVirtualPacket(header);
-    }
-    m_scratch.resize(count);
-    if (step < m_k)
-    {
-        // Reduce-scatter steps and the first all-gather step carry own + what came in.
-        for (uint32_t e = 0; e < count; ++e)
-        {
-            m_scratch[e] = WrapAdd(m_own[first + e], m_sum[first + e]);
-        }
-    }
-    else
-    {
-        std::copy(m_full.begin() + first, m_full.begin() + first + count, m_scratch.begin());
-    }
-    return GradientHeader::CreateRealPacket(header, m_scratch);
 }
 
 uint32_t
@@ -223,7 +181,7 @@ RingExchange::QueueResends(const GradientHeader& nack, bool& notYet)
     const uint16_t step = nack.GetRingStep();
     const std::vector<GradientHeader::ChunkRange>& ranges = nack.GetNackRanges();
     if (peer != m_successorIsland || step >= m_steps || ranges.empty() ||
-        ranges.front().first + ranges.front().count > SendChunks(step))
+        ranges.front().first + ranges.front().count > RingSendChunks(step))
     {
         ++m_context.dropped;
         return 0;
@@ -266,20 +224,10 @@ void
 RingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values)
 {
     const uint32_t step = header.GetRingStep();
-    if (m_config.algorithm != SyncAlgorithm::RING || header.GetType() != GradientHeader::RING ||
-        step >= m_steps || header.GetSender() != IslandAt(m_predecessor) ||
-        header.GetChunkCount() != m_in[step].GetChunkCount())
-    {
-        ++m_context.dropped;
-        return;
-    }
     const uint32_t chunk = header.GetChunkIndex();
-    const uint32_t segment = ChunkLayout::RingReceiveSegment(m_k, m_position, step);
     uint32_t first = 0;
-    if (header.GetElementCount() !=
-        m_context.layout.GetSegmentChunkSpan(m_k, segment, chunk, first))
+    if (!CheckRingChunk(header, first))
     {
-        ++m_context.dropped;
         return;
     }
     if (m_finished || m_in[step].Has(chunk))
@@ -295,17 +243,7 @@ RingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32
     }
     if (m_context.real)
     {
-        if (step < m_k - 1)
-        {
-            for (uint32_t e = 0; e < values.size(); ++e)
-            {
-                m_sum[first + e] = WrapAdd(m_sum[first + e], values[e]);
-            }
-        }
-        else
-        {
-            std::copy(values.begin(), values.end(), m_full.begin() + first);
-        }
+        m_sums.Absorb(m_k, step, first, values);
     }
     if (!header.HasFlag(GradientHeader::FLAG_RETRANSMISSION))
     {
@@ -400,20 +338,7 @@ RingExchange::OnPeerLost(uint32_t slot)
 void
 RingExchange::Average(std::vector<double>& x, double scale) const
 {
-    // Own reduced segment: own + reduce-scatter sum; the others came in all-gather.
-    std::vector<int32_t> full = m_full;
-    uint32_t first = 0;
-    const uint32_t mine = (m_position + 1) % m_k;
-    const uint32_t length = m_context.layout.GetSegmentSpan(m_k, mine, first);
-    for (uint32_t e = first; e < first + length; ++e)
-    {
-        full[e] = WrapAdd(m_own[e], m_sum[e]);
-    }
-    const double divisor = scale * m_k;
-    for (uint32_t e = 0; e < full.size(); ++e)
-    {
-        x[e] = full[e] / divisor;
-    }
+    m_sums.Average(m_context.layout, m_k, m_position, m_own, x, scale);
 }
 
 } // namespace ns3

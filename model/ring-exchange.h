@@ -5,6 +5,7 @@
 #ifndef RING_EXCHANGE_H
 #define RING_EXCHANGE_H
 
+#include "exchange-sum.h"
 #include "gradient-exchange.h"
 #include "gradient-pacer.h"
 
@@ -54,13 +55,6 @@ class RingExchange : public GradientExchange
     /** \return wire bytes of the packet sent, 0 if none */
     uint32_t SendNext();
     /**
-     * \param step ring step \param chunk chunk of the step's segment \param flags extra flags
-     * \return the RING packet
-     */
-    Ptr<Packet> BuildChunk(uint16_t step, uint32_t chunk, uint16_t flags);
-    /** \param step a step \return its chunks (of the segment this island sends) */
-    uint32_t SendChunks(uint16_t step) const;
-    /**
      * \param step a step up to which the predecessor has sent everything (exclusive)
      * \brief every earlier step's first pass is over: its missing chunks are lost
      */
@@ -79,9 +73,7 @@ class RingExchange : public GradientExchange
     ResendQueue m_resends;                //!< (step << 32 | chunk) asked for again
     DeferredChunks m_deferred;            //!< chunks whose input is still being repaired
     std::vector<FirstPassClock> m_clocks; //!< per step: when each first-pass chunk left
-    std::vector<int32_t> m_sum;           //!< reduce-scatter sums (real)
-    std::vector<int32_t> m_full;          //!< all-gather result (real)
-    std::vector<int32_t> m_scratch;       //!< send buffer
+    RingSum m_sums;                       //!< reduce-scatter and all-gather values (real)
 };
 
 } // namespace ns3

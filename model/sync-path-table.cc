@@ -8,6 +8,7 @@
 #include "wan-wire.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -85,6 +86,28 @@ SyncPathTable::SyncPathTable(const WanRouting& routing)
         }
     }
     m_cityStamp.assign(nCities, 0);
+}
+
+double
+SyncPathTable::GetPathRate(uint32_t src, uint32_t dst) const
+{
+    double rate = std::numeric_limits<double>::infinity();
+    for (uint32_t res : m_pathResources[src][dst])
+    {
+        rate = std::min(rate, m_capacity[res]);
+    }
+    return rate;
+}
+
+std::vector<double>
+SyncPathTable::GetPathRates(uint32_t src) const
+{
+    std::vector<double> rates(GetIslandCount(), 0.0);
+    for (uint32_t dst = 0; dst < rates.size(); ++dst)
+    {
+        rates[dst] = dst == src ? 0.0 : GetPathRate(src, dst);
+    }
+    return rates;
 }
 
 double

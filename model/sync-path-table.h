@@ -48,6 +48,13 @@ class SyncPathTable
     const std::vector<uint32_t>& GetPathResources(uint32_t src, uint32_t dst) const;
     /** \param src sending island \param dst receiving island \return the path's delay, s */
     double GetPathDelay(uint32_t src, uint32_t dst) const;
+    /**
+     * \param src sending island \param dst receiving island (not src)
+     * \return the capacity of the narrowest link on the path, bit/s
+     */
+    double GetPathRate(uint32_t src, uint32_t dst) const;
+    /** \param src an island \return GetPathRate() to every island (0 to itself) */
+    std::vector<double> GetPathRates(uint32_t src) const;
     /** \return every resource's capacity, bit/s, by WanRouting resource index */
     const std::vector<double>& GetCapacities() const;
     /** \param resource a WanRouting resource \return its capacity, bit/s */

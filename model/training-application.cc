@@ -4,8 +4,10 @@
 
 #include "training-application.h"
 
-#include "direct-exchange.h"
-#include "ring-exchange.h"
+#include "exchange-sum.h"
+#include "gradient-exchange.h"
+#include "tcp-exchange.h"
+#include "tcp-transport.h"
 #include "wan-training-compat.h"
 
 #include "ns3/abort.h"
@@ -23,8 +25,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -127,11 +127,18 @@ TrainingApplication::GetTypeId()
                           MakeUintegerAccessor(&TrainingApplication::m_repeatResendCopies),
                           MakeUintegerChecker<uint32_t>(1, 16))
             .AddAttribute("PeerPatience",
-                          "A peer that keeps answering \"not yet\" without sending data for "
-                          "longer than this is declared lost.",
+                          "A peer that keeps answering \"not yet\" (tcp: sending heartbeats) "
+                          "without sending data for longer than this is declared lost.",
                           TimeValue(Seconds(600)),
                           MakeTimeAccessor(&TrainingApplication::m_peerPatience),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("Transport",
+                          "How exchanges reach the wire: planned (paced at the plan's rates "
+                          "over UDP, multicast and FPGAs where the plan uses them) or tcp "
+                          "(ns-3 TCP connections, unicast only; see TcpTransport).",
+                          EnumValue(PLANNED),
+                          MakeWanEnumAccessor<Transport>(&TrainingApplication::m_transport),
+                          MakeEnumChecker(PLANNED, "planned", TCP, "tcp"))
             .AddAttribute("PayloadMode",
                           "Virtual (sizes only) or real (int32 fixed-point parameters).",
                           EnumValue(VIRTUAL),
@@ -185,6 +192,7 @@ TrainingApplication::TrainingApplication()
       m_port(GradientHeader::DEFAULT_PORT),
       m_retransmissionTimeout(MilliSeconds(100)),
       m_maxRetries(5),
+      m_transport(PLANNED),
       m_payloadMode(VIRTUAL),
       m_scale(1 << 16),
       m_jobId(0),
@@ -212,7 +220,14 @@ TrainingApplication::DoDispose()
         m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         m_socket = nullptr;
     }
+    if (m_tcp)
+    {
+        m_tcp->Dispose();
+        m_tcp = nullptr;
+    }
+    m_context.tcp = nullptr;
     m_workload = nullptr;
+    m_context.written = nullptr;
     m_context.send = nullptr;
     m_context.resent = nullptr;
     m_context.peerLost = nullptr;
@@ -266,6 +281,18 @@ void
 TrainingApplication::SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs)
 {
     m_configs = configs;
+}
+
+void
+TrainingApplication::SetTcpTransport(Ptr<TcpTransport> transport)
+{
+    m_tcp = transport;
+}
+
+Ptr<TcpTransport>
+TrainingApplication::GetTcpTransport() const
+{
+    return m_tcp;
 }
 
 void
@@ -353,13 +380,20 @@ TrainingApplication::StartApplication()
                             << m_context.layout.GetElements());
     }
 
-    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
-    m_socket->SetAttribute("RcvBufSize", UintegerValue(SOCKET_RCVBUF_BYTES));
-    if (m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
+    if (m_transport == TCP)
     {
-        NS_FATAL_ERROR("TrainingApplication: cannot bind UDP port " << m_port);
+        StartTcp();
     }
-    m_socket->SetRecvCallback(MakeCallback(&TrainingApplication::HandleRead, this));
+    else
+    {
+        m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+        m_socket->SetAttribute("RcvBufSize", UintegerValue(SOCKET_RCVBUF_BYTES));
+        if (m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
+        {
+            NS_FATAL_ERROR("TrainingApplication: cannot bind UDP port " << m_port);
+        }
+        m_socket->SetRecvCallback(MakeCallback(&TrainingApplication::HandleRead, this));
+    }
 
     m_records.assign(m_rounds, TrainingRoundRecord());
     for (uint32_t r = 0; r < m_rounds; ++r)
@@ -395,9 +429,31 @@ TrainingApplication::StopApplication()
         // A stopped island answers nothing: its peers declare it lost.
         m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
     }
+    if (m_tcp)
+    {
+        m_tcp->Stop(); // its peers see the connections close
+    }
 }
 
-GradientExchange*
+void
+TrainingApplication::StartTcp()
+{
+    if (!m_tcp)
+    {
+        m_tcp = CreateObject<TcpTransport>();
+    }
+    m_context.tcp = PeekPointer(m_tcp);
+    m_context.written = [this](uint32_t round, uint32_t bytes) {
+        m_records[round].CountSent(bytes, false);
+    };
+    m_tcp->Start(GetNode(),
+                 m_context,
+                 m_port,
+                 TcpTransport::Partners(m_context.island, m_configs, m_rounds),
+                 MakeCallback(&TrainingApplication::Dispatch, this));
+}
+
+RoundExchange*
 TrainingApplication::GetExchange(uint32_t round)
 {
     auto it = m_exchanges.find(round);
@@ -410,16 +466,10 @@ TrainingApplication::GetExchange(uint32_t round)
         return nullptr; // stale (purged) or beyond the run
     }
     const TrainingRoundConfig& config = m_configs[round % m_configs.size()];
-    std::unique_ptr<GradientExchange> exchange;
-    if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
-    {
-        exchange = std::make_unique<RingExchange>(m_context, round, config);
-    }
-    else
-    {
-        exchange = std::make_unique<DirectExchange>(m_context, round, config);
-    }
-    GradientExchange* raw = exchange.get();
+    std::unique_ptr<RoundExchange> exchange =
+        m_transport == TCP ? TcpExchange::Create(m_context, round, config)
+                           : GradientExchange::Create(m_context, round, config);
+    RoundExchange* raw = exchange.get();
     m_exchanges.emplace(round, std::move(exchange));
     return raw;
 }
@@ -490,29 +540,23 @@ TrainingApplication::StartExchange(uint32_t round)
     {
         const std::vector<double>& x = m_workload->GetParameters(m_context.island);
         // The clique's sum of k fixed-point values must fit an int32 for the mean to be exact.
-        const double members =
-            static_cast<double>(m_configs[round % m_configs.size()].members.size());
-        const double limit = std::numeric_limits<int32_t>::max() / std::max(1.0, members);
-        own.resize(x.size());
-        for (size_t e = 0; e < x.size(); ++e)
+        const auto members =
+            static_cast<uint32_t>(m_configs[round % m_configs.size()].members.size());
+        const size_t e = FixedPoint::Encode(x, m_scale, members, own);
+        if (e < x.size())
         {
-            const double scaled = std::round(x[e] * m_scale);
-            if (!(std::fabs(scaled) <= limit))
-            {
-                std::ostringstream message;
-                message << "TrainingApplication: island " << m_context.island << ", round " << round
-                        << ": parameter " << e << " = " << x[e]
-                        << " is outside the fixed-point range +-" << limit / m_scale << " (Scale "
-                        << m_scale << ", " << members
-                        << " members summed in int32); lower Scale or check the workload";
-                // Not thrown from inside an event (the simulator would leak it): the run stops
-                // here, and TrainingExperiment::Run reports the error.
-                m_error = message.str();
-                NS_LOG_ERROR(m_error);
-                Simulator::Stop();
-                return;
-            }
-            own[e] = static_cast<int32_t>(scaled);
+            std::ostringstream message;
+            message << "TrainingApplication: island " << m_context.island << ", round " << round
+                    << ": parameter " << e << " = " << x[e]
+                    << " is outside the fixed-point range +-" << FixedPoint::Limit(m_scale, members)
+                    << " (Scale " << m_scale << ", " << members
+                    << " members summed in int32); lower Scale or check the workload";
+            // Not thrown from inside an event (the simulator would leak it): the run stops
+            // here, and TrainingExperiment::Run reports the error.
+            m_error = message.str();
+            NS_LOG_ERROR(m_error);
+            Simulator::Stop();
+            return;
         }
     }
     GetExchange(round)->Start(std::move(own));
@@ -522,7 +566,7 @@ void
 TrainingApplication::FinishRound(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
-    GradientExchange& exchange = *m_exchanges.at(round);
+    RoundExchange& exchange = *m_exchanges.at(round);
     NS_LOG_DEBUG("island " << m_context.island << " round " << round << " finished"
                            << (exchange.IsAbandoned() ? " (abandoned)" : ""));
     TrainingRoundRecord& record = m_records[round];
@@ -540,6 +584,13 @@ TrainingApplication::FinishRound(uint32_t round)
         return;
     }
     ++m_round;
+    if (m_tcp)
+    {
+        m_tcp->EndRound(m_round,
+                        record.members,
+                        m_round == m_rounds,
+                        exchange.IsAbandoned() || !record.lostPeers.empty());
+    }
     if (m_round < m_rounds && m_running)
     {
         StartRound();
@@ -563,32 +614,36 @@ void
 TrainingApplication::Receive(Ptr<Packet> packet)
 {
     GradientHeader header;
-    if (!GradientHeader::Parse(packet, header, m_context.real ? &m_values : nullptr) ||
-        header.GetJobId() != m_jobId || header.GetRound() >= m_rounds)
+    if (!GradientHeader::Parse(packet, header, m_context.real ? &m_values : nullptr))
+    {
+        ++m_context.dropped;
+        return;
+    }
+    Dispatch(header, m_values, packet->GetSize());
+}
+
+void
+TrainingApplication::Dispatch(const GradientHeader& header,
+                              const std::vector<int32_t>& values,
+                              uint32_t bytes)
+{
+    if (header.GetJobId() != m_jobId || header.GetRound() >= m_rounds)
     {
         ++m_context.dropped;
         return;
     }
     const uint32_t round = header.GetRound();
-    TrainingRoundRecord& record = m_records[round];
     const GradientHeader::Type type = header.GetType();
     const bool control =
         type == GradientHeader::NACK || type == GradientHeader::ACK || type == GradientHeader::END;
-    if (control)
-    {
-        ++record.controlPacketsReceived;
-    }
-    else
-    {
-        record.bytesReceived += packet->GetSize();
-        ++record.packetsReceived;
-    }
-    if (type == GradientHeader::NACK && !header.GetContributors().Test(m_context.island))
+    m_records[round].CountReceived(bytes, control);
+    if ((control && m_transport == TCP) ||
+        (type == GradientHeader::NACK && !header.GetContributors().Test(m_context.island)))
     {
         ++m_context.dropped;
         return;
     }
-    GradientExchange* exchange = GetExchange(round);
+    RoundExchange* exchange = GetExchange(round);
     if (exchange == nullptr)
     {
         m_context.duplicates += control ? 0 : 1; // a round already forgotten
@@ -600,19 +655,20 @@ TrainingApplication::Receive(Ptr<Packet> packet)
         ++m_context.dropped;
         return;
     }
+    // Control packets come only over UDP, whose exchanges are all GradientExchanges.
     switch (type)
     {
     case GradientHeader::NACK:
-        exchange->ReceiveNack(header);
+        static_cast<GradientExchange*>(exchange)->ReceiveNack(header);
         break;
     case GradientHeader::ACK:
         if (header.GetContributors().IsEmpty())
         {
-            exchange->ReceiveNotYet(header);
+            static_cast<GradientExchange*>(exchange)->ReceiveNotYet(header);
         }
         break;
     case GradientHeader::END:
-        exchange->ReceiveEnd(header);
+        static_cast<GradientExchange*>(exchange)->ReceiveEnd(header);
         break;
     default:
         if (header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD) != m_context.real)
@@ -620,7 +676,7 @@ TrainingApplication::Receive(Ptr<Packet> packet)
             ++m_context.dropped;
             return;
         }
-        exchange->ReceiveChunk(header, m_values);
+        exchange->ReceiveChunk(header, values);
         break;
     }
 }
@@ -630,16 +686,7 @@ TrainingApplication::Send(uint32_t round, Ptr<Packet> packet, Ipv4Address to, bo
 {
     if (round < m_records.size())
     {
-        TrainingRoundRecord& record = m_records[round];
-        if (control)
-        {
-            ++record.controlPacketsSent;
-        }
-        else
-        {
-            record.bytesSent += packet->GetSize();
-            ++record.packetsSent;
-        }
+        m_records[round].CountSent(packet->GetSize(), control);
     }
     m_socket->SendTo(packet, 0, InetSocketAddress(to, m_port));
 }

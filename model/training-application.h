@@ -30,6 +30,7 @@ namespace ns3
 
 class Packet;
 class Socket;
+class TcpTransport;
 
 /**
  * \ingroup wan-training
@@ -79,6 +80,22 @@ struct TrainingRoundRecord
     uint64_t retransmissions{0};        //!< chunks this island resent after NACKs
     std::vector<uint32_t> lostPeers;    //!< peers declared lost in the round
     bool finished{false};               //!< the round ended
+
+    /** \param bytes a packet's gradient bytes \param control a control packet \brief count it */
+    void CountSent(uint32_t bytes, bool control)
+    {
+        controlPacketsSent += control ? 1 : 0;
+        packetsSent += control ? 0 : 1;
+        bytesSent += control ? 0 : bytes;
+    }
+
+    /** \param bytes a packet's gradient bytes \param control a control packet \brief count it */
+    void CountReceived(uint32_t bytes, bool control)
+    {
+        controlPacketsReceived += control ? 1 : 0;
+        packetsReceived += control ? 0 : 1;
+        bytesReceived += control ? 0 : bytes;
+    }
 };
 
 /**
@@ -87,11 +104,12 @@ struct TrainingRoundRecord
  *
  * Round r: a compute phase of ComputeTime x ComputeMultiplier (the workload's local steps run
  * at its end), then the exchange of the clique of partition r mod T, run by a DirectExchange
- * or a RingExchange (the reliability of both is GradientExchange's), then the next round. The
- * application owns the UDP socket, hands each received packet to its round's exchange,
- * answers NACKs of rounds it has not reached with "not yet" (a stopped application answers
- * nothing, so its peers declare it lost), counts every packet into the round's record and
- * averages the parameters when an exchange ends. See doc/training.rst.
+ * or a RingExchange (the reliability of both is GradientExchange's), or with Transport tcp by a
+ * TcpDirectExchange or TcpRingExchange over a TcpTransport, then the next round. The
+ * application owns the UDP socket (or the TcpTransport), hands each received packet to its
+ * round's exchange, answers NACKs of rounds it has not reached with "not yet" (a stopped
+ * application answers nothing, so its peers declare it lost), counts every packet into the
+ * round's record and averages the parameters when an exchange ends. See doc/training.rst.
  */
 class TrainingApplication : public Application
 {
@@ -101,6 +119,13 @@ class TrainingApplication : public Application
      *         or empty
      */
     const std::string& GetError() const;
+
+    /** How exchanges reach the wire. */
+    enum Transport
+    {
+        PLANNED, //!< UDP paced at the plan's rates; multicast and FPGAs as planned
+        TCP,     //!< ns-3 TCP connections (TcpTransport): unicast, no FPGA aggregation
+    };
 
     /** How payloads are carried. */
     enum PayloadMode
@@ -167,6 +192,13 @@ class TrainingApplication : public Application
     void SetSyncNotBefore(const std::vector<Time>& notBefore);
     /** \param configs this island's part of each round of the schedule's period */
     void SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs);
+    /**
+     * \param transport the connections of the tcp transport, its attributes set (unset or
+     *        null: one with default attributes is created when Transport is tcp)
+     */
+    void SetTcpTransport(Ptr<TcpTransport> transport);
+    /** \return the tcp transport (null before the start of a tcp run) */
+    Ptr<TcpTransport> GetTcpTransport() const;
     /** \param workload the numerics (shared by all islands); null: virtual */
     void SetWorkload(Ptr<TrainingWorkload> workload);
     /** \return one record per round (rounds not reached have finished == false) */
@@ -188,7 +220,7 @@ class TrainingApplication : public Application
     void StopApplication() override;
 
     /** \param round a round \return its exchange, created if needed; null if stale/invalid */
-    GradientExchange* GetExchange(uint32_t round);
+    RoundExchange* GetExchange(uint32_t round);
     /** \brief Start round m_round: compute phase. */
     void StartRound();
     /** \brief Compute finished: run the workload's steps and start the exchange. */
@@ -201,8 +233,15 @@ class TrainingApplication : public Application
     void FinishRound(uint32_t round);
     /** \param socket the socket \brief read every waiting packet */
     void HandleRead(Ptr<Socket> socket);
+    /** \brief Transport tcp: open the connections to every island of its cliques. */
+    void StartTcp();
     /** \param packet a received packet (after UDP) */
     void Receive(Ptr<Packet> packet);
+    /**
+     * \brief Count a received message into its round and hand it to the round's exchange.
+     * \param header its header (parsed) \param values its real payload \param bytes its size
+     */
+    void Dispatch(const GradientHeader& header, const std::vector<int32_t>& values, uint32_t bytes);
     /**
      * \param round the packet's round \param packet a packet to send \param to destination
      * \param control a NACK, END or "not yet", not data
@@ -224,6 +263,7 @@ class TrainingApplication : public Application
     uint32_t m_reaskCopies;        //!< copies of each re-ask NACK packet
     uint32_t m_repeatResendCopies; //!< copies of a chunk resent again
     Time m_peerPatience;           //!< longest "not yet" wait without data
+    Transport m_transport;         //!< planned or tcp
     PayloadMode m_payloadMode;     //!< virtual or real
     double m_scale;                //!< fixed-point scale
     std::string m_error;           //!< why this application stopped the run, or empty
@@ -235,18 +275,19 @@ class TrainingApplication : public Application
     Ptr<TrainingWorkload> m_workload;           //!< numerics (may be null)
 
     // State
-    ExchangeContext m_context;                                         //!< what exchanges share
-    Ptr<Socket> m_socket;                                              //!< the UDP socket
-    uint32_t m_round;                                                  //!< current round
-    bool m_running;                                                    //!< between start and stop
-    bool m_computing;                                                  //!< computing m_round
-    EventId m_computeEvent;                                            //!< end of compute
-    EventId m_heldSyncEvent;                                           //!< a held exchange's start
-    std::vector<Time> m_syncNotBefore;                                 //!< per round, earliest send
-    std::map<uint32_t, std::unique_ptr<GradientExchange>> m_exchanges; //!< by round
-    std::vector<TrainingRoundRecord> m_records;                        //!< per round
-    std::vector<int32_t> m_values;                                     //!< receive scratch
-    std::vector<double> m_parameters;                                  //!< averaging scratch
+    ExchangeContext m_context;                                      //!< what exchanges share
+    Ptr<Socket> m_socket;                                           //!< the UDP socket
+    Ptr<TcpTransport> m_tcp;                                        //!< transport tcp
+    uint32_t m_round;                                               //!< current round
+    bool m_running;                                                 //!< between start and stop
+    bool m_computing;                                               //!< computing m_round
+    EventId m_computeEvent;                                         //!< end of compute
+    EventId m_heldSyncEvent;                                        //!< a held exchange's start
+    std::vector<Time> m_syncNotBefore;                              //!< per round, earliest send
+    std::map<uint32_t, std::unique_ptr<RoundExchange>> m_exchanges; //!< by round
+    std::vector<TrainingRoundRecord> m_records;                     //!< per round
+    std::vector<int32_t> m_values;                                  //!< receive scratch
+    std::vector<double> m_parameters;                               //!< averaging scratch
 
     // Traces
     TracedCallback<uint32_t, uint32_t> m_roundStartedTrace;       //!< RoundStarted

@@ -12,7 +12,7 @@ namespace ns3
 
 /**
  * \ingroup wan-training
- * \brief The wire facts every part of the module shares: IPv4, UDP and link framing sizes and
+ * \brief The wire facts every part of the module shares: IPv4, UDP, TCP and link framing sizes and
  *        the IPv4/UDP field offsets the router and the FPGA read in place.
  *
  * One place for them: the router, the FPGA, the application's pacing and the cost model all
@@ -22,6 +22,9 @@ struct WanWire
 {
     static constexpr uint32_t IPV4_HEADER_BYTES = 20; //!< IPv4 header without options
     static constexpr uint32_t UDP_HEADER_BYTES = 8;   //!< UDP header
+    static constexpr uint32_t TCP_HEADER_BYTES = 20;  //!< TCP header without options
+    /** Most option bytes a TCP header carries (its data offset field allows 60 bytes). */
+    static constexpr uint32_t TCP_MAX_OPTION_BYTES = 40;
     /** Framing bytes per packet on each link: PointToPointNetDevice's PPP header. */
     static constexpr uint32_t PPP_HEADER_BYTES = 2;
     /** IPv4, UDP and framing bytes one UDP datagram adds on a link. */

@@ -387,6 +387,53 @@ class GradientHeaderRejectTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * FramedSize reads a packet's whole size from the first FIXED_SIZE bytes (how TcpTransport cuts
+ * its byte stream into messages), and refuses bytes that cannot start a header.
+ */
+class GradientHeaderFramedSizeTestCase : public TestCase
+{
+  public:
+    GradientHeaderFramedSizeTestCase()
+        : TestCase("FramedSize from the fixed part alone")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        GradientHeader nack = SmallData();
+        nack.SetType(GradientHeader::NACK);
+        nack.SetElementCount(0);
+        nack.SetNackRanges({{0, 2}, {3, 1}});
+        GradientHeader wide = SmallData();
+        IslandBitmap members = wide.GetMembers();
+        members.Set(200); // four bitmap words
+        wide.SetMembers(members);
+        const std::vector<int32_t> values = {1, 2, 3, 4, 5, 6, 7, 8};
+        // Sizes by the table in gradient-header.h: 36 + 16 W + 8 R + 4 x elements.
+        const std::vector<std::pair<Ptr<Packet>, uint64_t>> packets = {
+            {GradientHeader::CreateRealPacket(SmallData(), values), 36 + 16 + 32},
+            {GradientHeader::CreateVirtualPacket(nack), 36 + 16 + 16},
+            {GradientHeader::CreateVirtualPacket(wide), 36 + 64 + 32}};
+        for (const auto& [packet, expected] : packets)
+        {
+            const std::vector<uint8_t> bytes = ToBytes(packet);
+            NS_TEST_ASSERT_MSG_EQ(GradientHeader::FramedSize(bytes.data()),
+                                  expected,
+                                  "framed size of a valid packet");
+            NS_TEST_ASSERT_MSG_EQ(bytes.size(), expected, "the packet is that long");
+        }
+        std::vector<uint8_t> bad = ToBytes(packets[0].first);
+        bad[0] = 0x58; // magic
+        NS_TEST_ASSERT_MSG_EQ(GradientHeader::FramedSize(bad.data()), 0, "bad magic");
+        bad = ToBytes(packets[0].first);
+        bad[34] = 0; // W = 0
+        NS_TEST_ASSERT_MSG_EQ(GradientHeader::FramedSize(bad.data()), 0, "no bitmap words");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * Random bytes and random mutations of valid packets never crash Parse(); a mutant is either
  * rejected or re-serialises byte for byte into itself, and both outcomes occur.
  */
@@ -509,6 +556,7 @@ class GradientHeaderTestSuite : public TestSuite
         AddTestCase(new GradientHeaderRoundTripTestCase);
         AddTestCase(new GradientHeaderLayoutTestCase);
         AddTestCase(new GradientHeaderRejectTestCase);
+        AddTestCase(new GradientHeaderFramedSizeTestCase);
         AddTestCase(new GradientHeaderFuzzTestCase);
     }
 };

@@ -238,6 +238,19 @@ Simulate(const Setup& setup)
     {
         wan.GetRouter(setup.fanOutCity)->SetAttribute("MaxFanOut", UintegerValue(setup.fanOut));
     }
+    if (setup.tcp)
+    {
+        helper.SetTransport(TrainingApplication::TCP);
+        if (!setup.congestion.empty())
+        {
+            helper.SetTcpAttribute("CongestionControl",
+                                   TypeIdValue(TypeId::LookupByName(setup.congestion)));
+        }
+        if (setup.tcpPeerTimeout.IsStrictlyPositive())
+        {
+            helper.SetTcpAttribute("PeerTimeout", TimeValue(setup.tcpPeerTimeout));
+        }
+    }
     helper.SetTuneFpgas(setup.tuneFpgas);
     helper.SetTuneQueues(setup.tuneQueues);
     for (uint32_t i = 0; i < n; ++i)
@@ -262,6 +275,10 @@ Simulate(const Setup& setup)
             ->SetAttribute("MulticastEnabled", BooleanValue(false));
     }
     helper.Install();
+    if (setup.stopIsland >= 0)
+    {
+        helper.GetApplication(setup.stopIsland)->SetStopTime(setup.stopAt);
+    }
     if (setup.cut >= 0)
     {
         // Both directions of the island's only link lose every packet.
@@ -331,6 +348,16 @@ Simulate(const Setup& setup)
                                   run.cityLoad,
                                   run.linkPackets);
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
+    run.transportNote = experiment.Summarise(1e-3).transportNote;
+    if (setup.tcp)
+    {
+        run.tcpSegmentSize = helper.GetApplication(0)->GetTcpTransport()->GetSegmentSize();
+        run.tcpBufferBytes = helper.GetApplication(0)->GetTcpTransport()->GetBufferBytes(1);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            run.tcpHeartbeats += helper.GetApplication(i)->GetTcpTransport()->GetHeartbeatsSent();
+        }
+    }
     if (workload)
     {
         for (uint32_t i = 0; i < n; ++i)

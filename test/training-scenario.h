@@ -106,8 +106,12 @@ struct RunResult
     std::vector<double> cityLoad;             //!< TrainingHelper::EstimateLoad
     std::vector<double> linkPackets;          //!< TrainingHelper::EstimateLoad
     Time end;                                 //!< when the simulation ran out of events
-    std::vector<Time> hold; //!< per island: its FPGA's Timeout + PipelineLatency after Install
-                            //!< (zero without an FPGA)
+    std::vector<Time> hold;     //!< per island: its FPGA's Timeout + PipelineLatency after Install
+                                //!< (zero without an FPGA)
+    uint32_t tcpSegmentSize{0}; //!< transport tcp: island 0's segment size
+    uint32_t tcpBufferBytes{0}; //!< transport tcp: island 0's buffer towards island 1
+    uint64_t tcpHeartbeats{0};  //!< transport tcp: heartbeats written by every island
+    std::string transportNote;  //!< TrainingSummary::transportNote
 
     /** A gradient packet received by Setup::traceIsland's device. */
     struct Arrival
@@ -167,6 +171,11 @@ struct Setup
      *  device: packets towards the island before its FPGA saw them. */
     bool atFpga{false};
     std::list<uint64_t> dropUids; //!< packet uids a ListErrorModel drops there
+    bool tcp{false};              //!< transport tcp instead of planned
+    std::string congestion;       //!< TcpTransport CongestionControl ("": its default)
+    Time tcpPeerTimeout;          //!< if positive, TcpTransport PeerTimeout
+    int stopIsland{-1};           //!< island whose application stops at stopAt
+    Time stopAt;                  //!< when it stops
 };
 
 /** \param setup the run's knobs \return what the checks need */

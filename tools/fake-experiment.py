@@ -312,6 +312,7 @@ def simulate(cfg, caps, islands, links, partial=False):
         "complete": not lost, "unfinished_rounds": 1 if lost else 0, "stopped_by": None,
         "fpga_partial_flushes": 0, "fpga_early_flushes": 0, "fpga_overflows": 0,
         "fpga_wraps": 0, "fpga_pass_throughs": {}, "router_drops": {}, "held_starts": 0,
+        "transport": "planned", "transport_note": None,
         "colocated_time_to_epsilon_s": colocated,
         "gap_to_colocated": to_eps * mean_round / colocated,
         "cliques_per_round": [len(cliques(islands, schedule, r)) for r in range(cfg["rounds"])],

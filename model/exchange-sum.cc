@@ -1,0 +1,144 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "exchange-sum.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+double
+FixedPoint::Limit(double scale, uint32_t members)
+{
+    return std::numeric_limits<int32_t>::max() / std::max(1.0, double(members)) / scale;
+}
+
+size_t
+FixedPoint::Encode(const std::vector<double>& x,
+                   double scale,
+                   uint32_t members,
+                   std::vector<int32_t>& out)
+{
+    const double limit = std::numeric_limits<int32_t>::max() / std::max(1.0, double(members));
+    out.resize(x.size());
+    for (size_t e = 0; e < x.size(); ++e)
+    {
+        const double scaled = std::round(x[e] * scale);
+        if (!(std::fabs(scaled) <= limit))
+        {
+            return e;
+        }
+        out[e] = static_cast<int32_t>(scaled);
+    }
+    return x.size();
+}
+
+void
+DirectSum::Init(const ChunkLayout& layout)
+{
+    m_sum.assign(layout.GetElements(), 0);
+    m_count.assign(layout.GetChunkCount(), 0);
+}
+
+void
+DirectSum::Add(uint32_t chunk,
+               uint32_t first,
+               const std::vector<int32_t>& values,
+               uint32_t contributors)
+{
+    for (uint32_t e = 0; e < values.size(); ++e)
+    {
+        m_sum[first + e] = WrapAdd(m_sum[first + e], values[e]);
+    }
+    m_count[chunk] += contributors;
+}
+
+void
+DirectSum::Average(const ChunkLayout& layout,
+                   const std::vector<int32_t>& own,
+                   std::vector<double>& x,
+                   double scale) const
+{
+    for (uint32_t c = 0; c < layout.GetChunkCount(); ++c)
+    {
+        uint32_t first = 0;
+        const uint32_t count = layout.GetChunkSpan(c, first);
+        const double divisor = scale * (1.0 + m_count[c]);
+        for (uint32_t e = first; e < first + count; ++e)
+        {
+            x[e] = WrapAdd(own[e], m_sum[e]) / divisor;
+        }
+    }
+}
+
+void
+RingSum::Init(uint64_t elements)
+{
+    m_sum.assign(elements, 0);
+    m_full.assign(elements, 0);
+}
+
+void
+RingSum::Absorb(uint32_t k, uint32_t step, uint32_t first, const std::vector<int32_t>& values)
+{
+    if (step + 1 < k)
+    {
+        for (uint32_t e = 0; e < values.size(); ++e)
+        {
+            m_sum[first + e] = DirectSum::WrapAdd(m_sum[first + e], values[e]);
+        }
+        return;
+    }
+    std::copy(values.begin(), values.end(), m_full.begin() + first);
+}
+
+void
+RingSum::Fill(uint32_t k,
+              uint32_t step,
+              uint32_t first,
+              uint32_t count,
+              const std::vector<int32_t>& own,
+              std::vector<int32_t>& out) const
+{
+    out.resize(count);
+    if (step < k)
+    {
+        // Reduce-scatter steps and the first all-gather step carry own + what came in.
+        for (uint32_t e = 0; e < count; ++e)
+        {
+            out[e] = DirectSum::WrapAdd(own[first + e], m_sum[first + e]);
+        }
+        return;
+    }
+    std::copy(m_full.begin() + first, m_full.begin() + first + count, out.begin());
+}
+
+void
+RingSum::Average(const ChunkLayout& layout,
+                 uint32_t k,
+                 uint32_t position,
+                 const std::vector<int32_t>& own,
+                 std::vector<double>& x,
+                 double scale) const
+{
+    // Own reduced segment: own + reduce-scatter sum; the others came in all-gather.
+    std::vector<int32_t> full = m_full;
+    uint32_t first = 0;
+    const uint32_t mine = (position + 1) % k;
+    const uint32_t length = layout.GetSegmentSpan(k, mine, first);
+    for (uint32_t e = first; e < first + length; ++e)
+    {
+        full[e] = DirectSum::WrapAdd(own[e], m_sum[e]);
+    }
+    const double divisor = scale * k;
+    for (uint32_t e = 0; e < full.size(); ++e)
+    {
+        x[e] = full[e] / divisor;
+    }
+}
+
+} // namespace ns3

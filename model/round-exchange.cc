@@ -1,0 +1,232 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "round-exchange.h"
+
+#include "exchange-sum.h"
+#include "training-application.h"
+
+#include "ns3/abort.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+RoundExchange::RoundExchange(ExchangeContext& context,
+                             uint32_t round,
+                             const TrainingRoundConfig& config)
+    : m_context(context),
+      m_config(config),
+      m_round(round),
+      m_k(static_cast<uint32_t>(config.members.size())),
+      m_position(NO_SLOT),
+      m_abandoned(false),
+      m_finished(false),
+      m_started(false)
+{
+    m_slotOf.assign(context.islandCount, NO_SLOT);
+    for (uint32_t s = 0; s < m_k; ++s)
+    {
+        m_slotOf[config.members[s]] = s;
+        m_members.Set(config.members[s]);
+        if (config.members[s] == context.island)
+        {
+            m_position = s;
+        }
+    }
+    NS_ABORT_MSG_IF(m_position == NO_SLOT,
+                    "island " << context.island << " not in its clique of round " << round);
+    m_lost.assign(m_k, false);
+}
+
+RoundExchange::~RoundExchange() = default;
+
+void
+RoundExchange::Start(std::vector<int32_t> own)
+{
+    m_own = std::move(own);
+    m_started = true;
+    m_startTime = Simulator::Now();
+    OnStart();
+    StartSending();
+    CheckComplete();
+}
+
+void
+RoundExchange::OnStart()
+{
+}
+
+void
+RoundExchange::OnFinished()
+{
+}
+
+bool
+RoundExchange::IsFinished() const
+{
+    return m_finished;
+}
+
+bool
+RoundExchange::IsStarted() const
+{
+    return m_started;
+}
+
+uint32_t
+RoundExchange::GetRound() const
+{
+    return m_round;
+}
+
+const IslandBitmap&
+RoundExchange::GetMembers() const
+{
+    return m_members;
+}
+
+uint32_t
+RoundExchange::GetClique() const
+{
+    return m_config.clique;
+}
+
+bool
+RoundExchange::IsAbandoned() const
+{
+    return m_abandoned;
+}
+
+Time
+RoundExchange::GetStartTime() const
+{
+    return m_startTime;
+}
+
+uint32_t
+RoundExchange::IslandAt(uint32_t slot) const
+{
+    return m_config.members[slot];
+}
+
+uint32_t
+RoundExchange::SlotOf(uint32_t island) const
+{
+    return island < m_slotOf.size() ? m_slotOf[island] : NO_SLOT;
+}
+
+void
+RoundExchange::CheckComplete()
+{
+    if (m_started && !m_finished && IsDone())
+    {
+        m_finished = true;
+        OnFinished();
+        m_context.complete(m_round);
+    }
+}
+
+GradientHeader
+RoundExchange::MakeHeader(GradientHeader::Type type, uint32_t chunkCount, uint16_t step) const
+{
+    GradientHeader header;
+    header.SetType(type);
+    header.SetSender(static_cast<uint16_t>(m_context.island));
+    header.SetJobId(m_context.jobId);
+    header.SetRound(m_round);
+    header.SetCliqueId(m_config.clique);
+    header.SetChunkCount(chunkCount);
+    header.SetRingStep(step);
+    header.SetMembers(m_members);
+    return header;
+}
+
+Ptr<Packet>
+RoundExchange::BuildDataChunk(uint32_t chunk, uint16_t flags)
+{
+    GradientHeader header = MakeHeader(GradientHeader::DATA, m_context.layout.GetChunkCount(), 0);
+    header.SetChunkIndex(chunk);
+    IslandBitmap self;
+    self.Set(m_context.island);
+    header.SetContributors(self);
+    header.SetFlags(flags);
+    uint32_t first = 0;
+    const uint32_t count = m_context.layout.GetChunkSpan(chunk, first);
+    header.SetElementCount(count);
+    if (!m_context.real)
+    {
+        return GradientHeader::CreateVirtualPacket(header);
+    }
+    m_scratch.assign(m_own.begin() + first, m_own.begin() + first + count);
+    return GradientHeader::CreateRealPacket(header, m_scratch);
+}
+
+Ptr<Packet>
+RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, const RingSum& sums)
+{
+    const uint32_t segment = ChunkLayout::RingSendSegment(m_k, m_position, step);
+    GradientHeader header =
+        MakeHeader(GradientHeader::RING, m_context.layout.GetSegmentChunkCount(m_k, segment), step);
+    header.SetChunkIndex(chunk);
+    IslandBitmap self;
+    self.Set(m_context.island);
+    header.SetContributors(self);
+    header.SetFlags(flags | GradientHeader::FLAG_NO_AGGREGATE);
+    uint32_t first = 0;
+    const uint32_t count = m_context.layout.GetSegmentChunkSpan(m_k, segment, chunk, first);
+    header.SetElementCount(count);
+    if (!m_context.real)
+    {
+        return GradientHeader::CreateVirtualPacket(header);
+    }
+    sums.Fill(m_k, step, first, count, m_own, m_scratch);
+    return GradientHeader::CreateRealPacket(header, m_scratch);
+}
+
+bool
+RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) const
+{
+    const bool fits =
+        m_config.algorithm == SyncAlgorithm::DIRECT && header.GetType() != GradientHeader::RING &&
+        header.GetChunkCount() == m_context.layout.GetChunkCount() &&
+        header.GetElementCount() == m_context.layout.GetChunkSpan(header.GetChunkIndex(), first);
+    m_context.dropped += fits ? 0 : 1;
+    return fits;
+}
+
+bool
+RoundExchange::CheckRingChunk(const GradientHeader& header, uint32_t& first) const
+{
+    const uint32_t step = header.GetRingStep();
+    const uint32_t segment = ChunkLayout::RingReceiveSegment(m_k, m_position, step);
+    const bool fits =
+        m_config.algorithm == SyncAlgorithm::RING && header.GetType() == GradientHeader::RING &&
+        step < ChunkLayout::RingSteps(m_k) &&
+        header.GetSender() == IslandAt((m_position + m_k - 1) % m_k) &&
+        header.GetChunkCount() == RingReceiveChunks(step) &&
+        header.GetElementCount() ==
+            m_context.layout.GetSegmentChunkSpan(m_k, segment, header.GetChunkIndex(), first);
+    m_context.dropped += fits ? 0 : 1;
+    return fits;
+}
+
+uint32_t
+RoundExchange::RingSendChunks(uint32_t step) const
+{
+    return m_context.layout.GetSegmentChunkCount(
+        m_k,
+        ChunkLayout::RingSendSegment(m_k, m_position, step));
+}
+
+uint32_t
+RoundExchange::RingReceiveChunks(uint32_t step) const
+{
+    return m_context.layout.GetSegmentChunkCount(
+        m_k,
+        ChunkLayout::RingReceiveSegment(m_k, m_position, step));
+}
+
+} // namespace ns3

@@ -1,0 +1,189 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ROUND_EXCHANGE_H
+#define ROUND_EXCHANGE_H
+
+#include "chunk-layout.h"
+#include "clique-schedule.h"
+#include "gradient-header.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace ns3
+{
+
+class Packet;
+class RingSum;
+class TcpTransport;
+struct TrainingRoundConfig;
+
+/**
+ * \ingroup wan-training
+ * \brief What an exchange needs from the island it runs on: identity, paths, parameters and
+ *        the socket or the TCP connections (TrainingApplication fills it once per run).
+ */
+struct ExchangeContext
+{
+    uint32_t island{0};                 //!< this island
+    uint32_t islandCount{1};            //!< N
+    uint32_t jobId{0};                  //!< job id in headers
+    std::vector<Ipv4Address> addresses; //!< every island's address
+    std::vector<Time> rtt;              //!< per island, round trip to it
+    std::vector<Time> hold;             //!< per island, its FPGA's longest hold
+    ChunkLayout layout;                 //!< how updates are cut
+    bool real{false};                   //!< int32 payloads, else sizes only
+    Time checkInterval;                 //!< silence check (RetransmissionTimeout)
+    uint32_t maxRetries{5};             //!< unanswered silence NACKs before lost
+    Time nackDelay;                     //!< gap seen to NACK sent (coalescing)
+    Time repairTimeout;                 //!< re-ask interval; 0: from the path
+    uint32_t nackCopies{2};             //!< copies of each gap NACK packet
+    uint32_t reaskCopies{3};            //!< copies of each re-ask NACK packet
+    uint32_t repeatResendCopies{3};     //!< copies of a chunk asked for again after a resend
+    Time peerPatience;                  //!< longest wait for data from a live peer
+    TcpTransport* tcp{nullptr};         //!< the TCP connections (transport tcp), else null
+    std::function<void(uint32_t, Ptr<Packet>, Ipv4Address, bool)>
+        send;                                         //!< (round, packet, to, control)
+    std::function<void(uint32_t, uint32_t)> written;  //!< (round, bytes): message to TCP
+    std::function<void(uint32_t, uint32_t)> resent;   //!< (round, peer): one chunk resent
+    std::function<void(uint32_t, uint32_t)> peerLost; //!< (round, peer) declared lost
+    std::function<void(uint32_t)> complete;           //!< (round): the exchange ended
+    uint64_t dropped{0};                              //!< packets dropped on receipt
+    uint64_t duplicates{0};                           //!< duplicate contributions ignored
+};
+
+/**
+ * \ingroup wan-training
+ * \brief One island's exchange in one round with its clique, as the round driver
+ *        (TrainingApplication) sees it: started when the compute phase ends, fed the clique's
+ *        chunks, finished when the island holds what it needs, then averaged.
+ *
+ * The state every exchange shares lives here: the clique, the own position in it, the lost
+ * peers and the own parameters; so do the DATA and RING chunks every exchange builds. The
+ * planned transport's exchanges (DirectExchange, RingExchange) add reliability over UDP
+ * (GradientExchange); the tcp transport's (TcpDirectExchange, TcpRingExchange) send over
+ * TcpTransport's connections.
+ */
+class RoundExchange
+{
+  public:
+    /**
+     * \param context the island's context (outlives the exchange)
+     * \param round the training round \param config the island's part of the round
+     */
+    RoundExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
+    virtual ~RoundExchange();
+    RoundExchange(const RoundExchange&) = delete;
+    RoundExchange& operator=(const RoundExchange&) = delete;
+
+    /**
+     * \brief The compute phase is over: start sending (and the liveness checks).
+     * \param own the island's parameters in fixed point (real payloads; empty otherwise)
+     */
+    void Start(std::vector<int32_t> own);
+    /** \brief Stop every timer and every send (the application stops). */
+    virtual void Shutdown() = 0;
+    /**
+     * \brief A DATA, AGGREGATE or RING packet of this round.
+     * \param header its header (checked by Parse) \param values its real payload
+     */
+    virtual void ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values) = 0;
+    /** \param x the island's parameters \param scale fixed-point scale \brief average them */
+    virtual void Average(std::vector<double>& x, double scale) const = 0;
+    /** \return true once the exchange is over (all in, all sent, or given up) */
+    bool IsFinished() const;
+    /** \return true if started (compute over and any hold passed) */
+    bool IsStarted() const;
+    /** \return the round */
+    uint32_t GetRound() const;
+    /** \return the clique's member bitmap */
+    const IslandBitmap& GetMembers() const;
+    /** \return the clique index */
+    uint32_t GetClique() const;
+    /** \return true if a peer was lost and the result covers fewer members */
+    bool IsAbandoned() const;
+
+  protected:
+    /** \brief Start() ran: arm the liveness checks (the default has none). */
+    virtual void OnStart();
+    /** \brief Send the first messages (called by Start()). */
+    virtual void StartSending() = 0;
+    /** \return true if every incoming stream is complete and every outgoing one sent */
+    virtual bool IsDone() const = 0;
+    /** \brief The exchange just ended: stop its timers (the default has none). */
+    virtual void OnFinished();
+
+    /** \brief End the round if IsDone(). */
+    void CheckComplete();
+    /** \return when Start() ran */
+    Time GetStartTime() const;
+    /** \param slot a member position \return the island */
+    uint32_t IslandAt(uint32_t slot) const;
+    /** \param island an island \return its member position, or NO_SLOT */
+    uint32_t SlotOf(uint32_t island) const;
+    /**
+     * \brief A header for this round, filled with the common fields.
+     * \param type packet type \param chunkCount chunk count field \param step ring step
+     * \return the header
+     */
+    GradientHeader MakeHeader(GradientHeader::Type type, uint32_t chunkCount, uint16_t step) const;
+    /**
+     * \brief One chunk of the own update for a DIRECT exchange.
+     * \param chunk chunk index \param flags extra flags \return the DATA packet
+     */
+    Ptr<Packet> BuildDataChunk(uint32_t chunk, uint16_t flags);
+    /**
+     * \brief One chunk of a ring step (ChunkLayout's segments).
+     * \param step ring step \param chunk chunk of the step's segment \param flags extra flags
+     * \param sums what the ring has reduced and gathered so far (real payloads)
+     * \return the RING packet
+     */
+    Ptr<Packet> BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, const RingSum& sums);
+    /**
+     * \param header a received DATA or AGGREGATE chunk \param first receives its first element
+     * \return true if it fits this DIRECT round's layout (chunk count, element count);
+     *         otherwise it is counted as dropped
+     */
+    bool CheckDirectChunk(const GradientHeader& header, uint32_t& first) const;
+    /**
+     * \param header a received RING chunk \param first receives its first element
+     * \return true if it is a chunk of a step this island receives from its ring predecessor
+     *         (sender, step, chunk count, element count); otherwise it is counted as dropped
+     */
+    bool CheckRingChunk(const GradientHeader& header, uint32_t& first) const;
+    /** \param step a ring step \return the chunks this island sends in it */
+    uint32_t RingSendChunks(uint32_t step) const;
+    /** \param step a ring step \return the chunks this island receives in it */
+    uint32_t RingReceiveChunks(uint32_t step) const;
+
+    /** Marker for "no member position". */
+    static constexpr uint32_t NO_SLOT = 0xffffffff;
+
+    ExchangeContext& m_context;          //!< the island
+    const TrainingRoundConfig& m_config; //!< the island's part of the round
+    uint32_t m_round;                    //!< the training round
+    uint32_t m_k;                        //!< clique size
+    uint32_t m_position;                 //!< own member position
+    IslandBitmap m_members;              //!< the clique
+    std::vector<bool> m_lost;            //!< per member position: declared lost
+    bool m_abandoned;                    //!< a lost peer makes the result incomplete
+    bool m_finished;                     //!< the exchange ended
+    std::vector<int32_t> m_own;          //!< own parameters, fixed point (real payloads)
+
+  private:
+    std::vector<uint32_t> m_slotOf; //!< island -> member position
+    std::vector<int32_t> m_scratch; //!< payload of the chunk being built
+    Time m_startTime;               //!< when Start() ran
+    bool m_started;                 //!< Start() ran
+};
+
+} // namespace ns3
+
+#endif /* ROUND_EXCHANGE_H */

@@ -1,0 +1,164 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "tcp-exchange.h"
+
+#include "tcp-direct-exchange.h"
+#include "tcp-ring-exchange.h"
+#include "tcp-transport.h"
+#include "training-application.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TcpExchange");
+
+TcpExchange::TcpExchange(ExchangeContext& context,
+                         uint32_t round,
+                         const TrainingRoundConfig& config)
+    : RoundExchange(context, round, config)
+{
+    NS_ABORT_MSG_IF(context.tcp == nullptr,
+                    "TcpExchange: island " << context.island << " has no tcp transport");
+    m_lastData.assign(m_k, Time(0));
+}
+
+std::unique_ptr<RoundExchange>
+TcpExchange::Create(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config)
+{
+    if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
+    {
+        return std::make_unique<TcpRingExchange>(context, round, config);
+    }
+    return std::make_unique<TcpDirectExchange>(context, round, config);
+}
+
+TcpExchange::~TcpExchange()
+{
+    m_check.Cancel();
+    RemoveSources();
+}
+
+void
+TcpExchange::Shutdown()
+{
+    m_check.Cancel();
+    RemoveSources();
+}
+
+void
+TcpExchange::RemoveSources()
+{
+    for (uint32_t s = 0; s < m_k; ++s)
+    {
+        if (s != m_position)
+        {
+            m_context.tcp->RemoveSources(IslandAt(s), this);
+        }
+    }
+}
+
+void
+TcpExchange::OnStart()
+{
+    std::fill(m_lastData.begin(), m_lastData.end(), GetStartTime());
+    if (m_k > 1)
+    {
+        m_check = Simulator::Schedule(m_context.tcp->GetHeartbeatInterval(),
+                                      &TcpExchange::CheckPeers,
+                                      this);
+    }
+}
+
+void
+TcpExchange::OnFinished()
+{
+    m_check.Cancel();
+}
+
+void
+TcpExchange::NoteData(uint32_t slot)
+{
+    m_lastData[slot] = Simulator::Now();
+}
+
+void
+TcpExchange::AddSource(uint32_t slot, std::function<Ptr<Packet>(bool&)> source)
+{
+    m_context.tcp->AddSource(IslandAt(slot), this, std::move(source));
+}
+
+void
+TcpExchange::Wake(uint32_t slot)
+{
+    m_context.tcp->Wake(IslandAt(slot));
+}
+
+void
+TcpExchange::NoteWritten(Ptr<const Packet> packet)
+{
+    m_context.written(m_round, packet->GetSize());
+}
+
+void
+TcpExchange::CheckPeers()
+{
+    const TcpTransport& tcp = *m_context.tcp;
+    const Time now = Simulator::Now();
+    for (uint32_t s = 0; s < m_k && !m_finished; ++s)
+    {
+        if (s == m_position || m_lost[s])
+        {
+            continue;
+        }
+        const bool awaits = Awaits(s);
+        if (!awaits && !Feeds(s))
+        {
+            continue;
+        }
+        const uint32_t peer = IslandAt(s);
+        if (tcp.IsClosed(peer))
+        {
+            DeclareLost(s, "its connection ended");
+        }
+        else if (tcp.GetPeerRound(peer) > m_round)
+        {
+            DeclareLost(s, "it has gone past this round");
+        }
+        else if (now - std::max(tcp.GetLastHeard(peer), GetStartTime()) > tcp.GetPeerTimeout())
+        {
+            DeclareLost(s, "silent for PeerTimeout");
+        }
+        else if (awaits && now - m_lastData[s] > m_context.peerPatience)
+        {
+            DeclareLost(s, "no data for PeerPatience");
+        }
+    }
+    if (!m_finished)
+    {
+        m_check = Simulator::Schedule(tcp.GetHeartbeatInterval(), &TcpExchange::CheckPeers, this);
+    }
+}
+
+void
+TcpExchange::DeclareLost(uint32_t slot, const char* why)
+{
+    const uint32_t peer = IslandAt(slot);
+    NS_LOG_INFO("island " << m_context.island << " round " << m_round << ": peer " << peer
+                          << " lost: " << why);
+    m_lost[slot] = true;
+    m_context.tcp->RemoveSources(peer, this);
+    m_context.peerLost(m_round, peer);
+    OnPeerLost(slot);
+    CheckComplete();
+}
+
+} // namespace ns3

@@ -1,0 +1,525 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "tcp-transport.h"
+
+#include "round-exchange.h"
+#include "training-application.h"
+#include "wan-wire.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/object-factory.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-cubic.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/tcp-socket-base.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/tcp-socket.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TcpTransport");
+
+NS_OBJECT_ENSURE_REGISTERED(TcpTransport);
+
+namespace
+{
+/** How class names of ns-3 start. */
+const std::string NS3_PREFIX = "ns3::";
+/** Messages a connection's buffer holds at least: one is written while one is in flight. */
+constexpr uint32_t MIN_BUFFERED_MESSAGES = 2;
+} // namespace
+
+TypeId
+TcpTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TcpTransport")
+            .SetParent<Object>()
+            .SetGroupName("WanTraining")
+            .AddConstructor<TcpTransport>()
+            .AddAttribute("CongestionControl",
+                          "The TCP congestion control of every connection (a TcpCongestionOps "
+                          "subclass, set as the node's TcpL4Protocol SocketType).",
+                          TypeIdValue(TcpCubic::GetTypeId()),
+                          MakeTypeIdAccessor(&TcpTransport::SetCongestionControl,
+                                             &TcpTransport::GetCongestionControl),
+                          MakeTypeIdChecker())
+            .AddAttribute("BufferBytes",
+                          "Send and receive buffer of every connection, bytes. 0: BdpFactor "
+                          "times the path's bandwidth-delay product (its narrowest link's rate "
+                          "times the round trip). Never below TcpSocket's default SndBufSize "
+                          "(0 only) nor two of the largest messages.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TcpTransport::m_bufferBytes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("BdpFactor",
+                          "With BufferBytes 0: buffers of this many bandwidth-delay products.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&TcpTransport::m_bdpFactor),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("SegmentSize",
+                          "TCP segment size, bytes. 0: the access link's MTU after the IPv4 "
+                          "header and the largest TCP header (no segment is fragmented).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TcpTransport::m_segmentSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HeartbeatInterval",
+                          "An idle connection carries a heartbeat this often; exchanges check "
+                          "their peers' liveness as often.",
+                          TimeValue(MilliSeconds(100)),
+                          MakeTimeAccessor(&TcpTransport::m_heartbeatInterval),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("PeerTimeout",
+                          "A peer an exchange needs that sent no byte for this long is declared "
+                          "lost. Above the longest silence of a connection TCP still keeps "
+                          "(its last retransmission timeout before it gives up: 60 s, ns-3's "
+                          "cap, with MinRto 1 s and DataRetries 6), so a congested peer is not "
+                          "mistaken for a dead one.",
+                          TimeValue(Seconds(120)),
+                          MakeTimeAccessor(&TcpTransport::m_peerTimeout),
+                          MakeTimeChecker(NanoSeconds(1)));
+    return tid;
+}
+
+TcpTransport::TcpTransport()
+    : m_congestion(TcpCubic::GetTypeId()),
+      m_bufferBytes(0),
+      m_bdpFactor(1.0),
+      m_segmentSize(0),
+      m_heartbeatInterval(MilliSeconds(100)),
+      m_peerTimeout(Seconds(120)),
+      m_context(nullptr),
+      m_round(0),
+      m_usedSegmentSize(0)
+{
+}
+
+TcpTransport::~TcpTransport() = default;
+
+void
+TcpTransport::DoDispose()
+{
+    m_tick.Cancel();
+    m_peers.clear(); // each connection detaches from its socket
+    if (m_listener)
+    {
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
+        m_listener = nullptr;
+    }
+    m_node = nullptr;
+    m_context = nullptr;
+    Object::DoDispose();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Congestion controls and partners
+
+void
+TcpTransport::SetCongestionControl(TypeId congestion)
+{
+    TypeId checked;
+    NS_ABORT_MSG_UNLESS(LookupCongestionControl(congestion.GetName(), checked),
+                        "TcpTransport: CongestionControl " << congestion.GetName()
+                                                           << " is not a TCP congestion control");
+    m_congestion = checked;
+}
+
+TypeId
+TcpTransport::GetCongestionControl() const
+{
+    return m_congestion;
+}
+
+bool
+TcpTransport::LookupCongestionControl(const std::string& name, TypeId& tid)
+{
+    const std::string full =
+        name.compare(0, NS3_PREFIX.size(), NS3_PREFIX) == 0 ? name : NS3_PREFIX + name;
+    TypeId found;
+    // ns-3 3.37 registers TcpCubic with TcpSocketBase as its parent: the TypeId tree only
+    // narrows the candidates, an instance decides.
+    if (name.empty() || !TypeId::LookupByNameFailSafe(full, &found) || !found.HasConstructor() ||
+        found == TcpCongestionOps::GetTypeId() ||
+        !(found.IsChildOf(TcpCongestionOps::GetTypeId()) ||
+          found.IsChildOf(TcpSocketBase::GetTypeId())))
+    {
+        return false;
+    }
+    ObjectFactory factory(found.GetName());
+    if (!DynamicCast<TcpCongestionOps>(factory.Create()))
+    {
+        return false;
+    }
+    tid = found;
+    return true;
+}
+
+std::vector<std::string>
+TcpTransport::GetCongestionControls()
+{
+    std::vector<std::string> names;
+    for (uint32_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const std::string name = TypeId::GetRegistered(i).GetName();
+        TypeId tid;
+        if (LookupCongestionControl(name, tid))
+        {
+            names.push_back(name.substr(NS3_PREFIX.size()));
+        }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::vector<uint32_t>
+TcpTransport::Partners(uint32_t island,
+                       const std::vector<TrainingRoundConfig>& configs,
+                       uint32_t rounds)
+{
+    std::vector<uint32_t> partners;
+    for (uint32_t r = 0; r < configs.size() && r < rounds; ++r)
+    {
+        const std::vector<uint32_t>& members = configs[r].members;
+        const auto k = static_cast<uint32_t>(members.size());
+        const auto self = static_cast<uint32_t>(std::find(members.begin(), members.end(), island) -
+                                                members.begin());
+        for (uint32_t s = 0; s < k; ++s)
+        {
+            const bool neighbour = s == (self + 1) % k || (s + 1) % k == self;
+            if (s != self && (configs[r].algorithm != SyncAlgorithm::RING || neighbour))
+            {
+                partners.push_back(members[s]);
+            }
+        }
+    }
+    std::sort(partners.begin(), partners.end());
+    partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
+    return partners;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Set-up
+
+void
+TcpTransport::SetPathRates(const std::vector<double>& bps)
+{
+    m_rates = bps;
+}
+
+uint32_t
+TcpTransport::BufferFor(uint32_t peer, uint32_t floor, uint32_t message) const
+{
+    double bytes = m_bufferBytes;
+    if (m_bufferBytes == 0)
+    {
+        const double rtt = peer < m_context->rtt.size() ? m_context->rtt[peer].GetSeconds() : 0.0;
+        const double rate = peer < m_rates.size() ? m_rates[peer] : 0.0;
+        bytes = std::max<double>(floor, m_bdpFactor * rate * rtt / WanWire::BITS_PER_BYTE);
+    }
+    bytes = std::max<double>(bytes, MIN_BUFFERED_MESSAGES * message);
+    return static_cast<uint32_t>(
+        std::min<double>(std::ceil(bytes), std::numeric_limits<uint32_t>::max()));
+}
+
+Ptr<Socket>
+TcpTransport::CreateSocket(uint32_t buffer)
+{
+    Ptr<Socket> socket = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+    socket->SetAttribute("SegmentSize", UintegerValue(m_usedSegmentSize));
+    socket->SetAttribute("SndBufSize", UintegerValue(buffer));
+    socket->SetAttribute("RcvBufSize", UintegerValue(buffer));
+    return socket;
+}
+
+void
+TcpTransport::Start(Ptr<Node> node,
+                    ExchangeContext& context,
+                    uint16_t port,
+                    const std::vector<uint32_t>& partners,
+                    ReceiveCallback receive)
+{
+    NS_LOG_FUNCTION(this << context.island);
+    m_node = node;
+    m_context = &context;
+    m_round = 0;
+    Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
+    Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+    NS_ABORT_MSG_IF(!tcp || !ipv4, "TcpTransport: island " << context.island << " has no TCP/IP");
+    // Sockets created from here on take the congestion control.
+    tcp->SetAttribute("SocketType", TypeIdValue(m_congestion));
+    const int32_t interface = ipv4->GetInterfaceForAddress(context.addresses[context.island]);
+    NS_ABORT_MSG_IF(interface < 0, "TcpTransport: island " << context.island << " has no address");
+    m_usedSegmentSize = m_segmentSize != 0
+                            ? m_segmentSize
+                            : ipv4->GetMtu(interface) - WanWire::IPV4_HEADER_BYTES -
+                                  WanWire::TCP_HEADER_BYTES - WanWire::TCP_MAX_OPTION_BYTES;
+    // The floor: what TcpSocket's SndBufSize gives a socket (its default, or Config's).
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(TcpSocket::GetTypeId().LookupAttributeByName("SndBufSize", &info));
+    const auto floor =
+        static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+    const uint32_t message = ChunkLayout::DataHeaderBytes(context.islandCount) +
+                             context.layout.GetChunkElements() * GradientHeader::ELEMENT_SIZE;
+
+    m_peers.clear();
+    m_peers.resize(context.islandCount);
+    m_buffers.assign(context.islandCount, 0);
+    uint32_t listenBuffer = 0;
+    for (uint32_t peer : partners)
+    {
+        m_peers[peer] = std::make_unique<TcpConnection>(peer, context, receive, [this]() {
+            return MakeHeartbeat();
+        });
+        m_buffers[peer] = BufferFor(peer, floor, message);
+        if (peer < context.island)
+        {
+            listenBuffer = std::max(listenBuffer, m_buffers[peer]);
+        }
+    }
+    if (listenBuffer > 0)
+    {
+        // Accepted sockets copy the listener's segment size and buffers (its receive buffer
+        // sets the window scale of every connection it accepts): the largest, lowered per peer.
+        m_listener = CreateSocket(listenBuffer);
+        if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0 ||
+            m_listener->Listen() != 0)
+        {
+            NS_FATAL_ERROR("TcpTransport: island " << context.island
+                                                   << " cannot listen on TCP port " << port);
+        }
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeCallback(&TcpTransport::Accepted, this));
+    }
+    for (uint32_t peer : partners)
+    {
+        if (peer > context.island)
+        {
+            Ptr<Socket> socket = CreateSocket(m_buffers[peer]);
+            m_peers[peer]->Attach(socket);
+            socket->Bind();
+            socket->Connect(InetSocketAddress(context.addresses[peer], port));
+        }
+    }
+    m_tick = Simulator::Schedule(m_heartbeatInterval, &TcpTransport::Tick, this);
+}
+
+void
+TcpTransport::Accepted(Ptr<Socket> socket, const Address& from)
+{
+    uint32_t peer = m_context->islandCount;
+    if (InetSocketAddress::IsMatchingType(from))
+    {
+        const Ipv4Address address = InetSocketAddress::ConvertFrom(from).GetIpv4();
+        const auto& addresses = m_context->addresses;
+        peer = static_cast<uint32_t>(std::find(addresses.begin(), addresses.end(), address) -
+                                     addresses.begin());
+    }
+    // Only partners of lower index connect here, once each.
+    TcpConnection* connection = peer < m_context->island ? Find(peer) : nullptr;
+    if (connection == nullptr || connection->GetSocket() || connection->IsClosed())
+    {
+        NS_LOG_WARN("island " << m_context->island << ": refused a connection from " << from);
+        socket->Close();
+        return;
+    }
+    socket->SetAttribute("SndBufSize", UintegerValue(m_buffers[peer]));
+    socket->SetAttribute("RcvBufSize", UintegerValue(m_buffers[peer]));
+    connection->Attach(socket);
+    connection->Establish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Life cycle
+
+void
+TcpTransport::Stop()
+{
+    NS_LOG_FUNCTION(this);
+    m_tick.Cancel();
+    for (const auto& connection : m_peers)
+    {
+        if (connection)
+        {
+            connection->Close();
+        }
+    }
+    if (m_listener)
+    {
+        m_listener->Close();
+    }
+}
+
+void
+TcpTransport::EndRound(uint32_t next,
+                       const std::vector<uint32_t>& members,
+                       bool last,
+                       bool incomplete)
+{
+    m_round = next;
+    if (last)
+    {
+        m_tick.Cancel();
+        for (uint32_t peer = 0; peer < m_peers.size(); ++peer)
+        {
+            Announce(peer);
+        }
+    }
+    else if (incomplete)
+    {
+        for (uint32_t peer : members)
+        {
+            Announce(peer);
+        }
+    }
+}
+
+void
+TcpTransport::Announce(uint32_t peer)
+{
+    if (TcpConnection* connection = Find(peer))
+    {
+        connection->Announce();
+    }
+}
+
+void
+TcpTransport::Tick()
+{
+    for (const auto& connection : m_peers)
+    {
+        if (connection && connection->TakeIdle())
+        {
+            connection->Announce();
+        }
+    }
+    m_tick = Simulator::Schedule(m_heartbeatInterval, &TcpTransport::Tick, this);
+}
+
+Ptr<Packet>
+TcpTransport::MakeHeartbeat() const
+{
+    GradientHeader header;
+    header.SetType(GradientHeader::ACK);
+    header.SetSender(static_cast<uint16_t>(m_context->island));
+    header.SetJobId(m_context->jobId);
+    header.SetRound(m_round);
+    IslandBitmap self;
+    self.Set(m_context->island);
+    header.SetMembers(self);
+    return GradientHeader::CreateVirtualPacket(header); // no contributors: "nothing for you"
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+TcpConnection*
+TcpTransport::Find(uint32_t peer) const
+{
+    return peer < m_peers.size() ? m_peers[peer].get() : nullptr;
+}
+
+void
+TcpTransport::AddSource(uint32_t peer, const void* owner, Source source)
+{
+    TcpConnection* connection = Find(peer);
+    NS_ABORT_MSG_IF(connection == nullptr,
+                    "TcpTransport: island " << m_context->island << " has no connection to "
+                                            << peer);
+    connection->AddSource(owner, std::move(source));
+}
+
+void
+TcpTransport::RemoveSources(uint32_t peer, const void* owner)
+{
+    if (TcpConnection* connection = Find(peer))
+    {
+        connection->RemoveSources(owner);
+    }
+}
+
+void
+TcpTransport::Wake(uint32_t peer)
+{
+    if (TcpConnection* connection = Find(peer))
+    {
+        connection->Pump();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+bool
+TcpTransport::IsClosed(uint32_t peer) const
+{
+    const TcpConnection* connection = Find(peer);
+    return connection == nullptr || connection->IsClosed();
+}
+
+Time
+TcpTransport::GetLastHeard(uint32_t peer) const
+{
+    const TcpConnection* connection = Find(peer);
+    return connection != nullptr ? connection->GetLastHeard() : Time(0);
+}
+
+uint32_t
+TcpTransport::GetPeerRound(uint32_t peer) const
+{
+    const TcpConnection* connection = Find(peer);
+    return connection != nullptr ? connection->GetPeerRound() : 0;
+}
+
+Time
+TcpTransport::GetHeartbeatInterval() const
+{
+    return m_heartbeatInterval;
+}
+
+Time
+TcpTransport::GetPeerTimeout() const
+{
+    return m_peerTimeout;
+}
+
+uint32_t
+TcpTransport::GetBufferBytes(uint32_t peer) const
+{
+    return peer < m_buffers.size() ? m_buffers[peer] : 0;
+}
+
+uint32_t
+TcpTransport::GetSegmentSize() const
+{
+    return m_usedSegmentSize;
+}
+
+uint64_t
+TcpTransport::GetHeartbeatsSent() const
+{
+    uint64_t sent = 0;
+    for (const auto& connection : m_peers)
+    {
+        sent += connection ? connection->GetHeartbeatsSent() : 0;
+    }
+    return sent;
+}
+
+} // namespace ns3

@@ -1,0 +1,201 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TCP_TRANSPORT_H
+#define TCP_TRANSPORT_H
+
+#include "tcp-connection.h"
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/type-id.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class Address;
+class Node;
+class Packet;
+class Socket;
+struct ExchangeContext;
+struct TrainingRoundConfig;
+
+/**
+ * \ingroup wan-training
+ * \brief The tcp transport of one island: one ns-3 TCP connection per peer it ever shares a
+ *        clique with, kept for the whole run, carrying gradient messages both ways.
+ *
+ * Connections: the island with the lower index connects, the other listens on the gradient
+ * port; both start when the application starts, so the handshake overlaps the first compute
+ * phase. The congestion control is the node's TcpL4Protocol SocketType (CongestionControl);
+ * send and receive buffers are sized to the path's bandwidth-delay product (the narrowest link
+ * on the path times the round trip, BdpFactor times that) unless BufferBytes says otherwise,
+ * never below TcpSocket's default SndBufSize nor two messages; segments fill the access link's
+ * MTU after IPv4 and the largest TCP header (never fragmented).
+ *
+ * Messages: each is a GradientHeader and its payload (virtual or real int32), written whole;
+ * the receiver cuts the byte stream at the sizes the headers announce
+ * (GradientHeader::FramedSize) and hands each message to the application. Exchanges register
+ * per-peer sources, pulled in order whenever the socket has room for the next message: a round
+ * writes only after the previous round's messages to that peer, so every message reaches the
+ * peer after everything the sender wrote before it.
+ *
+ * Liveness: an idle connection carries a heartbeat every HeartbeatInterval (an ACK header with
+ * no contributors whose round is the sender's current round; consumed here). GetLastHeard()
+ * tells when the peer's last byte came, GetPeerRound() the latest round it announced,
+ * IsClosed() whether its connection ended (closed by a stopped peer, reset, or given up by TCP);
+ * TcpExchange declares peers lost from these (PeerTimeout). The transport of a stopped
+ * application closes every connection; one that finished its last round announces that and
+ * stops its heartbeats, but keeps reading (discarding) so that its peers' sockets never stall.
+ */
+class TcpTransport : public Object
+{
+  public:
+    /** Pulls a peer's next message from an exchange (TcpConnection::Source). */
+    using Source = TcpConnection::Source;
+    /** A message from a peer (TcpConnection::ReceiveCallback). */
+    using ReceiveCallback = TcpConnection::ReceiveCallback;
+
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    TcpTransport();
+    ~TcpTransport() override;
+
+    /**
+     * \param bps per island, the rate of the narrowest link on the path to it (for the
+     *        bandwidth-delay product; empty: buffers at their floor)
+     */
+    void SetPathRates(const std::vector<double>& bps);
+    /**
+     * \brief Open the connections: listen, and connect to the partners of higher index.
+     * \param node the island's node (with the internet stack)
+     * \param context the island's context (kept; outlives the transport): identity, addresses,
+     *        round trips, job id and chunk layout; received messages that fail to parse are
+     *        counted in its dropped count
+     * \param port the gradient port
+     * \param partners the islands it ever exchanges with, ascending
+     * \param receive called with every message but heartbeats
+     */
+    void Start(Ptr<Node> node,
+               ExchangeContext& context,
+               uint16_t port,
+               const std::vector<uint32_t>& partners,
+               ReceiveCallback receive);
+    /** \brief The application stopped: close every connection (after the data handed to TCP). */
+    void Stop();
+    /**
+     * \brief A round ended; heartbeats announce the next one from now on.
+     * \param next the island's next round (its round count after the last)
+     * \param members the round's clique \param last it was the island's last round: announce
+     *        that on every connection and stop the heartbeats
+     * \param incomplete it ended without some member: announce the next round to the clique
+     *        at once, so that members still waiting in it need not time out
+     */
+    void EndRound(uint32_t next, const std::vector<uint32_t>& members, bool last, bool incomplete);
+    /** \param peer a partner \brief send it a heartbeat now (the current round) */
+    void Announce(uint32_t peer);
+
+    /**
+     * \brief Queue a source of messages to a peer, behind the sources queued before it.
+     * \param peer the peer \param owner who removes it (RemoveSources) \param source the source
+     */
+    void AddSource(uint32_t peer, const void* owner, Source source);
+    /** \param peer the peer \param owner the owner \brief drop its sources and unsent message */
+    void RemoveSources(uint32_t peer, const void* owner);
+    /** \param peer the peer \brief a source of it may have a message now: pull */
+    void Wake(uint32_t peer);
+
+    /** \param peer a partner \return true if its connection ended or could not be opened */
+    bool IsClosed(uint32_t peer) const;
+    /** \param peer a partner \return when its last byte arrived (or the transport started) */
+    Time GetLastHeard(uint32_t peer) const;
+    /** \param peer a partner \return the latest round of any of its messages (0 before any) */
+    uint32_t GetPeerRound(uint32_t peer) const;
+    /** \return the heartbeat and liveness check interval */
+    Time GetHeartbeatInterval() const;
+    /** \return the longest silence of a peer before it is declared lost */
+    Time GetPeerTimeout() const;
+    /** \param peer a partner \return its connection's send and receive buffer, bytes */
+    uint32_t GetBufferBytes(uint32_t peer) const;
+    /** \return the TCP segment size used, bytes */
+    uint32_t GetSegmentSize() const;
+    /** \return heartbeats written */
+    uint64_t GetHeartbeatsSent() const;
+
+    /**
+     * \param name a TCP congestion control's class name, e.g. "TcpCubic" or "ns3::TcpCubic"
+     * \param tid receives its TypeId
+     * \return true if this ns-3 has it (a constructible subclass of TcpCongestionOps)
+     */
+    static bool LookupCongestionControl(const std::string& name, TypeId& tid);
+    /** \return the names of this ns-3's TCP congestion controls, without "ns3::", sorted */
+    static std::vector<std::string> GetCongestionControls();
+    /**
+     * \param island an island \param configs its part of each round of the period
+     * \param rounds the rounds it runs
+     * \return the islands it ever exchanges with, ascending: its cliques' members (RING: its
+     *         ring neighbours)
+     */
+    static std::vector<uint32_t> Partners(uint32_t island,
+                                          const std::vector<TrainingRoundConfig>& configs,
+                                          uint32_t rounds);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** \param congestion a TypeId \brief set CongestionControl, checking it */
+    void SetCongestionControl(TypeId congestion);
+    /** \return CongestionControl */
+    TypeId GetCongestionControl() const;
+    /**
+     * \param peer a partner \param floor the smallest buffer \param message the largest message
+     * \return the buffer of its connection (BufferBytes or the path's BDP)
+     */
+    uint32_t BufferFor(uint32_t peer, uint32_t floor, uint32_t message) const;
+    /** \param buffer bytes \return a TCP socket with the segment size and buffers set */
+    Ptr<Socket> CreateSocket(uint32_t buffer);
+    /**
+     * \param socket a new connection \param from the peer's address
+     * \brief attach it if it comes from a partner that connects to this island
+     */
+    void Accepted(Ptr<Socket> socket, const Address& from);
+    /** \brief Heartbeats on idle connections, every HeartbeatInterval. */
+    void Tick();
+    /** \return a heartbeat message for the current round */
+    Ptr<Packet> MakeHeartbeat() const;
+    /** \param peer an island \return its connection, or null if it is not a partner */
+    TcpConnection* Find(uint32_t peer) const;
+
+    // Attributes
+    TypeId m_congestion;      //!< congestion control
+    uint32_t m_bufferBytes;   //!< 0: from the path
+    double m_bdpFactor;       //!< buffer / bandwidth-delay product
+    uint32_t m_segmentSize;   //!< 0: from the MTU
+    Time m_heartbeatInterval; //!< idle heartbeat and check period
+    Time m_peerTimeout;       //!< silence before lost
+
+    // State
+    Ptr<Node> m_node;                                    //!< the island's node
+    ExchangeContext* m_context;                          //!< the island
+    uint32_t m_round;                                    //!< the island's current round
+    std::vector<double> m_rates;                         //!< per island, narrowest link
+    std::vector<std::unique_ptr<TcpConnection>> m_peers; //!< per island (null: no partner)
+    std::vector<uint32_t> m_buffers;                     //!< per island, buffer bytes
+    Ptr<Socket> m_listener;                              //!< accepts lower-index partners
+    uint32_t m_usedSegmentSize;                          //!< segment size set on sockets
+    EventId m_tick;                                      //!< next heartbeat tick
+};
+
+} // namespace ns3
+
+#endif /* TCP_TRANSPORT_H */

@@ -1,0 +1,419 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of the tcp transport (TcpTransport, TcpDirectExchange, TcpRingExchange): the time of
+ * one TCP transfer against slow start and the access rate, exact real-payload sums over TCP
+ * for a DIRECT clique and a ring, lost peers (a cut link, a stopped peer) within the
+ * documented bound, and the flags that choose the transport and the congestion control.
+ */
+
+// ctest-suite: tcp-transport
+
+#include "training-scenario.h"
+
+#include "ns3/config.h"
+#include "ns3/exchange-sum.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-socket-base.h"
+#include "ns3/tcp-socket.h"
+#include "ns3/tcp-transport.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-command-line.h"
+#include "ns3/wan-input-error.h"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::training_test;
+
+namespace
+{
+
+/** \param attribute an attribute of ns3::TcpSocket \return its initial (default) value */
+uint64_t
+TcpSocketDefault(const std::string& attribute)
+{
+    TypeId::AttributeInformation info;
+    TcpSocket::GetTypeId().LookupAttributeByName(attribute, &info);
+    return DynamicCast<const UintegerValue>(info.initialValue)->Get();
+}
+
+/** \param run a run \param island an island \param round a round \return its record */
+const TrainingRoundRecord&
+RecordOf(const RunResult& run, uint32_t island, uint32_t round)
+{
+    for (const TrainingRoundRecord& r : run.records)
+    {
+        if (r.island == island && r.round == round)
+        {
+            return r;
+        }
+    }
+    NS_ABORT_MSG("no record of island " << island << ", round " << round);
+}
+
+/** \param peers islands \return them as text, e.g. " 0 1" */
+std::string
+Islands(const std::vector<uint32_t>& peers)
+{
+    std::ostringstream text;
+    for (uint32_t peer : peers)
+    {
+        text << " " << peer;
+    }
+    return text.str();
+}
+
+/**
+ * A TCP socket that is no congestion control but, like TcpCubic in ns-3 3.37, descends from
+ * TcpSocketBase in the TypeId tree: --tcp must refuse it.
+ */
+class TcpTransportTestSocket : public TcpSocketBase
+{
+  public:
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpTransportTestSocket")
+                                .SetParent<TcpSocketBase>()
+                                .SetGroupName("WanTraining")
+                                .AddConstructor<TcpTransportTestSocket>();
+        return tid;
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpTransportTestSocket);
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Two islands, TcpNewReno: one update's transfer takes slow start from the initial
+ *        window, doubling every round trip until the window covers the bandwidth-delay
+ *        product, then the access rate.
+ *
+ * Island 1 computes 10 times longer (100 ms), so island 0's update is in by the time island 1
+ * starts sending: island 1's update is the only data on the path, and the connection, opened
+ * while both computed, has carried none yet (its window is TcpSocket's InitialCwnd). Its
+ * transfer runs from island 1's sync start to island 0's sync end.
+ *
+ * Expectation, from the links and ns-3's TCP defaults alone: segments of
+ * S = MTU - IPv4 (20) - TCP (20) - the most TCP options (40) bytes; a round trip of
+ * RTT = 2 x (2 x access delay + WAN delay); the bandwidth-delay product BDP = R x RTT / 8 with
+ * R the 10 Gbit/s access rate. Slow start sends W = InitialCwnd x S bytes in the first round
+ * trip and doubles W every round trip (the receiver acknowledges every segment: DelAckCount 1
+ * here, ns-3's default 2 would grow the window by half per round trip) while W < BDP; from the
+ * round in which W covers the BDP the path is full and the rest of the D bytes of the update
+ * (payload and gradient headers, the messages on the stream) leaves at R; the last byte then
+ * needs half a round trip to arrive. So
+ *
+ *   T = n x RTT + (D - sent in the n slow-start rounds) x 8 / R + RTT / 2.
+ *
+ * T ignores the TCP/IP headers (54 of every 8974 bytes on the link: 0.6%) and that a buffer
+ * of one propagation BDP leaves the pipe slightly short of full (the true round trip adds
+ * serialisation, 0.7% here): it is a lower bound, and the simulated time must lie within 2%
+ * above it. Device queues hold 1000 packets, so slow start loses nothing (its last doubling
+ * queues at most half a window, 160 packets): the premise, checked as zero queue drops.
+ */
+class TcpSlowStartTestCase : public TestCase
+{
+  public:
+    TcpSlowStartTestCase()
+        : TestCase("2 islands: one TCP transfer is slow start, then the access rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t delayedAcks = TcpSocketDefault("DelAckCount");
+        Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
+        Setup setup;
+        setup.cities = 2;
+        setup.tcp = true;
+        setup.congestion = "ns3::TcpNewReno";
+        setup.modelBytes = 20000000;
+        setup.straggler = 1;
+        setup.queuePackets = 1000;
+        const RunResult run = Simulate(setup);
+        Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delayedAcks));
+
+        const uint32_t segment = setup.mtu - 20 - 20 - 40;
+        const double rtt = 2 * (2 * ACCESS_DELAY + WAN_DELAY);
+        const double bdp = ACCESS_BPS * rtt / 8;
+        const double bytes = StreamBytes(setup.modelBytes);
+        double window = TcpSocketDefault("InitialCwnd") * segment;
+        double sent = 0;
+        double expected = 0;
+        while (window < bdp && sent + window < bytes)
+        {
+            sent += window;
+            window *= 2;
+            expected += rtt;
+        }
+        expected += (bytes - sent) * 8 / ACCESS_BPS + rtt / 2;
+
+        NS_TEST_ASSERT_MSG_EQ(run.tcpSegmentSize, segment, "segments fill the MTU");
+        NS_TEST_ASSERT_MSG_EQ(run.tcpBufferBytes,
+                              static_cast<uint32_t>(std::ceil(bdp)),
+                              "buffers of one bandwidth-delay product by default");
+        NS_TEST_ASSERT_MSG_EQ(run.queueDrops, 0, "slow start lost nothing");
+        const TrainingRoundRecord& sender = RecordOf(run, 1, 0);
+        const TrainingRoundRecord& receiver = RecordOf(run, 0, 0);
+        NS_TEST_ASSERT_MSG_EQ(sender.bytesSent, bytes, "the update's messages");
+        NS_TEST_ASSERT_MSG_EQ(receiver.bytesReceived, bytes, "all of them arrived");
+        const double measured = (receiver.syncEnd - sender.syncStart).GetSeconds();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(measured, expected, "not faster than slow start allows");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, expected * 1.02, "within 2% of it");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Real payloads over TCP: a 4-island DIRECT clique and a 4-island ring end with every
+ *        island at the exact fixed-point mean, on a WAN with multicast and FPGAs (which TCP
+ *        leaves unused, and says so).
+ *
+ * The expectation is computed here from the parameters before the round: each island's value
+ * in fixed point, round(x x Scale), summed in int32 with wrap-around, divided by 4 x Scale.
+ * Every island must hold exactly that double (the same arithmetic, bit for bit).
+ */
+class TcpExactSumTestCase : public TestCase
+{
+  public:
+    /** \param ring ring all-reduce instead of DIRECT */
+    explicit TcpExactSumTestCase(bool ring)
+        : TestCase(std::string("real payloads over TCP are summed exactly, ") +
+                   (ring ? "ring" : "direct clique")),
+          m_ring(ring)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "both";
+        setup.cities = 4;
+        setup.tcp = true;
+        setup.real = true;
+        setup.ring = m_ring;
+        setup.modelBytes = 5 * CHUNK + 36; // a short last chunk, uneven ring segments
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.after.size(), 4u, "four islands");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished && r.lostPeers.empty(),
+                                  true,
+                                  "island " << r.island << " ended with every peer");
+        }
+        const size_t elements = run.before[0].size();
+        for (size_t e = 0; e < elements; ++e)
+        {
+            uint32_t sum = 0; // two's-complement int32 arithmetic
+            for (uint32_t i = 0; i < 4; ++i)
+            {
+                sum += static_cast<uint32_t>(
+                    static_cast<int32_t>(std::round(run.before[i][e] * SCALE)));
+            }
+            const double expected = static_cast<int32_t>(sum) / (SCALE * 4);
+            for (uint32_t i = 0; i < 4; ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ(run.after[i][e],
+                                      expected,
+                                      "island " << i << ", element " << e);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.aggregated, 0, "the FPGAs folded nothing");
+        NS_TEST_EXPECT_MSG_EQ(run.transportNote.empty(), false, "a note says so");
+    }
+
+    bool m_ring; //!< ring all-reduce
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A peer cut off or stopped is declared lost within the documented bound (TcpExchange),
+ *        and the run ends.
+ *
+ * Cut (DIRECT, 3 islands, 2 rounds, PeerTimeout 200 ms): both directions of island 2's access
+ * link lose every packet from the start, so its connections never open and no byte of it
+ * arrives. Islands 0 and 1 declare it lost, island 2 both of them (in member order), in every
+ * round: at the first liveness check (every HeartbeatInterval from the round's start) more
+ * than PeerTimeout after the later of the round's start and the peer's last byte, here the
+ * start. So each round ends in [start + PeerTimeout, start + PeerTimeout + HeartbeatInterval].
+ *
+ * Stopped (RING, 3 islands, 2 rounds, real payloads): island 2's application stops at 5 ms, after
+ * its connections opened and before any round's exchange; its transport closes them. Island 0
+ * (whose predecessor is island 2) and island 1 (whose successor it is) see the connection
+ * closed at their first check and keep their own parameters: each round ends at most
+ * HeartbeatInterval after its start, with island 2 lost. Island 2 finishes nothing.
+ */
+class TcpLostPeerTestCase : public TestCase
+{
+  public:
+    /** \param stop stop island 2 (ring) instead of cutting its link (direct) */
+    explicit TcpLostPeerTestCase(bool stop)
+        : TestCase(std::string("TCP: a ") + (stop ? "stopped peer (ring)" : "cut link (direct)") +
+                   " is declared lost within the bound, and the run ends"),
+          m_stop(stop)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 3;
+        setup.rounds = 2;
+        setup.tcp = true;
+        setup.tcpPeerTimeout = MilliSeconds(200);
+        setup.ring = m_stop;
+        setup.real = m_stop;
+        setup.cut = m_stop ? -1 : 2;
+        setup.stopIsland = m_stop ? 2 : -1;
+        setup.stopAt = MilliSeconds(5);
+        const RunResult run = Simulate(setup); // returning at all proves there is no hang
+        TimeValue interval;
+        CreateObject<TcpTransport>()->GetAttribute("HeartbeatInterval", interval);
+        const Time earliest = m_stop ? Time(0) : setup.tcpPeerTimeout;
+        const Time latest = earliest + interval.Get();
+        const std::vector<std::vector<uint32_t>> expected = {{2}, {2}, {0, 1}};
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 6u, "3 islands x 2 rounds");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            if (m_stop && r.island == 2)
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.finished, false, "the stopped island finished nothing");
+                continue;
+            }
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, "round ended, island " << r.island);
+            NS_TEST_EXPECT_MSG_EQ((r.lostPeers == expected[r.island]),
+                                  true,
+                                  "round " << r.round << ", island " << r.island
+                                           << " lost:" << Islands(r.lostPeers));
+            const Time sync = r.syncEnd - r.syncStart;
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(sync, earliest, "not before the bound's start");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(sync, latest, "lost within the bound");
+        }
+        if (m_stop)
+        {
+            for (uint32_t i = 0; i < 2; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ((run.after[i] == run.before[i]),
+                                      true,
+                                      "island " << i << " kept its own parameters");
+            }
+        }
+    }
+
+    bool m_stop; //!< stopped peer instead of a cut link
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The transport and congestion-control flags take what they name and reject the rest
+ *        by flag and value (as nine-city-training registers them).
+ */
+class TcpFlagsTestCase : public TestCase
+{
+  public:
+    TcpFlagsTestCase()
+        : TestCase("--transport and --tcp: accepted names, rejected values")
+    {
+    }
+
+  private:
+    /**
+     * \param argument one flag \param transport receives --transport \param tcp receives --tcp
+     * \return the message of the rejection, or "" if accepted
+     */
+    static std::string Parse(const std::string& argument, std::string& transport, TypeId& tcp)
+    {
+        WanCommandLine cmd("tcp-test", "flags of the tcp transport");
+        transport = "planned";
+        cmd.Flags().AddChoice("transport",
+                              "how exchanges reach the wire",
+                              transport,
+                              {"planned", "tcp"},
+                              {{"adaptive", "not available yet"}});
+        cmd.Flags().AddCongestionControl("tcp", "the TCP congestion control", tcp);
+        std::vector<std::string> words = {"tcp-test", argument};
+        std::vector<char*> argv;
+        for (std::string& word : words)
+        {
+            argv.push_back(&word[0]);
+        }
+        try
+        {
+            cmd.Parse(static_cast<int>(argv.size()), argv.data());
+        }
+        catch (const WanInputError& e)
+        {
+            return e.what();
+        }
+        return "";
+    }
+
+    void DoRun() override
+    {
+        std::string transport;
+        TypeId tcp = TcpNewReno::GetTypeId();
+        NS_TEST_EXPECT_MSG_EQ(Parse("--transport=tcp", transport, tcp), "", "tcp is a transport");
+        NS_TEST_EXPECT_MSG_EQ(transport, "tcp", "and is taken");
+        NS_TEST_EXPECT_MSG_EQ(Parse("--tcp=TcpBbr", transport, tcp), "", "TcpBbr is known");
+        NS_TEST_EXPECT_MSG_EQ(tcp.GetName(), "ns3::TcpBbr", "and is taken");
+        NS_TEST_EXPECT_MSG_EQ(Parse("--tcp=ns3::TcpCubic", transport, tcp),
+                              "",
+                              "the full name is known too (3.37 registers TcpCubic under "
+                              "TcpSocketBase)");
+        NS_TEST_EXPECT_MSG_EQ(tcp.GetName(), "ns3::TcpCubic", "and is taken");
+
+        const std::vector<std::pair<std::string, std::string>> refused = {
+            {"--transport=adaptive",
+             "--transport=adaptive: not available yet; expected planned|tcp"},
+            {"--transport=udp", "--transport=udp: expected planned|tcp"},
+            {"--tcp=TcpFoo",
+             "--tcp=TcpFoo: not a TCP congestion control of this ns-3; expected "
+             "one of "},
+            {"--tcp=TcpSocketBase", "--tcp=TcpSocketBase: not a TCP congestion control"},
+            {"--tcp=TcpTransportTestSocket",
+             "--tcp=TcpTransportTestSocket: not a TCP congestion control"},
+            {"--tcp=RttMeanDeviation", "--tcp=RttMeanDeviation: not a TCP congestion control"}};
+        for (const auto& [argument, message] : refused)
+        {
+            const std::string error = Parse(argument, transport, tcp);
+            NS_TEST_EXPECT_MSG_EQ(error.compare(0, message.size(), message),
+                                  0,
+                                  argument << " is refused by name: \"" << error << "\"");
+        }
+        const std::string error = Parse("--tcp=TcpFoo", transport, tcp);
+        NS_TEST_EXPECT_MSG_NE(error.find("TcpNewReno"), std::string::npos, "the list names them");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The tcp transport's suite.
+ */
+class TcpTransportTestSuite : public TestSuite
+{
+  public:
+    TcpTransportTestSuite()
+        : TestSuite("tcp-transport")
+    {
+        AddTestCase(new TcpFlagsTestCase);
+        AddTestCase(new TcpSlowStartTestCase);
+        AddTestCase(new TcpExactSumTestCase(false));
+        AddTestCase(new TcpExactSumTestCase(true));
+        AddTestCase(new TcpLostPeerTestCase(false));
+        AddTestCase(new TcpLostPeerTestCase(true));
+    }
+};
+
+/// The suite's one instance.
+static TcpTransportTestSuite g_tcpTransportTestSuite;
