@@ -15,6 +15,7 @@
 #include "ns3/packet-sink-helper.h"
 #include "ns3/packet-sink.h"
 #include "ns3/pointer.h"
+#include "ns3/queue-size.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-socket-factory.h"
@@ -81,6 +82,14 @@ CrossTrafficHelper::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&CrossTrafficHelper::m_tcpSegmentSize),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HostQueuePackets",
+                          "Bound of each host's own transmit queue, packets (0: room for a full "
+                          "TCP buffer of segments, TcpBufferSize / TcpSegmentSize rounded up: "
+                          "a TCP sender puts its whole window into it at once, and the host's "
+                          "device has no flow control to hold it back)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&CrossTrafficHelper::m_hostQueuePackets),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("TcpBufferSize",
                           "SndBufSize and RcvBufSize of the hosts' TCP sockets, bytes: the "
                           "largest window a TCP flow can use",
@@ -139,12 +148,21 @@ CrossTrafficHelper::HostAt(uint32_t city)
     {
         return it->second;
     }
-    const uint32_t host = m_wan->AddHost(city, m_hostAccessRate, m_hostAccessDelay);
+    const uint32_t segment = GetTcpSegmentSize();
+    const uint32_t queue =
+        m_hostQueuePackets > 0 ? m_hostQueuePackets : (m_tcpBufferSize + segment - 1) / segment;
+    const uint32_t host = m_wan->AddHost(city,
+                                         m_hostAccessRate,
+                                         m_hostAccessDelay,
+                                         QueueSize(QueueSizeUnit::PACKETS, queue));
     // The hosts' TCP sockets come from this factory (the applications' Protocol).
     const Ptr<CrossTrafficSocketFactory> tcp = CreateObject<CrossTrafficSocketFactory>();
-    tcp->SetSocketAttribute("SegmentSize", UintegerValue(GetTcpSegmentSize()));
+    tcp->SetSocketAttribute("SegmentSize", UintegerValue(segment));
     tcp->SetSocketAttribute("SndBufSize", UintegerValue(m_tcpBufferSize));
     tcp->SetSocketAttribute("RcvBufSize", UintegerValue(m_tcpBufferSize));
+    // No TIME_WAIT (2 x 120 s by default): a host never reuses a port, and a run then ends when
+    // its flows are done rather than four simulated minutes later.
+    tcp->SetSocketAttribute("MaxSegLifetime", DoubleValue(0));
     m_wan->GetHostNode(host)->AggregateObject(tcp);
     m_hostByCity[city] = host;
     return host;
@@ -214,9 +232,12 @@ CrossTrafficHelper::Install(WanTopologyHelper& wan, const std::vector<CrossTraff
         Installed installed;
         installed.sender = senders.Get(0);
         installed.sink = DynamicCast<PacketSink>(sinks.Get(0));
+        // The bytes sent by the stop reach the sink one propagation delay later.
+        installed.propagation = 2 * m_hostAccessDelay +
+                                NanoSeconds(wan.GetRouting().GetPathDelayNs(flow.from, flow.to));
         m_installed.push_back(installed);
         Simulator::ScheduleWithContext(wan.GetHostNode(receiver)->GetId(),
-                                       Seconds(flow.stop),
+                                       Seconds(flow.stop) + installed.propagation,
                                        &CrossTrafficHelper::RecordStop,
                                        Ptr<CrossTrafficHelper>(this),
                                        f);
@@ -280,8 +301,10 @@ CrossTrafficHelper::GetResults() const
         r.offeredBps = flow.rateBps;
         r.start = flow.start;
         r.stop = flow.stop;
-        // A run that ended (a limit) before the stop time ends the flow's active time too.
-        r.active = installed.stopped ? flow.stop - flow.start : std::max(0.0, now - flow.start);
+        // A run that ended (a limit) before the stop reached the sink ends the active time
+        // where the last bytes the sink got were sent.
+        const double sent = now - installed.propagation.GetSeconds();
+        r.active = installed.stopped ? flow.stop - flow.start : std::max(0.0, sent - flow.start);
         r.bytes = installed.stopped ? installed.bytesAtStop : installed.sink->GetTotalRx();
         r.goodputBps = r.active > 0 ? r.bytes * WanWire::BITS_PER_BYTE / r.active : 0;
         results.push_back(r);

@@ -56,8 +56,10 @@ struct CrossTrafficResult
  * segment and buffer sizes below without touching any other TCP socket. Nothing here knows of
  * training: the training's plan keeps its rates, and meets the cross traffic in the queues.
  *
- * GetResults() gives each flow's goodput after the run: the bytes its sink received between
- * its start and its stop (or the end of the run, if earlier), over that time.
+ * GetResults() gives each flow's goodput after the run: the bytes its sink received until the
+ * flow's stop plus the one-way propagation delay between the hosts (when the last bytes sent
+ * by the stop arrive, if nothing queued), over the flow's active time, stop - start. A run
+ * that ends earlier (a limit) ends the active time there.
  *
  * One process only: under ns-3's distributed simulators Install() throws.
  */
@@ -108,21 +110,24 @@ class CrossTrafficHelper : public Object
     {
         Ptr<Application> sender; //!< OnOff or BulkSend
         Ptr<PacketSink> sink;    //!< at the receiver
-        bool stopped{false};     //!< its stop time has come (bytesAtStop is set)
-        uint64_t bytesAtStop{0}; //!< sink's bytes at the stop time
+        Time propagation;        //!< one-way propagation delay between the hosts
+        bool stopped{false};     //!< its stop time has come to the sink (bytesAtStop is set)
+        uint64_t bytesAtStop{0}; //!< sink's bytes at the stop time plus the propagation
     };
 
-    /** \param flow a flow index \brief take its sink's byte count at its stop time */
+    /** \param flow a flow index \brief take its sink's byte count at its stop time (plus the
+     *  propagation delay) */
     void RecordStop(uint32_t flow);
     /** \param city a city \return its host, attached now if it has none yet */
     uint32_t HostAt(uint32_t city);
 
-    DataRate m_hostAccessRate; //!< access link rate of every host
-    Time m_hostAccessDelay;    //!< access link delay of every host
-    uint16_t m_firstPort;      //!< sink port of flow 0; flow f uses m_firstPort + f
-    uint32_t m_packetSize;     //!< bytes per application write (0: fill the MTU)
-    uint32_t m_tcpSegmentSize; //!< TCP segment size (0: fill the MTU)
-    uint32_t m_tcpBufferSize;  //!< TCP send and receive buffers, bytes
+    DataRate m_hostAccessRate;   //!< access link rate of every host
+    Time m_hostAccessDelay;      //!< access link delay of every host
+    uint16_t m_firstPort;        //!< sink port of flow 0; flow f uses m_firstPort + f
+    uint32_t m_packetSize;       //!< bytes per application write (0: fill the MTU)
+    uint32_t m_tcpSegmentSize;   //!< TCP segment size (0: fill the MTU)
+    uint32_t m_tcpBufferSize;    //!< TCP send and receive buffers, bytes
+    uint32_t m_hostQueuePackets; //!< bound of a host's transmit queue (0: a TCP buffer's worth)
 
     WanTopologyHelper* m_wan{nullptr};         //!< the WAN (Install)
     std::vector<CrossTrafficFlow> m_flows;     //!< the flows

@@ -143,10 +143,17 @@ WanTopologyHelper::SetStockLinks(bool stock)
 }
 
 std::array<Ptr<NetDevice>, 2>
-WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
+WanTopologyHelper::Connect(Ptr<Node> a,
+                           Ptr<Node> b,
+                           DataRate rate,
+                           Time delay,
+                           std::optional<QueueSize> aQueue)
 {
     std::array<Ptr<NetDevice>, 2> devices;
     const std::array<Ptr<Node>, 2> nodes{a, b};
+    const auto queueBound = [this, &aQueue](uint32_t end) {
+        return end == 0 && aQueue ? *aQueue : m_queueSize;
+    };
     if (!m_stockLinks)
     {
         Ptr<WanLinkChannel> channel =
@@ -159,7 +166,7 @@ WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
                                                              "Mtu",
                                                              UintegerValue(m_mtu),
                                                              "TxQueueMaxSize",
-                                                             QueueSizeValue(m_queueSize));
+                                                             QueueSizeValue(queueBound(end)));
             device->SetAddress(Mac48Address::Allocate());
             nodes[end]->AddDevice(device);
             device->Attach(channel);
@@ -187,7 +194,7 @@ WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
         nodes[end]->AddDevice(device);
         device->SetQueue(
             CreateObjectWithAttributes<DropTailQueue<Packet>>("MaxSize",
-                                                              QueueSizeValue(m_queueSize)));
+                                                              QueueSizeValue(queueBound(end))));
         device->Attach(channel);
         WanMpi::AttachReceiver(device, MakeCallback(&PointToPointNetDevice::Receive, device));
         devices[end] = device;
@@ -403,9 +410,9 @@ WanTopologyHelper::InstallHostRoute(Ipv4Address address, uint32_t city, uint32_t
 }
 
 uint32_t
-WanTopologyHelper::AddHost(uint32_t city, DataRate rate, Time delay)
+WanTopologyHelper::AddHost(uint32_t city, DataRate rate, Time delay, QueueSize queue)
 {
-    NS_LOG_FUNCTION(this << city << rate << delay);
+    NS_LOG_FUNCTION(this << city << rate << delay << queue);
     CheckInstalled("AddHost");
     const auto& cities = m_topology.GetCities();
     if (city >= cities.size())
@@ -421,7 +428,7 @@ WanTopologyHelper::AddHost(uint32_t city, DataRate rate, Time delay)
     }
     const uint32_t systemId = m_citySystemIds.empty() ? 0 : m_citySystemIds[city];
     const Ptr<Node> node = CreateObject<Node>(systemId);
-    const auto access = Connect(node, m_routerNodes.Get(city), rate, delay);
+    const auto access = Connect(node, m_routerNodes.Get(city), rate, delay, queue);
     const uint32_t port = m_routers[city]->AddPort(access[1]);
     InternetStackHelper stack;
     stack.Install(node);

@@ -22,6 +22,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -145,10 +146,12 @@ class WanTopologyHelper
      *        host attaches to the router directly, never behind an FPGA, and joins no group:
      *        islands' addresses, groups and FPGA paths stay as they are. For cross traffic.
      * \param city city index \param rate access link rate \param delay access link delay
+     * \param queue the bound of the host's own transmit queue (the router's end of the access
+     *        link has SetQueueSize's, as every other port)
      * \return the host index (0, 1, ... in the order of the calls)
      * \throws WanTopologyError for a city out of range or more than MAX_HOSTS hosts
      */
-    uint32_t AddHost(uint32_t city, DataRate rate, Time delay);
+    uint32_t AddHost(uint32_t city, DataRate rate, Time delay, QueueSize queue);
     /** \return the number of extra hosts AddHost() attached */
     uint32_t GetHostCount() const;
     /** \param host host index \return its node */
@@ -210,9 +213,14 @@ class WanTopologyHelper
      * \brief Connect two nodes by a point-to-point link.
      * \param a first node \param b second node \param rate rate in each direction
      * \param delay one-way propagation delay
+     * \param aQueue the bound of a's transmit queue (default: SetQueueSize's, as b's)
      * \return the two devices, a's first
      */
-    std::array<Ptr<NetDevice>, 2> Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay);
+    std::array<Ptr<NetDevice>, 2> Connect(Ptr<Node> a,
+                                          Ptr<Node> b,
+                                          DataRate rate,
+                                          Time delay,
+                                          std::optional<QueueSize> aQueue = std::nullopt);
     /** \brief Write a pcap file of one device. \param prefix file name prefix
      *  \param device a link device (raw IPv4 for WanLinkNetDevice, PPP for the stock one) */
     void EnablePcap(const std::string& prefix, Ptr<NetDevice> device);

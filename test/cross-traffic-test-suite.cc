@@ -55,10 +55,8 @@ constexpr uint64_t ISLAND_ACCESS_BPS = 400 * MBPS;
 constexpr double WAN_DELAY_S = 1e-3;
 /// Access delay of the islands, s.
 constexpr double ISLAND_DELAY_S = 50e-6;
-/// The hosts' access link, as CrossTrafficHelper's defaults (HostAccessRate, HostAccessDelay).
+/// The hosts' access rate, CrossTrafficHelper's default HostAccessRate.
 constexpr uint64_t HOST_ACCESS_BPS = 400000 * MBPS;
-/// See HOST_ACCESS_BPS, ns.
-constexpr int64_t HOST_DELAY_NS = 1000;
 /// Link MTU, bytes.
 constexpr uint32_t MTU = 9000;
 using training_test::FRAMING;
@@ -82,15 +80,15 @@ SerialisationNs(uint32_t bytes, uint64_t bps)
 
 /**
  * \param wanBps the WAN link rate
- * \return one full UDP datagram's time host -> access -> router -> WAN -> router -> access ->
- *         host, nothing queued, ns
+ * \return what a full UDP datagram's trip host -> access -> router -> WAN -> router -> access
+ *         -> host takes beyond the propagation delays (by which the goodput's window is
+ *         shifted): its serialisation on the three links, nothing queued, ns
  */
 int64_t
-UdpLatencyNs(uint64_t wanBps)
+UdpSerialisationNs(uint64_t wanBps)
 {
     const uint32_t ip = UDP_PAYLOAD + IP_UDP;
-    return 2 * (SerialisationNs(ip, HOST_ACCESS_BPS) + HOST_DELAY_NS) +
-           SerialisationNs(ip, wanBps) + static_cast<int64_t>(WAN_DELAY_S * 1e9);
+    return 2 * SerialisationNs(ip, HOST_ACCESS_BPS) + SerialisationNs(ip, wanBps);
 }
 
 /**
@@ -239,16 +237,16 @@ RunShared(uint64_t rateBps, int64_t stopNs, bool training)
 
 /**
  * \param rateBps a UDP flow's rate \param stopNs its stop (start 0), ns
- * \param latencyNs a datagram's path time, ns
+ * \param serialisationNs a datagram's serialisation on its path, ns
  * \return the datagrams OnOff sends at k x T (k >= 1, T = one datagram at the rate) that
- *         arrive by the stop, nothing queued
+ *         arrive by the stop plus the path's propagation delay, nothing queued
  */
 uint64_t
-ArrivingDatagrams(uint64_t rateBps, int64_t stopNs, int64_t latencyNs)
+ArrivingDatagrams(uint64_t rateBps, int64_t stopNs, int64_t serialisationNs)
 {
     const int64_t interval = DataRate(rateBps).CalculateBytesTxTime(UDP_PAYLOAD).GetNanoSeconds();
     uint64_t count = 0;
-    for (int64_t k = 1; k * interval + latencyNs <= stopNs; ++k)
+    for (int64_t k = 1; k * interval + serialisationNs <= stopNs; ++k)
     {
         ++count;
     }
@@ -481,7 +479,7 @@ class CrossTrafficUdpTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const int64_t latency = UdpLatencyNs(SHARED_WAN_BPS);
+        const int64_t serialisation = UdpSerialisationNs(SHARED_WAN_BPS);
         // Below capacity: the flow and the planned stream (the islands' access rate) together
         // use 80% of the link.
         const uint64_t low = 400 * MBPS;
@@ -489,21 +487,21 @@ class CrossTrafficUdpTestCase : public TestCase
         // Stop half an interval after an arrival: a datagram that waits behind one planned
         // packet (at most one full packet's serialisation on the link) still arrives in time.
         const uint64_t expected = 1500;
-        const int64_t stop = latency + expected * interval + interval / 2;
+        const int64_t stop = serialisation + expected * interval + interval / 2;
         NS_TEST_ASSERT_MSG_GT(interval / 2,
                               SerialisationNs(MTU, SHARED_WAN_BPS),
                               "the margin covers one planned packet's wait");
-        NS_TEST_ASSERT_MSG_EQ(ArrivingDatagrams(low, stop, latency), expected, "arrivals");
+        NS_TEST_ASSERT_MSG_EQ(ArrivingDatagrams(low, stop, serialisation), expected, "arrivals");
         const double exactBps = expected * UDP_PAYLOAD * 8.0 / (stop * 1e-9);
 
         const SharedRun alone = RunShared(low, stop, false);
         NS_TEST_EXPECT_MSG_EQ(alone.cross.bytes, expected * UDP_PAYLOAD, "alone: every byte");
         NS_TEST_EXPECT_MSG_EQ_TOL(alone.cross.goodputBps, exactBps, 1e-6 * exactBps, "alone");
         NS_TEST_EXPECT_MSG_EQ_TOL(alone.cross.active, stop * 1e-9, 1e-12, "active time");
-        // The offered rate, short of the pipe's fill: (latency + an interval) / duration.
+        // The offered rate, but for the last datagram's serialisation and one interval.
         NS_TEST_EXPECT_MSG_EQ_TOL(alone.cross.goodputBps,
                                   low,
-                                  low * (latency + interval) / double(stop),
+                                  low * (serialisation + interval) / double(stop),
                                   "offered rate");
         NS_TEST_EXPECT_MSG_EQ(alone.wanPortDrops, 0, "alone: no drops");
 
@@ -553,7 +551,7 @@ class CrossTrafficUdpTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(above.queueDrops, 0, "above: the module counts queue drops");
         NS_TEST_EXPECT_MSG_EQ(above.queueDrops, above.wanPortDrops, "all at the shared port");
         NS_TEST_EXPECT_MSG_GT(above.retransmissions, 0, "above: loss recovery resent");
-        const uint64_t offered = ArrivingDatagrams(high, stop, latency) * UDP_PAYLOAD;
+        const uint64_t offered = ArrivingDatagrams(high, stop, serialisation) * UDP_PAYLOAD;
         NS_TEST_EXPECT_MSG_LT(above.cross.bytes, offered, "above: the flow lost datagrams");
         const double leftWire = SHARED_WAN_BPS - ISLAND_ACCESS_BPS;
         NS_TEST_EXPECT_MSG_GT(above.cross.goodputBps,
