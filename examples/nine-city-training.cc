@@ -726,18 +726,19 @@ DescribeTrouble(const TrainingSummary& s)
 
 /**
  * \param results the cross-traffic flows of a run
- * \return one item per flow, e.g. " #0 NYC>LON tcp bulk 7.41 Gbps; #1 LON>NYC udp 20 Gbps
- *         offered 18.2 Gbps"
+ * \return one item per flow, e.g. " #0 NYC>LON tcp bulk, goodput 0.188 Gbps; #1 LON>NYC udp
+ *         offered 70.000 Gbps, goodput 69.945 Gbps"
  */
 std::string
 DescribeCrossTraffic(const std::vector<CrossTrafficResult>& results)
 {
     std::ostringstream os;
     os << std::fixed << std::setprecision(3);
+    const char* separator = " #";
     for (const CrossTrafficResult& r : results)
     {
-        os << (r.flow == 0 ? " #" : "; #") << r.flow << " " << r.from << ">" << r.to << " "
-           << r.protocol << " ";
+        os << separator << r.flow << " " << r.from << ">" << r.to << " " << r.protocol << " ";
+        separator = "; #";
         if (r.bulk)
         {
             os << "bulk";
