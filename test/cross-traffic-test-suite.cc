@@ -15,6 +15,8 @@
 #include "ns3/cross-traffic-file.h"
 #include "ns3/cross-traffic-helper.h"
 #include "ns3/data-rate.h"
+#include "ns3/fpga-aggregator-net-device.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/net-device.h"
 #include "ns3/packet-sink.h"
 #include "ns3/rng-seed-manager.h"
@@ -112,10 +114,13 @@ Rejection(const std::string& text, const WanTopology& topology)
 /**
  * \brief A WAN of \p rates.size() + 1 cities in a line, C0 - C1 - ..., one island each.
  * \param rates the links' rates, in order \param islandBps the islands' access rate
- * \return the topology (no capabilities)
+ * \param caps every city's capability set
+ * \return the topology
  */
 WanTopology
-LineTopology(const std::vector<uint64_t>& rates, uint64_t islandBps)
+LineTopology(const std::vector<uint64_t>& rates,
+             uint64_t islandBps,
+             const std::string& caps = "none")
 {
     WanTopology t;
     for (uint32_t c = 0; c <= rates.size(); ++c)
@@ -134,7 +139,7 @@ LineTopology(const std::vector<uint64_t>& rates, uint64_t islandBps)
     {
         t.AddLink(WanLink{l, l + 1, rates[l], WAN_DELAY_S});
     }
-    t.SetCapabilities(WanCapabilities::Parse("none", "test"));
+    t.SetCapabilities(WanCapabilities::Parse(caps, "test"));
     return t;
 }
 
@@ -414,15 +419,22 @@ class CrossTrafficHostsTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const WanTopology topology = LineTopology({SHARED_WAN_BPS, SHARED_WAN_BPS}, MBPS);
+        // Every city multicast-capable with an FPGA in front of its island.
+        const WanTopology topology = LineTopology({SHARED_WAN_BPS, SHARED_WAN_BPS}, MBPS, "both");
         WanTopologyHelper wan;
         wan.Install(topology);
         std::vector<Ipv4Address> islands;
         std::vector<uint32_t> ports;
+        std::vector<std::vector<uint32_t>> islandRoutes(3); // [router][island]
         for (uint32_t i = 0; i < 3; ++i)
         {
             islands.push_back(wan.GetIslandAddress(i));
             ports.push_back(wan.GetRouter(i)->GetNPorts());
+            for (uint32_t j = 0; j < 3; ++j)
+            {
+                islandRoutes[i].push_back(
+                    wan.GetRouter(i)->LookupHostRoute(wan.GetIslandAddress(j)));
+            }
         }
         const CrossTrafficFlow flow = MakeFlow(2, 0, CrossTrafficFlow::UDP, MBPS, 0, 1);
         const Ptr<CrossTrafficHelper> cross = CreateObject<CrossTrafficHelper>();
@@ -442,6 +454,22 @@ class CrossTrafficHostsTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(wan.GetRouter(i)->GetNPorts(), ports[i] + added, "router " << i);
         }
         NS_TEST_EXPECT_MSG_EQ(wan.GetIslandIndex(wan.GetHostAddress(0)), UINT32_MAX, "no island");
+        // The islands' paths are as they were: routes, FPGAs and their addresses, and no group
+        // taken.
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            for (uint32_t j = 0; j < 3; ++j)
+            {
+                NS_TEST_EXPECT_MSG_EQ(wan.GetRouter(i)->LookupHostRoute(islands[j]),
+                                      islandRoutes[i][j],
+                                      "router " << i << " to island " << j);
+            }
+            NS_TEST_ASSERT_MSG_NE(wan.GetFpga(i), nullptr, "island " << i << "'s FPGA");
+            Ipv4AddressValue fpgaIsland;
+            wan.GetFpga(i)->GetAttribute("IslandAddress", fpgaIsland);
+            NS_TEST_EXPECT_MSG_EQ(fpgaIsland.Get(), islands[i], "FPGA " << i << "'s island");
+        }
+        NS_TEST_EXPECT_MSG_EQ(wan.AllocateGroup(), Ipv4Address("239.0.0.1"), "no group taken");
         // Routes: at its own router, the new last port; elsewhere the islands' next hop.
         for (uint32_t h = 0; h < 2; ++h)
         {
