@@ -907,6 +907,7 @@ Main(int argc, char** argv)
                       maxWallSeconds,
                       DEFAULT_MAX_WALL_TIME,
                       positiveDuration);
+    cmd.AddCrossTrafficFlag();
     std::string simulator = WanMpi::DEFAULT_SIMULATOR;
     cmd.Get().AddValue("simulator",
                        "default (one process) or, under mpirun with an ns-3 built with MPI, "
@@ -918,7 +919,6 @@ Main(int argc, char** argv)
                        "with a distributed simulator: the rank of every city, e.g. "
                        "NYC:0,LAX:1,... (empty: balanced by the plan's estimated load)",
                        config.partition);
-    cmd.AddCrossTrafficFlag();
     const auto start = std::chrono::steady_clock::now();
     cmd.Parse(argc, argv);
     WanMpi::Init(simulator);
@@ -1094,14 +1094,14 @@ Main(int argc, char** argv)
                          {"accessBandwidth", flags.GetText("accessBandwidth")},
                          {"epsilon", config.epsilon},
                          {"cityCapabilities", cmd.GetCityCapabilities()},
+                         {"crossTraffic", cmd.GetCrossTrafficPath()},
                          {"baselines", baselines},
                          {"colocated", colocated},
                          {"maxPeriod", config.maxPeriod},
                          {"mtu", config.mtu},
                          {"baselineRounds", baselineRounds},
                          {"maxSimTime", flags.GetText("maxSimTime")},
-                         {"maxWallTime", flags.GetText("maxWallTime")},
-                         {"crossTraffic", cmd.GetCrossTrafficPath()}};
+                         {"maxWallTime", flags.GetText("maxWallTime")}};
     summary["results"] = resultList;
     summary["exit_code"] = exitCode;
     WriteFile(output + "/summary.json", summary.dump(2) + "\n");
