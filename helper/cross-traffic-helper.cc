@@ -18,6 +18,8 @@
 #include "ns3/queue-size.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-option-ts.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-mpi.h"
@@ -122,9 +124,15 @@ uint32_t
 CrossTrafficHelper::GetTcpSegmentSize() const
 {
     NS_ABORT_MSG_IF(!m_wan, "CrossTrafficHelper: call Install() first");
-    return m_tcpSegmentSize > 0 ? m_tcpSegmentSize
-                                : m_wan->GetMtu() - WanWire::IPV4_HEADER_BYTES -
-                                      WanWire::TCP_HEADER_BYTES - WanWire::TCP_SEGMENT_OPTION_BYTES;
+    if (m_tcpSegmentSize > 0)
+    {
+        return m_tcpSegmentSize;
+    }
+    // The TCP header as ns-3's TCP sends it on every data segment: with its timestamp option
+    // (10 bytes, padded to a multiple of 4).
+    TcpHeader header;
+    header.AppendOption(CreateObject<TcpOptionTS>());
+    return m_wan->GetMtu() - WanWire::IPV4_HEADER_BYTES - header.GetSerializedSize();
 }
 
 uint32_t

@@ -50,11 +50,6 @@ struct WanWire
     static constexpr uint32_t UDP_LENGTH_OFFSET = 4;           //!< UDP: length
     static constexpr uint32_t UDP_CHECKSUM_OFFSET = 6;         //!< UDP: checksum
 
-    static constexpr uint32_t TCP_HEADER_BYTES = 20; //!< TCP header without options
-    /** TCP options on every data segment of ns-3's TCP: its timestamp option (10 bytes),
-     *  padded to a multiple of 4. */
-    static constexpr uint32_t TCP_SEGMENT_OPTION_BYTES = 12;
-
     static constexpr double BITS_PER_BYTE = 8.0; //!< bits per byte
 };
 
