@@ -9,6 +9,13 @@
  * Writes rounds.csv, links.csv, summary.json (and consensus.csv with --payload=real) into
  * --output, and prints a summary table. See doc/training.rst and the output contract.
  *
+ * --crossTraffic=FILE adds flows of ns-3's own applications between extra hosts at cities,
+ * sharing the WAN with every WAN experiment (not the colocated reference); their goodput goes
+ * to cross-traffic.csv, to each summary.json entry and under each row of the table
+ * (doc/cross-traffic.rst):
+ *
+ *   nine-city-training --crossTraffic=examples/cross-traffic/nyc-lon-bulk.json
+ *
  *   nine-city-training --capabilities=both --schedule=moshpit --modelBytes=100000000
  *
  * With --jobs=N the experiments (capability set x schedule, and the colocated reference) run
@@ -40,6 +47,7 @@
 #include "ns3/chunk-layout.h"
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
+#include "ns3/cross-traffic-helper.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-transport.h"
@@ -118,6 +126,7 @@ struct ExperimentConfig
     TypeId tcp;                                   //!< --tcp: the TCP congestion control
     uint32_t tcpBufferBytes{0};                   //!< --tcpBufferBytes (0: the path's BDP)
     std::chrono::steady_clock::time_point wallDeadline; //!< start + --maxWallTime
+    std::vector<CrossTrafficFlow> crossTraffic;         //!< --crossTraffic's flows (WAN runs)
 };
 
 /** Access rate of an island in the colocated reference (one data centre). */
@@ -132,6 +141,7 @@ struct ExperimentJob
     std::string capabilities;  //!< label of the capability set
     std::string scheduleLabel; //!< "optimal", a baseline name or a schedule file
     uint32_t rounds;           //!< rounds to run
+    bool crossTraffic{true};   //!< carry the --crossTraffic flows (not in the colocated run)
 };
 
 /** One experiment's outputs. */
@@ -145,6 +155,10 @@ struct ExperimentResult
     std::string roundsCsv;      //!< rounds.csv rows
     std::string consensusCsv;   //!< consensus.csv rows
     std::string linksCsv;       //!< links.csv rows
+    /** Goodput of every cross-traffic flow (empty for a run without them); none: the program
+     *  has no --crossTraffic */
+    std::optional<std::vector<CrossTrafficResult>> cross;
+    std::string crossCsv; //!< cross-traffic.csv rows
 };
 
 /**
@@ -379,6 +393,13 @@ RunExperiment(const WanTopology& topology,
                   << ", " << WanMpi::GetSize() << " ranks)" << std::endl;
     }
     wan.Install(topology);
+    // Cross-traffic hosts first, so that the training's queue sizing sees their links too.
+    Ptr<CrossTrafficHelper> cross;
+    if (!config.crossTraffic.empty())
+    {
+        cross = CreateObject<CrossTrafficHelper>();
+        cross->Install(wan, config.crossTraffic);
+    }
     TrainingHelper helper(wan, schedule);
     helper.SetModelBytes(config.modelBytes);
     helper.SetRounds(config.rounds);
@@ -434,6 +455,13 @@ RunExperiment(const WanTopology& topology,
     std::ostringstream links;
     TrainingOutput::WriteLinks(links, experiment, capabilities, scheduleLabel);
     result.linksCsv = links.str();
+    if (cross)
+    {
+        result.cross = cross->GetResults();
+        std::ostringstream crossCsv;
+        TrainingOutput::WriteCrossTraffic(crossCsv, *result.cross, capabilities, scheduleLabel);
+        result.crossCsv = crossCsv.str();
+    }
     Simulator::Destroy();
     WanMpi::EndSimulation();
     return result;
@@ -447,6 +475,10 @@ ResultJson(const ExperimentResult& r)
     entry["capabilities"] = r.capabilities;
     entry["schedule"] = r.schedule;
     entry["schedule_detail"] = r.scheduleDetail;
+    if (r.cross)
+    {
+        entry["cross_traffic"] = TrainingOutput::CrossTrafficToJson(*r.cross);
+    }
     return entry;
 }
 
@@ -479,8 +511,16 @@ RunJob(const ExperimentJob& job, const ExperimentConfig& config)
                                         : MakeSchedule(job.scheduleLabel, n);
     ExperimentConfig jobConfig = config;
     jobConfig.rounds = job.rounds;
+    if (!job.crossTraffic)
+    {
+        jobConfig.crossTraffic.clear();
+    }
     ExperimentResult result =
         RunExperiment(job.topology, job.capabilities, schedule, job.scheduleLabel, jobConfig);
+    if (!config.crossTraffic.empty() && !result.cross)
+    {
+        result.cross.emplace(); // a run without the flows: none to report
+    }
     result.cliques = schedule.GetName() + ": " + DescribeCliques(schedule, job.topology);
     return result;
 }
@@ -494,6 +534,7 @@ PartJson(const ExperimentResult& r)
     part["rounds_csv"] = r.roundsCsv;
     part["consensus_csv"] = r.consensusCsv;
     part["links_csv"] = r.linksCsv;
+    part["cross_csv"] = r.crossCsv;
     return part;
 }
 
@@ -510,6 +551,11 @@ PartResult(const nlohmann::json& part)
     r.consensusCsv = part.at("consensus_csv").get<std::string>();
     r.linksCsv = part.at("links_csv").get<std::string>();
     r.summary = TrainingOutput::SummaryFromJson(part);
+    r.crossCsv = part.at("cross_csv").get<std::string>();
+    if (part.contains("cross_traffic"))
+    {
+        r.cross = TrainingOutput::CrossTrafficFromJson(part.at("cross_traffic"));
+    }
     return r;
 }
 
@@ -690,6 +736,34 @@ DescribeTrouble(const TrainingSummary& s)
     return os.str();
 }
 
+/**
+ * \param results the cross-traffic flows of a run
+ * \return one item per flow, e.g. " #0 NYC>LON tcp bulk, goodput 0.188 Gbps; #1 LON>NYC udp
+ *         offered 70.000 Gbps, goodput 69.945 Gbps"
+ */
+std::string
+DescribeCrossTraffic(const std::vector<CrossTrafficResult>& results)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3);
+    const char* separator = " #";
+    for (const CrossTrafficResult& r : results)
+    {
+        os << separator << r.flow << " " << r.from << ">" << r.to << " " << r.protocol << " ";
+        separator = "; #";
+        if (r.bulk)
+        {
+            os << "bulk";
+        }
+        else
+        {
+            os << "offered " << r.offeredBps / 1e9 << " Gbps";
+        }
+        os << ", goodput " << r.goodputBps / 1e9 << " Gbps";
+    }
+    return os.str();
+}
+
 /** \param results the results \brief print the summary table on stdout */
 void
 PrintTable(const std::vector<ExperimentResult>& results)
@@ -745,6 +819,10 @@ PrintTable(const std::vector<ExperimentResult>& results)
             std::cout << "  plan: " << s.heldStarts
                       << " island-rounds hold their sending until their receivers are done "
                          "with other senders' previous round\n";
+        }
+        if (r.cross && !r.cross->empty())
+        {
+            std::cout << "  cross:" << DescribeCrossTraffic(*r.cross) << "\n";
         }
     }
 }
@@ -845,6 +923,7 @@ Main(int argc, char** argv)
                       maxWallSeconds,
                       DEFAULT_MAX_WALL_TIME,
                       positiveDuration);
+    cmd.AddCrossTrafficFlag();
     std::string simulator = WanMpi::DEFAULT_SIMULATOR;
     cmd.Get().AddValue("simulator",
                        "default (one process) or, under mpirun with an ns-3 built with MPI, "
@@ -926,6 +1005,13 @@ Main(int argc, char** argv)
 
     const WanTopology loaded = OverrideRates(cmd.LoadTopology(), wanBps, accessBps);
     const uint32_t n = loaded.GetIslands().size();
+    config.crossTraffic = cmd.LoadCrossTraffic(loaded);
+    if (!config.crossTraffic.empty() && WanMpi::GetSize() > 1)
+    {
+        throw std::runtime_error("--crossTraffic: needs one process, not " +
+                                 std::to_string(WanMpi::GetSize()) +
+                                 " MPI ranks (goodput is read from every sink at the end)");
+    }
     if (WanMpi::GetSize() > 1)
     {
         try
@@ -986,7 +1072,7 @@ Main(int argc, char** argv)
     {
         // The same workload in one data centre with ring all-reduce: the gap is the ratio of
         // times to epsilon-consensus.
-        jobs.push_back({ColocatedTopology(loaded), "colocated", "ring", baselineRounds});
+        jobs.push_back({ColocatedTopology(loaded), "colocated", "ring", baselineRounds, false});
     }
     int exitCode = WanCommandLine::EXIT_COMPLETE;
     std::vector<ExperimentResult> results = RunJobs(jobs, config, workers, output, exitCode);
@@ -1014,7 +1100,9 @@ Main(int argc, char** argv)
     std::ostringstream rounds;
     std::ostringstream links;
     std::ostringstream consensus;
+    std::ostringstream crossTraffic;
     TrainingOutput::WriteRoundsHeader(rounds);
+    TrainingOutput::WriteCrossTrafficHeader(crossTraffic);
     TrainingOutput::WriteLinksHeader(links);
     TrainingOutput::WriteConsensusHeader(consensus);
     nlohmann::json resultList = nlohmann::json::array();
@@ -1023,6 +1111,7 @@ Main(int argc, char** argv)
         rounds << r.roundsCsv;
         links << r.linksCsv;
         consensus << r.consensusCsv;
+        crossTraffic << r.crossCsv;
         resultList.push_back(ResultJson(r));
     }
     WriteFile(output + "/rounds.csv", rounds.str());
@@ -1030,6 +1119,10 @@ Main(int argc, char** argv)
     if (config.real)
     {
         WriteFile(output + "/consensus.csv", consensus.str());
+    }
+    if (!config.crossTraffic.empty())
+    {
+        WriteFile(output + "/cross-traffic.csv", crossTraffic.str());
     }
     nlohmann::json summary;
     summary["config"] = {{"topology", cmd.GetTopologyPath()},
@@ -1046,6 +1139,7 @@ Main(int argc, char** argv)
                          {"accessBandwidth", flags.GetText("accessBandwidth")},
                          {"epsilon", config.epsilon},
                          {"cityCapabilities", cmd.GetCityCapabilities()},
+                         {"crossTraffic", cmd.GetCrossTrafficPath()},
                          {"baselines", baselines},
                          {"colocated", colocated},
                          {"maxPeriod", config.maxPeriod},

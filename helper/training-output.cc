@@ -264,4 +264,77 @@ TrainingOutput::SummaryFromJson(const nlohmann::json& entry)
     return s;
 }
 
+void
+TrainingOutput::WriteCrossTrafficHeader(std::ostream& os)
+{
+    os << "capabilities,schedule,flow,from,to,protocol,mode,offered_bps,start_s,stop_s,active_s,"
+          "bytes,goodput_bps\n";
+}
+
+void
+TrainingOutput::WriteCrossTraffic(std::ostream& os,
+                                  const std::vector<CrossTrafficResult>& results,
+                                  const std::string& capabilities,
+                                  const std::string& schedule)
+{
+    for (const CrossTrafficResult& r : results)
+    {
+        os << TrainingCsv::Field(capabilities) << "," << TrainingCsv::Field(schedule) << ","
+           << r.flow << "," << TrainingCsv::Field(r.from) << "," << TrainingCsv::Field(r.to) << ","
+           << r.protocol << "," << (r.bulk ? "bulk" : "rate") << ",";
+        if (!r.bulk)
+        {
+            os << r.offeredBps;
+        }
+        os << "," << FormatSeconds(Seconds(r.start)) << "," << FormatSeconds(Seconds(r.stop)) << ","
+           << FormatSeconds(Seconds(r.active)) << "," << r.bytes << ","
+           << FormatDouble(r.goodputBps) << "\n";
+    }
+}
+
+nlohmann::json
+TrainingOutput::CrossTrafficToJson(const std::vector<CrossTrafficResult>& results)
+{
+    nlohmann::json array = nlohmann::json::array();
+    for (const CrossTrafficResult& r : results)
+    {
+        array.push_back(
+            {{"flow", r.flow},
+             {"from", r.from},
+             {"to", r.to},
+             {"protocol", r.protocol},
+             {"mode", r.bulk ? "bulk" : "rate"},
+             {"offered_bps", r.bulk ? nlohmann::json(nullptr) : nlohmann::json(r.offeredBps)},
+             {"start_s", r.start},
+             {"stop_s", r.stop},
+             {"active_s", r.active},
+             {"bytes", r.bytes},
+             {"goodput_bps", r.goodputBps}});
+    }
+    return array;
+}
+
+std::vector<CrossTrafficResult>
+TrainingOutput::CrossTrafficFromJson(const nlohmann::json& array)
+{
+    std::vector<CrossTrafficResult> results;
+    for (const nlohmann::json& j : array)
+    {
+        CrossTrafficResult r;
+        r.flow = j.at("flow").get<uint32_t>();
+        r.from = j.at("from").get<std::string>();
+        r.to = j.at("to").get<std::string>();
+        r.protocol = j.at("protocol").get<std::string>();
+        r.bulk = j.at("mode").get<std::string>() == "bulk";
+        r.offeredBps = FromNullable<uint64_t>(j.at("offered_bps")).value_or(0);
+        r.start = j.at("start_s").get<double>();
+        r.stop = j.at("stop_s").get<double>();
+        r.active = j.at("active_s").get<double>();
+        r.bytes = j.at("bytes").get<uint64_t>();
+        r.goodputBps = j.at("goodput_bps").get<double>();
+        results.push_back(r);
+    }
+    return results;
+}
+
 } // namespace ns3

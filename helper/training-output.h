@@ -5,11 +5,13 @@
 #ifndef TRAINING_OUTPUT_H
 #define TRAINING_OUTPUT_H
 
+#include "ns3/cross-traffic-helper.h"
 #include "ns3/training-experiment.h"
 
 #include <iosfwd>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -17,7 +19,8 @@ namespace ns3
 /**
  * \ingroup wan-training
  * \brief The output contract of nine-city-training, written from a TrainingExperiment: the
- *        rows of rounds.csv, consensus.csv and links.csv, and the entries of summary.json.
+ *        rows of rounds.csv, consensus.csv and links.csv, and the entries of summary.json;
+ *        with cross traffic, the rows of cross-traffic.csv and the entries' "cross_traffic".
  *
  * Every text field of the CSV files (labels, island names, city codes) goes through
  * TrainingCsv::Field; nlohmann::json escapes the JSON strings. Times in the CSV files have
@@ -68,6 +71,28 @@ class TrainingOutput
      * \throws nlohmann::json::exception if a field is missing or of the wrong type
      */
     static TrainingSummary SummaryFromJson(const nlohmann::json& entry);
+
+    /** \param os stream \brief cross-traffic.csv header */
+    static void WriteCrossTrafficHeader(std::ostream& os);
+    /**
+     * \brief cross-traffic.csv rows: one per cross-traffic flow, with its goodput.
+     * \param os stream \param results CrossTrafficHelper::GetResults() after a run
+     * \param capabilities label \param schedule label
+     */
+    static void WriteCrossTraffic(std::ostream& os,
+                                  const std::vector<CrossTrafficResult>& results,
+                                  const std::string& capabilities,
+                                  const std::string& schedule);
+    /**
+     * \param results CrossTrafficHelper::GetResults() after a run
+     * \return them as the "cross_traffic" array of a summary.json entry, one object per flow
+     */
+    static nlohmann::json CrossTrafficToJson(const std::vector<CrossTrafficResult>& results);
+    /**
+     * \param array what CrossTrafficToJson wrote \return the results
+     * \throws nlohmann::json::exception if a field is missing or of the wrong type
+     */
+    static std::vector<CrossTrafficResult> CrossTrafficFromJson(const nlohmann::json& array);
 };
 
 } // namespace ns3

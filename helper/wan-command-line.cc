@@ -108,6 +108,7 @@ WanCommandLine::Parse(int argc, char** argv)
     m_flags.Check();
     RngSeedManager::SetSeed(m_seed);
     m_topology = ResolveDataPath(m_topology);
+    m_crossTraffic = ResolveDataPath(m_crossTraffic);
     NS_LOG_INFO("topology " << m_topology << " capabilities '" << m_capabilities << "' seed "
                             << m_seed << " output " << m_output);
 }
@@ -229,6 +230,38 @@ WanCommandLine::RunMain(int (*body)(int, char**), int argc, char** argv)
     }
     WanMpi::Finalize();
     return code;
+}
+
+void
+WanCommandLine::AddCrossTrafficFlag()
+{
+    m_cmd.AddValue("crossTraffic",
+                   "cross-traffic file (JSON: flows between extra hosts at cities, sharing the "
+                   "WAN with training; doc/cross-traffic.rst); empty: none",
+                   m_crossTraffic);
+}
+
+std::vector<CrossTrafficFlow>
+WanCommandLine::LoadCrossTraffic(const WanTopology& topology) const
+{
+    if (m_crossTraffic.empty())
+    {
+        return {};
+    }
+    try
+    {
+        return CrossTrafficFile::LoadFile(m_crossTraffic, topology);
+    }
+    catch (const WanInputError& e)
+    {
+        throw WanInputError(std::string("--crossTraffic: ") + e.what());
+    }
+}
+
+const std::string&
+WanCommandLine::GetCrossTrafficPath() const
+{
+    return m_crossTraffic;
 }
 
 } // namespace ns3

@@ -6,11 +6,13 @@
 #define WAN_COMMAND_LINE_H
 
 #include "ns3/command-line.h"
+#include "ns3/cross-traffic-file.h"
 #include "ns3/wan-flags.h"
 #include "ns3/wan-topology.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -115,6 +117,21 @@ class WanCommandLine
      */
     static int RunMain(int (*body)(int, char**), int argc, char** argv);
 
+    /**
+     * \brief Register --crossTraffic=FILE, for examples that run training (before Parse()).
+     *        A relative path is found like --topology's (ResolveDataPath).
+     */
+    void AddCrossTrafficFlag();
+    /**
+     * \brief Load --crossTraffic (CrossTrafficFile) against the topology its flows run on.
+     * \param topology the topology (city codes)
+     * \return the flows; empty when the flag is not given
+     * \throws WanInputError "--crossTraffic: FILE: field: value: problem"
+     */
+    std::vector<CrossTrafficFlow> LoadCrossTraffic(const WanTopology& topology) const;
+    /** \return --crossTraffic, resolved ("" when not given) */
+    const std::string& GetCrossTrafficPath() const;
+
   private:
     std::string m_program;          //!< the program's name
     CommandLine m_cmd;              //!< the ns-3 command line
@@ -124,6 +141,7 @@ class WanCommandLine
     std::string m_cityCapabilities; //!< --cityCapabilities
     uint32_t m_seed;                //!< --seed
     std::string m_output;           //!< --output
+    std::string m_crossTraffic;     //!< --crossTraffic (AddCrossTrafficFlag)
 };
 
 } // namespace ns3

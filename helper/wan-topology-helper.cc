@@ -45,6 +45,9 @@ constexpr uint32_t ISLAND_SUBNET_SHIFT = 8;
 constexpr uint32_t ISLAND_HOST_PART = 1;
 /** Largest number of islands the 10.0.0.0/8 scheme numbers (256 x 256 subnets). */
 constexpr uint32_t MAX_ISLANDS = 1u << 16;
+/** Extra hosts (AddHost) are numbered into 172.16.0.0/12 the same way as islands into
+ *  10.0.0.0/8: host h is 172.16.0.0 + (h << 8) + 1, the .1 of its own /24. */
+constexpr uint32_t HOST_NET_BASE = 0xAC100000;
 /** Mask of an access subnet (/24). */
 const char* const ACCESS_MASK = "255.255.255.0";
 /** The administratively scoped multicast block the groups come from. */
@@ -140,10 +143,17 @@ WanTopologyHelper::SetStockLinks(bool stock)
 }
 
 std::array<Ptr<NetDevice>, 2>
-WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
+WanTopologyHelper::Connect(Ptr<Node> a,
+                           Ptr<Node> b,
+                           DataRate rate,
+                           Time delay,
+                           std::optional<QueueSize> aQueue)
 {
     std::array<Ptr<NetDevice>, 2> devices;
     const std::array<Ptr<Node>, 2> nodes{a, b};
+    const auto queueBound = [this, &aQueue](uint32_t end) {
+        return end == 0 && aQueue ? *aQueue : m_queueSize;
+    };
     if (!m_stockLinks)
     {
         Ptr<WanLinkChannel> channel =
@@ -156,7 +166,7 @@ WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
                                                              "Mtu",
                                                              UintegerValue(m_mtu),
                                                              "TxQueueMaxSize",
-                                                             QueueSizeValue(m_queueSize));
+                                                             QueueSizeValue(queueBound(end)));
             device->SetAddress(Mac48Address::Allocate());
             nodes[end]->AddDevice(device);
             device->Attach(channel);
@@ -165,8 +175,8 @@ WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
         return devices;
     }
     // As PointToPointHelper::Install does (addresses, queues). Flow control (a
-    // NetDeviceQueueInterface) only serves an IP stack's traffic-control layer: InstallHosts()
-    // adds it to the islands' devices; on router and FPGA ports its queue trace sinks would
+    // NetDeviceQueueInterface) only serves an IP stack's traffic-control layer: ConfigureHost()
+    // adds it to the hosts' devices; on router and FPGA ports its queue trace sinks would
     // only cost time. Between ranks of a distributed run: ns-3's remote channel, as
     // PointToPointHelper chooses it (either end simulated by another rank).
     const bool remote = WanMpi::IsSimulating() && (a->GetSystemId() != WanMpi::GetRank() ||
@@ -184,7 +194,7 @@ WanTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
         nodes[end]->AddDevice(device);
         device->SetQueue(
             CreateObjectWithAttributes<DropTailQueue<Packet>>("MaxSize",
-                                                              QueueSizeValue(m_queueSize)));
+                                                              QueueSizeValue(queueBound(end))));
         device->Attach(channel);
         WanMpi::AttachReceiver(device, MakeCallback(&PointToPointNetDevice::Receive, device));
         devices[end] = device;
@@ -323,33 +333,17 @@ WanTopologyHelper::InstallHosts()
     InternetStackHelper stack;
     stack.Install(m_islandNodes);
     Ipv4StaticRoutingHelper staticRouting;
-    const Ipv4Mask accessMask(ACCESS_MASK);
     const Ipv4Mask groupMask(GROUP_MASK);
     m_islandAddresses.assign(nIslands, Ipv4Address());
     m_islandByAddress.clear();
     for (uint32_t i = 0; i < nIslands; ++i)
     {
-        const Ptr<PointToPointNetDevice> stockDevice =
-            DynamicCast<PointToPointNetDevice>(m_islandDevices[i]);
-        if (stockDevice)
-        {
-            // Flow control between the traffic-control layer and the stock device's queue.
-            Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
-            queueInterface->GetTxQueue(0)->ConnectQueueTraces(stockDevice->GetQueue());
-            stockDevice->AggregateObject(queueInterface);
-        }
         const Ipv4Address address(ISLAND_NET_BASE | (i << ISLAND_SUBNET_SHIFT) | ISLAND_HOST_PART);
-        const Ptr<Ipv4> ipv4 = m_islandNodes.Get(i)->GetObject<Ipv4>();
-        const int32_t interface = ipv4->AddInterface(m_islandDevices[i]);
-        ipv4->AddAddress(interface, Ipv4InterfaceAddress(address, accessMask));
-        ipv4->SetMetric(interface, 1);
-        ipv4->SetUp(interface);
-        // Everything leaves by the access link: a default route, and the group block so a UDP
-        // socket finds a route for a group destination (outbound multicast routes live in the
-        // unicast table in ns-3). The point-to-point link needs no gateway address.
-        const Ptr<Ipv4StaticRouting> routing = staticRouting.GetStaticRouting(ipv4);
-        routing->AddNetworkRouteTo(Ipv4Address::GetZero(), Ipv4Mask::GetZero(), interface);
-        routing->AddNetworkRouteTo(Ipv4Address(GROUP_BLOCK), groupMask, interface);
+        const uint32_t interface = ConfigureHost(m_islandNodes.Get(i), m_islandDevices[i], address);
+        // The group block too, so a UDP socket finds a route for a group destination (outbound
+        // multicast routes live in the unicast table in ns-3).
+        staticRouting.GetStaticRouting(m_islandNodes.Get(i)->GetObject<Ipv4>())
+            ->AddNetworkRouteTo(Ipv4Address(GROUP_BLOCK), groupMask, interface);
         m_islandAddresses[i] = address;
         m_islandByAddress[address.Get()] = i;
         if (m_fpgas[i])
@@ -360,28 +354,139 @@ WanTopologyHelper::InstallHosts()
     }
 }
 
+uint32_t
+WanTopologyHelper::ConfigureHost(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address)
+{
+    const Ptr<PointToPointNetDevice> stockDevice = DynamicCast<PointToPointNetDevice>(device);
+    if (stockDevice)
+    {
+        // Flow control between the traffic-control layer and the stock device's queue.
+        Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
+        queueInterface->GetTxQueue(0)->ConnectQueueTraces(stockDevice->GetQueue());
+        stockDevice->AggregateObject(queueInterface);
+    }
+    const Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+    const int32_t interface = ipv4->AddInterface(device);
+    ipv4->AddAddress(interface, Ipv4InterfaceAddress(address, Ipv4Mask(ACCESS_MASK)));
+    ipv4->SetMetric(interface, 1);
+    ipv4->SetUp(interface);
+    // Everything leaves by the access link: a default route. The point-to-point link needs no
+    // gateway address.
+    Ipv4StaticRoutingHelper staticRouting;
+    staticRouting.GetStaticRouting(ipv4)->AddNetworkRouteTo(Ipv4Address::GetZero(),
+                                                            Ipv4Mask::GetZero(),
+                                                            interface);
+    return static_cast<uint32_t>(interface);
+}
+
 void
 WanTopologyHelper::InstallUnicastRoutes()
 {
     const auto& islands = m_topology.GetIslands();
+    for (uint32_t i = 0; i < islands.size(); ++i)
+    {
+        InstallHostRoute(m_islandAddresses[i], islands[i].city, m_accessPorts[i]);
+    }
+}
+
+void
+WanTopologyHelper::InstallHostRoute(Ipv4Address address, uint32_t city, uint32_t accessPort)
+{
     const auto& links = m_topology.GetLinks();
     for (uint32_t c = 0; c < m_routers.size(); ++c)
     {
-        for (uint32_t i = 0; i < islands.size(); ++i)
+        uint32_t port = accessPort;
+        if (city != c)
         {
-            uint32_t port = m_accessPorts[i];
-            if (islands[i].city != c)
+            const uint32_t l = m_routing->GetNextLink(c, city);
+            if (l == WanRouting::NO_LINK)
             {
-                const uint32_t l = m_routing->GetNextLink(c, islands[i].city);
-                if (l == WanRouting::NO_LINK)
-                {
-                    continue; // unreachable city (Validate allows cities without islands)
-                }
-                port = m_wanPorts[l][links[l].a == c ? 0 : 1];
+                continue; // unreachable city (Validate allows cities without islands)
             }
-            m_routers[c]->AddHostRoute(m_islandAddresses[i], port);
+            port = m_wanPorts[l][links[l].a == c ? 0 : 1];
         }
+        m_routers[c]->AddHostRoute(address, port);
     }
+}
+
+uint32_t
+WanTopologyHelper::AddHost(uint32_t city, DataRate rate, Time delay, QueueSize queue)
+{
+    NS_LOG_FUNCTION(this << city << rate << delay << queue);
+    CheckInstalled("AddHost");
+    const auto& cities = m_topology.GetCities();
+    if (city >= cities.size())
+    {
+        throw WanTopologyError("WanTopologyHelper::AddHost: city index " + std::to_string(city) +
+                               " out of range (" + std::to_string(cities.size()) + " cities)");
+    }
+    const uint32_t host = m_hostNodes.GetN();
+    if (host >= MAX_HOSTS)
+    {
+        throw WanTopologyError("WanTopologyHelper::AddHost: more than " +
+                               std::to_string(MAX_HOSTS) + " hosts (172.16.0.0/12 is full)");
+    }
+    const uint32_t systemId = m_citySystemIds.empty() ? 0 : m_citySystemIds[city];
+    const Ptr<Node> node = CreateObject<Node>(systemId);
+    const auto access = Connect(node, m_routerNodes.Get(city), rate, delay, queue);
+    const uint32_t port = m_routers[city]->AddPort(access[1]);
+    InternetStackHelper stack;
+    stack.Install(node);
+    const Ipv4Address address(HOST_NET_BASE | (host << ISLAND_SUBNET_SHIFT) | ISLAND_HOST_PART);
+    ConfigureHost(node, access[0], address);
+    InstallHostRoute(address, city, port);
+    m_hostNodes.Add(node);
+    m_hostCities.push_back(city);
+    m_hostLinks.push_back(access);
+    m_hostAddresses.push_back(address);
+    NS_LOG_INFO("host " << host << " at " << cities[city].code << ": " << address
+                        << ", router port " << port);
+    return host;
+}
+
+void
+WanTopologyHelper::CheckHost(uint32_t host, const char* what) const
+{
+    if (host >= m_hostNodes.GetN())
+    {
+        throw WanTopologyError(std::string("WanTopologyHelper::") + what + ": host index " +
+                               std::to_string(host) + " out of range (" +
+                               std::to_string(m_hostNodes.GetN()) + " hosts)");
+    }
+}
+
+uint32_t
+WanTopologyHelper::GetHostCount() const
+{
+    return m_hostNodes.GetN();
+}
+
+Ptr<Node>
+WanTopologyHelper::GetHostNode(uint32_t host) const
+{
+    CheckHost(host, "GetHostNode");
+    return m_hostNodes.Get(host);
+}
+
+Ipv4Address
+WanTopologyHelper::GetHostAddress(uint32_t host) const
+{
+    CheckHost(host, "GetHostAddress");
+    return m_hostAddresses[host];
+}
+
+uint32_t
+WanTopologyHelper::GetHostCity(uint32_t host) const
+{
+    CheckHost(host, "GetHostCity");
+    return m_hostCities[host];
+}
+
+Ptr<NetDevice>
+WanTopologyHelper::GetHostDevice(uint32_t host) const
+{
+    CheckHost(host, "GetHostDevice");
+    return m_hostLinks[host][0];
 }
 
 void
@@ -477,6 +582,13 @@ WanTopologyHelper::GetCityNodes(uint32_t city) const
             nodes.Add(m_fpgas[i]->GetNode());
         }
         nodes.Add(m_islandNodes.Get(i));
+    }
+    for (uint32_t h = 0; h < m_hostNodes.GetN(); ++h)
+    {
+        if (m_hostCities[h] == city)
+        {
+            nodes.Add(m_hostNodes.Get(h));
+        }
     }
     return nodes;
 }
@@ -652,6 +764,11 @@ WanTopologyHelper::EnablePcapAll(const std::string& prefix)
             EnablePcap(prefix, m_inBox[i][0]);
             EnablePcap(prefix, m_inBox[i][1]);
         }
+    }
+    for (const auto& link : m_hostLinks)
+    {
+        EnablePcap(prefix, link[0]);
+        EnablePcap(prefix, link[1]);
     }
 }
 

@@ -22,6 +22,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -126,7 +127,7 @@ class WanTopologyHelper
     /** \param city city index \return its router device */
     Ptr<WanRouterNetDevice> GetRouter(uint32_t city) const;
     /** \param city city index \return its nodes: router, then its islands' FPGA nodes and
-     *  hosts in island order */
+     *  hosts in island order, then its extra hosts (AddHost) */
     NodeContainer GetCityNodes(uint32_t city) const;
     /** \param island island index \return the FPGA in front of it, or nullptr */
     Ptr<FpgaAggregatorNetDevice> GetFpga(uint32_t island) const;
@@ -136,6 +137,31 @@ class WanTopologyHelper
     Ptr<NetDevice> GetAccessPeerDevice(uint32_t island) const;
     /** \param hop a directed WAN hop \return the device that transmits that hop */
     Ptr<NetDevice> GetWanDevice(const WanHop& hop) const;
+
+    /**
+     * \brief Attach an extra host (not an island) to a city's router, after Install(): a node
+     *        with the internet stack on its own access link, with an address from 172.16.0.0/12
+     *        (host h is 172.16.(h / 256).(h % 256) + 1 in its /24, apart from the islands'
+     *        10.0.0.0/8), and its host route on every router, computed like the islands'. The
+     *        host attaches to the router directly, never behind an FPGA, and joins no group:
+     *        islands' addresses, groups and FPGA paths stay as they are. For cross traffic.
+     * \param city city index \param rate access link rate \param delay access link delay
+     * \param queue the bound of the host's own transmit queue (the router's end of the access
+     *        link has SetQueueSize's, as every other port)
+     * \return the host index (0, 1, ... in the order of the calls)
+     * \throws WanTopologyError for a city out of range or more than MAX_HOSTS hosts
+     */
+    uint32_t AddHost(uint32_t city, DataRate rate, Time delay, QueueSize queue);
+    /** \return the number of extra hosts AddHost() attached */
+    uint32_t GetHostCount() const;
+    /** \param host host index \return its node */
+    Ptr<Node> GetHostNode(uint32_t host) const;
+    /** \param host host index \return its IPv4 address */
+    Ipv4Address GetHostAddress(uint32_t host) const;
+    /** \param host host index \return its city index */
+    uint32_t GetHostCity(uint32_t host) const;
+    /** \param host host index \return the host's own end of its access link */
+    Ptr<NetDevice> GetHostDevice(uint32_t host) const;
 
     /** \return a fresh group address from 239.0.0.0/8 (239.0.0.1, 239.0.0.2, ...) */
     Ipv4Address AllocateGroup();
@@ -161,7 +187,8 @@ class WanTopologyHelper
      * \param prefix file name prefix \param island island index
      */
     void EnablePcapAccess(const std::string& prefix, uint32_t island);
-    /** \brief Enable pcap on every link. \param prefix file name prefix */
+    /** \brief Enable pcap on every link (the extra hosts' too, when they exist already).
+     *  \param prefix file name prefix */
     void EnablePcapAll(const std::string& prefix);
 
     /** Default in-box link rate between an FPGA and its router. */
@@ -178,15 +205,22 @@ class WanTopologyHelper
     static constexpr uint32_t FIRST_GROUP = 0xEF000001;
     /** Last multicast group AllocateGroup() may hand out (239.255.255.255). */
     static constexpr uint32_t LAST_GROUP = 0xEFFFFFFF;
+    /** Most extra hosts AddHost() attaches: the /24 subnets of 172.16.0.0/12. */
+    static constexpr uint32_t MAX_HOSTS = 1u << 12;
 
   private:
     /**
      * \brief Connect two nodes by a point-to-point link.
      * \param a first node \param b second node \param rate rate in each direction
      * \param delay one-way propagation delay
+     * \param aQueue the bound of a's transmit queue (default: SetQueueSize's, as b's)
      * \return the two devices, a's first
      */
-    std::array<Ptr<NetDevice>, 2> Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay);
+    std::array<Ptr<NetDevice>, 2> Connect(Ptr<Node> a,
+                                          Ptr<Node> b,
+                                          DataRate rate,
+                                          Time delay,
+                                          std::optional<QueueSize> aQueue = std::nullopt);
     /** \brief Write a pcap file of one device. \param prefix file name prefix
      *  \param device a link device (raw IPv4 for WanLinkNetDevice, PPP for the stock one) */
     void EnablePcap(const std::string& prefix, Ptr<NetDevice> device);
@@ -194,6 +228,20 @@ class WanTopologyHelper
     void InstallHosts();
     /** \brief Install the unicast host route of every island on every router. */
     void InstallUnicastRoutes();
+    /**
+     * \brief Install one host's route on every router that reaches its city.
+     * \param address the host's address \param city its city
+     * \param accessPort the port of its access (or in-box) link on the city's router
+     */
+    void InstallHostRoute(Ipv4Address address, uint32_t city, uint32_t accessPort);
+    /**
+     * \brief Give a host node (stack installed) its access interface, address and default route.
+     * \param node the host \param device its end of the access link \param address its address
+     * \return the interface index
+     */
+    uint32_t ConfigureHost(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address);
+    /** \param host a host index \param what the caller, for the message \throws */
+    void CheckHost(uint32_t host, const char* what) const;
     /** \param island an island index \param what the caller, for the message \throws */
     void CheckIsland(uint32_t island, const char* what) const;
     /** \brief Abort unless Install() ran. \param what the caller */
@@ -225,6 +273,10 @@ class WanTopologyHelper
     std::vector<uint32_t> m_accessPorts;                     //!< per island: its router's port
     std::vector<Ipv4Address> m_islandAddresses;              //!< per island: its address
     std::map<uint32_t, uint32_t> m_islandByAddress;          //!< address (host order) to island
+    NodeContainer m_hostNodes;                               //!< extra hosts (AddHost)
+    std::vector<uint32_t> m_hostCities;                      //!< per host: its city
+    std::vector<std::array<Ptr<NetDevice>, 2>> m_hostLinks;  //!< per host: its end, router's
+    std::vector<Ipv4Address> m_hostAddresses;                //!< per host: its address
 };
 
 } // namespace ns3

@@ -4,9 +4,13 @@
 
 #include "wan-json-input.h"
 
+#include "wan-topology.h"
+#include "wan-units.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -395,6 +399,76 @@ WanJsonObject::Array(const char* key, bool required) const
         Fail(key, value, "expected an array");
     }
     return value;
+}
+
+uint64_t
+WanJsonObject::Rate(const char* key, uint64_t fallback) const
+{
+    if (!Has(key))
+    {
+        return fallback;
+    }
+    const Json& value = Require(key);
+    if (value.is_string())
+    {
+        return WanUnits::ParseRate(value.get<std::string>(), Where(key));
+    }
+    if (!value.is_number())
+    {
+        Fail(key, value, "expected a rate such as \"100Gbps\" or a number of bits/s");
+    }
+    // A bare number is bits per second.
+    const double bps = std::round(value.get<double>());
+    const std::string problem = WanUnits::RateProblem(bps);
+    if (!problem.empty())
+    {
+        Fail(key, value, problem);
+    }
+    return static_cast<uint64_t>(bps);
+}
+
+double
+WanJsonObject::Seconds(const char* key, double fallback, std::string (*problem)(double)) const
+{
+    if (!Has(key))
+    {
+        return fallback;
+    }
+    const Json& value = Require(key);
+    double seconds = 0;
+    if (value.is_string())
+    {
+        seconds = WanUnits::ParseDelay(value.get<std::string>(), Where(key));
+    }
+    else if (value.is_number())
+    {
+        seconds = value.get<double>(); // a bare number is seconds
+    }
+    else
+    {
+        Fail(key, value, "expected a time such as \"7.3ms\" or a number of seconds");
+    }
+    const std::string wrong = problem(seconds);
+    if (!wrong.empty())
+    {
+        Fail(key, value, wrong);
+    }
+    return seconds;
+}
+
+uint32_t
+WanJsonObject::City(const char* key, const WanTopology& topology) const
+{
+    const std::string code = String(key, true);
+    const auto& cities = topology.GetCities();
+    for (uint32_t i = 0; i < cities.size(); ++i)
+    {
+        if (cities[i].code == code)
+        {
+            return i;
+        }
+    }
+    Fail(key, Json(code), "unknown city code");
 }
 
 } // namespace ns3

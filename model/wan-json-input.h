@@ -18,6 +18,8 @@
 namespace ns3
 {
 
+class WanTopology;
+
 /**
  * \ingroup wan-training
  * \brief The input rules every JSON input file shares: strict parsing (no repeated keys),
@@ -144,6 +146,26 @@ class WanJsonObject
      * \return the array, or an empty array if missing and not required
      */
     const Json& Array(const char* key, bool required) const;
+    /**
+     * \brief An optional rate field: a string with a unit (WanUnits::ParseRate) or a bare
+     *        number of bits per second.
+     * \param key a field \param fallback used if missing \return bits per second
+     */
+    uint64_t Rate(const char* key, uint64_t fallback) const;
+    /**
+     * \brief An optional time field: a string with a unit (WanUnits::ParseDelay) or a bare
+     *        number of seconds, checked by \p problem.
+     * \param key a field \param fallback used if missing
+     * \param problem the range rule: "" if a number of seconds is fine, else what is wrong
+     * \return seconds
+     */
+    double Seconds(const char* key, double fallback, std::string (*problem)(double)) const;
+    /**
+     * \param key a required field whose value is a city code
+     * \param topology the topology the code must name a city of
+     * \return the city index \throws WanInputError "unknown city code" otherwise
+     */
+    uint32_t City(const char* key, const WanTopology& topology) const;
 
   private:
     const Json& m_value;  //!< the object

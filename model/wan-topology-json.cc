@@ -9,7 +9,6 @@
 
 #include "ns3/log.h"
 
-#include <cmath>
 #include <vector>
 
 namespace ns3
@@ -31,93 +30,6 @@ struct JsonDefaults
     double routeFactor{1.3};            //!< fibre route length over great-circle distance
     WanCapabilities caps{true, true};   //!< every city multicast-capable with an FPGA
 };
-
-/**
- * \brief Read an optional rate field: a string with a unit, or a bare number of bits/s.
- * \param object the object \param key the field \param fallback used if missing
- * \return bits per second
- */
-uint64_t
-Rate(const WanJsonObject& object, const char* key, uint64_t fallback)
-{
-    if (!object.Has(key))
-    {
-        return fallback;
-    }
-    const Json& value = object.Require(key);
-    if (value.is_string())
-    {
-        return WanUnits::ParseRate(value.get<std::string>(), object.Where(key));
-    }
-    if (!value.is_number())
-    {
-        object.Fail(key, value, "expected a rate such as \"100Gbps\" or a number of bits/s");
-    }
-    // A bare number is bits per second.
-    const double bps = std::round(value.get<double>());
-    const std::string problem = WanUnits::RateProblem(bps);
-    if (!problem.empty())
-    {
-        object.Fail(key, value, problem);
-    }
-    return static_cast<uint64_t>(bps);
-}
-
-/**
- * \brief Read an optional link or access delay field: a string with a unit, or a bare number
- *        of seconds; either must follow WanTopology::DelayProblem's rule.
- * \param object the object \param key the field \param fallback used if missing
- * \return seconds
- */
-double
-Delay(const WanJsonObject& object, const char* key, double fallback)
-{
-    if (!object.Has(key))
-    {
-        return fallback;
-    }
-    const Json& value = object.Require(key);
-    double seconds = 0;
-    if (value.is_string())
-    {
-        seconds = WanUnits::ParseDelay(value.get<std::string>(), object.Where(key));
-    }
-    else if (value.is_number())
-    {
-        seconds = value.get<double>(); // a bare number is seconds
-    }
-    else
-    {
-        object.Fail(key, value, "expected a delay such as \"7.3ms\" or a number of seconds");
-    }
-    const std::string problem = WanTopology::DelayProblem(seconds);
-    if (!problem.empty())
-    {
-        object.Fail(key, value, problem);
-    }
-    return seconds;
-}
-
-/**
- * \brief Look up a city code named by a field.
- * \param topology the topology \param object the object holding the field
- * \param key the field, whose value must be a known city code
- * \return the city index
- */
-uint32_t
-CityField(const WanTopology& topology, const WanJsonObject& object, const char* key)
-{
-    const std::string code = object.String(key, true);
-    const auto& cities = topology.GetCities();
-    for (uint32_t i = 0; i < cities.size(); ++i)
-    {
-        if (cities[i].code == code)
-        {
-            return i;
-        }
-    }
-    object.Fail(key, Json(code), "unknown city code");
-}
 
 } // namespace
 
@@ -150,9 +62,10 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
             source,
             "defaults",
             {"wanBandwidth", "accessBandwidth", "accessDelay", "routeFactor", "multicast", "fpga"});
-        defaults.wanBps = Rate(d, "wanBandwidth", defaults.wanBps);
-        defaults.accessBps = Rate(d, "accessBandwidth", defaults.accessBps);
-        defaults.accessDelay = Delay(d, "accessDelay", defaults.accessDelay);
+        defaults.wanBps = d.Rate("wanBandwidth", defaults.wanBps);
+        defaults.accessBps = d.Rate("accessBandwidth", defaults.accessBps);
+        defaults.accessDelay =
+            d.Seconds("accessDelay", defaults.accessDelay, &WanTopology::DelayProblem);
         defaults.routeFactor = d.Number("routeFactor", defaults.routeFactor);
         if (!(defaults.routeFactor >= 1))
         {
@@ -198,9 +111,10 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
                                    {"name", "city", "accessBandwidth", "accessDelay"});
             WanIsland island;
             island.name = is.String("name", true);
-            island.city = CityField(topology, is, "city");
-            island.accessBps = Rate(is, "accessBandwidth", defaults.accessBps);
-            island.accessDelay = Delay(is, "accessDelay", defaults.accessDelay);
+            island.city = is.City("city", topology);
+            island.accessBps = is.Rate("accessBandwidth", defaults.accessBps);
+            island.accessDelay =
+                is.Seconds("accessDelay", defaults.accessDelay, &WanTopology::DelayProblem);
             topology.AddIsland(island);
         }
     }
@@ -226,12 +140,12 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
                               WanJsonInput::Element("links", i),
                               {"a", "b", "bandwidth", "delay"});
         WanLink link;
-        link.a = CityField(topology, l, "a");
-        link.b = CityField(topology, l, "b");
-        link.bps = Rate(l, "bandwidth", defaults.wanBps);
+        link.a = l.City("a", topology);
+        link.b = l.City("b", topology);
+        link.bps = l.Rate("bandwidth", defaults.wanBps);
         // The physical default needs both ends; a self-link is rejected by AddLink below.
         link.delay = l.Has("delay")
-                         ? Delay(l, "delay", 0)
+                         ? l.Seconds("delay", 0, &WanTopology::DelayProblem)
                          : topology.DefaultLinkDelay(link.a, link.b, defaults.routeFactor);
         topology.AddLink(link);
     }

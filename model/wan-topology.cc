@@ -398,19 +398,9 @@ WanTopology::DefaultLinkDelay(uint32_t a, uint32_t b, double routeFactor) const
 std::string
 WanTopology::DelayProblem(double seconds)
 {
-    if (!std::isfinite(seconds))
-    {
-        return "must be finite";
-    }
-    if (seconds < 0)
-    {
-        return "must not be negative";
-    }
-    if (seconds > MAX_DELAY)
-    {
-        return "must be at most 1000 s (WanTopology::MAX_DELAY)";
-    }
-    return "";
+    return WanUnits::DurationProblem(seconds,
+                                     MAX_DELAY,
+                                     "must be at most 1000 s (WanTopology::MAX_DELAY)");
 }
 
 uint64_t

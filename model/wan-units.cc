@@ -175,10 +175,30 @@ WanUnits::ParseDelay(const std::string& text, const std::string& what)
     const double seconds = value * scale;
     if (seconds > MAX_TIME_SECONDS)
     {
-        throw WanInputError(what + ": " + Quote(text) +
-                            ": too large for ns-3's Time (at most 9.2e9 s, 292 years)");
+        throw WanInputError(what + ": " + Quote(text) + ": " + TOO_LARGE_FOR_TIME);
     }
     return seconds;
+}
+
+const char WanUnits::TOO_LARGE_FOR_TIME[] =
+    "too large for ns-3's Time (at most 9.2e9 s, 292 years)";
+
+std::string
+WanUnits::DurationProblem(double seconds, double max, const std::string& tooLarge)
+{
+    if (!std::isfinite(seconds))
+    {
+        return "must be finite";
+    }
+    if (seconds < 0)
+    {
+        return "must not be negative";
+    }
+    if (seconds > max)
+    {
+        return tooLarge;
+    }
+    return "";
 }
 
 std::string

@@ -54,6 +54,15 @@ class WanUnits
      * \return "" if it lies in [1, MAX_RATE_BPS), else what is wrong
      */
     static std::string RateProblem(double bps);
+    /**
+     * \brief The range rule of a duration or a point in time given as a number of seconds.
+     * \param seconds the number \param max the largest allowed
+     * \param tooLarge what is wrong with a larger one, e.g. "must be at most 1000 s"
+     * \return "" if finite and in [0, max], else what is wrong
+     */
+    static std::string DurationProblem(double seconds, double max, const std::string& tooLarge);
+    /** What is wrong with a duration above MAX_TIME_SECONDS. */
+    static const char TOO_LARGE_FOR_TIME[];
     /** \param value a number \return it as short text for messages, whatever the locale */
     static std::string FormatNumber(double value);
 };

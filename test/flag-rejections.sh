@@ -97,6 +97,17 @@ reject $n "--maxSimTime=0s: must be in (0, 9.2e+09] seconds" --maxSimTime=0s
 reject $n "--maxSimTime=-5s: must not be negative" --maxSimTime=-5s
 reject $n "--maxWallTime=0s: must be in (0, 9.2e+09] seconds" --maxWallTime=0s
 reject $n "--maxWallTime=1e300s: too large for ns-3's Time" --maxWallTime=1e300s
+# --crossTraffic: a file that does not exist, a flow to a city the topology lacks, a file cut
+# short (the flag, the file, then the field or the position).
+reject $n "--crossTraffic: no-such-flows.json: cannot open cross-traffic file" \
+    --crossTraffic=no-such-flows.json
+printf '%s\n' '{"flows": [{"from": "NYC", "to": "XYZ", "protocol": "udp", "rate": "1Gbps",' \
+    '"start": 0, "stop": 1}]}' >"$scratch/bad-city.json"
+reject $n "--crossTraffic: $scratch/bad-city.json: flows[0].to: \"XYZ\": unknown city code" \
+    --crossTraffic="$scratch/bad-city.json"
+printf '%s\n' '{"flows": [{"from": "NYC", "to": "LON",' >"$scratch/cut.json"
+reject $n "--crossTraffic: $scratch/cut.json: line 2, column 1: invalid JSON" \
+    --crossTraffic="$scratch/cut.json"
 
 reject fpga-aggregation "--k=0: must be in 1..1000" --k=0
 reject fpga-aggregation "--k=-1: must not be negative" --k=-1

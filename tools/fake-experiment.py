@@ -72,6 +72,7 @@ FLAGS = {
     "maxWallTime": ("", "Wall-time guard (ignored)"),
     "simulator": ("default", "Simulator (ignored)"),
     "partition": ("", "Rank of every city (ignored)"),
+    "crossTraffic": ("", "Cross-traffic file (ignored)"),
 }
 
 # The nine-city set of doc FACTS (used when the default topology file does not exist yet).
