@@ -27,8 +27,11 @@ out=$(python3 tools/results_dir.py new main)
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Each capability set also runs ring all-reduce over ns-3 TCP (the tcp-ring rows): what
 # today's software gets on the same WAN, the baseline of the gain (BASELINE_TRANSPORTS="" drops it).
-common=(--capabilities=all --schedule=optimal --computeTime="${COMPUTE_TIME:-100ms}" --jobs="$jobs"
-    --baselineTransports="${BASELINE_TRANSPORTS-tcp}")
+common=(--capabilities=all --schedule=optimal --computeTime="${COMPUTE_TIME:-100ms}" --jobs="$jobs")
+baseline_transports=${BASELINE_TRANSPORTS-tcp}
+if [ -n "$baseline_transports" ]; then
+    common+=(--baselineTransports="$baseline_transports")
+fi
 
 # Both runs always end; the first non-zero status (3 = partial results) is the script's.
 status=0
