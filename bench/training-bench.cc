@@ -281,7 +281,7 @@ PrintRow(const std::string& label, const Measurement& m, bool target, double spe
               << std::setw(10) << std::setprecision(1) << m.rssMib << std::setprecision(4)
               << std::setw(10) << m.simulated << std::setw(10) << m.meanSync << std::setw(10)
               << m.estimated << std::setw(12) << m.packets << std::setprecision(0) << std::setw(12)
-              << (m.wall > 0 ? m.packets / m.wall : 0) << std::setw(12) << m.frames << std::setw(13)
+              << (m.wall > 0 ? m.packets / m.wall : 0) << std::setw(12) << m.frames << std::setw(15)
               << (m.wall > 0 ? m.frames / m.wall : 0) << std::setw(8) << m.drops << std::setw(9)
               << m.resends << std::setw(10) << m.crossed << std::setw(8)
               << (target ? (ok ? "ok" : "MISS") : "-") << std::setw(9) << std::setprecision(2);
@@ -307,7 +307,7 @@ PrintHeader(const BenchConfig& config)
     std::cout << std::left << std::setw(22) << "set" << std::right << std::setw(10) << "wall_s"
               << std::setw(10) << "cpu_s" << std::setw(10) << "rss_MiB" << std::setw(10) << "sim_s"
               << std::setw(10) << "sync_s" << std::setw(10) << "est_s" << std::setw(12) << "packets"
-              << std::setw(12) << "pkts/wall_s" << std::setw(12) << "frames" << std::setw(13)
+              << std::setw(12) << "pkts/wall_s" << std::setw(12) << "frames" << std::setw(15)
               << "frames/wall_s" << std::setw(8) << "drops" << std::setw(9) << "resends"
               << std::setw(10) << "crossed" << std::setw(8) << "target" << std::setw(9) << "speedup"
               << std::endl;
