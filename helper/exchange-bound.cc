@@ -101,7 +101,7 @@ ExchangeBound::Bound(const std::vector<Flow>& flows, bool shared) const
     };
 
     std::map<uint32_t, Load> loads;
-    double longest = 0;
+    double bound = 0;
     for (size_t f = 0; f < flows.size(); ++f)
     {
         const Flow& flow = flows[f];
@@ -112,12 +112,16 @@ ExchangeBound::Bound(const std::vector<Flow>& flows, bool shared) const
             path.emplace_back(m_routing.GetHopResource(hop), links[hop.link].delay);
         }
         path.emplace_back(m_routing.GetAccessDownResource(flow.dst), islands[flow.dst].accessDelay);
+        // The flow alone: its own bytes cross its narrowest resource, the first of them not
+        // before they could get there, the last still to travel the rest of the path.
         double total = 0;
-        for (const auto& hop : path)
+        double narrowest = std::numeric_limits<double>::infinity();
+        for (const auto& [resource, delay] : path)
         {
-            total += hop.second;
+            total += delay;
+            narrowest = std::min(narrowest, m_routing.GetResourceCapacity(resource));
         }
-        longest = std::max(longest, total);
+        bound = std::max(bound, total + flow.bytes * 8.0 / narrowest);
         // What may share a resource's bytes: nothing (the flow's own key), the source's other
         // flows (multicast), every flow into an FPGA's island (its last resource).
         const uint64_t own = flows.size() + f;
@@ -136,7 +140,6 @@ ExchangeBound::Bound(const std::vector<Flow>& flows, bool shared) const
             before += delay;
         }
     }
-    double bound = longest;
     for (const auto& [resource, load] : loads)
     {
         uint64_t bytes = 0;

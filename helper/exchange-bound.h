@@ -30,10 +30,13 @@ namespace ns3
  *
  * where up_f(r) is the propagation from f's source island to r and down_f(r) from r (its own
  * delay included) to f's destination island: nothing reaches r before the earliest flow's
- * data could, and the last byte r sends still has to travel on. The bound is the largest of
- * these over the resources and of the longest path delay between two members that exchange.
- * (The plain sum "largest B_r/C_r plus the longest path delay" is not a bound: the busiest
- * link may carry only short paths, whose bytes cross while the long path's propagate.)
+ * data could, and the last byte r sends still has to travel on. Each flow alone also needs
+ * its own path's propagation plus its own bytes at its path's narrowest capacity (whatever is
+ * shared, a flow's M bytes, or the aggregates holding them, all cross every resource of its
+ * path). The bound is the largest of these terms over the resources and the flows, so at
+ * least the longest path between two members that exchange. (The plain sum "largest B_r/C_r
+ * plus the longest path delay" is not a bound: the busiest link may carry only short paths,
+ * whose bytes cross while the long path's propagate.)
  *
  * B_r per algorithm (M the model's bytes):
  *  - ring all-reduce: each member sends its ring segments (ChunkLayout's, 2(k-1) steps) to

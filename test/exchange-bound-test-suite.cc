@@ -163,6 +163,15 @@ class ExchangeBoundByHandTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ_TOL(slow(multicast), twoUpdates, tolerance, "slow, multicast");
         NS_TEST_ASSERT_MSG_EQ_TOL(slow(fpga), twoUpdates, tolerance, "slow, fpga");
         NS_TEST_ASSERT_MSG_EQ_TOL(slow(both), oneUpdate, tolerance, "slow, both");
+        // All four, both, slow access: every access link carries one update (38.4 ms, but B-0's
+        // downlink also serves B-1, 1 ms away: 40.4 ms), A->B two sources (41.2 ms); yet A-0's
+        // update to B-0 alone needs 38.4 ms at its access rate plus the 22 ms path: 60.4 ms.
+        NS_TEST_ASSERT_MSG_EQ_TOL(
+            ExchangeBound(WanRouting(TwoCities(both, SLOW_ACCESS_BPS)), m, false)
+                .GetCliqueBound(all, SyncAlgorithm::DIRECT),
+            oneUpdate,
+            tolerance,
+            "slow, both, four islands: one flow's bytes at the access rate plus its path");
 
         NS_TEST_ASSERT_MSG_EQ_TOL(
             ExchangeBound(withBoth, m, false).GetCliqueBound(all, SyncAlgorithm::RING),
