@@ -10,6 +10,12 @@
  *                  [--sets=none,multicast,fpga,both] [--schedule=global|ring|moshpit]
  *                  [--mtu=9000] [--scheduler=TYPEID] [--baseline]
  *                  [--simulator=default|granted-time-window|null-message] [--partition=...]
+ *                  [--transports=planned,tcp]
+ *
+ * Each set runs once per transport of --transports (planned: paced UDP with the set's
+ * multicast and FPGAs; tcp: ns-3 TCP, unicast), so their speeds compare in one run: "frames"
+ * counts every frame any link device finished sending (data, acknowledgements, control; each
+ * hop once), the packets the simulator handled, and frames/wall_s is the packet-level speed.
  *
  * Targets (2 cores): at most 60 s and 1 GiB per set. Under mpirun with a distributed simulator
  * (an ns-3 built with MPI, tools/build-ns3.sh), each set's simulation is split over the ranks
@@ -27,6 +33,7 @@
 #include "ns3/clique-schedule.h"
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
+#include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
@@ -74,7 +81,15 @@ struct Measurement
     uint64_t drops{0};   //!< queue drops
     uint64_t resends{0}; //!< retransmissions
     uint64_t crossed{0}; //!< packets between ranks
+    uint64_t frames{0};  //!< frames every link device sent (PhyTxEnd), every hop
 };
+
+/** \param frames a counter \param packet a frame that left a link device \brief count it */
+void
+CountFrame(uint64_t* frames, Ptr<const Packet> packet)
+{
+    ++*frames;
+}
 
 /** What every set runs. */
 struct BenchConfig
@@ -88,6 +103,12 @@ struct BenchConfig
     std::string partition; //!< --partition (empty: balanced by load)
 };
 
+/** The transports --transports names: one entry each. */
+const std::vector<std::pair<std::string, TrainingApplication::Transport>> TRANSPORTS = {
+    {"planned", TrainingApplication::PLANNED},
+    {"tcp", TrainingApplication::TCP},
+};
+
 /**
  * \brief Run one capability set in this process.
  * \param config what to run \param set capability set
@@ -95,7 +116,10 @@ struct BenchConfig
  * (the baseline) \return the measurement
  */
 Measurement
-RunSet(const BenchConfig& config, const std::string& set, bool stock)
+RunSet(const BenchConfig& config,
+       const std::string& set,
+       TrainingApplication::Transport transport,
+       bool stock)
 {
     const auto start = std::chrono::steady_clock::now();
     WanTopology topology = WanTopology::LoadFile(config.topology);
@@ -130,7 +154,13 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
     helper.SetModelBytes(config.modelBytes);
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(MilliSeconds(100));
+    helper.SetTransport(transport);
     helper.Install();
+    Measurement m;
+    for (const Ptr<NetDevice>& device : TrainingHelper::GetLinkDevices())
+    {
+        device->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&CountFrame, &m.frames));
+    }
     TrainingExperiment experiment(helper);
     if (stock)
     {
@@ -141,7 +171,6 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
         experiment.SetSchedulerType(config.scheduler);
     }
     experiment.Run();
-    Measurement m;
     // Rank 0 gathered every island's records; the other ranks hold none.
     if (WanMpi::GetRank() == 0)
     {
@@ -191,7 +220,11 @@ RunSet(const BenchConfig& config, const std::string& set, bool stock)
  * \param m where the measurement goes \return whether the child succeeded
  */
 bool
-RunChild(const BenchConfig& config, const std::string& set, bool stock, Measurement& m)
+RunChild(const BenchConfig& config,
+         const std::string& set,
+         TrainingApplication::Transport transport,
+         bool stock,
+         Measurement& m)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -208,7 +241,7 @@ RunChild(const BenchConfig& config, const std::string& set, bool stock, Measurem
         int code = 0;
         try
         {
-            child = RunSet(config, set, stock);
+            child = RunSet(config, set, transport, stock);
         }
         catch (const std::exception& e)
         {
@@ -243,12 +276,13 @@ PrintRow(const std::string& label, const Measurement& m, bool target, double spe
 {
     // On a shared machine wall time includes other jobs: judge by CPU time as well.
     const bool ok = std::min(m.wall, m.cpu) <= TARGET_WALL_S && m.rssMib <= TARGET_RSS_MIB;
-    std::cout << std::left << std::setw(18) << label << std::right << std::fixed
+    std::cout << std::left << std::setw(22) << label << std::right << std::fixed
               << std::setprecision(2) << std::setw(10) << m.wall << std::setw(10) << m.cpu
               << std::setw(10) << std::setprecision(1) << m.rssMib << std::setprecision(4)
               << std::setw(10) << m.simulated << std::setw(10) << m.meanSync << std::setw(10)
               << m.estimated << std::setw(12) << m.packets << std::setprecision(0) << std::setw(12)
-              << (m.wall > 0 ? m.packets / m.wall : 0) << std::setw(8) << m.drops << std::setw(9)
+              << (m.wall > 0 ? m.packets / m.wall : 0) << std::setw(12) << m.frames << std::setw(15)
+              << (m.wall > 0 ? m.frames / m.wall : 0) << std::setw(8) << m.drops << std::setw(9)
               << m.resends << std::setw(10) << m.crossed << std::setw(8)
               << (target ? (ok ? "ok" : "MISS") : "-") << std::setw(9) << std::setprecision(2);
     if (speedup > 0)
@@ -270,12 +304,13 @@ PrintHeader(const BenchConfig& config)
               << " bytes, " << config.rounds << " round(s), schedule " << config.schedule
               << ", MTU " << config.mtu << ", " << WanMpi::GetSize() << " rank(s) per set ("
               << WanMpi::GetSimulator() << " simulator)\n";
-    std::cout << std::left << std::setw(18) << "set" << std::right << std::setw(10) << "wall_s"
+    std::cout << std::left << std::setw(22) << "set" << std::right << std::setw(10) << "wall_s"
               << std::setw(10) << "cpu_s" << std::setw(10) << "rss_MiB" << std::setw(10) << "sim_s"
               << std::setw(10) << "sync_s" << std::setw(10) << "est_s" << std::setw(12) << "packets"
-              << std::setw(12) << "pkts/wall_s" << std::setw(8) << "drops" << std::setw(9)
-              << "resends" << std::setw(10) << "crossed" << std::setw(8) << "target" << std::setw(9)
-              << "speedup" << std::endl;
+              << std::setw(12) << "pkts/wall_s" << std::setw(12) << "frames" << std::setw(15)
+              << "frames/wall_s" << std::setw(8) << "drops" << std::setw(9) << "resends"
+              << std::setw(10) << "crossed" << std::setw(8) << "target" << std::setw(9) << "speedup"
+              << std::endl;
 }
 
 } // namespace
@@ -291,6 +326,8 @@ main(int argc, char** argv)
     cmd.AddValue("modelBytes", "bytes of each island's update", config.modelBytes);
     cmd.AddValue("rounds", "rounds to simulate", config.rounds);
     cmd.AddValue("sets", "capability sets, comma-separated", sets);
+    std::string transports = "planned";
+    cmd.AddValue("transports", "transports, comma-separated: planned, tcp", transports);
     cmd.AddValue("schedule", "global|ring|moshpit", config.schedule);
     cmd.AddValue("mtu", "IP MTU of every link, bytes (chunks fill it)", config.mtu);
     cmd.AddValue("scheduler",
@@ -342,34 +379,54 @@ main(int argc, char** argv)
         PrintHeader(config);
     }
     int status = 0;
+    std::vector<std::pair<std::string, TrainingApplication::Transport>> runs;
+    for (const std::string& name : SplitBenchList(transports))
+    {
+        const auto it = std::find_if(TRANSPORTS.begin(), TRANSPORTS.end(), [&name](const auto& t) {
+            return t.first == name;
+        });
+        if (it == TRANSPORTS.end() ||
+            (it->second == TrainingApplication::TCP && WanMpi::IsDistributed()))
+        {
+            std::cerr << "error: --transports: \"" << name
+                      << "\": expected planned or tcp (tcp in one process only)" << std::endl;
+            WanMpi::Abort(1);
+        }
+        runs.push_back(*it);
+    }
     for (const std::string& set : SplitBenchList(sets))
     {
-        Measurement stock;
-        if (baseline)
+        for (const auto& [name, transport] : runs)
         {
-            if (!RunChild(config, set, true, stock))
+            // One transport: the rows keep the set's name, as before --transports.
+            const std::string label = runs.size() == 1 ? set : set + " " + name;
+            Measurement stock;
+            if (baseline)
             {
-                std::cout << set << " (stock) failed" << std::endl;
+                if (!RunChild(config, set, transport, true, stock))
+                {
+                    std::cout << label << " (stock) failed" << std::endl;
+                    status = 1;
+                    continue;
+                }
+                PrintRow(label + " (stock)", stock, false, 0);
+            }
+            Measurement m;
+            // Distributed: every rank runs the set in its own process (MPI forbids forking).
+            if (WanMpi::IsDistributed())
+            {
+                m = RunSet(config, set, transport, false);
+            }
+            else if (!RunChild(config, set, transport, false, m))
+            {
+                std::cout << label << " failed" << std::endl;
                 status = 1;
                 continue;
             }
-            PrintRow(set + " (stock)", stock, false, 0);
-        }
-        Measurement m;
-        // Distributed: every rank runs the set in its own process (MPI forbids forking).
-        if (WanMpi::IsDistributed())
-        {
-            m = RunSet(config, set, false);
-        }
-        else if (!RunChild(config, set, false, m))
-        {
-            std::cout << set << " failed" << std::endl;
-            status = 1;
-            continue;
-        }
-        if (writer)
-        {
-            PrintRow(set, m, true, baseline && m.wall > 0 ? stock.wall / m.wall : 0);
+            if (writer)
+            {
+                PrintRow(label, m, true, baseline && m.wall > 0 ? stock.wall / m.wall : 0);
+            }
         }
     }
     WanMpi::Finalize();

@@ -48,6 +48,7 @@
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/cross-traffic-helper.h"
+#include "ns3/exchange-bound.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-transport.h"
@@ -55,6 +56,7 @@
 #include "ns3/training-helper.h"
 #include "ns3/training-output.h"
 #include "ns3/training-planner.h"
+#include "ns3/training-table.h"
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-command-line.h"
@@ -107,6 +109,38 @@ constexpr double PROGRESS_SECONDS = 5.0;
 /** The capability sets --capabilities=all runs, in order. */
 const std::vector<std::string> ALL_SETS = {"none", "multicast", "fpga", "both"};
 
+/** A transport --transport and --baselineTransports may name. */
+struct TransportChoice
+{
+    std::string name;                         //!< its flag value
+    TrainingApplication::Transport transport; //!< what the applications run
+    bool unicastOnly;                         //!< ignores multicast and FPGAs (ExchangeBound)
+    bool oneProcess;                          //!< cannot be split over MPI ranks
+};
+
+/** Every transport, in the order the flags list them: one entry each. */
+const std::vector<TransportChoice> TRANSPORTS = {
+    {"planned", TrainingApplication::PLANNED, false, false},
+    {"tcp", TrainingApplication::TCP, true, true},
+};
+
+/**
+ * \param name a transport's flag value \return its entry
+ * \throws std::runtime_error for a name TRANSPORTS does not hold
+ */
+const TransportChoice&
+FindTransport(const std::string& name)
+{
+    for (const TransportChoice& choice : TRANSPORTS)
+    {
+        if (choice.name == name)
+        {
+            return choice;
+        }
+    }
+    throw std::runtime_error("unknown transport \"" + name + "\"");
+}
+
 /** Everything one experiment needs besides the topology. */
 struct ExperimentConfig
 {
@@ -142,6 +176,9 @@ struct ExperimentJob
     std::string scheduleLabel; //!< "optimal", a baseline name or a schedule file
     uint32_t rounds;           //!< rounds to run
     bool crossTraffic{true};   //!< carry the --crossTraffic flows (not in the colocated run)
+    std::string transport;     //!< its transport (TRANSPORTS)
+    std::string label;         //!< its schedule label in the outputs (scheduleLabel, or e.g.
+                               //!< "tcp-ring" for a --baselineTransports run)
 };
 
 /** One experiment's outputs. */
@@ -279,8 +316,8 @@ OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
     optimiser.SetSeed(config.seed);
     optimiser.SetMaxPeriod(config.maxPeriod);
     optimiser.SetCostModelAttribute("Mtu", UintegerValue(config.mtu));
-    const ScheduleSearchResult search = optimiser.Optimise(
-        WanRouting(TrainingPlanner::PlannedTopology(topology, config.transport == "tcp")));
+    const ScheduleSearchResult search = optimiser.Optimise(WanRouting(
+        TrainingPlanner::PlannedTopology(topology, FindTransport(config.transport).unicastOnly)));
     CliqueSchedule best = search.best.schedule;
     best.SetName("optimal:" + best.GetName());
     return best;
@@ -404,9 +441,10 @@ RunExperiment(const WanTopology& topology,
     helper.SetModelBytes(config.modelBytes);
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(config.computeTime);
-    if (config.transport == "tcp")
+    const TransportChoice& transport = FindTransport(config.transport);
+    helper.SetTransport(transport.transport);
+    if (transport.transport == TrainingApplication::TCP)
     {
-        helper.SetTransport(TrainingApplication::TCP);
         helper.SetTcpAttribute("CongestionControl", TypeIdValue(config.tcp));
         helper.SetTcpAttribute("BufferBytes", UintegerValue(config.tcpBufferBytes));
     }
@@ -446,6 +484,15 @@ RunExperiment(const WanTopology& topology,
     result.scheduleDetail =
         helper.GetSchedule().GetName() + " " + helper.GetSchedule().DescribeCliqueSizes();
     result.summary = experiment.Summarise(config.epsilon);
+    // The simulated exchanges against a bound that does not use the cost model.
+    const ExchangeBound bound(wan.GetRouting(), config.modelBytes, transport.unicastOnly);
+    const ExchangeBound::Comparison comparison =
+        bound.Compare(experiment.GetRecords(), helper.GetSchedule());
+    if (comparison.exchanges > 0)
+    {
+        result.summary.meanExchange = comparison.meanExchange;
+        result.summary.exchangeBound = comparison.meanBound;
+    }
     std::ostringstream rounds;
     TrainingOutput::WriteRounds(rounds, experiment, capabilities, scheduleLabel);
     result.roundsCsv = rounds.str();
@@ -506,17 +553,18 @@ ExperimentResult
 RunJob(const ExperimentJob& job, const ExperimentConfig& config)
 {
     const uint32_t n = job.topology.GetIslands().size();
-    const CliqueSchedule schedule = job.scheduleLabel == "optimal"
-                                        ? OptimalSchedule(job.topology, config)
-                                        : MakeSchedule(job.scheduleLabel, n);
     ExperimentConfig jobConfig = config;
     jobConfig.rounds = job.rounds;
+    jobConfig.transport = job.transport;
+    const CliqueSchedule schedule = job.scheduleLabel == "optimal"
+                                        ? OptimalSchedule(job.topology, jobConfig)
+                                        : MakeSchedule(job.scheduleLabel, n);
     if (!job.crossTraffic)
     {
         jobConfig.crossTraffic.clear();
     }
     ExperimentResult result =
-        RunExperiment(job.topology, job.capabilities, schedule, job.scheduleLabel, jobConfig);
+        RunExperiment(job.topology, job.capabilities, schedule, job.label, jobConfig);
     if (!config.crossTraffic.empty() && !result.cross)
     {
         result.cross.emplace(); // a run without the flows: none to report
@@ -563,7 +611,7 @@ PartResult(const nlohmann::json& part)
 std::string
 JobName(const ExperimentJob& job)
 {
-    return job.capabilities + " / " + job.scheduleLabel;
+    return job.capabilities + " / " + job.label;
 }
 
 /**
@@ -689,145 +737,6 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
 }
 
 /**
- * \param s a summary
- * \return its counters that tell of trouble, e.g. "stopped by maxSimTime; lost peers: NYC-0 2;
- *         router drops: NoRoute 3", or "" if there is none
- */
-std::string
-DescribeTrouble(const TrainingSummary& s)
-{
-    std::ostringstream os;
-    const auto part = [&os](const std::string& text) {
-        os << (os.tellp() > 0 ? "; " : "") << text;
-    };
-    if (!s.stoppedBy.empty())
-    {
-        part("stopped by " + s.stoppedBy);
-    }
-    std::string lost;
-    for (const auto& [island, count] : s.lostPeersByIsland)
-    {
-        lost += count == 0 ? "" : " " + island + " " + std::to_string(count);
-    }
-    if (!lost.empty())
-    {
-        part("lost peers:" + lost);
-    }
-    std::string drops;
-    for (uint32_t r = 0; r < WanRouterNetDevice::DROP_REASON_COUNT; ++r)
-    {
-        const auto reason = static_cast<WanRouterNetDevice::DropReason>(r);
-        drops += s.routers.drops[r] == 0
-                     ? ""
-                     : std::string(" ") + WanRouterNetDevice::DropReasonName(reason) + " " +
-                           std::to_string(s.routers.drops[r]);
-    }
-    if (!drops.empty())
-    {
-        part("router drops:" + drops);
-    }
-    if (s.fpga.partial + s.fpga.wraps + s.fpga.overflows + s.fpga.mismatches > 0)
-    {
-        part("fpga: partial flushes " + std::to_string(s.fpga.partial) + " (early " +
-             std::to_string(s.fpga.earlyFlushes) + "), wraps " + std::to_string(s.fpga.wraps) +
-             ", slots exhausted " + std::to_string(s.fpga.overflows) + ", mismatches " +
-             std::to_string(s.fpga.mismatches));
-    }
-    return os.str();
-}
-
-/**
- * \param results the cross-traffic flows of a run
- * \return one item per flow, e.g. " #0 NYC>LON tcp bulk, goodput 0.188 Gbps; #1 LON>NYC udp
- *         offered 70.000 Gbps, goodput 69.945 Gbps"
- */
-std::string
-DescribeCrossTraffic(const std::vector<CrossTrafficResult>& results)
-{
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(3);
-    const char* separator = " #";
-    for (const CrossTrafficResult& r : results)
-    {
-        os << separator << r.flow << " " << r.from << ">" << r.to << " " << r.protocol << " ";
-        separator = "; #";
-        if (r.bulk)
-        {
-            os << "bulk";
-        }
-        else
-        {
-            os << "offered " << r.offeredBps / 1e9 << " Gbps";
-        }
-        os << ", goodput " << r.goodputBps / 1e9 << " Gbps";
-    }
-    return os.str();
-}
-
-/** \param results the results \brief print the summary table on stdout */
-void
-PrintTable(const std::vector<ExperimentResult>& results)
-{
-    std::cout << std::left << std::setw(13) << "capabilities" << std::setw(22) << "schedule"
-              << std::right << std::setw(12) << "round_s" << std::setw(12) << "sync_s"
-              << std::setw(12) << "est_sync_s" << std::setw(10) << "R_eps" << std::setw(12)
-              << "T_eps_s" << std::setw(9) << "gap" << std::setw(9) << "resends" << std::setw(7)
-              << "lost" << std::setw(8) << "qdrops" << std::setw(8) << "rdrops" << std::setw(10)
-              << "fpga_part" << std::setw(10) << "fpga_full" << std::setw(7) << "unfin"
-              << "\n";
-    for (const ExperimentResult& r : results)
-    {
-        const TrainingSummary& s = r.summary;
-        std::cout << std::left << std::setw(13) << r.capabilities << std::setw(22) << r.schedule
-                  << std::right << std::fixed << std::setprecision(4) << std::setw(12)
-                  << s.meanRound << std::setw(12) << s.meanSync << std::setw(12) << s.estimatedSync
-                  << std::setw(10)
-                  << (s.roundsToEpsilon ? std::to_string(*s.roundsToEpsilon) : "never")
-                  << std::setw(12);
-        if (s.timeToEpsilon)
-        {
-            std::cout << *s.timeToEpsilon;
-        }
-        else
-        {
-            std::cout << "-";
-        }
-        std::cout << std::setw(9) << std::setprecision(2);
-        if (s.gapToColocated)
-        {
-            std::cout << *s.gapToColocated;
-        }
-        else
-        {
-            std::cout << "-";
-        }
-        std::cout << std::setw(9) << s.retransmissions << std::setw(7) << s.lostPeers
-                  << std::setw(8) << s.queueDrops << std::setw(8) << s.routers.GetTotal()
-                  << std::setw(10) << s.fpga.partial << std::setw(10) << s.fpga.overflows
-                  << std::setw(7) << s.unfinishedRounds << "\n";
-        const std::string details = DescribeTrouble(s);
-        if (!details.empty())
-        {
-            std::cout << "  " << details << "\n";
-        }
-        if (!s.transportNote.empty())
-        {
-            std::cout << "  note: " << s.transportNote << "\n";
-        }
-        if (s.heldStarts > 0)
-        {
-            std::cout << "  plan: " << s.heldStarts
-                      << " island-rounds hold their sending until their receivers are done "
-                         "with other senders' previous round\n";
-        }
-        if (r.cross && !r.cross->empty())
-        {
-            std::cout << "  cross:" << DescribeCrossTraffic(*r.cross) << "\n";
-        }
-    }
-}
-
-/**
  * \brief The example's body (RunMain turns exceptions into "error: ..." and exit code 1).
  * \param argc argument count \param argv arguments \return exit code
  */
@@ -935,13 +844,24 @@ Main(int argc, char** argv)
                        "with a distributed simulator: the rank of every city, e.g. "
                        "NYC:0,LAX:1,... (empty: balanced by the plan's estimated load)",
                        config.partition);
+    std::vector<std::string> transportNames;
+    for (const TransportChoice& choice : TRANSPORTS)
+    {
+        transportNames.push_back(choice.name);
+    }
     flags.AddChoice("transport",
                     "how exchanges reach the wire: planned (paced at the plan's rates over UDP, "
                     "with multicast and FPGA aggregation where the capabilities allow) or tcp "
                     "(ns-3 TCP connections, unicast, without multicast and FPGAs)",
                     config.transport,
-                    {"planned", "tcp"},
+                    transportNames,
                     {{"adaptive", "not available yet (issue #16, part 2)"}});
+    std::string baselineTransports;
+    cmd.Get().AddValue("baselineTransports",
+                       "with --schedule=optimal and --baselines: comma-separated transports "
+                       "each capability set also runs ring all-reduce over, as a baseline "
+                       "labelled e.g. tcp-ring, e.g. tcp (empty: none)",
+                       baselineTransports);
     TypeIdValue congestion;
     CreateObject<TcpTransport>()->GetAttribute("CongestionControl", congestion);
     config.tcp = congestion.Get();
@@ -982,14 +902,51 @@ Main(int argc, char** argv)
                                  " MPI ranks (consensus is computed over all islands' "
                                  "parameters as rounds end)");
     }
-    if (config.transport == "tcp" && WanMpi::GetSize() > 1)
+    // The transports of the --baselineTransports runs, each known and other than --transport.
+    std::vector<std::string> extraTransports;
+    std::istringstream transportList(baselineTransports);
+    for (std::string name; std::getline(transportList, name, ',');)
     {
-        throw std::runtime_error(WanFlags::Rejection("transport",
-                                                     config.transport,
-                                                     "needs one process, not " +
-                                                         std::to_string(WanMpi::GetSize()) +
-                                                         " MPI ranks (TCP segments carry real "
-                                                         "bytes, which cannot cross ranks)"));
+        std::string expected;
+        for (const std::string& known : transportNames)
+        {
+            expected += (expected.empty() ? "" : "|") + known;
+        }
+        std::string problem;
+        if (std::find(transportNames.begin(), transportNames.end(), name) == transportNames.end())
+        {
+            problem = "\"" + name + "\": expected " + expected;
+        }
+        else if (name == config.transport)
+        {
+            problem = "\"" + name + "\" is --transport's own";
+        }
+        else if (std::find(extraTransports.begin(), extraTransports.end(), name) !=
+                 extraTransports.end())
+        {
+            problem = "\"" + name + "\" named twice";
+        }
+        if (!problem.empty())
+        {
+            throw std::runtime_error(
+                WanFlags::Rejection("baselineTransports", baselineTransports, problem));
+        }
+        extraTransports.push_back(name);
+    }
+    std::vector<std::string> allTransports = extraTransports;
+    allTransports.push_back(config.transport);
+    for (const std::string& name : allTransports)
+    {
+        if (!FindTransport(name).oneProcess || WanMpi::GetSize() == 1)
+        {
+            continue;
+        }
+        throw std::runtime_error(
+            WanFlags::Rejection(name == config.transport ? "transport" : "baselineTransports",
+                                name,
+                                "needs one process, not " + std::to_string(WanMpi::GetSize()) +
+                                    " MPI ranks (TCP segments carry real "
+                                    "bytes, which cannot cross ranks)"));
     }
     if (workers > 1 && WanMpi::GetSize() > 1)
     {
@@ -1065,14 +1022,36 @@ Main(int argc, char** argv)
         {
             // The baselines --schedule=optimal adds may run fewer rounds (--baselineRounds).
             const bool added = spec != config.schedule;
-            jobs.push_back({run.second, run.first, spec, added ? baselineRounds : config.rounds});
+            jobs.push_back({run.second,
+                            run.first,
+                            spec,
+                            added ? baselineRounds : config.rounds,
+                            true,
+                            config.transport,
+                            spec});
+        }
+        if (config.schedule != "optimal" || !baselines)
+        {
+            continue;
+        }
+        for (const std::string& name : extraTransports)
+        {
+            // What today's software runs on the same WAN: ring all-reduce over the transport.
+            jobs.push_back(
+                {run.second, run.first, "ring", baselineRounds, true, name, name + "-ring"});
         }
     }
     if (colocated)
     {
         // The same workload in one data centre with ring all-reduce: the gap is the ratio of
         // times to epsilon-consensus.
-        jobs.push_back({ColocatedTopology(loaded), "colocated", "ring", baselineRounds, false});
+        jobs.push_back({ColocatedTopology(loaded),
+                        "colocated",
+                        "ring",
+                        baselineRounds,
+                        false,
+                        config.transport,
+                        "ring"});
     }
     int exitCode = WanCommandLine::EXIT_COMPLETE;
     std::vector<ExperimentResult> results = RunJobs(jobs, config, workers, output, exitCode);
@@ -1093,6 +1072,22 @@ Main(int argc, char** argv)
             if (referenceTime && *referenceTime > 0 && r.summary.timeToEpsilon)
             {
                 r.summary.gapToColocated = *r.summary.timeToEpsilon / *referenceTime;
+            }
+        }
+    }
+
+    // The gain of each --transport run over the --baselineTransports runs of its capability
+    // set: their time to epsilon over its own.
+    for (size_t i = 0; i < results.size(); ++i)
+    {
+        const std::optional<double> own = results[i].summary.timeToEpsilon;
+        for (size_t j = 0; j < results.size() && jobs[i].transport == config.transport; ++j)
+        {
+            const std::optional<double> other = results[j].summary.timeToEpsilon;
+            if (jobs[j].transport != config.transport &&
+                jobs[j].capabilities == jobs[i].capabilities && own && other && *own > 0)
+            {
+                results[i].summary.gainOver[jobs[j].transport] = *other / *own;
             }
         }
     }
@@ -1149,11 +1144,17 @@ Main(int argc, char** argv)
                          {"maxWallTime", flags.GetText("maxWallTime")},
                          {"transport", config.transport},
                          {"tcp", flags.GetText("tcp")},
-                         {"tcpBufferBytes", config.tcpBufferBytes}};
+                         {"tcpBufferBytes", config.tcpBufferBytes},
+                         {"baselineTransports", baselineTransports}};
     summary["results"] = resultList;
     summary["exit_code"] = exitCode;
     WriteFile(output + "/summary.json", summary.dump(2) + "\n");
-    PrintTable(results);
+    std::vector<TrainingTableRow> table;
+    for (const ExperimentResult& r : results)
+    {
+        table.push_back({r.capabilities, r.schedule, r.summary, r.cross});
+    }
+    TrainingTable::Print(std::cout, table);
     if (exitCode != WanCommandLine::EXIT_COMPLETE)
     {
         std::cerr << "partial results (exit code " << exitCode

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -96,6 +97,14 @@ struct TrainingSummary
     std::string transportNote;        //!< what the transport left out (capabilities TCP cannot use)
     std::optional<double> colocatedTimeToEpsilon; //!< the simulated colocated reference's, s
     std::optional<double> gapToColocated;         //!< timeToEpsilon / colocatedTimeToEpsilon
+    /** Mean exchange time of the clique-rounds every member finished (first sync start to
+     *  last sync end), s; none: not compared (ExchangeBound::Compare) */
+    std::optional<double> meanExchange;
+    /** ExchangeBound's mean lower bound over the same clique-rounds, s */
+    std::optional<double> exchangeBound;
+    /** Per other transport run beside this one on the same capability set (its name): its
+     *  time to epsilon over this one's (> 1: this one is faster) */
+    std::map<std::string, double> gainOver;
 
     /** \return true if every round ended with every peer: no lost peer, no unfinished round */
     bool IsComplete() const;

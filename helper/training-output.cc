@@ -218,7 +218,16 @@ TrainingOutput::SummaryToJson(const TrainingSummary& s)
         {"transport_note",
          s.transportNote.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.transportNote)},
         {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
-        {"gap_to_colocated", OrNull(s.gapToColocated)}};
+        {"gap_to_colocated", OrNull(s.gapToColocated)},
+        {"sim_vs_estimate",
+         s.estimatedSync > 0 ? nlohmann::json(s.meanSync / s.estimatedSync - 1) : nullptr},
+        {"mean_exchange_s", OrNull(s.meanExchange)},
+        {"exchange_bound_s", OrNull(s.exchangeBound)},
+        {"exchange_vs_bound",
+         s.meanExchange && s.exchangeBound && *s.exchangeBound > 0
+             ? nlohmann::json(*s.meanExchange / *s.exchangeBound)
+             : nullptr},
+        {"gain_over", s.gainOver}};
 }
 
 TrainingSummary
@@ -261,6 +270,9 @@ TrainingOutput::SummaryFromJson(const nlohmann::json& entry)
     s.transportNote = FromNullable<std::string>(entry.at("transport_note")).value_or("");
     s.colocatedTimeToEpsilon = FromNullable<double>(entry.at("colocated_time_to_epsilon_s"));
     s.gapToColocated = FromNullable<double>(entry.at("gap_to_colocated"));
+    s.meanExchange = FromNullable<double>(entry.at("mean_exchange_s"));
+    s.exchangeBound = FromNullable<double>(entry.at("exchange_bound_s"));
+    s.gainOver = entry.at("gain_over").get<std::map<std::string, double>>();
     return s;
 }
 

@@ -90,6 +90,11 @@ reject $n "--seed=-1: must not be negative" --seed=-1
 reject $n "--transport=adaptive: not available yet (issue #16, part 2); expected planned|tcp" \
     --transport=adaptive
 reject $n "--transport=udp: expected planned|tcp" --transport=udp
+reject $n "--baselineTransports=tcp,udp: \"udp\": expected planned|tcp" \
+    --baselineTransports=tcp,udp
+reject $n "--baselineTransports=planned: \"planned\" is --transport's own" \
+    --baselineTransports=planned
+reject $n "--baselineTransports=tcp,tcp: \"tcp\" named twice" --baselineTransports=tcp,tcp
 reject $n "--tcp=TcpFoo: not a TCP congestion control of this ns-3; expected one of" --tcp=TcpFoo
 reject $n "--tcpBufferBytes=-1: must not be negative" --tcpBufferBytes=-1
 reject $n "--tcpBufferBytes=4294967296: must be in 0..4294967295" --tcpBufferBytes=4294967296

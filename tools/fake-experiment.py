@@ -73,7 +73,12 @@ FLAGS = {
     "simulator": ("default", "Simulator (ignored)"),
     "partition": ("", "Rank of every city (ignored)"),
     "crossTraffic": ("", "Cross-traffic file (ignored)"),
+    "transport": ("planned", "Transport: planned|tcp (tcp: unicast, no capability helps)"),
+    "baselineTransports": ("", "Transports of extra ring baselines (ignored)"),
+    "tcp": ("TcpCubic", "TCP congestion control (ignored)"),
+    "tcpBufferBytes": ("0", "TCP buffer bytes (ignored)"),
 }
+TRANSPORTS = ("planned", "tcp")
 
 # The nine-city set of doc FACTS (used when the default topology file does not exist yet).
 BUILTIN_CITIES = [
@@ -187,6 +192,8 @@ def validate(values):
     if cfg["schedule"] not in SCHEDULES:
         raise UsageError(f"--schedule={cfg['schedule']}: unknown schedule (the fake knows "
                          f"{'|'.join(SCHEDULES)})")
+    if cfg["transport"] not in TRANSPORTS:
+        raise UsageError(f"--transport={cfg['transport']}: expected {'|'.join(TRANSPORTS)}")
     if cfg["payload"] not in ("virtual", "real"):
         raise UsageError(f"--payload={cfg['payload']}: expected virtual|real")
     for flag in ("seed", "modelBytes", "rounds"):
@@ -235,17 +242,19 @@ def simulate(cfg, caps, islands, links, partial=False):
     access_bps = parse_rate(cfg["accessBandwidth"], "accessBandwidth", DEFAULT_ACCESS_BPS)
     wan_bps = parse_rate(cfg["wanBandwidth"], "wanBandwidth", DEFAULT_WAN_BPS)
     k = min(SCHEDULE_CLIQUE[schedule], len(islands))
-    sync_est = (cfg["modelBytes"] * 8.0 * max(k - 1, 1) / access_bps * CAPABILITY_FACTOR[caps]
-                + 0.05)
+    factor = CAPABILITY_FACTOR[caps] if cfg["transport"] == "planned" else 1.0
+    sync_est = cfg["modelBytes"] * 8.0 * max(k - 1, 1) / access_bps * factor + 0.05
     packets = math.ceil(cfg["modelBytes"] / 1400)
     rounds_rows, consensus_rows = [], []
     round_times, sync_times = [], []
     t = 0.0
     distance = 1.0
     lost = []
+    exchanges = []  # per finished clique-round: last sync end - first sync start
     for rnd in range(cfg["rounds"]):
         round_end = t
         for clique_id, members in enumerate(cliques(islands, schedule, rnd)):
+            window = []
             for island in members:
                 sync = sync_est * (1.0 + 0.2 * jitter(cfg, caps, rnd, island))
                 retrans = round(packets * cfg["lossRate"] * (len(members) - 1))
@@ -274,7 +283,10 @@ def simulate(cfg, caps, islands, links, partial=False):
                     continue
                 rounds_rows.append(row)
                 sync_times.append(sync)
+                window.append((t + compute_s, t + compute_s + sync))
                 round_end = max(round_end, t + compute_s + sync)
+            if len(members) > 1 and len(window) == len(members):
+                exchanges.append(max(e for _, e in window) - min(s for s, _ in window))
         round_times.append(round_end - t)
         t = round_end
         distance *= SCHEDULE_CONTRACTION[schedule]
@@ -313,11 +325,18 @@ def simulate(cfg, caps, islands, links, partial=False):
         "complete": not lost, "unfinished_rounds": 1 if lost else 0, "stopped_by": None,
         "fpga_partial_flushes": 0, "fpga_early_flushes": 0, "fpga_overflows": 0,
         "fpga_wraps": 0, "fpga_pass_throughs": {}, "router_drops": {}, "held_starts": 0,
-        "transport": "planned", "transport_note": None,
+        "transport": cfg["transport"], "transport_note": None,
         "colocated_time_to_epsilon_s": colocated,
         "gap_to_colocated": to_eps * mean_round / colocated,
         "cliques_per_round": [len(cliques(islands, schedule, r)) for r in range(cfg["rounds"])],
+        # The fake's bound: 90% of the estimate, as a number the tests can read back.
+        "mean_exchange_s": sum(exchanges) / len(exchanges) if exchanges else None,
+        "exchange_bound_s": 0.9 * sync_est if exchanges else None,
+        "gain_over": {},
     }
+    result["sim_vs_estimate"] = result["mean_sync_s"] / sync_est - 1
+    result["exchange_vs_bound"] = (result["mean_exchange_s"] / result["exchange_bound_s"]
+                                   if exchanges else None)
     if cfg["payload"] == "virtual":
         result["rounds_to_epsilon"] = None  # numerics only exist in real mode
         result["time_to_epsilon_s"] = None

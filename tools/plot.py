@@ -199,8 +199,9 @@ def save(fig, path):
     print(f"plot: wrote {path}", file=sys.stderr)
 
 
-def breakdown_figure(bars, title, path, note=""):
-    """bars: list of (label, compute_s, sync_s, estimated_sync_s or None)."""
+def breakdown_figure(bars, title, path, note="", gains=None):
+    """bars: list of (label, compute_s, sync_s, estimated_sync_s or None); gains: per bar
+    index, a text written above it (the gain over another transport), or none."""
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(max(6.0, 1.1 * len(bars) + 2.5), 4.8))
     xs = list(range(len(bars)))
@@ -213,6 +214,10 @@ def breakdown_figure(bars, title, path, note=""):
     if est:
         ax.scatter([e[0] for e in est], [e[1] for e in est], marker="_", s=600, linewidths=2.5,
                    color="black", zorder=3, label="compute + sync estimated by the cost model")
+    for x, text in (gains or {}).items():
+        top = bars[x][1] + max(bars[x][2], bars[x][3] or 0.0)
+        ax.annotate(text, (x, top), xytext=(0, 4), textcoords="offset points", ha="center",
+                    va="bottom", fontsize=8)
     ax.set_xticks(xs)
     ax.set_xticklabels([b[0] for b in bars], rotation=30 if len(bars) > 4 else 0,
                        ha="right" if len(bars) > 4 else "center")
@@ -237,12 +242,21 @@ def plot_round_breakdown(rows, summary, path):
         acc[2] += 1
     if not groups:
         raise InputError("rounds.csv has no rows with compute_start_s, sync_start_s, sync_end_s")
-    estimates = {}
+    estimates, gains = {}, {}
     for entry in summary.get("results") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("estimated_sync_s"), (int, float)):
-            estimates[(entry.get("capabilities", ""), entry.get("schedule", ""))] = \
-                entry["estimated_sync_s"]
+        if not isinstance(entry, dict):
+            continue
+        key = (entry.get("capabilities", ""), entry.get("schedule", ""))
+        if isinstance(entry.get("estimated_sync_s"), (int, float)):
+            estimates[key] = entry["estimated_sync_s"]
+        # The gain over the --baselineTransports rows (e.g. tcp-ring), above the optimiser's
+        # bar: "11.3x over tcp".
+        over = entry.get("gain_over")
+        if key[1] == "optimal" and isinstance(over, dict):
+            gains[key] = "\n".join(f"{g:.1f}x over {t}" for t, g in sorted(over.items())
+                                   if isinstance(g, (int, float)))
     bars = [(key_label(k), c / n, s / n, estimates.get(k)) for k, (c, s, n) in groups.items()]
+    gain_text = {i: gains[k] for i, k in enumerate(groups) if gains.get(k)}
     config = summary.get("config") or {}
     shown = ["modelBytes", "rounds", "mtu"]
     if config.get("baselineRounds") not in (None, config.get("rounds")):
@@ -250,7 +264,7 @@ def plot_round_breakdown(rows, summary, path):
     shown += [k for k in ("accessBandwidth", "wanBandwidth") if config.get(k)]  # "": the file's
     detail = ", ".join(f"{k}={config[k]}" for k in shown if k in config)
     breakdown_figure(bars, "Round time breakdown (mean over islands and rounds)", path,
-                     detail)
+                     detail, gain_text)
 
 
 def plot_consensus(rows, path):

@@ -10,7 +10,8 @@
 # Environment: MODEL_BYTES (default 1000000000), ROUNDS (2), BASELINE_ROUNDS (1) and MTU (64000)
 # for the virtual run; REAL_MODEL_BYTES (1000000), REAL_ROUNDS (8), REAL_ACCESS_BANDWIDTH (100Mbps)
 # and REAL_WAN_BANDWIDTH (1Gbps) for the real run; COMPUTE_TIME (100ms), JOBS (the number of
-# cores), RESULTS (the results root, default results). Extra arguments go to both runs.
+# cores), BASELINE_TRANSPORTS (tcp), RESULTS (the results root, default results). Extra
+# arguments go to both runs.
 # Exit status: 0, or the first failing run's (3: results written but partial; 1: bad input).
 # MTU=9000 keeps standard jumbo frames for the 1 GB run: about seven times as many packets, so
 # about seven times as long (see doc/wan-training.rst, "Speed"). One experiment split over
@@ -24,7 +25,13 @@ tools/build.sh release
 export RESULTS=${RESULTS:-results}
 out=$(python3 tools/results_dir.py new main)
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# Each capability set also runs ring all-reduce over ns-3 TCP (the tcp-ring rows): what
+# today's software gets on the same WAN, the baseline of the gain (BASELINE_TRANSPORTS="" drops it).
 common=(--capabilities=all --schedule=optimal --computeTime="${COMPUTE_TIME:-100ms}" --jobs="$jobs")
+baseline_transports=${BASELINE_TRANSPORTS-tcp}
+if [ -n "$baseline_transports" ]; then
+    common+=(--baselineTransports="$baseline_transports")
+fi
 
 # Both runs always end; the first non-zero status (3 = partial results) is the script's.
 status=0

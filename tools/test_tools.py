@@ -63,6 +63,23 @@ def find_example(name="nine-city-training"):
     return None
 
 
+def load_fidelity():
+    """tools/fidelity.py as a module."""
+    spec = importlib.util.spec_from_file_location("fidelity", FIDELITY)
+    sys.path.insert(0, TOOLS)
+    try:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(TOOLS)
+    return module
+
+
+def module_transports():
+    """tools/fidelity.py's TRANSPORTS (the runs its --run makes, in order)."""
+    return load_fidelity().TRANSPORTS
+
+
 def matplotlib_available():
     for python in (sys.executable, "/usr/bin/python3"):
         if os.path.exists(python) and subprocess.run(
@@ -607,8 +624,11 @@ class ResultsRuleTest(ToolTestCase):
 class FidelityTest(ToolTestCase):
     """tools/fidelity.py's table, against rows the test computes from rounds.csv itself."""
 
-    def make_run(self, *flags, env=None):
-        out = os.path.join(self.tmp, "run")
+    HEADER = ("transport", "capabilities", "schedule", "sim_s", "est_s", "exch_s", "bound_s",
+              "sim/est-1", "exch/bound", "resends")
+
+    def make_run(self, *flags, env=None, name="run"):
+        out = os.path.join(self.tmp, name)
         proc = subprocess.run([sys.executable, FAKE, f"--output={out}", "--capabilities=all",
                                "--schedule=moshpit", "--rounds=3", *flags], capture_output=True,
                               text=True, env=env or self.env, cwd=REPO)
@@ -626,18 +646,28 @@ class FidelityTest(ToolTestCase):
         return out
 
     def expected(self, out):
-        """(capabilities, schedule_detail, sync_s, est_sync_s, difference, resends) per set."""
+        """One row of HEADER per set: the simulated figures from rounds.csv (the exchange of
+        a clique-round: its last sync end - its first sync start, over the clique-rounds every
+        member finished), the estimate and the bound from summary.json."""
         with open(os.path.join(out, "rounds.csv"), newline="", encoding="utf-8") as f:
             table = list(csv.reader(f))
         col = {name: i for i, name in enumerate(table[0])}
-        syncs, resends = {}, {}
+        syncs, resends, windows = {}, {}, {}
         for row in table[1:]:
             self.assertEqual(len(row), len(table[0]))
             key = row[col["capabilities"]]
             resends[key] = resends.get(key, 0) + int(row[col["retransmissions"]])
+            window = windows.setdefault((key, row[col["round"]], row[col["clique"]]),
+                                        [len(row[col["members"]].split()), []])
             if row[col["sync_end_s"]]:
-                syncs.setdefault(key, []).append(float(row[col["sync_end_s"]]) -
-                                                 float(row[col["sync_start_s"]]))
+                start, end = float(row[col["sync_start_s"]]), float(row[col["sync_end_s"]])
+                syncs.setdefault(key, []).append(end - start)
+                window[1].append((start, end))
+        exchanges = {}
+        for (key, _, _), (members, times) in windows.items():
+            if members > 1 and len(times) == members:
+                exchanges.setdefault(key, []).append(max(e for _, e in times) -
+                                                     min(b for b, _ in times))
         with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
             summary = json.load(f)["results"]
         rows = []
@@ -645,9 +675,20 @@ class FidelityTest(ToolTestCase):
             key = entry["capabilities"]
             sync = sum(syncs[key]) / len(syncs[key])
             est = entry["estimated_sync_s"]
-            rows.append((key, entry["schedule_detail"], f"{sync:.4f}", f"{est:.4f}",
-                         f"{100 * (sync - est) / est:+.3f}%", str(resends[key])))
+            exch = sum(exchanges[key]) / len(exchanges[key])
+            bound = entry["exchange_bound_s"]
+            rows.append((entry["transport"], key, entry["schedule_detail"], f"{sync:.4f}",
+                         f"{est:.4f}", f"{exch:.4f}", f"{bound:.4f}",
+                         f"{100 * (sync - est) / est:+.3f}%", f"{exch / bound:.3f}",
+                         str(resends[key])))
         return rows
+
+    def worst_line(self, rows):
+        """The script's line for one transport's rows, computed from them."""
+        worst = max(rows, key=lambda r: abs(float(r[7][:-1])))
+        ratios = [float(r[8]) for r in rows]
+        return (f"{rows[0][0]}: largest |sim/est-1| {abs(float(worst[7][:-1])):.3f}% "
+                f"({worst[1]}, {worst[2]}); exch/bound {min(ratios):.3f} to {max(ratios):.3f}.")
 
     def table(self, stdout):
         """The cells of the printed RST table, read by the columns its rules mark."""
@@ -677,12 +718,41 @@ class FidelityTest(ToolTestCase):
         proc = self.fidelity(out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         cells, after = self.table(proc.stdout)
-        self.assertEqual(cells[0], ("capabilities", "schedule", "sync_s", "est_sync_s",
-                                    "difference", "resends"))
+        self.assertEqual(cells[0], self.HEADER)
         self.assertEqual(cells[1:], expected)
-        worst = max(expected, key=lambda r: abs(float(r[4][:-1])))
-        self.assertEqual(after, ["", f"Largest difference: {abs(float(worst[4][:-1])):.3f}% "
-                                     f"({worst[0]}, {worst[1]})."])
+        self.assertEqual(after, ["", self.worst_line(expected)])
+
+    def test_one_row_per_transport_and_set_with_a_line_per_transport(self):
+        planned = self.make_run("--transport=planned", name="planned")
+        tcp = self.make_run("--transport=tcp", name="tcp")
+        expected_planned, expected_tcp = self.expected(planned), self.expected(tcp)
+        self.assertEqual({r[0] for r in expected_planned}, {"planned"})
+        self.assertEqual({r[0] for r in expected_tcp}, {"tcp"})
+        proc = self.fidelity(planned, tcp)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        cells, after = self.table(proc.stdout)
+        self.assertEqual(cells[1:], expected_planned + expected_tcp)
+        self.assertEqual(after, ["", self.worst_line(expected_planned),
+                                 self.worst_line(expected_tcp)])
+
+    def test_an_entry_without_a_bound_shows_dashes(self):
+        out = self.make_run()
+        path = os.path.join(out, "summary.json")
+        with open(path, encoding="utf-8") as f:
+            summary = json.load(f)
+        summary["results"][0]["exchange_bound_s"] = None
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(summary, f)
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        cells, _ = self.table(proc.stdout)
+        self.assertEqual(cells[1][6:9], ("-", cells[1][7], "-"))
+        summary["results"][0]["exchange_bound_s"] = "fast"
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(summary, f)
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("malformed exchange_bound_s: 'fast'", proc.stderr)
 
     def test_partial_run_counts_finished_rows_and_exits_3(self):
         env = dict(self.env, FAKE_EXPERIMENT_EXIT="capabilities=all:3")
@@ -718,34 +788,31 @@ class FidelityTest(ToolTestCase):
         self.assertEqual(os.readlink(os.path.join(self.results_root, "latest")),
                          f"fidelity/{runs[0]}")
         cells, _ = self.table(proc.stdout)
-        self.assertEqual(cells[1:], self.expected(folder))
+        self.assertEqual(sorted(os.listdir(folder)), sorted(module_transports()))
+        self.assertEqual(cells[1:], [row for transport in module_transports()
+                                     for row in self.expected(os.path.join(folder, transport))])
         proc = self.fidelity("--run", "--example", self.example, "--out", folder)
         self.assertEqual(proc.returncode, 1)
         self.assertIn(f"{folder} exists and is not empty", proc.stderr)
-        self.assertEqual(len(self.runs()), 1)
+        self.assertEqual(len(self.runs()), len(module_transports()))  # one run per transport
 
     def test_doc_shows_the_scripts_command_and_output(self):
-        spec = importlib.util.spec_from_file_location("fidelity", FIDELITY)
-        sys.path.insert(0, TOOLS)
-        try:
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-        finally:
-            sys.path.remove(TOOLS)
+        module = load_fidelity()
         with open(os.path.join(REPO, "doc", "wan-training.rst"), encoding="utf-8") as f:
             doc = f.read()
         section = doc[doc.index("\nFidelity\n========\n"):doc.index("\nSpeed\n=====\n")]
-        command = re.search(r"build/examples/nine-city-training ((?:.|\\\n)*?)--output",
+        command = re.search(r"build/examples/nine-city-training ((?:.|\\\n)*?)--transport",
                             section)
         self.assertIsNotNone(command, "the doc's command")
         self.assertEqual(command.group(1).replace("\\\n", " ").split(), module.FLAGS)
         self.assertIn("tools/fidelity.py", section)
         # The pasted table is well-formed output of the script: its header and rules.
         cells, after = self.table(section[re.search(r"^=+  =+", section, re.M).start():])
-        self.assertEqual(cells[0], ("capabilities", "schedule", "sync_s", "est_sync_s",
-                                    "difference", "resends"))
-        self.assertEqual(len(cells), 14)  # 4 sets x 3 schedules + colocated, and the header
-        self.assertTrue(after[1].startswith("Largest difference: "), after[:2])
+        self.assertEqual(cells[0], self.HEADER)
+        self.assertEqual([c[0] for c in cells[1:]],
+                         [t for t in module.TRANSPORTS for _ in CAPS])  # 4 sets per transport
+        for transport, line in zip(module.TRANSPORTS, after[1:]):
+            self.assertTrue(line.startswith(f"{transport}: largest |sim/est-1| "), after)
 
 
 REAL_EXAMPLE = find_example()

@@ -1,0 +1,210 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "exchange-bound.h"
+
+#include "ns3/chunk-layout.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <utility>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ExchangeBound");
+
+ExchangeBound::ExchangeBound(const WanRouting& routing, uint64_t modelBytes, bool unicastOnly)
+    : m_routing(routing),
+      m_modelBytes(modelBytes),
+      m_multicast(false)
+{
+    const WanTopology& topology = routing.GetTopology();
+    for (const WanCity& city : topology.GetCities())
+    {
+        m_multicast = m_multicast || (city.caps.multicast && !unicastOnly);
+    }
+    for (const WanIsland& island : topology.GetIslands())
+    {
+        m_aggregate.push_back(topology.GetCities()[island.city].caps.fpga && !unicastOnly);
+    }
+}
+
+double
+ExchangeBound::GetCliqueBound(const std::vector<uint32_t>& members, SyncAlgorithm algorithm) const
+{
+    const uint32_t k = members.size();
+    if (k < 2)
+    {
+        return 0;
+    }
+    std::vector<Flow> flows;
+    if (algorithm == SyncAlgorithm::RING)
+    {
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            uint64_t bytes = 0;
+            for (uint32_t step = 0; step < ChunkLayout::RingSteps(k); ++step)
+            {
+                bytes += ChunkLayout::RingSegmentBytes(m_modelBytes,
+                                                       k,
+                                                       ChunkLayout::RingSendSegment(k, p, step));
+            }
+            flows.push_back({members[p], members[(p + 1) % k], bytes});
+        }
+        // Each segment travels 2(k-1) successive ring hops (reduced on the way, then
+        // gathered), one chain from every member: the longest chain's propagation.
+        double chain = 0;
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            double delay = 0;
+            for (uint32_t step = 0; step < ChunkLayout::RingSteps(k); ++step)
+            {
+                delay +=
+                    m_routing.GetIslandDelay(members[(p + step) % k], members[(p + step + 1) % k]);
+            }
+            chain = std::max(chain, delay);
+        }
+        return std::max(chain, Bound(flows, false));
+    }
+    for (uint32_t src : members)
+    {
+        for (uint32_t dst : members)
+        {
+            if (src != dst)
+            {
+                flows.push_back({src, dst, m_modelBytes});
+            }
+        }
+    }
+    return Bound(flows, true);
+}
+
+double
+ExchangeBound::Bound(const std::vector<Flow>& flows, bool shared) const
+{
+    const WanTopology& topology = m_routing.GetTopology();
+    const auto& islands = topology.GetIslands();
+    const auto& links = topology.GetLinks();
+    constexpr double NONE = std::numeric_limits<double>::infinity();
+
+    // Per resource: the bytes it must carry, keyed by what may share them, and the least
+    // propagation before it and after it (its own delay included) over the flows crossing it.
+    struct Load
+    {
+        std::map<uint64_t, uint64_t> bytes;
+        double up{NONE};
+        double down{NONE};
+    };
+
+    std::map<uint32_t, Load> loads;
+    double bound = 0;
+    for (size_t f = 0; f < flows.size(); ++f)
+    {
+        const Flow& flow = flows[f];
+        std::vector<std::pair<uint32_t, double>> path; // (resource, its delay)
+        path.emplace_back(m_routing.GetAccessUpResource(flow.src), islands[flow.src].accessDelay);
+        for (const WanHop& hop : m_routing.GetPath(islands[flow.src].city, islands[flow.dst].city))
+        {
+            path.emplace_back(m_routing.GetHopResource(hop), links[hop.link].delay);
+        }
+        path.emplace_back(m_routing.GetAccessDownResource(flow.dst), islands[flow.dst].accessDelay);
+        // The flow alone: its own bytes cross its narrowest resource, the first of them not
+        // before they could get there, the last still to travel the rest of the path.
+        double total = 0;
+        double narrowest = std::numeric_limits<double>::infinity();
+        for (const auto& [resource, delay] : path)
+        {
+            total += delay;
+            narrowest = std::min(narrowest, m_routing.GetResourceCapacity(resource));
+        }
+        bound = std::max(bound, total + flow.bytes * 8.0 / narrowest);
+        // What may share a resource's bytes: nothing (the flow's own key), the source's other
+        // flows (multicast), every flow into an FPGA's island (its last resource).
+        const uint64_t own = flows.size() + f;
+        const uint64_t key = shared && m_multicast ? flow.src : own;
+        const uint64_t last =
+            shared && m_aggregate[flow.dst] ? std::numeric_limits<uint64_t>::max() : key;
+        double before = 0;
+        for (size_t h = 0; h < path.size(); ++h)
+        {
+            const auto& [resource, delay] = path[h];
+            Load& load = loads[resource];
+            uint64_t& bytes = load.bytes[h + 1 == path.size() ? last : key];
+            bytes = std::max(bytes, flow.bytes);
+            load.up = std::min(load.up, before);
+            load.down = std::min(load.down, total - before);
+            before += delay;
+        }
+    }
+    for (const auto& [resource, load] : loads)
+    {
+        uint64_t bytes = 0;
+        for (const auto& entry : load.bytes)
+        {
+            bytes += entry.second;
+        }
+        const double serialise = bytes * 8.0 / m_routing.GetResourceCapacity(resource);
+        bound = std::max(bound, load.up + serialise + load.down);
+        NS_LOG_LOGIC(m_routing.GetResourceName(resource)
+                     << ": " << bytes << " bytes, " << serialise << " s, up " << load.up
+                     << " s, down " << load.down << " s");
+    }
+    return bound;
+}
+
+ExchangeBound::Comparison
+ExchangeBound::Compare(const std::vector<TrainingRoundRecord>& records,
+                       const CliqueSchedule& schedule) const
+{
+    // Per (round, clique): first sync start, last sync end, members seen, all finished.
+    struct Window
+    {
+        double start{std::numeric_limits<double>::infinity()};
+        double end{0};
+        uint32_t finished{0};
+        std::vector<uint32_t> members;
+    };
+
+    std::map<std::pair<uint32_t, uint32_t>, Window> windows;
+    for (const TrainingRoundRecord& r : records)
+    {
+        Window& w = windows[{r.round, r.clique}];
+        w.members = r.members;
+        if (r.finished)
+        {
+            w.start = std::min(w.start, r.syncStart.GetSeconds());
+            w.end = std::max(w.end, r.syncEnd.GetSeconds());
+            ++w.finished;
+        }
+    }
+    Comparison c;
+    double exchangeSum = 0;
+    double boundSum = 0;
+    for (const auto& [key, w] : windows)
+    {
+        if (w.members.size() < 2 || w.finished < w.members.size())
+        {
+            continue;
+        }
+        const double bound =
+            GetCliqueBound(w.members, schedule.GetAlgorithm(key.first, key.second));
+        const double exchange = w.end - w.start;
+        const double ratio = bound > 0 ? exchange / bound : 0;
+        c.minRatio = c.exchanges == 0 ? ratio : std::min(c.minRatio, ratio);
+        ++c.exchanges;
+        exchangeSum += exchange;
+        boundSum += bound;
+    }
+    if (c.exchanges > 0)
+    {
+        c.meanExchange = exchangeSum / c.exchanges;
+        c.meanBound = boundSum / c.exchanges;
+    }
+    return c;
+}
+
+} // namespace ns3

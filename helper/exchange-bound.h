@@ -1,0 +1,116 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EXCHANGE_BOUND_H
+#define EXCHANGE_BOUND_H
+
+#include "ns3/clique-schedule.h"
+#include "ns3/training-application.h"
+#include "ns3/wan-routing.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief A lower bound on a clique's exchange time that does not use the cost model: the
+ *        bytes every link direction must carry, at its capacity, plus propagation.
+ *
+ * The exchange of one clique in one round lasts from its first member's sync start to its
+ * last member's sync end; every byte the exchange needs crosses the network inside that
+ * window. For each directed resource r of WanRouting (a WAN link direction, an island's
+ * access link up or down) the bound counts the payload bytes B_r the exchange must put on it
+ * (headers, resends and acknowledgements only add), and the exchange lasts at least
+ *
+ *   B_r * 8 / C_r + min over flows f crossing r of up_f(r) + min over f of down_f(r)
+ *
+ * where up_f(r) is the propagation from f's source island to r and down_f(r) from r (its own
+ * delay included) to f's destination island: nothing reaches r before the earliest flow's
+ * data could, and the last byte r sends still has to travel on. Each flow alone also needs
+ * its own path's propagation plus its own bytes at its path's narrowest capacity (whatever is
+ * shared, a flow's M bytes, or the aggregates holding them, all cross every resource of its
+ * path). The bound is the largest of these terms over the resources and the flows, so at
+ * least the longest path between two members that exchange. (The plain sum "largest B_r/C_r
+ * plus the longest path delay" is not a bound: the busiest link may carry only short paths,
+ * whose bytes cross while the long path's propagate.)
+ *
+ * B_r per algorithm (M the model's bytes):
+ *  - ring all-reduce: each member sends its ring segments (ChunkLayout's, 2(k-1) steps) to
+ *    its successor in the clique's member order, along the shortest path. A ring's longest
+ *    path is the chain of 2(k-1) successive member-to-member paths a segment travels (reduced
+ *    on the way, then gathered); one starts at every member, so the bound takes the longest;
+ *  - direct, unicast (a unicast-only transport such as TCP, or no city with multicast): every
+ *    member sends M to every other member along its path, so B_r is M times the (source,
+ *    destination) pairs whose path crosses r;
+ *  - direct, multicast (some city's router replicates): a source's update crosses each
+ *    resource of its tree once, so B_r is M times the sources whose paths cross r;
+ *  - and on the access link down to an island whose city has an FPGA (in-line in front of its
+ *    islands, it sums what arrives for them), unless the transport is unicast-only: M, one
+ *    aggregate, whatever the number of sources. WAN links and the links up carry what the
+ *    senders send: FPGAs aggregate only on the way into their islands.
+ */
+class ExchangeBound
+{
+  public:
+    /**
+     * \param routing the routes (kept by reference: must outlive this); the capabilities of
+     *        its topology's cities decide what may be shared
+     * \param modelBytes M, bytes of each island's update
+     * \param unicastOnly the transport sends unicast copies whatever the capabilities (TCP)
+     */
+    ExchangeBound(const WanRouting& routing, uint64_t modelBytes, bool unicastOnly);
+
+    /**
+     * \param members the clique's islands, in ring order
+     * \param algorithm how the clique exchanges
+     * \return the lower bound on its exchange time, s (0 for a clique of one)
+     */
+    double GetCliqueBound(const std::vector<uint32_t>& members, SyncAlgorithm algorithm) const;
+
+    /** Simulated exchange times beside their bounds, over the clique-rounds of a run. */
+    struct Comparison
+    {
+        uint32_t exchanges{0};  //!< clique-rounds compared (every member finished, k >= 2)
+        double meanExchange{0}; //!< mean of last sync end - first sync start, s
+        double meanBound{0};    //!< mean of GetCliqueBound over the same, s
+        double minRatio{0};     //!< smallest exchange / bound of one clique-round
+    };
+
+    /**
+     * \param records every island's round records
+     * \param schedule the schedule that ran (algorithms per clique)
+     * \return the comparison over every clique-round that every member finished
+     */
+    Comparison Compare(const std::vector<TrainingRoundRecord>& records,
+                       const CliqueSchedule& schedule) const;
+
+  private:
+    /** One flow: bytes from a source island to a destination island. */
+    struct Flow
+    {
+        uint32_t src;   //!< source island
+        uint32_t dst;   //!< destination island
+        uint64_t bytes; //!< payload bytes
+    };
+
+    /**
+     * \param flows the exchange's flows
+     * \param shared flows of a direct exchange (multicast and FPGAs may share their bytes);
+     *        false: every flow's bytes count on every resource of its path (ring)
+     * \return the bound of those flows, s
+     */
+    double Bound(const std::vector<Flow>& flows, bool shared) const;
+
+    const WanRouting& m_routing;   //!< the routes
+    uint64_t m_modelBytes;         //!< M
+    bool m_multicast;              //!< a source's bytes count once per resource
+    std::vector<bool> m_aggregate; //!< per island: its access link down carries one update
+};
+
+} // namespace ns3
+
+#endif /* EXCHANGE_BOUND_H */
