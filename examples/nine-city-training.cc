@@ -122,7 +122,7 @@ struct ExperimentConfig
     uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
     std::string partition;                        //!< --partition (empty: balanced by load)
     double maxSimTime{0};                         //!< --maxSimTime, s (0: from the plan)
-    std::string transport{"planned"};             //!< --transport: planned|tcp
+    std::string transport{"planned"};             //!< --transport: planned|adaptive|tcp
     TypeId tcp;                                   //!< --tcp: the TCP congestion control
     uint32_t tcpBufferBytes{0};                   //!< --tcpBufferBytes (0: the path's BDP)
     std::chrono::steady_clock::time_point wallDeadline; //!< start + --maxWallTime
@@ -404,6 +404,10 @@ RunExperiment(const WanTopology& topology,
     helper.SetModelBytes(config.modelBytes);
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(config.computeTime);
+    if (config.transport == "adaptive")
+    {
+        helper.SetTransport(TrainingApplication::ADAPTIVE);
+    }
     if (config.transport == "tcp")
     {
         helper.SetTransport(TrainingApplication::TCP);
@@ -937,11 +941,11 @@ Main(int argc, char** argv)
                        config.partition);
     flags.AddChoice("transport",
                     "how exchanges reach the wire: planned (paced at the plan's rates over UDP, "
-                    "with multicast and FPGA aggregation where the capabilities allow) or tcp "
+                    "with multicast and FPGA aggregation where the capabilities allow), "
+                    "adaptive (the same, each stream's rate from ECN marks and loss) or tcp "
                     "(ns-3 TCP connections, unicast, without multicast and FPGAs)",
                     config.transport,
-                    {"planned", "tcp"},
-                    {{"adaptive", "not available yet (issue #16, part 2)"}});
+                    {"planned", "adaptive", "tcp"});
     TypeIdValue congestion;
     CreateObject<TcpTransport>()->GetAttribute("CongestionControl", congestion);
     config.tcp = congestion.Get();

@@ -87,9 +87,7 @@ reject $n "--maxPeriod=17: must be in 1..16" --maxPeriod=17
 reject $n "--baselineRounds=-1: must not be negative" --baselineRounds=-1
 reject $n "--seed=0: must be in 1..4294967295" --seed=0
 reject $n "--seed=-1: must not be negative" --seed=-1
-reject $n "--transport=adaptive: not available yet (issue #16, part 2); expected planned|tcp" \
-    --transport=adaptive
-reject $n "--transport=udp: expected planned|tcp" --transport=udp
+reject $n "--transport=udp: expected planned|adaptive|tcp" --transport=udp
 reject $n "--tcp=TcpFoo: not a TCP congestion control of this ns-3; expected one of" --tcp=TcpFoo
 reject $n "--tcpBufferBytes=-1: must not be negative" --tcpBufferBytes=-1
 reject $n "--tcpBufferBytes=4294967296: must be in 0..4294967295" --tcpBufferBytes=4294967296
