@@ -77,10 +77,9 @@ class GradientHeader : public Header
                                       //!< were lost, not late
         FLAG_SILENCE = 0x0010,    //!< a NACK sent after silence, not after a gap: the asker has no
                                   //!< evidence the chunks were lost (an FPGA may still hold them)
-        FLAG_CONGESTION = 0x0020, //!< on an ACK: a congestion notification (transport adaptive),
-                                  //!< the sender received packets marked CE from the islands in
-                                  //!< the contributor bitmap; on an AGGREGATE: a contribution
-                                  //!< arrived at the FPGA marked CE
+        FLAG_CONGESTION = 0x0020, //!< on an ACK: a congestion notification (transport adaptive):
+                                  //!< the sender received chunks marked CE from the island in
+                                  //!< the contributor bitmap
     };
 
     /** One NACK range: chunks first .. first + count - 1. */
