@@ -861,12 +861,30 @@ class FpgaChunkOrderTestCase : public TestCase
 
     void DoRun() override
     {
-        const Time timeout = MilliSeconds(1);
-        TimeoutHarness h;
+        RunLateOpenedSlots();
+        m_emitted.clear();
+        m_at.clear();
+        m_opened.clear();
+        RunChain();
+    }
+
+    /** The FPGA's Timeout in both scenarios. */
+    const Time m_timeout = MilliSeconds(1);
+
+    /** \param h a harness: build it for members 0 to 3, traced by this test */
+    void Build(TimeoutHarness& h)
+    {
         h.BuildTimeoutOnly(Bitmap({0, 1, 2, 3}),
-                           timeout,
+                           m_timeout,
                            MakeCallback(&FpgaChunkOrderTestCase::Opened, this),
                            MakeCallback(&FpgaChunkOrderTestCase::Emitted, this));
+    }
+
+    /** Slots opened late after a loss leave before a higher chunk of their flow. */
+    void RunLateOpenedSlots()
+    {
+        TimeoutHarness h;
+        Build(h);
         // Sender 1's chunks 2 and 3 were lost: chunks 4 and 5 open their slots first (sender
         // 1), chunks 2 and 3 only when sender 2's copies arrive 40 and 50 us later. Sender 3 is
         // late and never comes. Clique 1's chunk 1, opened between them, is another flow.
@@ -894,14 +912,48 @@ class FpgaChunkOrderTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(m_emitted[i].second, order[i].second, "chunk of emission " << i);
         }
         NS_TEST_ASSERT_MSG_EQ(m_emitted.size(), order.size(), "every emission checked");
-        const Time due4 = m_opened[4] + timeout;
+        const Time due4 = m_opened[4] + m_timeout;
         NS_TEST_ASSERT_MSG_EQ(m_at[0], due4, "chunk 2 leaves at chunk 4's deadline");
         NS_TEST_ASSERT_MSG_EQ(m_at[1], due4, "chunk 3 leaves at chunk 4's deadline");
         NS_TEST_ASSERT_MSG_EQ(m_at[2], due4, "chunk 4 at its deadline");
-        NS_TEST_ASSERT_MSG_EQ(m_at[3], m_opened[5] + timeout, "chunk 5 at its own deadline");
-        NS_TEST_ASSERT_MSG_EQ(m_at[4], m_opened[101] + timeout, "clique 1 at its own deadline");
-        NS_TEST_ASSERT_MSG_LT(m_opened[2], m_opened[4] + timeout, "chunk 2 left early");
-        NS_TEST_ASSERT_MSG_GT(m_opened[2] + timeout, due4, "chunk 2's own deadline was later");
+        NS_TEST_ASSERT_MSG_EQ(m_at[3], m_opened[5] + m_timeout, "chunk 5 at its own deadline");
+        NS_TEST_ASSERT_MSG_EQ(m_at[4], m_opened[101] + m_timeout, "clique 1 at its own deadline");
+        NS_TEST_ASSERT_MSG_LT(m_opened[2], m_opened[4] + m_timeout, "chunk 2 left early");
+        NS_TEST_ASSERT_MSG_GT(m_opened[2] + m_timeout, due4, "chunk 2's own deadline was later");
+        NS_TEST_ASSERT_MSG_EQ(h.fpga->GetSlotsInUse(), 0u, "every slot freed");
+    }
+
+    /**
+     * The slots taken along grow the senders followed: slot 5 (senders 1, 2) times out first;
+     * going down, slot 4 (sender 3 only) stays, slot 3 (sender 2) and slot 2 (senders 2, 3)
+     * go, and with slot 2 sender 3 joins, so slot 1 (sender 3) goes too. Slot 4, passed before
+     * sender 3 joined, leaves at its own deadline.
+     */
+    void RunChain()
+    {
+        TimeoutHarness h;
+        Build(h);
+        h.Inject(MicroSeconds(10), 1, 5, 0);
+        h.Inject(MicroSeconds(20), 3, 4, 0);
+        h.Inject(MicroSeconds(30), 2, 3, 0);
+        h.Inject(MicroSeconds(40), 2, 2, 0);
+        h.Inject(MicroSeconds(45), 3, 2, 0);
+        h.Inject(MicroSeconds(50), 3, 1, 0);
+        h.Inject(MicroSeconds(60), 2, 5, 0);
+        h.Run();
+
+        const std::vector<uint32_t> order = {1, 2, 3, 5, 4};
+        NS_TEST_ASSERT_MSG_EQ(m_emitted.size(), order.size(), "five partial aggregates");
+        for (size_t i = 0; i < order.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_emitted[i].second, order[i], "chunk of emission " << i);
+        }
+        const Time due5 = m_opened[5] + m_timeout;
+        for (size_t i = 0; i < 4; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_at[i], due5, "emission " << i << " at chunk 5's deadline");
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_at[4], m_opened[4] + m_timeout, "chunk 4 at its own deadline");
         NS_TEST_ASSERT_MSG_EQ(h.fpga->GetSlotsInUse(), 0u, "every slot freed");
     }
 };
