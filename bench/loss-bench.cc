@@ -5,7 +5,7 @@
  *
  *   loss-bench [--topology=PATH] [--modelBytes=10000000] [--rounds=2]
  *              [--losses=0,0.0001,0.001,0.01,0.05] [--sets=none,multicast,fpga,both]
- *              [--schedules=global,ring] [--runs=1]
+ *              [--schedules=global,ring] [--runs=1] [--wall=false]
  *
  * For each schedule (the global clique: DIRECT; or ring all-reduce) and capability set, every
  * loss rate runs the same rounds with that loss on every WAN link direction (ns-3's
@@ -15,7 +15,8 @@
  * lossless run of the same row, the packets the WAN dropped, chunks resent, resends per dropped
  * packet, queue drops (any is caused by recovery: the lossless runs have none), and the issue's
  * acceptance bound: at 0.1% loss at most 1.25 x lossless + 2 worst-path RTTs, at 1% at most 2 x + 2
- * RTTs.
+ * RTTs. --wall adds the row's wall-clock and CPU seconds (all its runs): what simulating the
+ * repair costs, e.g. under heavy loss (CPU seconds stay comparable on a loaded machine).
  */
 
 #include "bench-lists.h"
@@ -31,6 +32,8 @@
 #include "ns3/wan-topology.h"
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -128,6 +131,7 @@ main(int argc, char** argv)
     std::string sets = "none,multicast,fpga,both";
     std::string schedules = "global,ring";
     uint32_t runs = 1;
+    bool wall = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "Topology JSON", topology);
     cmd.AddValue("modelBytes", "Bytes of one update", modelBytes);
@@ -139,6 +143,7 @@ main(int argc, char** argv)
                  "Random loss patterns per lossy row (RNG runs 1..runs): sync_s is their mean, "
                  "max_s the slowest, met how many were within the bound",
                  runs);
+    cmd.AddValue("wall", "Also print each row's wall-clock and CPU seconds (wall_s, cpu_s)", wall);
     cmd.Parse(argc, argv);
 
     std::cout << "loss-bench: " << topology << ", model " << modelBytes << " bytes, " << rounds
@@ -147,8 +152,12 @@ main(int argc, char** argv)
               << std::setw(8) << "loss" << std::setw(11) << "sync_s" << std::setw(8) << "ratio"
               << std::setw(9) << "lost" << std::setw(9) << "resends" << std::setw(10) << "res/lost"
               << std::setw(8) << "qdrops" << std::setw(7) << "peers" << std::setw(11) << "bound_s"
-              << std::setw(9) << "max_s" << std::setw(6) << "met" << std::setw(7) << "ok"
-              << std::endl;
+              << std::setw(9) << "max_s" << std::setw(6) << "met" << std::setw(7) << "ok";
+    if (wall)
+    {
+        std::cout << std::setw(9) << "wall_s" << std::setw(8) << "cpu_s";
+    }
+    std::cout << std::endl;
     bool allOk = true;
     for (const std::string& schedule : SplitBenchList(schedules))
     {
@@ -162,6 +171,8 @@ main(int argc, char** argv)
                 const uint32_t patterns = loss > 0 ? std::max(runs, 1U) : 1;
                 LossResult r;
                 std::vector<double> syncs;
+                const auto wallStart = std::chrono::steady_clock::now();
+                const std::clock_t cpuStart = std::clock();
                 for (uint32_t run = 1; run <= patterns; ++run)
                 {
                     const LossResult one =
@@ -204,8 +215,15 @@ main(int argc, char** argv)
                           << r.queueDrops << std::setw(7) << r.lostPeers << std::setprecision(4)
                           << std::setw(11) << bound << std::setw(9)
                           << *std::max_element(syncs.begin(), syncs.end()) << std::setw(4) << met
-                          << "/" << syncs.size() << std::setw(7) << (ok ? "ok" : "MISS")
-                          << std::defaultfloat << std::endl;
+                          << "/" << syncs.size() << std::setw(7) << (ok ? "ok" : "MISS");
+                if (wall)
+                {
+                    const std::chrono::duration<double> took =
+                        std::chrono::steady_clock::now() - wallStart;
+                    std::cout << std::setprecision(1) << std::setw(9) << took.count()
+                              << std::setw(8) << double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
+                }
+                std::cout << std::defaultfloat << std::endl;
             }
         }
     }

@@ -7,6 +7,7 @@
 #include "ns3/assert.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -15,8 +16,6 @@ namespace
 {
 /** Chunks per bitmap word. */
 constexpr uint32_t WORD_BITS = 64;
-/** A bitmap word with every chunk received. */
-constexpr uint64_t FULL_WORD = ~uint64_t{0};
 /** A send time this far from the pace's prediction breaks it (pacing rounds to ns). */
 const Time PACE_TOLERANCE = MicroSeconds(1);
 } // namespace
@@ -25,7 +24,8 @@ ChunkTracker::ChunkTracker()
     : m_chunks(0),
       m_missing(0),
       m_frontier(0),
-      m_scanFrom(0)
+      m_scanFrom(0),
+      m_dueBefore(Time::Min())
 {
 }
 
@@ -39,7 +39,9 @@ ChunkTracker::Init(uint32_t chunks)
     m_scanFrom = 0;
     m_bits.assign((chunks + WORD_BITS - 1) / WORD_BITS, 0);
     m_asked.clear();
-    m_knownLost.clear();
+    m_byTime.clear();
+    m_wanted.clear();
+    m_dueBefore = Time::Min();
 }
 
 uint32_t
@@ -78,14 +80,35 @@ ChunkTracker::Mark(uint32_t chunk)
     NS_ASSERT(chunk < m_chunks && !Has(chunk));
     m_bits[chunk / WORD_BITS] |= uint64_t{1} << (chunk % WORD_BITS);
     --m_missing;
+    if (!m_wanted.empty())
+    {
+        m_wanted.erase(chunk);
+    }
     if (!m_asked.empty())
     {
-        m_asked.erase(chunk);
+        auto it = m_asked.find(chunk);
+        if (it != m_asked.end())
+        {
+            m_byTime.erase({it->second, chunk});
+            m_asked.erase(it);
+        }
     }
-    while (m_scanFrom < m_chunks && Has(m_scanFrom))
+    m_scanFrom = NextMissing(m_scanFrom);
+}
+
+uint32_t
+ChunkTracker::NextMissing(uint32_t chunk) const
+{
+    while (chunk < m_chunks)
     {
-        ++m_scanFrom;
+        const uint64_t missing = ~m_bits[chunk / WORD_BITS] >> (chunk % WORD_BITS);
+        if (missing != 0)
+        {
+            return std::min(m_chunks, chunk + static_cast<uint32_t>(__builtin_ctzll(missing)));
+        }
+        chunk = (chunk / WORD_BITS + 1) * WORD_BITS;
     }
+    return m_chunks;
 }
 
 bool
@@ -96,10 +119,16 @@ ChunkTracker::Advance(uint32_t frontier)
     {
         return false;
     }
+    // Every chunk still missing below the new frontier and never asked for is a gap.
     bool gap = false;
-    for (uint32_t c = std::max(m_frontier, m_scanFrom); c < frontier && !gap; ++c)
+    for (uint32_t c = NextMissing(std::max(m_frontier, m_scanFrom)); c < frontier;
+         c = NextMissing(c + 1))
     {
-        gap = !Has(c) && m_asked.find(c) == m_asked.end();
+        if (m_asked.find(c) == m_asked.end())
+        {
+            m_wanted.insert(c);
+            gap = true;
+        }
     }
     m_frontier = frontier;
     return gap;
@@ -114,99 +143,132 @@ ChunkTracker::MarkLost(uint32_t chunk)
     }
     if (chunk >= m_frontier)
     {
-        m_knownLost.push_back(chunk);
+        m_wanted.insert(chunk); // below the frontier it is a gap, wanted already
     }
     return true;
 }
 
+void
+ChunkTracker::SetDueThreshold(Time dueBefore)
+{
+    // The asked chunks whose ask time lies between the old and the new threshold change sides.
+    const Time low = std::min(dueBefore, m_dueBefore);
+    const Time high = std::max(dueBefore, m_dueBefore);
+    for (auto it = m_byTime.upper_bound({low, std::numeric_limits<uint32_t>::max()});
+         it != m_byTime.end() && it->first <= high;
+         ++it)
+    {
+        if (dueBefore > m_dueBefore)
+        {
+            m_wanted.insert(it->second);
+        }
+        else
+        {
+            m_wanted.erase(it->second);
+        }
+    }
+    m_dueBefore = dueBefore;
+}
+
 bool
-ChunkTracker::IsDue(uint32_t chunk, Time now, Time interval) const
+ChunkTracker::IsWanted(uint32_t chunk, bool all) const
+{
+    if (Has(chunk))
+    {
+        return false;
+    }
+    if (m_wanted.find(chunk) != m_wanted.end())
+    {
+        return true;
+    }
+    // After silence also chunks beyond the frontier never asked for: they may not be sent yet.
+    return all && chunk >= m_frontier && m_asked.find(chunk) == m_asked.end();
+}
+
+uint32_t
+ChunkTracker::NextWanted(uint32_t chunk, bool all) const
+{
+    auto it = m_wanted.lower_bound(chunk);
+    const uint32_t listed = it == m_wanted.end() ? m_chunks : *it;
+    if (!all)
+    {
+        return listed;
+    }
+    for (uint32_t c = NextMissing(std::max(chunk, m_frontier)); c < listed; c = NextMissing(c + 1))
+    {
+        if (m_asked.find(c) == m_asked.end())
+        {
+            return c;
+        }
+    }
+    return listed;
+}
+
+void
+ChunkTracker::NoteAsked(uint32_t chunk, Time now)
 {
     auto it = m_asked.find(chunk);
-    return it == m_asked.end() || it->second + interval <= now;
+    if (it != m_asked.end())
+    {
+        m_byTime.erase({it->second, chunk});
+        it->second = now;
+    }
+    else
+    {
+        m_asked.emplace(chunk, now);
+    }
+    m_byTime.emplace(now, chunk);
+    if (now > m_dueBefore)
+    {
+        m_wanted.erase(chunk); // due again a repair interval from now
+    }
 }
 
 std::vector<GradientHeader::ChunkRange>
 ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges, uint32_t from)
 {
+    SetDueThreshold(now - interval);
     std::vector<GradientHeader::ChunkRange> ranges;
-    // Chunks above the frontier known lost (from partial aggregates) count as below it.
-    std::sort(m_knownLost.begin(), m_knownLost.end());
-    uint32_t limit = all ? m_chunks : m_frontier;
-    size_t lost = 0;
-    auto wanted = [&](uint32_t c) {
-        if (Has(c) || !IsDue(c, now, interval))
-        {
-            return false;
-        }
-        if (c < limit || m_asked.find(c) != m_asked.end())
-        {
-            return true; // a gap, or asked before and due again
-        }
-        while (lost < m_knownLost.size() && m_knownLost[lost] < c)
-        {
-            ++lost;
-        }
-        return lost < m_knownLost.size() && m_knownLost[lost] == c;
-    };
-    uint32_t end = limit;
-    if (!m_knownLost.empty())
-    {
-        end = std::max(end, m_knownLost.back() + 1);
-    }
-    if (!m_asked.empty())
-    {
-        end = std::max(end, m_asked.rbegin()->first + 1);
-    }
     uint32_t c = std::max(m_scanFrom, from);
-    while (c < end && ranges.size() < maxRanges)
+    while (ranges.size() < maxRanges)
     {
-        if (c % WORD_BITS == 0 && c + WORD_BITS <= end && m_bits[c / WORD_BITS] == FULL_WORD)
+        const uint32_t first = NextWanted(c, all);
+        if (first >= m_chunks)
         {
-            c += WORD_BITS;
-            continue;
+            break;
         }
-        if (!wanted(c))
-        {
-            ++c;
-            continue;
-        }
-        uint32_t stop = c + 1;
-        while (stop < end && wanted(stop))
+        uint32_t stop = first + 1;
+        while (stop < m_chunks && IsWanted(stop, all))
         {
             ++stop;
         }
-        ranges.push_back({c, stop - c});
-        for (uint32_t a = c; a < stop; ++a)
-        {
-            // Only chunks known missing count as asked: one beyond the frontier, asked after
-            // silence, may simply not be sent yet, and must not hold back the gap NACK that
-            // follows once it is known lost.
-            if (a < m_frontier || m_asked.find(a) != m_asked.end() ||
-                std::binary_search(m_knownLost.begin(), m_knownLost.end(), a))
-            {
-                m_asked[a] = now;
-            }
-        }
+        ranges.push_back({first, stop - first});
         c = stop;
     }
-    m_knownLost.erase(
-        std::remove_if(m_knownLost.begin(),
-                       m_knownLost.end(),
-                       [this](uint32_t k) { return Has(k) || m_asked.find(k) != m_asked.end(); }),
-        m_knownLost.end());
+    // Only chunks known missing (listed in m_wanted) count as asked: one beyond the frontier,
+    // asked after silence, may simply not be sent yet, and must not hold back the gap NACK that
+    // follows once it is known lost.
+    std::vector<uint32_t> asked;
+    for (const GradientHeader::ChunkRange& range : ranges)
+    {
+        for (auto it = m_wanted.lower_bound(range.first);
+             it != m_wanted.end() && *it < range.first + range.count;
+             ++it)
+        {
+            asked.push_back(*it);
+        }
+    }
+    for (uint32_t chunk : asked)
+    {
+        NoteAsked(chunk, now);
+    }
     return ranges;
 }
 
 Time
 ChunkTracker::NextDue(Time interval) const
 {
-    Time next = Time::Max();
-    for (const auto& entry : m_asked)
-    {
-        next = std::min(next, entry.second + interval);
-    }
-    return next;
+    return m_byTime.empty() ? Time::Max() : m_byTime.begin()->first + interval;
 }
 
 bool

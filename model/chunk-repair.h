@@ -11,7 +11,7 @@
 
 #include <cstdint>
 #include <deque>
-#include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -29,6 +29,12 @@ namespace ns3
  * was lost: the frontier marks how far the stream is known to have come. Missing chunks below
  * the frontier are asked for at once, and again only when a repair interval has passed since
  * they were last asked for.
+ *
+ * Under sustained loss thousands of chunks of a stream can be asked for and not due yet, so
+ * nothing scans the stream to find what is due: the asked chunks are indexed by when they were
+ * asked (NextDue is the oldest), and the chunks to ask for next are kept in chunk order. An
+ * asked chunk joins them when a call's due threshold (now - interval) passes its ask time, so
+ * CollectDue costs O(log n) per chunk it returns or that became due, n the chunks asked for.
  */
 class ChunkTracker
 {
@@ -79,16 +85,37 @@ class ChunkTracker
     Time NextDue(Time interval) const;
 
   private:
-    /** \param chunk index \return true if it may be asked for at \p now */
-    bool IsDue(uint32_t chunk, Time now, Time interval) const;
+    /**
+     * \brief Bring m_wanted in step with a new due threshold: asked chunks asked at or before
+     *        it are due, the others not.
+     * \param dueBefore the threshold (now - interval)
+     */
+    void SetDueThreshold(Time dueBefore);
+    /** \param chunk index \param all as CollectDue \return true if CollectDue asks for it */
+    bool IsWanted(uint32_t chunk, bool all) const;
+    /**
+     * \param chunk index \param all as CollectDue
+     * \return the first chunk at or above \p chunk that CollectDue asks for (or the chunk count)
+     */
+    uint32_t NextWanted(uint32_t chunk, bool all) const;
+    /** \param chunk a chunk in m_wanted just asked for \param now the time */
+    void NoteAsked(uint32_t chunk, Time now);
+    /** \param chunk index \return the first chunk at or above it not received (or the count) */
+    uint32_t NextMissing(uint32_t chunk) const;
 
-    std::vector<uint64_t> m_bits;      //!< received chunks
-    uint32_t m_chunks;                 //!< chunks of the stream
-    uint32_t m_missing;                //!< chunks not received
-    uint32_t m_frontier;               //!< chunks below are known sent
-    uint32_t m_scanFrom;               //!< every chunk below is received
-    std::map<uint32_t, Time> m_asked;  //!< missing chunks asked for, and when
-    std::vector<uint32_t> m_knownLost; //!< missing chunks above the frontier known lost
+    std::vector<uint64_t> m_bits;                 //!< received chunks
+    uint32_t m_chunks;                            //!< chunks of the stream
+    uint32_t m_missing;                           //!< chunks not received
+    uint32_t m_frontier;                          //!< chunks below are known sent
+    uint32_t m_scanFrom;                          //!< every chunk below is received
+    std::unordered_map<uint32_t, Time> m_asked;   //!< missing chunks asked for, and when
+    std::set<std::pair<Time, uint32_t>> m_byTime; //!< m_asked ordered by (when, chunk)
+    /**
+     * Missing chunks to ask for at the due threshold, ascending: those never asked for below
+     * the frontier (gaps) or known lost, and asked ones asked at or before m_dueBefore.
+     */
+    std::set<uint32_t> m_wanted;
+    Time m_dueBefore; //!< the due threshold m_wanted holds the asked chunks for
 };
 
 /**

@@ -113,7 +113,7 @@ FpgaSlotTable::Clear()
     m_freeSlots.clear();
     m_index.clear();
     m_frontiers.clear();
-    m_openChunks.clear();
+    m_waitingBySender.clear();
 }
 
 bool
@@ -150,7 +150,6 @@ FpgaSlotTable::Open(const GradientHeader& header,
                       header.GetCliqueId(),
                       header.GetChunkIndex()};
     m_index.emplace(key, index);
-    m_openChunks[FlowKey{key.jobId, key.round, key.cliqueId}].insert(key.chunkIndex);
     Slot& slot = m_slots[index];
     slot.key = key;
     slot.header = header;
@@ -189,6 +188,12 @@ FpgaSlotTable::Add(uint32_t index,
         return DUPLICATE;
     }
     slot.contributors.Set(header.GetSender());
+    if (!slot.emitting)
+    {
+        const SlotKey& key = slot.key;
+        m_waitingBySender[FlowKey{key.jobId, key.round, key.cliqueId}][header.GetSender()].insert(
+            key.chunkIndex);
+    }
     ++m_aggregated;
     if (real)
     {
@@ -246,6 +251,7 @@ FpgaSlotTable::MaybeSettle(uint32_t index)
         slot.settled = true;
     }
     slot.emitting = true;
+    Unlist(slot);
     if (m_pipelineLatency.IsZero())
     {
         m_emit(index, complete);
@@ -413,28 +419,74 @@ FpgaSlotTable::EmitEarlierSlots(const SlotKey& key)
     // a loss) that holds one of this slot's senders must not leave after it: it goes first,
     // partial, before its own deadline, and so do the earlier slots holding one of its senders
     // (found scanning down). Earlier slots of other senders only (late senders' chunks) wait.
-    auto flow = m_openChunks.find(FlowKey{key.jobId, key.round, key.cliqueId});
+    auto flow = m_waitingBySender.find(FlowKey{key.jobId, key.round, key.cliqueId});
     uint32_t index;
-    if (flow == m_openChunks.end() || !Find(key, index))
+    if (flow == m_waitingBySender.end() || !Find(key, index))
     {
         return;
     }
     IslandBitmap senders = m_slots[index].contributors;
     std::vector<uint32_t> earlier;
-    for (auto chunk = std::make_reverse_iterator(flow->second.lower_bound(key.chunkIndex));
-         chunk != flow->second.rend();
-         ++chunk)
+    uint32_t below = key.chunkIndex;
+    while (true)
     {
-        if (Find(SlotKey{key.jobId, key.round, key.cliqueId, *chunk}, index) &&
-            !m_slots[index].emitting && m_slots[index].contributors.Intersects(senders))
+        // The highest chunk below the last one taken whose waiting slot holds one of the
+        // senders: one look-up per sender instead of a visit to every slot in between.
+        bool found = false;
+        uint32_t next = 0;
+        senders.ForEach([&](uint32_t sender) {
+            auto chunks = flow->second.find(sender);
+            if (chunks == flow->second.end())
+            {
+                return;
+            }
+            auto it = chunks->second.lower_bound(below);
+            if (it != chunks->second.begin() && (!found || *std::prev(it) > next))
+            {
+                next = *std::prev(it);
+                found = true;
+            }
+        });
+        if (!found)
         {
-            senders = senders.Union(m_slots[index].contributors);
-            earlier.push_back(index);
+            break;
         }
+        if (!Find(SlotKey{key.jobId, key.round, key.cliqueId, next}, index))
+        {
+            break; // cannot happen: listed slots are open
+        }
+        senders = senders.Union(m_slots[index].contributors);
+        earlier.push_back(index);
+        below = next;
     }
     for (auto it = earlier.rbegin(); it != earlier.rend(); ++it)
     {
         m_emit(*it, false);
+    }
+}
+
+void
+FpgaSlotTable::Unlist(const Slot& slot)
+{
+    auto flow = m_waitingBySender.find(FlowKey{slot.key.jobId, slot.key.round, slot.key.cliqueId});
+    if (flow == m_waitingBySender.end())
+    {
+        return;
+    }
+    slot.contributors.ForEach([&](uint32_t sender) {
+        auto chunks = flow->second.find(sender);
+        if (chunks != flow->second.end())
+        {
+            chunks->second.erase(slot.key.chunkIndex);
+            if (chunks->second.empty())
+            {
+                flow->second.erase(chunks);
+            }
+        }
+    });
+    if (flow->second.empty())
+    {
+        m_waitingBySender.erase(flow);
     }
 }
 
@@ -459,15 +511,7 @@ FpgaSlotTable::Free(uint32_t index)
     slot.emission.Cancel();
     slot.serial = FREE_SERIAL;
     m_index.erase(slot.key);
-    auto flow = m_openChunks.find(FlowKey{slot.key.jobId, slot.key.round, slot.key.cliqueId});
-    if (flow != m_openChunks.end())
-    {
-        flow->second.erase(slot.key.chunkIndex);
-        if (flow->second.empty())
-        {
-            m_openChunks.erase(flow);
-        }
-    }
+    Unlist(slot);
     m_freeSlots.push_back(index);
 }
 

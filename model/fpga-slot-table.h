@@ -230,6 +230,8 @@ class FpgaSlotTable
      * \param key the slot timing out
      */
     void EmitEarlierSlots(const SlotKey& key);
+    /** \param slot a slot no longer waiting (emitting or freed): drop it from m_waitingBySender */
+    void Unlist(const Slot& slot);
 
     /** The serial of a free slot (allocation numbers start at 1). */
     static constexpr uint64_t FREE_SERIAL = 0;
@@ -249,8 +251,13 @@ class FpgaSlotTable
     /** Per flow, per sender island: one past the highest first-pass chunk seen. */
     std::unordered_map<FlowKey, std::vector<uint32_t>, FlowKeyHash> m_frontiers;
     uint32_t m_latestRound; //!< highest round seen (old flows are forgotten)
-    /** Per flow, the chunk indices of its open slots, ascending. */
-    std::unordered_map<FlowKey, std::set<uint32_t>, FlowKeyHash> m_openChunks;
+    /**
+     * Per flow, per sender island: the chunks of the flow's open slots that hold the sender's
+     * contribution and are not emitting, ascending. EmitEarlierSlots finds the next earlier
+     * slot sharing a sender from these, without visiting the slots that share none.
+     */
+    std::unordered_map<FlowKey, std::unordered_map<uint32_t, std::set<uint32_t>>, FlowKeyHash>
+        m_waitingBySender;
 
     uint64_t m_aggregated;   //!< contributions added
     uint64_t m_duplicates;   //!< duplicate contributions absorbed

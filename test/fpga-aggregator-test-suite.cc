@@ -709,6 +709,49 @@ class FpgaPartialTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * The set-up of the tests of Timeout alone: a RawHarness whose FPGA never flushes early, so
+ * that a slot a sender skips stays open until its Timeout, traced where slots open and
+ * aggregates leave, and one clique's chunks (virtual, 16 elements) injected from the router.
+ */
+class TimeoutHarness : public RawHarness
+{
+  public:
+    /**
+     * \param members the clique \param timeout the FPGA's Timeout
+     * \param opened sink of SlotAllocated \param emitted sink of AggregateEmitted
+     */
+    void BuildTimeoutOnly(const IslandBitmap& members,
+                          Time timeout,
+                          const CallbackBase& opened,
+                          const CallbackBase& emitted)
+    {
+        m_members = members;
+        auto attributes = Attributes(0, 64, timeout);
+        attributes["EarlyFlush"] = Create<BooleanValue>(false);
+        Build(attributes);
+        fpga->TraceConnectWithoutContext("SlotAllocated", opened);
+        fpga->TraceConnectWithoutContext("AggregateEmitted", emitted);
+    }
+
+    /** Send \p sender's chunk \p chunk (of 8) of clique \p clique from the router at \p t. */
+    void Inject(Time t, uint16_t sender, uint32_t chunk, uint32_t clique)
+    {
+        GradientHeader header = DataHeader(m_members, sender, chunk, 8);
+        header.SetCliqueId(clique);
+        header.SetElementCount(16);
+        InjectFromRouter(t,
+                         MakeUdp(GradientHeader::CreateVirtualPacket(header),
+                                 SenderAddress(sender),
+                                 ISLAND_ADDRESS,
+                                 PORT));
+    }
+
+  private:
+    IslandBitmap m_members; //!< the clique injected chunks belong to
+};
+
+/**
+ * \ingroup wan-training-tests
  * Every slot times out at exactly its own allocation time plus the Timeout in force when it
  * opened, independently of other flows' slots: a slot completed in time never flushes, and a
  * slot of another clique opened after Timeout was shortened flushes before an older slot with
@@ -745,40 +788,26 @@ class FpgaDeadlineTestCase : public TestCase
 
     void DoRun() override
     {
-        const IslandBitmap members = Bitmap({0, 1, 2});
         const Time longTimeout = MilliSeconds(1);
         const Time shortTimeout = MicroSeconds(100);
-        RawHarness h;
+        TimeoutHarness h;
         // Senders skip chunks here to leave slots incomplete: only Timeout may flush them.
-        auto attributes = Attributes(0, 64, longTimeout);
-        attributes["EarlyFlush"] = Create<BooleanValue>(false);
-        h.Build(attributes);
-        h.fpga->TraceConnectWithoutContext("SlotAllocated",
-                                           MakeCallback(&FpgaDeadlineTestCase::Opened, this));
-        h.fpga->TraceConnectWithoutContext("AggregateEmitted",
-                                           MakeCallback(&FpgaDeadlineTestCase::Emitted, this));
-        auto inject = [&h, &members](Time t, uint16_t sender, uint32_t chunk, uint32_t clique) {
-            GradientHeader header = DataHeader(members, sender, chunk, 8);
-            header.SetCliqueId(clique);
-            header.SetElementCount(16);
-            h.InjectFromRouter(t,
-                               MakeUdp(GradientHeader::CreateVirtualPacket(header),
-                                       SenderAddress(sender),
-                                       ISLAND_ADDRESS,
-                                       PORT));
-        };
+        h.BuildTimeoutOnly(Bitmap({0, 1, 2}),
+                           longTimeout,
+                           MakeCallback(&FpgaDeadlineTestCase::Opened, this),
+                           MakeCallback(&FpgaDeadlineTestCase::Emitted, this));
         // Chunks 0 and 2 get one contribution of two; chunk 1 gets both, 10 us apart.
-        inject(MicroSeconds(1), 1, 0, 0);
-        inject(MicroSeconds(50), 1, 1, 0);
-        inject(MicroSeconds(60), 2, 1, 0);
-        inject(MicroSeconds(100), 2, 2, 0);
+        h.Inject(MicroSeconds(1), 1, 0, 0);
+        h.Inject(MicroSeconds(50), 1, 1, 0);
+        h.Inject(MicroSeconds(60), 2, 1, 0);
+        h.Inject(MicroSeconds(100), 2, 2, 0);
         // Timeout shortened at 200 us: chunk 3 of clique 1 (opened at 300 us) is due at 400 us,
         // before chunk 0 of clique 0 (due at 1001 us), which keeps the Timeout it opened with.
         Simulator::Schedule(MicroSeconds(200),
                             &FpgaDeadlineTestCase::Shorten,
                             h.fpga,
                             shortTimeout);
-        inject(MicroSeconds(300), 1, 3, 1);
+        h.Inject(MicroSeconds(300), 1, 3, 1);
         h.Run();
 
         NS_TEST_ASSERT_MSG_EQ(m_opened.size(), 4u, "four slots opened");
@@ -832,36 +861,40 @@ class FpgaChunkOrderTestCase : public TestCase
 
     void DoRun() override
     {
-        const IslandBitmap members = Bitmap({0, 1, 2, 3});
-        const Time timeout = MilliSeconds(1);
-        RawHarness h;
-        auto attributes = Attributes(0, 64, timeout);
-        attributes["EarlyFlush"] = Create<BooleanValue>(false);
-        h.Build(attributes);
-        h.fpga->TraceConnectWithoutContext("SlotAllocated",
-                                           MakeCallback(&FpgaChunkOrderTestCase::Opened, this));
-        h.fpga->TraceConnectWithoutContext("AggregateEmitted",
-                                           MakeCallback(&FpgaChunkOrderTestCase::Emitted, this));
-        auto inject = [&h, &members](Time t, uint16_t sender, uint32_t chunk, uint32_t clique) {
-            GradientHeader header = DataHeader(members, sender, chunk, 8);
-            header.SetCliqueId(clique);
-            header.SetElementCount(16);
-            h.InjectFromRouter(t,
-                               MakeUdp(GradientHeader::CreateVirtualPacket(header),
-                                       SenderAddress(sender),
-                                       ISLAND_ADDRESS,
-                                       PORT));
-        };
+        RunLateOpenedSlots();
+        m_emitted.clear();
+        m_at.clear();
+        m_opened.clear();
+        RunChain();
+    }
+
+    /** The FPGA's Timeout in both scenarios. */
+    const Time m_timeout = MilliSeconds(1);
+
+    /** \param h a harness: build it for members 0 to 3, traced by this test */
+    void Build(TimeoutHarness& h)
+    {
+        h.BuildTimeoutOnly(Bitmap({0, 1, 2, 3}),
+                           m_timeout,
+                           MakeCallback(&FpgaChunkOrderTestCase::Opened, this),
+                           MakeCallback(&FpgaChunkOrderTestCase::Emitted, this));
+    }
+
+    /** Slots opened late after a loss leave before a higher chunk of their flow. */
+    void RunLateOpenedSlots()
+    {
+        TimeoutHarness h;
+        Build(h);
         // Sender 1's chunks 2 and 3 were lost: chunks 4 and 5 open their slots first (sender
         // 1), chunks 2 and 3 only when sender 2's copies arrive 40 and 50 us later. Sender 3 is
         // late and never comes. Clique 1's chunk 1, opened between them, is another flow.
-        inject(MicroSeconds(10), 1, 4, 0);
-        inject(MicroSeconds(20), 1, 5, 0);
-        inject(MicroSeconds(30), 1, 1, 1);
-        inject(MicroSeconds(50), 2, 2, 0);
-        inject(MicroSeconds(60), 2, 3, 0);
-        inject(MicroSeconds(70), 2, 4, 0);
-        inject(MicroSeconds(80), 2, 5, 0);
+        h.Inject(MicroSeconds(10), 1, 4, 0);
+        h.Inject(MicroSeconds(20), 1, 5, 0);
+        h.Inject(MicroSeconds(30), 1, 1, 1);
+        h.Inject(MicroSeconds(50), 2, 2, 0);
+        h.Inject(MicroSeconds(60), 2, 3, 0);
+        h.Inject(MicroSeconds(70), 2, 4, 0);
+        h.Inject(MicroSeconds(80), 2, 5, 0);
         h.Run();
 
         // Slot 4 opened first: at its deadline it goes, after 2 and 3 (opened later, deadlines
@@ -879,14 +912,48 @@ class FpgaChunkOrderTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(m_emitted[i].second, order[i].second, "chunk of emission " << i);
         }
         NS_TEST_ASSERT_MSG_EQ(m_emitted.size(), order.size(), "every emission checked");
-        const Time due4 = m_opened[4] + timeout;
+        const Time due4 = m_opened[4] + m_timeout;
         NS_TEST_ASSERT_MSG_EQ(m_at[0], due4, "chunk 2 leaves at chunk 4's deadline");
         NS_TEST_ASSERT_MSG_EQ(m_at[1], due4, "chunk 3 leaves at chunk 4's deadline");
         NS_TEST_ASSERT_MSG_EQ(m_at[2], due4, "chunk 4 at its deadline");
-        NS_TEST_ASSERT_MSG_EQ(m_at[3], m_opened[5] + timeout, "chunk 5 at its own deadline");
-        NS_TEST_ASSERT_MSG_EQ(m_at[4], m_opened[101] + timeout, "clique 1 at its own deadline");
-        NS_TEST_ASSERT_MSG_LT(m_opened[2], m_opened[4] + timeout, "chunk 2 left early");
-        NS_TEST_ASSERT_MSG_GT(m_opened[2] + timeout, due4, "chunk 2's own deadline was later");
+        NS_TEST_ASSERT_MSG_EQ(m_at[3], m_opened[5] + m_timeout, "chunk 5 at its own deadline");
+        NS_TEST_ASSERT_MSG_EQ(m_at[4], m_opened[101] + m_timeout, "clique 1 at its own deadline");
+        NS_TEST_ASSERT_MSG_LT(m_opened[2], m_opened[4] + m_timeout, "chunk 2 left early");
+        NS_TEST_ASSERT_MSG_GT(m_opened[2] + m_timeout, due4, "chunk 2's own deadline was later");
+        NS_TEST_ASSERT_MSG_EQ(h.fpga->GetSlotsInUse(), 0u, "every slot freed");
+    }
+
+    /**
+     * The slots taken along grow the senders followed: slot 5 (senders 1, 2) times out first;
+     * going down, slot 4 (sender 3 only) stays, slot 3 (sender 2) and slot 2 (senders 2, 3)
+     * go, and with slot 2 sender 3 joins, so slot 1 (sender 3) goes too. Slot 4, passed before
+     * sender 3 joined, leaves at its own deadline.
+     */
+    void RunChain()
+    {
+        TimeoutHarness h;
+        Build(h);
+        h.Inject(MicroSeconds(10), 1, 5, 0);
+        h.Inject(MicroSeconds(20), 3, 4, 0);
+        h.Inject(MicroSeconds(30), 2, 3, 0);
+        h.Inject(MicroSeconds(40), 2, 2, 0);
+        h.Inject(MicroSeconds(45), 3, 2, 0);
+        h.Inject(MicroSeconds(50), 3, 1, 0);
+        h.Inject(MicroSeconds(60), 2, 5, 0);
+        h.Run();
+
+        const std::vector<uint32_t> order = {1, 2, 3, 5, 4};
+        NS_TEST_ASSERT_MSG_EQ(m_emitted.size(), order.size(), "five partial aggregates");
+        for (size_t i = 0; i < order.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_emitted[i].second, order[i], "chunk of emission " << i);
+        }
+        const Time due5 = m_opened[5] + m_timeout;
+        for (size_t i = 0; i < 4; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_at[i], due5, "emission " << i << " at chunk 5's deadline");
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_at[4], m_opened[4] + m_timeout, "chunk 4 at its own deadline");
         NS_TEST_ASSERT_MSG_EQ(h.fpga->GetSlotsInUse(), 0u, "every slot freed");
     }
 };
