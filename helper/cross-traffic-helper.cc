@@ -116,6 +116,7 @@ CrossTrafficHelper::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_installed.clear();
+    m_hosts.reset();
     m_wan = nullptr;
     Object::DoDispose();
 }
@@ -159,10 +160,10 @@ CrossTrafficHelper::HostAt(uint32_t city)
     const uint32_t segment = GetTcpSegmentSize();
     const uint32_t queue =
         m_hostQueuePackets > 0 ? m_hostQueuePackets : (m_tcpBufferSize + segment - 1) / segment;
-    const uint32_t host = m_wan->AddHost(city,
-                                         m_hostAccessRate,
-                                         m_hostAccessDelay,
-                                         QueueSize(QueueSizeUnit::PACKETS, queue));
+    const uint32_t host = m_hosts->Add(city,
+                                       m_hostAccessRate,
+                                       m_hostAccessDelay,
+                                       QueueSize(QueueSizeUnit::PACKETS, queue));
     // The hosts' TCP sockets come from this factory (the applications' Protocol).
     const Ptr<CrossTrafficSocketFactory> tcp = CreateObject<CrossTrafficSocketFactory>();
     tcp->SetSocketAttribute("SegmentSize", UintegerValue(segment));
@@ -171,7 +172,7 @@ CrossTrafficHelper::HostAt(uint32_t city)
     // No TIME_WAIT (2 x 120 s by default): a host never reuses a port, and a run then ends when
     // its flows are done rather than four simulated minutes later.
     tcp->SetSocketAttribute("MaxSegLifetime", DoubleValue(0));
-    m_wan->GetHostNode(host)->AggregateObject(tcp);
+    m_hosts->GetNode(host)->AggregateObject(tcp);
     m_hostByCity[city] = host;
     return host;
 }
@@ -195,6 +196,7 @@ CrossTrafficHelper::Install(WanTopologyHelper& wan, const std::vector<CrossTraff
                                  std::to_string(m_firstPort));
     }
     m_wan = &wan;
+    m_hosts = std::make_unique<WanHostHelper>(wan);
     m_flows = flows;
     const auto& cities = wan.GetTopology().GetCities();
     for (uint32_t f = 0; f < flows.size(); ++f)
@@ -211,17 +213,17 @@ CrossTrafficHelper::Install(WanTopologyHelper& wan, const std::vector<CrossTraff
         const uint32_t packetSize = GetPacketSize(flow.protocol);
 
         PacketSinkHelper sinkHelper(protocol, InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sinks = sinkHelper.Install(wan.GetHostNode(receiver));
+        ApplicationContainer sinks = sinkHelper.Install(m_hosts->GetNode(receiver));
         sinks.Start(Seconds(0)); // listening before the sender starts
 
-        const InetSocketAddress remote(wan.GetHostAddress(receiver), port);
+        const InetSocketAddress remote(m_hosts->GetAddress(receiver), port);
         ApplicationContainer senders;
         if (flow.bulk)
         {
             BulkSendHelper bulk(protocol, remote);
             bulk.SetAttribute("SendSize", UintegerValue(packetSize));
             bulk.SetAttribute("MaxBytes", UintegerValue(0));
-            senders = bulk.Install(wan.GetHostNode(sender));
+            senders = bulk.Install(m_hosts->GetNode(sender));
         }
         else
         {
@@ -232,7 +234,7 @@ CrossTrafficHelper::Install(WanTopologyHelper& wan, const std::vector<CrossTraff
                                PointerValue(CreateObjectWithAttributes<ConstantRandomVariable>(
                                    "Constant",
                                    DoubleValue(flow.stop - flow.start))));
-            senders = onOff.Install(wan.GetHostNode(sender));
+            senders = onOff.Install(m_hosts->GetNode(sender));
         }
         senders.Start(Seconds(flow.start));
         senders.Stop(Seconds(flow.stop));
@@ -244,7 +246,7 @@ CrossTrafficHelper::Install(WanTopologyHelper& wan, const std::vector<CrossTraff
         installed.propagation = 2 * m_hostAccessDelay +
                                 NanoSeconds(wan.GetRouting().GetPathDelayNs(flow.from, flow.to));
         m_installed.push_back(installed);
-        Simulator::ScheduleWithContext(wan.GetHostNode(receiver)->GetId(),
+        Simulator::ScheduleWithContext(m_hosts->GetNode(receiver)->GetId(),
                                        Seconds(flow.stop) + installed.propagation,
                                        &CrossTrafficHelper::RecordStop,
                                        Ptr<CrossTrafficHelper>(this),
@@ -288,6 +290,13 @@ uint32_t
 CrossTrafficHelper::GetHost(uint32_t city) const
 {
     return m_hostByCity.at(city);
+}
+
+const WanHostHelper&
+CrossTrafficHelper::GetHosts() const
+{
+    NS_ABORT_MSG_IF(!m_hosts, "CrossTrafficHelper::GetHosts: call Install() first");
+    return *m_hosts;
 }
 
 std::vector<CrossTrafficResult>

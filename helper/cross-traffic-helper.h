@@ -11,9 +11,11 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/wan-host-helper.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,8 @@ class CrossTrafficHelper : public Object
     /** \param city a city index \return the host Install() attached there (WanTopologyHelper
      *  host index) \throws std::out_of_range if none */
     uint32_t GetHost(uint32_t city) const;
+    /** \return the hosts Install() attached (numbered as GetHost gives them) \pre Install() */
+    const WanHostHelper& GetHosts() const;
     /** \param protocol a protocol \return the bytes of one application write (PacketSize, or the
      *  payload of one MTU-sized packet) */
     uint32_t GetPacketSize(CrossTrafficFlow::Protocol protocol) const;
@@ -130,6 +134,7 @@ class CrossTrafficHelper : public Object
     uint32_t m_hostQueuePackets; //!< bound of a host's transmit queue (0: a TCP buffer's worth)
 
     WanTopologyHelper* m_wan{nullptr};         //!< the WAN (Install)
+    std::unique_ptr<WanHostHelper> m_hosts;    //!< the hosts at cities (Install)
     std::vector<CrossTrafficFlow> m_flows;     //!< the flows
     std::vector<Installed> m_installed;        //!< per flow
     std::map<uint32_t, uint32_t> m_hostByCity; //!< city index -> host index

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// WanTopologyHelper's hosts: the islands' stacks, addresses and host routes, and the extra
-// hosts (AddHost) that cross traffic runs between. The rest of the class is in
+// WanTopologyHelper's hosts: the islands' stacks, addresses and host routes, and the attachment
+// of extra hosts (AttachHost; WanHostHelper numbers them). The rest of the class is in
 // wan-topology-helper.cc.
 
 #include "wan-topology-helper.h"
@@ -33,9 +33,6 @@ constexpr uint32_t ISLAND_NET_BASE = 0x0A000000;
 constexpr uint32_t ISLAND_SUBNET_SHIFT = 8;
 /** Host part of an island's address inside its /24. */
 constexpr uint32_t ISLAND_HOST_PART = 1;
-/** Extra hosts (AddHost) are numbered into 172.16.0.0/12 the same way as islands into
- *  10.0.0.0/8: host h is 172.16.0.0 + (h << 8) + 1, the .1 of its own /24. */
-constexpr uint32_t HOST_NET_BASE = 0xAC100000;
 /** Mask of an access subnet (/24). */
 const char* const ACCESS_MASK = "255.255.255.0";
 /** The administratively scoped multicast block the groups come from. */
@@ -57,7 +54,7 @@ WanTopologyHelper::InstallHosts()
     m_islandByAddress.clear();
     for (uint32_t i = 0; i < nIslands; ++i)
     {
-        const Ipv4Address address(ISLAND_NET_BASE | (i << ISLAND_SUBNET_SHIFT) | ISLAND_HOST_PART);
+        const Ipv4Address address = GetSubnetHostAddress(ISLAND_NET_BASE, i);
         const uint32_t interface = ConfigureHost(m_islandNodes.Get(i), m_islandDevices[i], address);
         // The group block too, so a UDP socket finds a route for a group destination (outbound
         // multicast routes live in the unicast table in ns-3).
@@ -128,22 +125,26 @@ WanTopologyHelper::InstallHostRoute(Ipv4Address address, uint32_t city, uint32_t
     }
 }
 
-uint32_t
-WanTopologyHelper::AddHost(uint32_t city, DataRate rate, Time delay, QueueSize queue)
+Ipv4Address
+WanTopologyHelper::GetSubnetHostAddress(uint32_t netBase, uint32_t index)
 {
-    NS_LOG_FUNCTION(this << city << rate << delay << queue);
-    CheckInstalled("AddHost");
+    return Ipv4Address(netBase | (index << ISLAND_SUBNET_SHIFT) | ISLAND_HOST_PART);
+}
+
+std::array<Ptr<NetDevice>, 2>
+WanTopologyHelper::AttachHost(uint32_t city,
+                              Ipv4Address address,
+                              DataRate rate,
+                              Time delay,
+                              QueueSize queue)
+{
+    NS_LOG_FUNCTION(this << city << address << rate << delay << queue);
+    CheckInstalled("AttachHost");
     const auto& cities = m_topology.GetCities();
     if (city >= cities.size())
     {
-        throw WanTopologyError("WanTopologyHelper::AddHost: city index " + std::to_string(city) +
+        throw WanTopologyError("WanTopologyHelper::AttachHost: city index " + std::to_string(city) +
                                " out of range (" + std::to_string(cities.size()) + " cities)");
-    }
-    const uint32_t host = m_hostNodes.GetN();
-    if (host >= MAX_HOSTS)
-    {
-        throw WanTopologyError("WanTopologyHelper::AddHost: more than " +
-                               std::to_string(MAX_HOSTS) + " hosts (172.16.0.0/12 is full)");
     }
     const uint32_t systemId = m_citySystemIds.empty() ? 0 : m_citySystemIds[city];
     const Ptr<Node> node = CreateObject<Node>(systemId);
@@ -151,61 +152,12 @@ WanTopologyHelper::AddHost(uint32_t city, DataRate rate, Time delay, QueueSize q
     const uint32_t port = m_routers[city]->AddPort(access[1]);
     InternetStackHelper stack;
     stack.Install(node);
-    const Ipv4Address address(HOST_NET_BASE | (host << ISLAND_SUBNET_SHIFT) | ISLAND_HOST_PART);
     ConfigureHost(node, access[0], address);
     InstallHostRoute(address, city, port);
-    m_hostNodes.Add(node);
     m_hostCities.push_back(city);
     m_hostLinks.push_back(access);
-    m_hostAddresses.push_back(address);
-    NS_LOG_INFO("host " << host << " at " << cities[city].code << ": " << address
-                        << ", router port " << port);
-    return host;
-}
-
-void
-WanTopologyHelper::CheckHost(uint32_t host, const char* what) const
-{
-    if (host >= m_hostNodes.GetN())
-    {
-        throw WanTopologyError(std::string("WanTopologyHelper::") + what + ": host index " +
-                               std::to_string(host) + " out of range (" +
-                               std::to_string(m_hostNodes.GetN()) + " hosts)");
-    }
-}
-
-uint32_t
-WanTopologyHelper::GetHostCount() const
-{
-    return m_hostNodes.GetN();
-}
-
-Ptr<Node>
-WanTopologyHelper::GetHostNode(uint32_t host) const
-{
-    CheckHost(host, "GetHostNode");
-    return m_hostNodes.Get(host);
-}
-
-Ipv4Address
-WanTopologyHelper::GetHostAddress(uint32_t host) const
-{
-    CheckHost(host, "GetHostAddress");
-    return m_hostAddresses[host];
-}
-
-uint32_t
-WanTopologyHelper::GetHostCity(uint32_t host) const
-{
-    CheckHost(host, "GetHostCity");
-    return m_hostCities[host];
-}
-
-Ptr<NetDevice>
-WanTopologyHelper::GetHostDevice(uint32_t host) const
-{
-    CheckHost(host, "GetHostDevice");
-    return m_hostLinks[host][0];
+    NS_LOG_INFO("host " << address << " at " << cities[city].code << ", router port " << port);
+    return access;
 }
 
 } // namespace ns3

@@ -405,11 +405,11 @@ WanTopologyHelper::GetCityNodes(uint32_t city) const
         }
         nodes.Add(m_islandNodes.Get(i));
     }
-    for (uint32_t h = 0; h < m_hostNodes.GetN(); ++h)
+    for (uint32_t h = 0; h < m_hostLinks.size(); ++h)
     {
         if (m_hostCities[h] == city)
         {
-            nodes.Add(m_hostNodes.Get(h));
+            nodes.Add(m_hostLinks[h][0]->GetNode());
         }
     }
     return nodes;

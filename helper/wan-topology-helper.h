@@ -139,29 +139,30 @@ class WanTopologyHelper
     Ptr<NetDevice> GetWanDevice(const WanHop& hop) const;
 
     /**
-     * \brief Attach an extra host (not an island) to a city's router, after Install(): a node
-     *        with the internet stack on its own access link, with an address from 172.16.0.0/12
-     *        (host h is 172.16.(h / 256).(h % 256) + 1 in its /24, apart from the islands'
-     *        10.0.0.0/8), and its host route on every router, computed like the islands'. The
-     *        host attaches to the router directly, never behind an FPGA, and joins no group:
-     *        islands' addresses, groups and FPGA paths stay as they are. For cross traffic.
-     * \param city city index \param rate access link rate \param delay access link delay
+     * \brief Attach a node with the internet stack to a city's router, after Install(): on its
+     *        own access link, never behind an FPGA, with \p address and a default route out of
+     *        that link, and its host route on every router, computed like the islands'. It
+     *        joins no group: islands' addresses, groups and FPGA paths stay as they are. For the
+     *        extra hosts of cross traffic (WanHostHelper numbers them and picks addresses).
+     * \param city city index \param address the host's address (outside the islands' block)
+     * \param rate access link rate \param delay access link delay
      * \param queue the bound of the host's own transmit queue (the router's end of the access
      *        link has SetQueueSize's, as every other port)
-     * \return the host index (0, 1, ... in the order of the calls)
-     * \throws WanTopologyError for a city out of range or more than MAX_HOSTS hosts
+     * \return the access link's devices: the host's end (its node is the new host), the
+     *         router's end
+     * \throws WanTopologyError for a city out of range
      */
-    uint32_t AddHost(uint32_t city, DataRate rate, Time delay, QueueSize queue);
-    /** \return the number of extra hosts AddHost() attached */
-    uint32_t GetHostCount() const;
-    /** \param host host index \return its node */
-    Ptr<Node> GetHostNode(uint32_t host) const;
-    /** \param host host index \return its IPv4 address */
-    Ipv4Address GetHostAddress(uint32_t host) const;
-    /** \param host host index \return its city index */
-    uint32_t GetHostCity(uint32_t host) const;
-    /** \param host host index \return the host's own end of its access link */
-    Ptr<NetDevice> GetHostDevice(uint32_t host) const;
+    std::array<Ptr<NetDevice>, 2> AttachHost(uint32_t city,
+                                             Ipv4Address address,
+                                             DataRate rate,
+                                             Time delay,
+                                             QueueSize queue);
+    /**
+     * \param netBase the block's network address (host order), e.g. 10.0.0.0
+     * \param index the host's number in the block
+     * \return the address of host \p index: the .1 of the block's /24 number \p index
+     */
+    static Ipv4Address GetSubnetHostAddress(uint32_t netBase, uint32_t index);
 
     /** \return a fresh group address from 239.0.0.0/8 (239.0.0.1, 239.0.0.2, ...) */
     Ipv4Address AllocateGroup();
@@ -205,8 +206,6 @@ class WanTopologyHelper
     static constexpr uint32_t FIRST_GROUP = 0xEF000001;
     /** Last multicast group AllocateGroup() may hand out (239.255.255.255). */
     static constexpr uint32_t LAST_GROUP = 0xEFFFFFFF;
-    /** Most extra hosts AddHost() attaches: the /24 subnets of 172.16.0.0/12. */
-    static constexpr uint32_t MAX_HOSTS = 1u << 12;
 
   private:
     /**
@@ -240,8 +239,6 @@ class WanTopologyHelper
      * \return the interface index
      */
     uint32_t ConfigureHost(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address);
-    /** \param host a host index \param what the caller, for the message \throws */
-    void CheckHost(uint32_t host, const char* what) const;
     /** \param island an island index \param what the caller, for the message \throws */
     void CheckIsland(uint32_t island, const char* what) const;
     /** \brief Abort unless Install() ran. \param what the caller */
@@ -273,10 +270,8 @@ class WanTopologyHelper
     std::vector<uint32_t> m_accessPorts;                     //!< per island: its router's port
     std::vector<Ipv4Address> m_islandAddresses;              //!< per island: its address
     std::map<uint32_t, uint32_t> m_islandByAddress;          //!< address (host order) to island
-    NodeContainer m_hostNodes;                               //!< extra hosts (AddHost)
-    std::vector<uint32_t> m_hostCities;                      //!< per host: its city
-    std::vector<std::array<Ptr<NetDevice>, 2>> m_hostLinks;  //!< per host: its end, router's
-    std::vector<Ipv4Address> m_hostAddresses;                //!< per host: its address
+    std::vector<uint32_t> m_hostCities;                      //!< per AttachHost: its city
+    std::vector<std::array<Ptr<NetDevice>, 2>> m_hostLinks;  //!< per AttachHost: host, router
 };
 
 } // namespace ns3

@@ -1,12 +1,12 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Tests of cross traffic (CrossTrafficFile, CrossTrafficHelper, WanTopologyHelper::AddHost):
- * every bad cross-traffic file rejected with the culprit named; hosts' addresses and routes;
- * a UDP OnOff flow's goodput against its offered rate, alone and beside a planned 2-island
- * exchange on the same WAN link direction (below and above the link's capacity); a TCP bulk
- * flow's goodput against the bottleneck of its path. Every expected value is computed here
- * from the links, independently of the module.
+ * Tests of cross traffic (CrossTrafficFile, CrossTrafficHelper, WanHostHelper,
+ * WanTopologyHelper::AttachHost): every bad cross-traffic file rejected with the culprit named;
+ * hosts' addresses and routes; a UDP OnOff flow's goodput against its offered rate, alone and
+ * beside a planned 2-island exchange on the same WAN link direction (below and above the link's
+ * capacity); a TCP bulk flow's goodput against the bottleneck of its path. Every expected value is
+ * computed here from the links, independently of the module.
  */
 // ctest-suite: cross-traffic
 
@@ -440,12 +440,12 @@ class CrossTrafficHostsTestCase : public TestCase
         const Ptr<CrossTrafficHelper> cross = CreateObject<CrossTrafficHelper>();
         cross->Install(wan, {flow, flow});
         // One host per city named, in the order the flows name them; no host at C1.
-        NS_TEST_ASSERT_MSG_EQ(wan.GetHostCount(), 2, "hosts at C2 and C0 only");
+        NS_TEST_ASSERT_MSG_EQ(cross->GetHosts().GetN(), 2, "hosts at C2 and C0 only");
         NS_TEST_EXPECT_MSG_EQ(cross->GetHost(2), 0, "C2's host");
         NS_TEST_EXPECT_MSG_EQ(cross->GetHost(0), 1, "C0's host");
-        NS_TEST_EXPECT_MSG_EQ(wan.GetHostAddress(0), Ipv4Address("172.16.0.1"), "host 0");
-        NS_TEST_EXPECT_MSG_EQ(wan.GetHostAddress(1), Ipv4Address("172.16.1.1"), "host 1");
-        NS_TEST_EXPECT_MSG_EQ(wan.GetHostCity(0), 2, "host 0's city");
+        NS_TEST_EXPECT_MSG_EQ(cross->GetHosts().GetAddress(0), Ipv4Address("172.16.0.1"), "host 0");
+        NS_TEST_EXPECT_MSG_EQ(cross->GetHosts().GetAddress(1), Ipv4Address("172.16.1.1"), "host 1");
+        NS_TEST_EXPECT_MSG_EQ(cross->GetHosts().GetCity(0), 2, "host 0's city");
         for (uint32_t i = 0; i < 3; ++i)
         {
             NS_TEST_EXPECT_MSG_EQ(wan.GetIslandAddress(i), islands[i], "island " << i);
@@ -453,7 +453,9 @@ class CrossTrafficHostsTestCase : public TestCase
             const uint32_t added = (i == 1) ? 0 : 1;
             NS_TEST_EXPECT_MSG_EQ(wan.GetRouter(i)->GetNPorts(), ports[i] + added, "router " << i);
         }
-        NS_TEST_EXPECT_MSG_EQ(wan.GetIslandIndex(wan.GetHostAddress(0)), UINT32_MAX, "no island");
+        NS_TEST_EXPECT_MSG_EQ(wan.GetIslandIndex(cross->GetHosts().GetAddress(0)),
+                              UINT32_MAX,
+                              "no island");
         // The islands' paths are as they were: routes, FPGAs and their addresses, and no group
         // taken.
         for (uint32_t i = 0; i < 3; ++i)
@@ -473,10 +475,11 @@ class CrossTrafficHostsTestCase : public TestCase
         // Routes: at its own router, the new last port; elsewhere the islands' next hop.
         for (uint32_t h = 0; h < 2; ++h)
         {
-            const uint32_t city = wan.GetHostCity(h);
+            const uint32_t city = cross->GetHosts().GetCity(h);
             for (uint32_t c = 0; c < 3; ++c)
             {
-                const uint32_t port = wan.GetRouter(c)->LookupHostRoute(wan.GetHostAddress(h));
+                const uint32_t port =
+                    wan.GetRouter(c)->LookupHostRoute(cross->GetHosts().GetAddress(h));
                 const uint32_t expected =
                     c == city ? wan.GetRouter(c)->GetNPorts() - 1
                               : wan.GetRouter(c)->LookupHostRoute(wan.GetIslandAddress(city));
@@ -485,7 +488,7 @@ class CrossTrafficHostsTestCase : public TestCase
         }
         // Both flows share the hosts, each with its own sink port.
         NS_TEST_EXPECT_MSG_EQ(cross->GetSink(0)->GetNode(), cross->GetSink(1)->GetNode(), "sink");
-        NS_TEST_EXPECT_MSG_EQ(cross->GetSink(0)->GetNode(), wan.GetHostNode(1), "at C0");
+        NS_TEST_EXPECT_MSG_EQ(cross->GetSink(0)->GetNode(), cross->GetHosts().GetNode(1), "at C0");
         Simulator::Destroy();
     }
 };
