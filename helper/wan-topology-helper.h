@@ -164,11 +164,19 @@ class WanTopologyHelper
      */
     static Ipv4Address GetSubnetHostAddress(uint32_t netBase, uint32_t index);
 
+    /**
+     * \param hop a WAN link and the city it leaves from
+     * \return the router port of that city on the link
+     */
+    uint32_t GetWanPort(const WanHop& hop) const;
+    /** \param island island index \return its router's port towards it (access or in-box) */
+    uint32_t GetAccessPort(uint32_t island) const;
+
     /** \return a fresh group address from 239.0.0.0/8 (239.0.0.1, 239.0.0.2, ...) */
     Ipv4Address AllocateGroup();
     /**
      * \brief Install the (sender, group) shortest-path tree towards the receivers on every
-     *        router it crosses, and subscribe the receivers' hosts to the group.
+     *        router it crosses (WanMulticastTree::Install).
      * \param sender sending island \param group group address
      * \param receivers receiving islands (the sender itself is ignored)
      * \param refusal if not null, receives why the routers would not carry the tree ("" when
