@@ -134,12 +134,11 @@ TrainingApplication::GetTypeId()
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("Transport",
                           "How exchanges reach the wire: planned (paced at the plan's rates "
-                          "over UDP, multicast and FPGAs where the plan uses them), tcp "
-                          "(ns-3 TCP connections, unicast only; see TcpTransport) or adaptive "
-                          "(as planned, rates from ECN and loss; see AdaptiveTransport).",
+                          "over UDP, multicast and FPGAs where the plan uses them) or tcp "
+                          "(ns-3 TCP connections, unicast only; see TcpTransport).",
                           EnumValue(PLANNED),
                           MakeWanEnumAccessor<Transport>(&TrainingApplication::m_transport),
-                          MakeEnumChecker(PLANNED, "planned", TCP, "tcp", ADAPTIVE, "adaptive"))
+                          MakeEnumChecker(PLANNED, "planned", TCP, "tcp"))
             .AddAttribute("PayloadMode",
                           "Virtual (sizes only) or real (int32 fixed-point parameters).",
                           EnumValue(VIRTUAL),
@@ -227,8 +226,6 @@ TrainingApplication::DoDispose()
         m_tcp = nullptr;
     }
     m_context.tcp = nullptr;
-    m_context.adaptive = nullptr;
-    m_adaptive = nullptr;
     m_workload = nullptr;
     m_context.written = nullptr;
     m_context.send = nullptr;
@@ -316,6 +313,18 @@ TrainingApplication::IsFinished() const
     return m_round >= m_rounds;
 }
 
+uint64_t
+TrainingApplication::GetDroppedPackets() const
+{
+    return m_context.dropped;
+}
+
+uint64_t
+TrainingApplication::GetDuplicatePackets() const
+{
+    return m_context.duplicates;
+}
+
 uint32_t
 TrainingApplication::GetChunkPayloadBytes() const
 {
@@ -384,12 +393,6 @@ TrainingApplication::StartApplication()
             NS_FATAL_ERROR("TrainingApplication: cannot bind UDP port " << m_port);
         }
         m_socket->SetRecvCallback(MakeCallback(&TrainingApplication::HandleRead, this));
-    }
-    if (m_transport == ADAPTIVE)
-    {
-        m_adaptive = m_adaptive ? m_adaptive : CreateObject<AdaptiveTransport>();
-        m_adaptive->Start(GetNode(), m_socket, m_context.island, m_context.islandCount);
-        m_context.adaptive = PeekPointer(m_adaptive);
     }
 
     m_records.assign(m_rounds, TrainingRoundRecord());
@@ -611,7 +614,6 @@ void
 TrainingApplication::Receive(Ptr<Packet> packet)
 {
     GradientHeader header;
-    m_context.congested = m_adaptive && AdaptiveTransport::IsMarked(packet);
     if (!GradientHeader::Parse(packet, header, m_context.real ? &m_values : nullptr))
     {
         ++m_context.dropped;
@@ -660,7 +662,10 @@ TrainingApplication::Dispatch(const GradientHeader& header,
         static_cast<GradientExchange*>(exchange)->ReceiveNack(header);
         break;
     case GradientHeader::ACK:
-        static_cast<GradientExchange*>(exchange)->ReceiveAck(header);
+        if (header.GetContributors().IsEmpty())
+        {
+            static_cast<GradientExchange*>(exchange)->ReceiveNotYet(header);
+        }
         break;
     case GradientHeader::END:
         static_cast<GradientExchange*>(exchange)->ReceiveEnd(header);
@@ -682,10 +687,6 @@ TrainingApplication::Send(uint32_t round, Ptr<Packet> packet, Ipv4Address to, bo
     if (round < m_records.size())
     {
         m_records[round].CountSent(packet->GetSize(), control);
-    }
-    if (m_adaptive)
-    {
-        AdaptiveTransport::SetEct(packet);
     }
     m_socket->SendTo(packet, 0, InetSocketAddress(to, m_port));
 }
