@@ -283,6 +283,7 @@ TrainingHelper::Install()
                 s.destination = groupOf[stream.sender];
                 s.multicast = true;
                 s.rateBps = stream.rateBps;
+                s.resendWeight = stream.resendWeight;
                 config.streams.push_back(s);
                 continue;
             }
@@ -303,6 +304,7 @@ TrainingHelper::Install()
                 s.destination = addresses[receiver];
                 s.multicast = false;
                 s.rateBps = stream.rateBps;
+                s.resendWeight = stream.resendWeight;
                 config.streams.push_back(s);
             }
         }

@@ -12,6 +12,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -102,7 +103,9 @@ DirectExchange::SendNext(uint32_t index)
         stream.resends.Sent(key, Simulator::Now());
         m_context.send(m_round, packet, stream.destination, false);
         m_context.resent(m_round, asker);
-        return WireBytes(packet);
+        // Where FPGAs fold the stream, the resend passes them unsummed and weighs more.
+        return static_cast<uint32_t>(
+            std::ceil(WireBytes(packet) * m_config.streams[index].resendWeight));
     }
     const uint32_t chunks = m_context.layout.GetChunkCount();
     if (stream.nextChunk < chunks)
@@ -129,20 +132,32 @@ DirectExchange::SendNext(uint32_t index)
     return 0;
 }
 
+DirectExchange::OutStream*
+DirectExchange::StreamToward(uint32_t island)
+{
+    for (uint32_t i = 0; i < m_config.streams.size() && i < m_streams.size(); ++i)
+    {
+        const std::vector<uint32_t>& receivers = m_config.streams[i].receivers;
+        if (std::find(receivers.begin(), receivers.end(), island) != receivers.end())
+        {
+            return m_streams[i].get();
+        }
+    }
+    return nullptr;
+}
+
+GradientPacer*
+DirectExchange::PacerToward(uint32_t island)
+{
+    OutStream* stream = StreamToward(island);
+    return stream != nullptr ? &stream->pacer : nullptr;
+}
+
 uint32_t
 DirectExchange::QueueResends(const GradientHeader& nack, bool& notYet)
 {
     const uint32_t peer = nack.GetSender();
-    OutStream* stream = nullptr;
-    for (uint32_t i = 0; i < m_config.streams.size() && i < m_streams.size(); ++i)
-    {
-        const std::vector<uint32_t>& receivers = m_config.streams[i].receivers;
-        if (std::find(receivers.begin(), receivers.end(), peer) != receivers.end())
-        {
-            stream = m_streams[i].get();
-            break;
-        }
-    }
+    OutStream* stream = StreamToward(peer);
     if (stream == nullptr || nack.GetRingStep() != 0)
     {
         ++m_context.dropped;

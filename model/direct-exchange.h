@@ -49,6 +49,7 @@ class DirectExchange : public GradientExchange
     ChunkTracker* SilentStream(uint32_t slot, uint16_t& step) override;
     ChunkTracker* StreamOf(uint32_t slot, uint16_t step) override;
     void OnPeerLost(uint32_t slot) override;
+    GradientPacer* PacerToward(uint32_t island) override;
     Time HoldAt(uint32_t island) const override;
 
   private:
@@ -64,6 +65,8 @@ class DirectExchange : public GradientExchange
         FirstPassClock clock;    //!< when each first-pass chunk left
     };
 
+    /** \param island a peer \return the outgoing stream that reaches it, or null */
+    OutStream* StreamToward(uint32_t island);
     /** \param index stream index \return wire bytes of the packet sent, 0 if none */
     uint32_t SendNext(uint32_t index);
     /** \param slot peer position \brief a contributor's chunk is known lost: NACK it */

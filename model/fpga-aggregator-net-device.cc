@@ -405,6 +405,15 @@ FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
     }
     if (header.HasFlag(GradientHeader::FLAG_RETRANSMISSION))
     {
+        // A resend to a multicast group reaches islands that did not ask for it. Where this
+        // island's own copy of the chunk waits in a slot, the aggregate brings it; passed on,
+        // the resend would arrive first and the island would have to discard that aggregate
+        // (a sum cannot be split) and ask its other contributors again.
+        if (m_table.AbsorbResend(header))
+        {
+            m_duplicateTrace(packet, header);
+            return;
+        }
         PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_RETRANSMISSION);
         return;
     }

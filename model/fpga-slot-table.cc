@@ -126,6 +126,22 @@ FpgaSlotTable::Find(const SlotKey& key, uint32_t& index) const
     return true;
 }
 
+bool
+FpgaSlotTable::AbsorbResend(const GradientHeader& header)
+{
+    uint32_t index = 0;
+    const SlotKey key{header.GetJobId(),
+                      header.GetRound(),
+                      header.GetCliqueId(),
+                      header.GetChunkIndex()};
+    if (!Find(key, index) || !m_slots[index].contributors.Test(header.GetSender()))
+    {
+        return false;
+    }
+    ++m_duplicates;
+    return true;
+}
+
 uint32_t
 FpgaSlotTable::Open(const GradientHeader& header,
                     const InputFields& fields,

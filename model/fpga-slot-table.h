@@ -118,6 +118,15 @@ class FpgaSlotTable
      */
     bool Find(const SlotKey& key, uint32_t& index) const;
     /**
+     * \brief A resend (FLAG_RETRANSMISSION) of a chunk whose open slot already holds its
+     *        sender's contribution: the island gets it with the slot's aggregate, so the
+     *        resend is absorbed (counted as a duplicate).
+     * \param header the resend's header
+     * \return true if absorbed; false if no open slot holds the sender's contribution (the
+     *         resend must go on to the island)
+     */
+    bool AbsorbResend(const GradientHeader& header);
+    /**
      * \brief Open a slot for a DATA header's chunk (no slot may be open for it).
      * \param header the first contribution's header \param fields its IPv4/UDP fields
      * \param expected the senders to wait for \param deadline when to emit it partial

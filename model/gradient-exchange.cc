@@ -295,10 +295,7 @@ GradientExchange::SendNack(uint32_t slot,
         header.SetNackRanges(ranges);
         for (uint32_t copy = 0; copy < copies; ++copy)
         {
-            m_context.send(m_round,
-                           GradientHeader::CreateVirtualPacket(header),
-                           m_context.addresses[peer],
-                           true);
+            SendControl(GradientHeader::CreateVirtualPacket(header), peer);
         }
         ++packets;
     }
@@ -336,10 +333,17 @@ GradientExchange::SendNotYet(uint32_t peer)
     NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": not yet to " << peer);
     GradientHeader header = MakeHeader(GradientHeader::ACK, 1, 0);
     // An empty contributor bitmap: "I hold nothing of this round for you yet".
-    m_context.send(m_round,
-                   GradientHeader::CreateVirtualPacket(header),
-                   m_context.addresses[peer],
-                   true);
+    SendControl(GradientHeader::CreateVirtualPacket(header), peer);
+}
+
+void
+GradientExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
+{
+    if (GradientPacer* pacer = PacerToward(peer))
+    {
+        pacer->Charge(packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD);
+    }
+    m_context.send(m_round, packet, m_context.addresses[peer], true);
 }
 
 void

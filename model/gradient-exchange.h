@@ -6,6 +6,7 @@
 #define GRADIENT_EXCHANGE_H
 
 #include "chunk-repair.h"
+#include "gradient-pacer.h"
 #include "round-exchange.h"
 
 #include "ns3/event-id.h"
@@ -75,6 +76,13 @@ class GradientExchange : public RoundExchange
     virtual ChunkTracker* SilentStream(uint32_t slot, uint16_t& step) = 0;
     /** \param slot a peer's position \brief it is lost: give up on it */
     virtual void OnPeerLost(uint32_t slot) = 0;
+    /**
+     * \param island a peer
+     * \return the pacer of the outgoing stream whose path a control packet to \p island
+     *         shares (the island's access link), charged with NACKs and answers so that they
+     *         take the place of data, or null if the exchange sends nothing
+     */
+    virtual GradientPacer* PacerToward(uint32_t island) = 0;
 
     /**
      * \brief A gap in (slot, step)'s stream: NACK it NackDelay from now (coalesced).
@@ -149,6 +157,11 @@ class GradientExchange : public RoundExchange
     Time RepairInterval(uint32_t slot) const;
     /** \param slot the peer \brief arm the re-ask timer at its tracker's next due time */
     void ArmReask(uint32_t slot, ChunkTracker& tracker);
+    /**
+     * \param packet a control packet \param peer its destination
+     * \brief send it, charged to the pacer toward \p peer
+     */
+    void SendControl(Ptr<Packet> packet, uint32_t peer);
     /** \param peer requester \brief tell a peer "not yet" */
     void SendNotYet(uint32_t peer);
     /** \param slot peer position \brief record a lost peer */

@@ -69,6 +69,25 @@ GradientPacer::Wake()
 }
 
 void
+GradientPacer::Charge(uint32_t bytes)
+{
+    const Time now = Simulator::Now();
+    if (NextSendTime() < now)
+    {
+        // The clock lies in the past (idle): the charge starts now, as a send would.
+        m_origin = now;
+        m_bits = 0;
+    }
+    m_bits += bytes * WanWire::BITS_PER_BYTE;
+    if (!m_timer.IsExpired())
+    {
+        // Move the pending pacing instant back by the charge.
+        m_timer.Cancel();
+        m_timer = Simulator::Schedule(NextSendTime() - now, &GradientPacer::Fire, this);
+    }
+}
+
+void
 GradientPacer::Cancel()
 {
     m_timer.Cancel();

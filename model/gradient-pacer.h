@@ -45,6 +45,12 @@ class GradientPacer
     void Restart(double rateBps);
     /** \brief There may be something to send: send at the next pacing instant. */
     void Wake();
+    /**
+     * \brief Count \p bytes sent on the stream's path outside the pacer (a NACK, an answer)
+     *        as if the pacer had sent them: its next packet leaves that much later.
+     * \param bytes wire bytes
+     */
+    void Charge(uint32_t bytes);
     /** \brief Stop: no more sends until Restart() or Wake(). */
     void Cancel();
     /** \return the pacing rate, bit/s */

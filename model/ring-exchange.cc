@@ -341,4 +341,11 @@ RingExchange::Average(std::vector<double>& x, double scale) const
     m_sums.Average(m_context.layout, m_k, m_position, m_own, x, scale);
 }
 
+GradientPacer*
+RingExchange::PacerToward(uint32_t /* island */)
+{
+    // The ring sends one stream at a time, to its successor, on the same access link.
+    return &m_pacer;
+}
+
 } // namespace ns3

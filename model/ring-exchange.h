@@ -48,6 +48,7 @@ class RingExchange : public GradientExchange
     ChunkTracker* SilentStream(uint32_t slot, uint16_t& step) override;
     ChunkTracker* StreamOf(uint32_t slot, uint16_t step) override;
     void OnPeerLost(uint32_t slot) override;
+    GradientPacer* PacerToward(uint32_t island) override;
 
   private:
     /** \brief Start the next step if it is due (previous sent, its input complete). */

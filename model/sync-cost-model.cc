@@ -454,10 +454,28 @@ SyncCostModel::EstimateRound(const Partition& partition,
             est.islandTime[ring[p]] = completion[p];
         }
     }
+    // Planned load of each resource, for the resend weights of folded streams.
+    const std::vector<double>& capacity = m_paths.GetCapacities();
+    std::vector<double> load(capacity.size(), 0.0);
+    for (size_t f = 0; f < drafts.size(); ++f)
+    {
+        for (const auto& [resource, weight] : usages[f])
+        {
+            load[resource] += weight * rates[f];
+        }
+    }
     for (size_t f = 0; f < drafts.size(); ++f)
     {
         const Draft& d = drafts[f];
         SyncStream stream;
+        for (const auto& [resource, weight] : usages[f])
+        {
+            if (weight < 1.0 && capacity[resource] > 0)
+            {
+                stream.resendWeight =
+                    std::max(stream.resendWeight, load[resource] / (weight * capacity[resource]));
+            }
+        }
         stream.clique = d.clique;
         stream.sender = d.sender;
         stream.receivers.assign(receivers.begin() + d.firstReceiver,

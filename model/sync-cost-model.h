@@ -45,9 +45,16 @@ struct SyncStream
     uint64_t chunks{0};       //!< packets: ceil(payloadBytes / chunk payload)
     uint64_t wireBytes{0};    //!< payload + chunks x per-packet header bytes
     double rateBps{0};        //!< max-min fair rate, bit/s (of wire bytes)
-    double delay{0};          //!< propagation (+ FPGA latency), to the farthest receiver
-    double startTime{0};      //!< when the stream starts, s
-    double finishTime{0};     //!< when its last packet arrives (DIRECT: at the farthest receiver)
+    /**
+     * Pacing slots one resend of this stream takes (>= 1). A resend passes the receivers'
+     * FPGAs unsummed, so on an access link where an FPGA folds the stream (weight 1/(k-1)) it
+     * costs a whole packet: max(1, load / (weight x capacity)) over those links keeps the
+     * link within its capacity when the stream's senders resend.
+     */
+    double resendWeight{1};
+    double delay{0};      //!< propagation (+ FPGA latency), to the farthest receiver
+    double startTime{0};  //!< when the stream starts, s
+    double finishTime{0}; //!< when its last packet arrives (DIRECT: at the farthest receiver)
     std::vector<MaxMinFairShare::Usage> resources; //!< (WanRouting resource, weight) used
 };
 

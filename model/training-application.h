@@ -42,6 +42,7 @@ struct TrainingStreamConfig
     Ipv4Address destination;         //!< the group (multicast) or the peer's address
     bool multicast{false};           //!< one multicast stream down the sender's tree
     double rateBps{0};               //!< pacing rate of wire bytes, bit/s (from the cost model)
+    double resendWeight{1};          //!< pacing slots of one resend (SyncStream::resendWeight)
 };
 
 /**

@@ -438,6 +438,71 @@ class FpgaDuplicateTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * A resend (FLAG_RETRANSMISSION, sent to the whole group because another island asked) of a
+ * contribution that an open slot already holds is absorbed: the slot's aggregate brings it,
+ * and the island would otherwise hold the sender twice and discard that aggregate. A resend
+ * from a sender the slot lacks, or of a chunk without an open slot, passes to the island.
+ */
+class FpgaResendAbsorbedTestCase : public TestCase
+{
+  public:
+    FpgaResendAbsorbedTestCase()
+        : TestCase("a resend the open slot already holds is absorbed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        typedef FpgaAggregatorNetDevice F;
+        const IslandBitmap members = Bitmap({0, 1, 2, 3});
+        RawHarness h;
+        h.Build(Attributes(0, 8192, MilliSeconds(50)));
+
+        struct Send
+        {
+            uint16_t sender;
+            uint32_t chunk;
+            bool resend;
+        };
+
+        // Senders 1 and 2 open chunk 0's slot; resends of 1 (held), 3 (not held) and of
+        // chunk 5 (no slot) follow; sender 3's first pass completes the slot.
+        const std::vector<Send> sends =
+            {{1, 0, false}, {2, 0, false}, {1, 0, true}, {3, 0, true}, {1, 5, true}, {3, 0, false}};
+        for (size_t i = 0; i < sends.size(); ++i)
+        {
+            GradientHeader header = DataHeader(members, sends[i].sender, sends[i].chunk, 8);
+            header.SetFlags(sends[i].resend ? GradientHeader::FLAG_RETRANSMISSION : 0);
+            std::vector<int32_t> values = {int32_t(sends[i].sender) * 10, 1};
+            h.InjectFromRouter(MicroSeconds(1 + i),
+                               MakeUdp(GradientHeader::CreateRealPacket(header, values),
+                                       SenderAddress(sends[i].sender),
+                                       ISLAND_ADDRESS,
+                                       PORT));
+        }
+        Ptr<FpgaAggregatorNetDevice> fpga = h.fpga;
+        h.Run();
+        NS_TEST_ASSERT_MSG_EQ(h.atIsland.size(), 3u, "two resends and the aggregate");
+        const Decoded first = Decode(h.atIsland[0]);
+        const Decoded second = Decode(h.atIsland[1]);
+        const Decoded sum = Decode(h.atIsland[2]);
+        NS_TEST_ASSERT_MSG_EQ(first.header.GetSender(), 3u, "sender 3's resend passed");
+        NS_TEST_ASSERT_MSG_EQ(first.header.GetChunkIndex(), 0u, "of chunk 0");
+        NS_TEST_ASSERT_MSG_EQ(second.header.GetChunkIndex(), 5u, "chunk 5's resend passed");
+        NS_TEST_ASSERT_MSG_EQ(sum.header.GetType(), GradientHeader::AGGREGATE, "aggregate");
+        NS_TEST_ASSERT_MSG_EQ((sum.header.GetContributors() == Bitmap({1, 2, 3})),
+                              true,
+                              "complete");
+        NS_TEST_ASSERT_MSG_EQ(sum.values[0], 10 + 20 + 30, "sender 1 added once");
+        NS_TEST_ASSERT_MSG_EQ(sum.values[1], 3, "three contributions");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetDuplicateCount(), 1u, "sender 1's resend absorbed");
+        NS_TEST_ASSERT_MSG_EQ(fpga->GetPassThroughCount(F::PASS_RETRANSMISSION), 2u, "passed");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * A slot that can no longer complete is flushed at once: sender 2's chunk 1 is lost, so its
  * chunk 2 tells the FPGA that slot 1 will never see it; sender 3 never sends chunk 2, and
  * its END says so. Both partial aggregates leave exactly as long after the packet that
@@ -1638,6 +1703,7 @@ class FpgaAggregatorTestSuite : public TestSuite
     {
         AddTestCase(new FpgaExactSumTestCase);
         AddTestCase(new FpgaDuplicateTestCase);
+        AddTestCase(new FpgaResendAbsorbedTestCase);
         AddTestCase(new FpgaSlotExhaustionTestCase);
         AddTestCase(new FpgaEarlyFlushTestCase);
         AddTestCase(new FpgaPartialTestCase);

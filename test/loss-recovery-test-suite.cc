@@ -20,6 +20,8 @@
 
 #include "training-scenario.h"
 
+#include "ns3/gradient-pacer.h"
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/training-application.h"
 
@@ -678,6 +680,123 @@ class TrainingNoNeedlessResendTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Heavy loss with small queues: recovery takes the place of first-pass data and never
+ *        overflows a queue.
+ *
+ * 5% loss on every WAN link direction and a 1,500-chunk model, so the streams keep their
+ * access links fully booked for a long time, with small transmit queues. Two kinds of recovery
+ * traffic overflow them when they come on top of the plan's rates:
+ *
+ * - NACKs and "not yet" answers: thousands of small packets up an island's access link, which
+ *   its paced streams already fill (each is charged to the pacer of the stream on that link).
+ *   Four cities, queues of 16 packets: without the charge, ``none`` drops 11 packets.
+ * - with FPGAs and multicast (``both``), resends to a group pass every receiver's FPGA
+ *   unsummed, onto an access link the folded stream fills: one resend weighs k-1 = 8 chunks
+ *   there (SyncStream::resendWeight). Nine cities, queues of 32 packets (bursts of small
+ *   control packets from eight peers need more than 16): weighing resends as one chunk drops
+ *   53,342 packets.
+ *
+ * Zero queue drops, every round finished, nobody lost, and losses were repaired.
+ */
+class TrainingRecoveryKeepsToPlanTestCase : public TestCase
+{
+  public:
+    /** \param caps capability set \param ring ring all-reduce */
+    TrainingRecoveryKeepsToPlanTestCase(const std::string& caps, bool ring)
+        : TestCase("5% loss, small queues: recovery drops nothing, capabilities=" + caps +
+                   (ring ? ", ring" : ", direct")),
+          m_caps(caps),
+          m_ring(ring)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = m_caps;
+        const bool folded = m_caps == "both";
+        setup.cities = folded ? 9 : 4;
+        setup.ring = m_ring;
+        setup.loss = 0.05;
+        setup.modelBytes = 1500 * CHUNK;
+        setup.queuePackets = folded ? 32 : 16;
+        setup.tuneQueues = false;
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), setup.cities, "all records");
+        uint64_t retransmissions = 0;
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, "island " << r.island << " finished");
+            NS_TEST_EXPECT_MSG_EQ(r.lostPeers.size(), 0u, "nobody lost, island " << r.island);
+            retransmissions += r.retransmissions;
+        }
+        NS_TEST_EXPECT_MSG_GT(run.lossDrops, 100u, "the error models dropped many packets");
+        NS_TEST_EXPECT_MSG_GT(retransmissions, 100u, "losses were repaired by resends");
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "recovery overflowed no queue");
+    }
+
+    std::string m_caps; //!< capability set
+    bool m_ring;        //!< ring all-reduce
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief GradientPacer::Charge: bytes sent beside the stream (NACKs, answers) delay its next
+ *        packet by their time at the stream's rate, busy or idle.
+ *
+ * At 8 Mbit/s a byte takes 1 us. 1,000-byte packets: the first leaves at 0 and the next would
+ * at 1,000 us; 500 bytes charged at 100 us move it to 1,500 us, the third leaves at 2,500 us
+ * and at 3,500 us there is nothing left (the pacer idles). At 10,000 us, the clock long past,
+ * 250 bytes are charged: the clock restarts then, so a wake at 10,100 us sends at 10,250 us,
+ * and the next call comes 1,000 us later.
+ */
+class GradientPacerChargeTestCase : public TestCase
+{
+  public:
+    GradientPacerChargeTestCase()
+        : TestCase("pacer: a charge delays the next packet by its bytes at the rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        GradientPacer pacer;
+        std::vector<Time> calls;
+        uint32_t packets = 0;
+        pacer.SetSendFunction([&]() -> uint32_t {
+            calls.push_back(Simulator::Now());
+            return packets-- > 0 ? 1000 : 0;
+        });
+        Simulator::Schedule(Time(0), [&]() {
+            packets = 3;
+            pacer.Restart(8e6);
+        });
+        Simulator::Schedule(MicroSeconds(100), [&]() { pacer.Charge(500); });
+        Simulator::Schedule(MicroSeconds(10000), [&]() { pacer.Charge(250); });
+        Simulator::Schedule(MicroSeconds(10100), [&]() {
+            packets = 1;
+            pacer.Wake();
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+        const std::vector<Time> expected = {MicroSeconds(0),
+                                            MicroSeconds(1500),
+                                            MicroSeconds(2500),
+                                            MicroSeconds(3500),
+                                            MicroSeconds(10250),
+                                            MicroSeconds(11250)};
+        NS_TEST_ASSERT_MSG_EQ(calls.size(), expected.size(), "send calls");
+        for (size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(calls[i], expected[i], "call " << i);
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The loss-recovery test suite.
  */
 class LossRecoveryTestSuite : public TestSuite
@@ -686,6 +805,7 @@ class LossRecoveryTestSuite : public TestSuite
     LossRecoveryTestSuite()
         : TestSuite("loss-recovery")
     {
+        AddTestCase(new GradientPacerChargeTestCase);
         AddTestCase(new TrainingSingleDropTestCase);
         AddTestCase(new TrainingMulticastDropTestCase);
         AddTestCase(new TrainingFpgaDropTestCase);
@@ -702,6 +822,11 @@ class LossRecoveryTestSuite : public TestSuite
                 }
             }
         }
+        for (const char* caps : {"none", "fpga", "both"})
+        {
+            AddTestCase(new TrainingRecoveryKeepsToPlanTestCase(caps, false));
+        }
+        AddTestCase(new TrainingRecoveryKeepsToPlanTestCase("none", true));
         AddTestCase(new TrainingCutLinkTestCase(false));
         AddTestCase(new TrainingCutLinkTestCase(true));
     }

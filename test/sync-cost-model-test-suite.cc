@@ -330,13 +330,18 @@ class SyncCostModelStarTestCase : public TestCase
             double rate;
             double extraDelay;
             size_t streams;
+            double resendWeight;
         };
 
+        // Resend weights: a resend passes the FPGAs unsummed. With fpga, an ingress folds three
+        // 1/3 Gbps streams at 1/3 each (load 1/3 Gbps of 1): a resend fits beside them, weight
+        // max(1, (1/3) / (1/3 x 1)) = 1. With both, the three 1 Gbps streams fill it (load
+        // 1 Gbps): a resend must take the place of 1 / (1/3) = 3 chunks of its stream.
         const Case cases[] = {
-            {"none", GBPS / 3, 0, 12},
-            {"multicast", GBPS / 3, 0, 4},
-            {"fpga", GBPS / 3, FPGA_LATENCY, 12},
-            {"both", GBPS, FPGA_LATENCY, 4},
+            {"none", GBPS / 3, 0, 12, 1},
+            {"multicast", GBPS / 3, 0, 4, 1},
+            {"fpga", GBPS / 3, FPGA_LATENCY, 12, 1},
+            {"both", GBPS, FPGA_LATENCY, 4, 3},
         };
         for (const auto& c : cases)
         {
@@ -348,6 +353,7 @@ class SyncCostModelStarTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ_TOL(s.rateBps, c.rate, 1e-3, c.caps);
                 NS_TEST_ASSERT_MSG_EQ(s.aggregated, (c.extraDelay > 0), c.caps);
                 NS_TEST_ASSERT_MSG_EQ(s.receivers.size(), (c.streams == 4 ? 3u : 1u), c.caps);
+                NS_TEST_ASSERT_MSG_EQ_TOL(s.resendWeight, c.resendWeight, 1e-9, c.caps);
             }
             NS_TEST_ASSERT_MSG_EQ_TOL(e.syncTime,
                                       wire / c.rate + delay + c.extraDelay,
