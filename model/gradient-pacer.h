@@ -20,7 +20,9 @@ namespace ns3
  *
  * The pacer does not know what it sends: at each pacing instant it calls its send function,
  * which sends the stream's next packet (a resend first, if one is waiting, else the next
- * first-pass chunk) and returns its bytes on the wire, or 0 when there is nothing to send.
+ * first-pass chunk) and returns the wire bytes it counts for (its own, or more: a resend that
+ * weighs several chunks), or 0 when there is nothing to send. Charge() counts bytes sent
+ * beside the stream on its path (control packets).
  * Packet i leaves at origin + (bits of packets 0 .. i-1) / rate, so resends take the place of
  * first-pass chunks inside the stream's own rate share instead of adding load. An idle pacer
  * that is woken keeps the clock of what it sent before (no burst), or restarts it if that
