@@ -4,7 +4,9 @@
 
 #include "gradient-exchange.h"
 
+#include "adaptive-transport.h"
 #include "direct-exchange.h"
+#include "gradient-pacer.h"
 #include "ring-exchange.h"
 #include "training-application.h"
 #include "wan-wire.h"
@@ -328,6 +330,11 @@ GradientExchange::ReceiveNack(const GradientHeader& header)
     {
         SendNotYet(peer);
     }
+    AdaptiveRateControl* control = ControlFor(peer);
+    if (queued > 0 && control != nullptr && !header.HasFlag(GradientHeader::FLAG_SILENCE))
+    {
+        control->OnLoss(); // a gap: a chunk was lost on the way to the asker
+    }
 }
 
 void
@@ -343,13 +350,75 @@ GradientExchange::SendNotYet(uint32_t peer)
 }
 
 void
-GradientExchange::ReceiveNotYet(const GradientHeader& header)
+GradientExchange::ReceiveAck(const GradientHeader& header)
 {
     const uint32_t slot = SlotOf(header.GetSender());
-    if (slot != NO_SLOT)
+    if (slot == NO_SLOT)
+    {
+        return;
+    }
+    if (header.HasFlag(GradientHeader::FLAG_CONGESTION) &&
+        header.GetContributors().Test(m_context.island))
+    {
+        if (AdaptiveRateControl* control = ControlFor(header.GetSender()))
+        {
+            control->OnCongestion();
+        }
+        return;
+    }
+    if (header.GetContributors().IsEmpty())
     {
         m_peers[slot].answered = true;
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transport adaptive
+
+Ptr<AdaptiveRateControl>
+GradientExchange::StartControl(GradientPacer& pacer, Ipv4Address destination, double plannedBps)
+{
+    if (m_context.adaptive == nullptr)
+    {
+        return nullptr;
+    }
+    // Every stream of the clique climbs on the same clock, the clique's longest round trip
+    // from here: no faster than feedback returns from the farthest receiver.
+    Time rtt(0);
+    for (uint32_t s = 0; s < m_k; ++s)
+    {
+        rtt = std::max(rtt, RttTo(IslandAt(s)));
+    }
+    Ptr<AdaptiveRateControl> control =
+        m_context.adaptive->CreateControl(m_round, destination, plannedBps, m_k - 1, rtt);
+    AdaptiveRateControl* raw = PeekPointer(control);
+    pacer.SetRateFunction([raw]() { return raw->GetRate(); });
+    return control;
+}
+
+void
+GradientExchange::EchoCongestion(const IslandBitmap& contributors)
+{
+    if (!m_context.congested || m_context.adaptive == nullptr)
+    {
+        return;
+    }
+    contributors.ForEach([this](uint32_t island) {
+        if (island == m_context.island || SlotOf(island) == NO_SLOT ||
+            !m_context.adaptive->MayNotify(island))
+        {
+            return;
+        }
+        GradientHeader header = MakeHeader(GradientHeader::ACK, 1, 0);
+        IslandBitmap to;
+        to.Set(island);
+        header.SetContributors(to);
+        header.SetFlags(GradientHeader::FLAG_CONGESTION);
+        m_context.send(m_round,
+                       GradientHeader::CreateVirtualPacket(header),
+                       m_context.addresses[island],
+                       true);
+    });
 }
 
 // ---------------------------------------------------------------------------------------------

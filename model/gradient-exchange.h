@@ -5,10 +5,12 @@
 #ifndef GRADIENT_EXCHANGE_H
 #define GRADIENT_EXCHANGE_H
 
+#include "adaptive-rate-control.h"
 #include "chunk-repair.h"
 #include "round-exchange.h"
 
 #include "ns3/event-id.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 #include <memory>
@@ -16,6 +18,8 @@
 
 namespace ns3
 {
+
+class GradientPacer;
 
 /**
  * \ingroup wan-training
@@ -56,8 +60,11 @@ class GradientExchange : public RoundExchange
     virtual void ReceiveEnd(const GradientHeader& header) = 0;
     /** \param header a NACK of this round from a member asking this island */
     void ReceiveNack(const GradientHeader& header);
-    /** \param header a "not yet" answer (ACK with empty contributors) from a member */
-    void ReceiveNotYet(const GradientHeader& header);
+    /**
+     * \param header an ACK of this round from a member: a "not yet" answer (empty
+     *        contributors) or, with FLAG_CONGESTION, a congestion notification to this island
+     */
+    void ReceiveAck(const GradientHeader& header);
 
   protected:
     /** \brief Arm the silence checks (called by Start()). */
@@ -110,6 +117,26 @@ class GradientExchange : public RoundExchange
 
     /** \brief Stop the receive side's timers (the exchange ended; resends go on). */
     void StopTimers();
+
+    /**
+     * \brief Transport adaptive: give a stream a rate controller and let its pacer follow it.
+     * \param pacer the stream's pacer \param destination its group or peer
+     * \param plannedBps the plan's rate for it \return the controller (null unless adaptive)
+     */
+    Ptr<AdaptiveRateControl> StartControl(GradientPacer& pacer,
+                                          Ipv4Address destination,
+                                          double plannedBps);
+    /**
+     * \param peer an island this exchange sends to
+     * \return the rate controller of the stream that reaches it (null unless adaptive)
+     */
+    virtual AdaptiveRateControl* ControlFor(uint32_t peer) = 0;
+    /**
+     * \brief Transport adaptive: the chunk just received (its contributors) arrived marked
+     *        CE: notify them (AdaptiveTransport::MayNotify spaces the notifications).
+     * \param contributors the chunk's contributors
+     */
+    void EchoCongestion(const IslandBitmap& contributors);
 
   private:
     /** Liveness of one peer. */

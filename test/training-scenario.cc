@@ -17,6 +17,7 @@
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/string.h"
 #include "ns3/training-helper.h"
 #include "ns3/training-output.h"
 #include "ns3/training-planner.h"
@@ -251,6 +252,14 @@ Simulate(const Setup& setup)
             helper.SetTcpAttribute("PeerTimeout", TimeValue(setup.tcpPeerTimeout));
         }
     }
+    if (setup.adaptive)
+    {
+        helper.SetTransport(TrainingApplication::ADAPTIVE);
+        if (!setup.initialRate.empty())
+        {
+            helper.SetAdaptiveAttribute("InitialRate", StringValue(setup.initialRate));
+        }
+    }
     helper.SetTuneFpgas(setup.tuneFpgas);
     helper.SetTuneQueues(setup.tuneQueues);
     for (uint32_t i = 0; i < n; ++i)
@@ -317,6 +326,10 @@ Simulate(const Setup& setup)
             run.before.push_back(workload->GetParameters(i));
         }
     }
+    if (setup.beforeRun)
+    {
+        setup.beforeRun(wan, helper);
+    }
     TrainingExperiment experiment(helper);
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -367,6 +380,17 @@ Simulate(const Setup& setup)
     }
     Simulator::Destroy();
     return run;
+}
+
+double
+FixedPointMean(const std::vector<std::vector<double>>& before, size_t e)
+{
+    uint32_t sum = 0; // two's-complement int32 arithmetic
+    for (const std::vector<double>& x : before)
+    {
+        sum += static_cast<uint32_t>(static_cast<int32_t>(std::round(x[e] * SCALE)));
+    }
+    return static_cast<int32_t>(sum) / (SCALE * before.size());
 }
 
 std::vector<double>
