@@ -12,6 +12,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -19,6 +20,14 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("AdaptiveRateControl");
 
 NS_OBJECT_ENSURE_REGISTERED(AdaptiveRateControl);
+
+namespace
+{
+/** The hyper increase stops doubling after this many doublings (2^20 x the increase). */
+constexpr uint32_t MAX_DOUBLINGS = 20;
+/** A period's cut for marks is at most this fraction of the rate. */
+constexpr double MAX_CUT = 0.5;
+} // namespace
 
 TypeId
 AdaptiveRateControl::GetTypeId()
@@ -28,53 +37,50 @@ AdaptiveRateControl::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("WanTraining")
             .AddConstructor<AdaptiveRateControl>()
-            .AddAttribute("Gain",
-                          "g: weight of the newest alpha interval in the congestion estimate",
-                          DoubleValue(1.0 / 16),
-                          MakeDoubleAccessor(&AdaptiveRateControl::m_gain),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("InitialAlpha",
-                          "The congestion estimate at the start: the first cut is by half of it",
-                          DoubleValue(0.5),
-                          MakeDoubleAccessor(&AdaptiveRateControl::m_initialAlpha),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("DecreaseInterval",
-                          "Shortest time between two rate cuts (0: the stream's round trip)",
+            .AddAttribute("Period",
+                          "The control period: marks counted and the rate updated once per "
+                          "period (0: the round trip given at the start, the clique's longest)",
                           TimeValue(Time(0)),
-                          MakeTimeAccessor(&AdaptiveRateControl::m_decreaseInterval),
+                          MakeTimeAccessor(&AdaptiveRateControl::m_period),
                           MakeTimeChecker(Time(0)))
-            .AddAttribute("IncreaseInterval",
-                          "Period of the rate increase steps (0: the stream's round trip)",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&AdaptiveRateControl::m_increaseInterval),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("AlphaInterval",
-                          "Period of the congestion estimate's update (0: the stream's round "
-                          "trip)",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&AdaptiveRateControl::m_alphaInterval),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("MinInterval",
-                          "Floor of every interval (DCQCN's 50 us data-centre timer)",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&AdaptiveRateControl::m_minInterval),
+            .AddAttribute("MinPeriod",
+                          "Floor of the control period",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&AdaptiveRateControl::m_minPeriod),
                           MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("FastRecoverySteps",
-                          "F: increase steps that only halve the distance to the target rate, "
-                          "then F steps of additive increase, then hyper increase",
-                          UintegerValue(5),
-                          MakeUintegerAccessor(&AdaptiveRateControl::m_fastRecovery),
+            .AddAttribute("MarkDecrease",
+                          "beta: a period whose marked fraction is F cuts the rate by beta x F",
+                          DoubleValue(0.1),
+                          MakeDoubleAccessor(&AdaptiveRateControl::m_markDecrease),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("MarkTrend",
+                          "gamma: the cut also answers the change of the marked fraction since "
+                          "the period before, beta x (F + gamma x (F - F')): the queue's trend, "
+                          "which damps the loop (a rising queue is cut before it overshoots, a "
+                          "falling one released before it empties)",
+                          DoubleValue(4.0),
+                          MakeDoubleAccessor(&AdaptiveRateControl::m_markTrend),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("LossDecrease",
+                          "A period with a gap NACK (loss) cuts the rate by this fraction; the "
+                          "gap NACKs of the next period belong to the same loss and are ignored",
+                          DoubleValue(0.3),
+                          MakeDoubleAccessor(&AdaptiveRateControl::m_lossDecrease),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("IncreaseBytes",
+                          "The additive increase, as the bytes it adds to a queue in one period: "
+                          "each period adds 8 x IncreaseBytes / period to the rate, the same "
+                          "for every stream of a clique (they share the period)",
+                          UintegerValue(3500),
+                          MakeUintegerAccessor(&AdaptiveRateControl::m_increaseBytes),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("AdditiveIncrease",
-                          "Rai: what an additive increase step adds to the target rate",
-                          DataRateValue(DataRate("40Mbps")),
-                          MakeDataRateAccessor(&AdaptiveRateControl::m_additive),
-                          MakeDataRateChecker())
-            .AddAttribute("HyperIncrease",
-                          "Rhai: the j-th hyper increase step adds j times this to the target",
-                          DataRateValue(DataRate("200Mbps")),
-                          MakeDataRateAccessor(&AdaptiveRateControl::m_hyper),
-                          MakeDataRateChecker())
+            .AddAttribute("HyperAfter",
+                          "After this many periods in a row without a mark, each further "
+                          "unmarked period doubles the increase (climbing back after a cut or "
+                          "from a low guess); 0: never",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&AdaptiveRateControl::m_hyperAfter),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("MinRate",
                           "The lowest rate a stream is cut to",
                           DataRateValue(DataRate("10Mbps")),
@@ -88,9 +94,11 @@ AdaptiveRateControl::GetTypeId()
 }
 
 AdaptiveRateControl::AdaptiveRateControl()
-    : m_gain(1.0 / 16),
-      m_initialAlpha(0.5),
-      m_fastRecovery(5),
+    : m_markDecrease(0.1),
+      m_markTrend(4.0),
+      m_lossDecrease(0.3),
+      m_increaseBytes(3500),
+      m_hyperAfter(0),
       m_rate(0)
 {
 }
@@ -104,12 +112,6 @@ AdaptiveRateControl::DoDispose()
     Object::DoDispose();
 }
 
-Time
-AdaptiveRateControl::IntervalOf(Time configured) const
-{
-    return std::max(configured.IsStrictlyPositive() ? configured : m_rtt, m_minInterval);
-}
-
 double
 AdaptiveRateControl::Clamp(double rate) const
 {
@@ -121,84 +123,94 @@ AdaptiveRateControl::Start(double lineRateBps, double initialRateBps, Time rtt)
 {
     NS_LOG_FUNCTION(this << lineRateBps << initialRateBps << rtt);
     m_lineRateBps = std::max(lineRateBps, static_cast<double>(m_minRate.GetBitRate()));
-    m_rtt = rtt;
-    m_alpha = m_initialAlpha;
+    m_interval = std::max(m_period.IsStrictlyPositive() ? m_period : rtt, m_minPeriod);
     m_rate = Clamp(initialRateBps);
-    m_target = m_rate;
-    m_stage = 0;
-    m_signalled = false;
-    m_decreased = false;
+    m_sent = 0;
+    m_sentBefore = 0;
+    m_marks.clear();
+    m_lost = false;
+    m_lossCut = false;
+    m_unmarked = 0;
+    m_lastFraction = 0;
     Stop();
-    m_increaseTimer =
-        Simulator::Schedule(IntervalOf(m_increaseInterval), &AdaptiveRateControl::Increase, this);
-    m_alphaTimer =
-        Simulator::Schedule(IntervalOf(m_alphaInterval), &AdaptiveRateControl::UpdateAlpha, this);
+    m_timer = Simulator::Schedule(m_interval, &AdaptiveRateControl::Update, this);
 }
 
 void
 AdaptiveRateControl::Stop()
 {
-    m_increaseTimer.Cancel();
-    m_alphaTimer.Cancel();
+    m_timer.Cancel();
 }
 
 void
-AdaptiveRateControl::OnCongestion()
+AdaptiveRateControl::OnSent()
 {
-    Decrease();
+    ++m_sent;
+}
+
+void
+AdaptiveRateControl::OnCongestion(uint32_t receiver)
+{
+    ++m_marks[receiver];
 }
 
 void
 AdaptiveRateControl::OnLoss()
 {
-    Decrease();
+    m_lost = true;
 }
 
-void
-AdaptiveRateControl::Decrease()
+double
+AdaptiveRateControl::MarkedFraction() const
 {
-    m_signalled = true;
-    const Time now = Simulator::Now();
-    if (m_decreased && now - m_lastDecrease < IntervalOf(m_decreaseInterval))
+    // Over the receivers that echoed marks: a multicast stream slows for its congested
+    // receivers (not diluted by the others), and several congested receivers average out the
+    // sampling noise of each. The marks echo packets of up to a round trip (a period) earlier:
+    // after a cut, as many as the period before sent.
+    uint64_t marks = 0;
+    for (const auto& receiver : m_marks)
     {
-        return; // the last cut has not had a round trip to show yet
+        marks += receiver.second;
     }
-    m_decreased = true;
-    m_lastDecrease = now;
-    m_target = m_rate;
-    m_rate = Clamp(m_rate * (1 - m_alpha / 2));
-    m_stage = 0;
-    NS_LOG_DEBUG("cut to " << m_rate << " bit/s, alpha " << m_alpha);
-    // The increase steps count from the cut.
-    m_increaseTimer.Cancel();
-    m_increaseTimer =
-        Simulator::Schedule(IntervalOf(m_increaseInterval), &AdaptiveRateControl::Increase, this);
+    const double packets =
+        static_cast<double>(std::max<uint64_t>(std::max(m_sent, m_sentBefore), 1));
+    return m_marks.empty() ? 0.0 : std::min(1.0, marks / (packets * m_marks.size()));
 }
 
 void
-AdaptiveRateControl::Increase()
+AdaptiveRateControl::Update()
 {
-    ++m_stage;
-    if (m_stage > m_fastRecovery)
+    const double fraction = MarkedFraction();
+    const double increase = 8.0 * m_increaseBytes / m_interval.GetSeconds();
+    m_unmarked = m_marks.empty() ? m_unmarked + 1 : 0;
+    double rate = m_rate;
+    if (m_lost && !m_lossCut)
     {
-        const uint32_t beyond = m_stage - m_fastRecovery;
-        m_target += beyond <= m_fastRecovery
-                        ? m_additive.GetBitRate()
-                        : (beyond - m_fastRecovery) * static_cast<double>(m_hyper.GetBitRate());
-        m_target = Clamp(m_target);
+        rate *= 1 - m_lossDecrease;
+        m_lossCut = true;
     }
-    m_rate = Clamp((m_target + m_rate) / 2);
-    m_increaseTimer =
-        Simulator::Schedule(IntervalOf(m_increaseInterval), &AdaptiveRateControl::Increase, this);
-}
-
-void
-AdaptiveRateControl::UpdateAlpha()
-{
-    m_alpha = (1 - m_gain) * m_alpha + (m_signalled ? m_gain : 0);
-    m_signalled = false;
-    m_alphaTimer =
-        Simulator::Schedule(IntervalOf(m_alphaInterval), &AdaptiveRateControl::UpdateAlpha, this);
+    else
+    {
+        m_lossCut = false;
+        const uint32_t doublings =
+            m_hyperAfter > 0 && m_unmarked > m_hyperAfter ? m_unmarked - m_hyperAfter : 0;
+        // The trend may release (a negative cut), never by more than a full cut.
+        const double cut = std::min(
+            std::max(m_markDecrease * (fraction + m_markTrend * (fraction - m_lastFraction)),
+                     -m_markDecrease),
+            MAX_CUT);
+        rate = rate * (1 - cut) +
+               increase * std::pow(2.0, std::min<uint32_t>(doublings, MAX_DOUBLINGS));
+    }
+    m_rate = Clamp(rate);
+    NS_LOG_DEBUG("sent " << m_sent << ", marked " << fraction << (m_lost ? ", loss" : "")
+                         << ": rate " << m_rate << " bit/s");
+    m_lastFraction = fraction;
+    m_sentBefore = m_sent;
+    m_sent = 0;
+    m_marks.clear();
+    m_lost = false;
+    m_timer = Simulator::Schedule(m_interval, &AdaptiveRateControl::Update, this);
 }
 
 double
@@ -207,16 +219,10 @@ AdaptiveRateControl::GetRate() const
     return m_rate;
 }
 
-double
-AdaptiveRateControl::GetTargetRate() const
+Time
+AdaptiveRateControl::GetPeriod() const
 {
-    return m_target;
-}
-
-double
-AdaptiveRateControl::GetAlpha() const
-{
-    return m_alpha;
+    return m_interval;
 }
 
 } // namespace ns3

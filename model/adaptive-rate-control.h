@@ -12,33 +12,33 @@
 #include "ns3/traced-value.h"
 
 #include <cstdint>
+#include <map>
 
 namespace ns3
 {
 
 /**
  * \ingroup wan-training
- * \brief The rate of one outgoing gradient stream under the adaptive transport: DCQCN's
- *        reaction point, with its timers scaled to a WAN round trip.
+ * \brief The rate of one outgoing gradient stream under the adaptive transport: a rate-based
+ *        controller on the fraction of its packets marked CE (DCTCP's estimate, applied to a
+ *        paced rate as DCQCN and Swift do), updated once per control period.
  *
- * State: the current rate Rc (the pacer's), the target rate Rt and the congestion estimate
- * alpha (InitialAlpha at Start()).
+ * Every period (Period, or the round trip given to Start()) the controller takes, for each
+ * receiver that echoed marks in it, the marked fraction F_r = marks from r / packets sent in
+ * the period, and F = the largest (a multicast stream has one controller: its most congested
+ * receiver sets the pace). Then
  *
- * - Congestion (a congestion notification from any receiver of the stream, or a gap NACK:
- *   loss): at most once per decrease interval, Rt = Rc, Rc = Rc x (1 - alpha / 2), and the
- *   increase stages start over. A multicast stream has one controller for all its
- *   receivers, so its rate follows the most congested one.
- * - Every alpha interval: alpha = (1 - Gain) x alpha + Gain if congestion was signalled in
- *   it, else (1 - Gain) x alpha.
- * - Every increase interval without a decrease in it, stage i (from 1): fast recovery for
- *   i <= FastRecoverySteps (Rc = (Rt + Rc) / 2); then additive increase (Rt += AdditiveIncrease,
- *   Rc = (Rt + Rc) / 2) for FastRecoverySteps more; then hyper increase (Rt += j x
- *   HyperIncrease at the j-th such step). Rt and Rc stay within [MinRate, the line rate].
+ *     R = R x (1 - MarkDecrease x F) + AdditiveIncrease
  *
- * The three intervals are attributes; zero (the default) means the round trip given to
- * Start() (never below MinInterval): a decrease needs a round trip to show in the queues it
- * relieved, and a WAN stream that climbed every 55 us (DCQCN's data-centre timer) would climb
- * thousands of times before the first mark came back.
+ * within [MinRate, the line rate], and on a gap NACK (loss) in the period R = R x (1 -
+ * LossDecrease) instead, once per period. Why it is fair: all streams through one queue see
+ * the same marking probability p, so each settles where its own decrease equals the common
+ * increase, R* = AdditiveIncrease / (MarkDecrease x p): the same rate for every stream of the
+ * queue, whatever it started from; a stream above the others loses more per period than they
+ * do (the decrease is proportional to its rate, the increase is not), so the differences
+ * shrink by MarkDecrease x p per period. The period is the clique's longest round trip, the
+ * same clock for every stream of the clique (a stream updated more often would out-climb the
+ * others), and the increase is an absolute rate, the same for every stream.
  */
 class AdaptiveRateControl : public Object
 {
@@ -49,64 +49,58 @@ class AdaptiveRateControl : public Object
     ~AdaptiveRateControl() override;
 
     /**
-     * \brief Start the timers.
+     * \brief Start the period timer.
      * \param lineRateBps the sender's access rate, bit/s: the highest rate
      * \param initialRateBps the first rate, bit/s (clamped to [MinRate, line rate])
-     * \param rtt the round trip the timers scale with (see the class description)
+     * \param rtt the round trip the period defaults to
      */
     void Start(double lineRateBps, double initialRateBps, Time rtt);
-    /** \brief Stop the timers (the rate stays). */
+    /** \brief Stop the timer (the rate stays). */
     void Stop();
-    /** \brief A receiver of the stream signalled congestion (ECN marks echoed). */
-    void OnCongestion();
-    /** \brief A receiver reported loss (a gap NACK): handled as congestion. */
+    /** \brief The stream sent one packet (counted for the marked fraction). */
+    void OnSent();
+    /** \param receiver the island that echoed a CE mark \brief count one marked packet */
+    void OnCongestion(uint32_t receiver);
+    /** \brief A receiver reported loss (a gap NACK). */
     void OnLoss();
-    /** \return the current rate Rc, bit/s */
+    /** \return the current rate, bit/s */
     double GetRate() const;
-    /** \return the target rate Rt, bit/s */
-    double GetTargetRate() const;
-    /** \return the congestion estimate alpha */
-    double GetAlpha() const;
+    /** \return the control period in use */
+    Time GetPeriod() const;
 
   protected:
     void DoDispose() override;
 
   private:
-    /** \brief Cut the rate if the decrease interval allows (congestion or loss). */
-    void Decrease();
-    /** \brief The increase timer fired. */
-    void Increase();
-    /** \brief The alpha timer fired. */
-    void UpdateAlpha();
-    /** \param configured an interval attribute \return it, or the round trip if zero */
-    Time IntervalOf(Time configured) const;
+    /** \return this period's marked fraction F (see the class description) */
+    double MarkedFraction() const;
+    /** \brief The period timer fired: apply the rule and start the next period. */
+    void Update();
     /** \param rate a rate \return it within [MinRate, line rate] */
     double Clamp(double rate) const;
 
     // Attributes
-    double m_gain;           //!< Gain (g)
-    double m_initialAlpha;   //!< InitialAlpha
-    Time m_decreaseInterval; //!< DecreaseInterval (0: rtt)
-    Time m_increaseInterval; //!< IncreaseInterval (0: rtt)
-    Time m_alphaInterval;    //!< AlphaInterval (0: rtt)
-    Time m_minInterval;      //!< MinInterval
-    uint32_t m_fastRecovery; //!< FastRecoverySteps (F)
-    DataRate m_additive;     //!< AdditiveIncrease (Rai)
-    DataRate m_hyper;        //!< HyperIncrease (Rhai)
-    DataRate m_minRate;      //!< MinRate
+    Time m_period;            //!< Period (0: the round trip)
+    Time m_minPeriod;         //!< MinPeriod
+    double m_markDecrease;    //!< MarkDecrease
+    double m_markTrend;       //!< MarkTrend
+    double m_lossDecrease;    //!< LossDecrease
+    uint32_t m_increaseBytes; //!< IncreaseBytes
+    uint32_t m_hyperAfter;    //!< HyperAfter
+    DataRate m_minRate;       //!< MinRate
 
     // State
-    double m_lineRateBps{0};    //!< highest rate
-    Time m_rtt;                 //!< round trip for zero intervals
-    double m_target{0};         //!< Rt
-    double m_alpha{1};          //!< alpha
-    uint32_t m_stage{0};        //!< increase steps since the last decrease
-    bool m_signalled{false};    //!< congestion signalled in this alpha interval
-    Time m_lastDecrease;        //!< when the rate was last cut
-    bool m_decreased{false};    //!< it was ever cut
-    EventId m_increaseTimer;    //!< next increase step
-    EventId m_alphaTimer;       //!< next alpha update
-    TracedValue<double> m_rate; //!< Rc, bit/s (trace source Rate)
+    double m_lineRateBps{0};              //!< highest rate
+    Time m_interval;                      //!< the period in use
+    uint64_t m_sent{0};                   //!< packets sent in this period
+    uint64_t m_sentBefore{0};             //!< packets sent in the period before
+    bool m_lossCut{false};                //!< the last period cut for a loss
+    uint32_t m_unmarked{0};               //!< periods in a row without a mark
+    double m_lastFraction{0};             //!< the period before's marked fraction
+    std::map<uint32_t, uint64_t> m_marks; //!< per receiver: marks echoed in this period
+    bool m_lost{false};                   //!< a gap NACK came in this period
+    EventId m_timer;                      //!< end of this period
+    TracedValue<double> m_rate;           //!< the rate, bit/s (trace source Rate)
 };
 
 } // namespace ns3

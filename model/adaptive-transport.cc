@@ -37,14 +37,16 @@ AdaptiveTransport::GetTypeId()
             .AddConstructor<AdaptiveTransport>()
             .AddAttribute(
                 "InitialRate",
-                "Where each stream's rate starts: planned (the WAN controller's "
-                "max-min rate), line-share (access rate / peers) or line (access rate)",
-                EnumValue(PLANNED),
+                "Where each stream's rate starts: fair (the end hosts' guess: the sender's "
+                "and the receivers' access rates shared by their streams), planned (the WAN "
+                "controller's max-min rate) or line (the access rate)",
+                EnumValue(FAIR),
                 MakeWanEnumAccessor<InitialRate>(&AdaptiveTransport::m_initialRate),
-                MakeEnumChecker(PLANNED, "planned", LINE_SHARE, "line-share", LINE, "line"))
+                MakeEnumChecker(FAIR, "fair", PLANNED, "planned", LINE, "line"))
             .AddAttribute("CnpInterval",
-                          "Shortest time between two congestion notifications to one sender",
-                          TimeValue(MicroSeconds(50)),
+                          "Shortest time between two congestion notifications to one sender "
+                          "(0: one per marked packet)",
+                          TimeValue(Time(0)),
                           MakeTimeAccessor(&AdaptiveTransport::m_cnpInterval),
                           MakeTimeChecker(Time(0)))
             .AddTraceSource("Rate",
@@ -55,8 +57,8 @@ AdaptiveTransport::GetTypeId()
 }
 
 AdaptiveTransport::AdaptiveTransport()
-    : m_initialRate(PLANNED),
-      m_cnpInterval(MicroSeconds(50))
+    : m_initialRate(FAIR),
+      m_cnpInterval(Time(0))
 {
 }
 
@@ -111,17 +113,17 @@ Ptr<AdaptiveRateControl>
 AdaptiveTransport::CreateControl(uint32_t round,
                                  Ipv4Address destination,
                                  double plannedBps,
-                                 uint32_t peers,
+                                 double fairBps,
                                  Time rtt)
 {
-    double initial = m_lineRateBps;
+    double initial = fairBps;
     if (m_initialRate == PLANNED && plannedBps > 0)
     {
         initial = plannedBps;
     }
-    else if (m_initialRate != LINE)
+    else if (m_initialRate == LINE)
     {
-        initial = m_lineRateBps / std::max<uint32_t>(peers, 1);
+        initial = m_lineRateBps;
     }
     Ptr<AdaptiveRateControl> control = CreateObject<AdaptiveRateControl>();
     control->TraceConnectWithoutContext(

@@ -31,14 +31,19 @@ class Socket;
  *
  * Sender: its packets leave ECT(0) (SetEct()); each stream's controller starts at the InitialRate
  * guess and never exceeds the island's access rate (the DataRate of the node's link device). The
- * exchanges feed it the receivers' congestion notifications and gap NACKs.
+ * fair guess is what an end host knows without a plan: its own access rate shared by its own
+ * streams, and each receiver's access rate shared by the clique's senders into it (one
+ * aggregate if the receiver's FPGA sums them); the smaller. The exchanges compute it
+ * (GradientExchange::FairGuess) and feed the controller its packets, the receivers'
+ * congestion notifications and gap NACKs.
  *
  * Receiver: its socket reports each packet's TOS; a DATA, AGGREGATE or RING packet that arrives
  * marked CE makes the island send a congestion notification (an ACK with FLAG_CONGESTION) to
- * each of the packet's contributors, at most one per contributor per CnpInterval (DCQCN's
- * notification point). An FPGA that folds a marked contribution into an aggregate marks the
- * aggregate (see FpgaAggregatorNetDevice), so every contributor of it is told: the FPGA cannot
- * say whose leg was congested, and all of them share the island's ingress.
+ * each of the packet's contributors, at most one per contributor per CnpInterval (0, the
+ * default: one per marked packet, so that the sender can count its marked fraction). An FPGA that
+ * folds a marked contribution into an aggregate marks the aggregate (see FpgaAggregatorNetDevice),
+ * so every contributor of it is told: the FPGA cannot say whose leg was congested, and all of them
+ * share the island's ingress.
  */
 class AdaptiveTransport : public Object
 {
@@ -46,9 +51,9 @@ class AdaptiveTransport : public Object
     /** Where a stream's rate starts. */
     enum InitialRate
     {
-        PLANNED,    //!< the WAN controller's max-min rate for the stream (the plan's guess)
-        LINE_SHARE, //!< the access rate / the number of the clique's peers (no plan needed)
-        LINE,       //!< the access rate (no knowledge at all: DCQCN's start)
+        FAIR,    //!< what the end hosts know: the access rates shared by the streams (default)
+        PLANNED, //!< the WAN controller's max-min rate for the stream (needs the plan)
+        LINE,    //!< the access rate (no knowledge at all: DCQCN's start)
     };
 
     /**
@@ -79,14 +84,14 @@ class AdaptiveTransport : public Object
     /**
      * \brief A stream's controller, started.
      * \param round the round \param destination the stream's group or peer
-     * \param plannedBps the plan's rate for it \param peers the clique's peers (k - 1)
-     * \param rtt the round trip its timers scale with
+     * \param plannedBps the plan's rate for it \param fairBps the fair guess for it
+     * \param rtt the round trip its period defaults to
      * \return the controller
      */
     Ptr<AdaptiveRateControl> CreateControl(uint32_t round,
                                            Ipv4Address destination,
                                            double plannedBps,
-                                           uint32_t peers,
+                                           double fairBps,
                                            Time rtt);
     /**
      * \param peer a contributor whose packet arrived marked CE

@@ -129,8 +129,11 @@ DirectExchange::StartSending()
     for (uint32_t i = 0; i < m_streams.size(); ++i)
     {
         const TrainingStreamConfig& config = m_config.streams[i];
-        m_streams[i]->control =
-            StartControl(m_streams[i]->pacer, config.destination, config.rateBps);
+        m_streams[i]->control = StartControl(
+            m_streams[i]->pacer,
+            config.destination,
+            config.rateBps,
+            FairGuess(static_cast<uint32_t>(m_streams.size()), config.receivers, m_k - 1));
         m_streams[i]->pacer.Restart(m_streams[i]->control ? m_streams[i]->control->GetRate()
                                                           : config.rateBps);
         m_streams[i]->clock.Start(FullChunkSlot(m_streams[i]->pacer.GetRate()));

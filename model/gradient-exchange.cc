@@ -362,7 +362,7 @@ GradientExchange::ReceiveAck(const GradientHeader& header)
     {
         if (AdaptiveRateControl* control = ControlFor(header.GetSender()))
         {
-            control->OnCongestion();
+            control->OnCongestion(header.GetSender());
         }
         return;
     }
@@ -376,7 +376,10 @@ GradientExchange::ReceiveAck(const GradientHeader& header)
 // Transport adaptive
 
 Ptr<AdaptiveRateControl>
-GradientExchange::StartControl(GradientPacer& pacer, Ipv4Address destination, double plannedBps)
+GradientExchange::StartControl(GradientPacer& pacer,
+                               Ipv4Address destination,
+                               double plannedBps,
+                               double fairBps)
 {
     if (m_context.adaptive == nullptr)
     {
@@ -390,10 +393,28 @@ GradientExchange::StartControl(GradientPacer& pacer, Ipv4Address destination, do
         rtt = std::max(rtt, RttTo(IslandAt(s)));
     }
     Ptr<AdaptiveRateControl> control =
-        m_context.adaptive->CreateControl(m_round, destination, plannedBps, m_k - 1, rtt);
+        m_context.adaptive->CreateControl(m_round, destination, plannedBps, fairBps, rtt);
     AdaptiveRateControl* raw = PeekPointer(control);
-    pacer.SetRateFunction([raw]() { return raw->GetRate(); });
+    // The pacer asks for the rate after each packet it sent: count the packet there.
+    pacer.SetRateFunction([raw]() {
+        raw->OnSent();
+        return raw->GetRate();
+    });
     return control;
+}
+
+double
+GradientExchange::FairGuess(uint32_t ownStreams,
+                            const std::vector<uint32_t>& receivers,
+                            uint32_t senders) const
+{
+    const double line = m_context.adaptive ? m_context.adaptive->GetLineRate() : 0;
+    uint32_t sharing = std::max<uint32_t>(ownStreams, 1);
+    for (uint32_t receiver : receivers)
+    {
+        sharing = std::max<uint32_t>(sharing, HoldAt(receiver).IsStrictlyPositive() ? 1 : senders);
+    }
+    return line / sharing;
 }
 
 void

@@ -119,13 +119,29 @@ class GradientExchange : public RoundExchange
     void StopTimers();
 
     /**
-     * \brief Transport adaptive: give a stream a rate controller and let its pacer follow it.
+     * \brief Transport adaptive: give a stream a rate controller and let its pacer follow it
+     *        (and count its packets).
      * \param pacer the stream's pacer \param destination its group or peer
-     * \param plannedBps the plan's rate for it \return the controller (null unless adaptive)
+     * \param plannedBps the plan's rate for it \param fairBps the fair guess (FairGuess)
+     * \return the controller (null unless adaptive)
      */
     Ptr<AdaptiveRateControl> StartControl(GradientPacer& pacer,
                                           Ipv4Address destination,
-                                          double plannedBps);
+                                          double plannedBps,
+                                          double fairBps);
+    /**
+     * \brief Transport adaptive: what an end host can guess of a stream's fair rate without
+     *        the plan: the own access rate over the own streams, and each receiver's access
+     *        rate over the streams entering it (one if its FPGA sums them into one aggregate);
+     *        the smaller. Every island's access rate is taken to be the own (as everywhere in
+     *        this module's topologies).
+     * \param ownStreams the island's streams in the round \param receivers the stream's
+     * \param senders streams entering each receiver without aggregation
+     * \return the guess, bit/s
+     */
+    double FairGuess(uint32_t ownStreams,
+                     const std::vector<uint32_t>& receivers,
+                     uint32_t senders) const;
     /**
      * \param peer an island this exchange sends to
      * \return the rate controller of the stream that reaches it (null unless adaptive)

@@ -123,7 +123,8 @@ RingExchange::MaybeAdvance()
     if (m_context.adaptive != nullptr && !m_control)
     {
         // One controller for every step: they all go to the successor, one after another.
-        m_control = StartControl(m_pacer, m_successor, rate);
+        // The successor's only sender is this island.
+        m_control = StartControl(m_pacer, m_successor, rate, FairGuess(1, {m_successorIsland}, 1));
     }
     m_pacer.Restart(m_control ? m_control->GetRate() : rate);
     m_clocks[m_sendStep].Start(FullChunkSlot(m_pacer.GetRate()));

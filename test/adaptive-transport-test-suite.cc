@@ -20,6 +20,7 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/training-helper.h"
+#include "ns3/uinteger.h"
 #include "ns3/wan-link-channel.h"
 #include "ns3/wan-link-net-device.h"
 #include "ns3/wan-topology-helper.h"
@@ -177,48 +178,58 @@ class EcnMarkingTestCase : public TestCase
 namespace
 {
 
-/** Rates seen by the rate-control test. */
-struct ControlSamples
-{
-    std::vector<double> rates;  //!< GetRate() at each sample
-    std::vector<double> alphas; //!< GetAlpha() at each sample
-};
-
-/** \brief Sample a controller. */
+/** \brief Tell a controller it sent \p count packets and \p receiver echoed \p marks. */
 void
-SampleControl(ControlSamples* samples, Ptr<AdaptiveRateControl> control)
+Feed(Ptr<AdaptiveRateControl> control, uint32_t count, uint32_t receiver, uint32_t marks)
 {
-    samples->rates.push_back(control->GetRate());
-    samples->alphas.push_back(control->GetAlpha());
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        control->OnSent();
+    }
+    for (uint32_t i = 0; i < marks; ++i)
+    {
+        control->OnCongestion(receiver);
+    }
 }
 
-/** \brief Signal congestion to a controller. */
+/** \brief Tell a controller of a loss. */
 void
-Congest(Ptr<AdaptiveRateControl> control)
+Lose(Ptr<AdaptiveRateControl> control)
 {
-    control->OnCongestion();
+    control->OnLoss();
+}
+
+/** \brief Keep a controller's rate. */
+void
+SampleRate(std::vector<double>* rates, Ptr<AdaptiveRateControl> control)
+{
+    rates->push_back(control->GetRate());
 }
 
 } // namespace
 
 /**
  * \ingroup wan-training-tests
- * \brief AdaptiveRateControl follows DCQCN's rules on the round-trip clock, step by step.
+ * \brief AdaptiveRateControl's rule, period by period, against the formula worked by hand.
  *
- * Line rate 10 Gbit/s, first rate 8 Gbit/s, round trip 1 ms, defaults otherwise (g = 1/16,
- * alpha 0.5, F = 5, Rai 40 Mbit/s, Rhai 200 Mbit/s). Congestion at 0.5 ms: Rt = 8, Rc = 8 x
- * (1 - 0.25) = 6; a second signal 0.2 ms later changes nothing (one cut per round trip). At
- * 1 ms the alpha timer sees the signal: alpha = 15/16 x 0.5 + 1/16. The increase steps come
- * every 1 ms from the cut (1.5, 2.5, ... ms): five of fast recovery halve the distance to 8
- * (7, 7.5, 7.75, 7.875, 7.9375), then additive steps raise the target by 0.04 first (Rt 8.04,
- * Rc (8.04 + 7.9375) / 2). Sampled 0.1 ms after each step; alpha decays by 15/16 per quiet
- * millisecond.
+ * Round trip 1 ms (the period), line rate 10 Gbit/s, MarkDecrease 0.5, IncreaseBytes 10000,
+ * MarkTrend 0,
+ * defaults otherwise: LossDecrease 0.3 (an increase of 8 x 10000 bit / 1 ms = 80 Mbit/s per
+ * period), MinRate 10 Mbit/s, HyperAfter 0 (no hyper increase). The controller started at 8 Gbit/s:
+ * period 1, 100 packets, receivers 3 and 5 echo 20 and 40 marks: F = 60 / (100 x 2 receivers) =
+ * 0.3, R = 8 G x 0.85 + 80 M; period 2, nothing: + 80 M; period 3, a loss (and marks): x 0.7, no
+ * increase; period 4, 10 packets, 30 marks: F capped at 1: x 0.5 + 80 M; period 5, nothing sent and
+ * 5 marks: they count against the 10 packets of period 4, F = 0.5: x 0.75 + 80 M. One started at 1
+ * Gbit/s and never marked climbs 80 M per period for three periods, then 160 M, 320 M. One started
+ * at 9.995 Gbit/s stops at the line rate. One started at 12 Mbit/s and told of a loss every period:
+ * period 1 x 0.7 floored at MinRate; period 2, the loss of the same episode ignored, + 80 M; period
+ * 3 x 0.7.
  */
 class RateControlRulesTestCase : public TestCase
 {
   public:
     RateControlRulesTestCase()
-        : TestCase("rate control: cut once per round trip, fast recovery, additive increase")
+        : TestCase("rate control: cut by the marked fraction, loss cut, additive increase, bounds")
     {
     }
 
@@ -226,43 +237,72 @@ class RateControlRulesTestCase : public TestCase
     void DoRun() override
     {
         Ptr<AdaptiveRateControl> control = CreateObject<AdaptiveRateControl>();
-        control->Start(10e9, 8e9, MilliSeconds(1));
-        ControlSamples samples;
-        Simulator::Schedule(MicroSeconds(500), &Congest, control);
-        Simulator::Schedule(MicroSeconds(700), &Congest, control);
-        Simulator::Schedule(MicroSeconds(800), &SampleControl, &samples, control);
-        for (uint32_t step = 1; step <= 6; ++step)
+        Ptr<AdaptiveRateControl> climb = CreateObject<AdaptiveRateControl>();
+        Ptr<AdaptiveRateControl> high = CreateObject<AdaptiveRateControl>();
+        Ptr<AdaptiveRateControl> low = CreateObject<AdaptiveRateControl>();
+        for (auto& c : {control, climb, high, low})
         {
-            Simulator::Schedule(MicroSeconds(500 + 1000 * step + 100),
-                                &SampleControl,
-                                &samples,
-                                control);
+            c->SetAttribute("MarkDecrease", DoubleValue(0.5));
+            c->SetAttribute("IncreaseBytes", UintegerValue(10000));
+            c->SetAttribute("MarkTrend", DoubleValue(0.0));
         }
-        Simulator::Stop(MilliSeconds(7));
+        control->Start(10e9, 8e9, MilliSeconds(1));
+        climb->SetAttribute("HyperAfter", UintegerValue(3));
+        climb->Start(10e9, 1e9, MilliSeconds(1));
+        high->Start(10e9, 9.995e9, MilliSeconds(1));
+        low->Start(10e9, 12e6, MilliSeconds(1));
+        Simulator::Schedule(MicroSeconds(300), &Feed, control, 100, 3, 20);
+        Simulator::Schedule(MicroSeconds(400), &Feed, control, 0, 5, 40);
+        Simulator::Schedule(MicroSeconds(2300), &Lose, control);
+        Simulator::Schedule(MicroSeconds(2400), &Feed, control, 0, 3, 5);
+        Simulator::Schedule(MicroSeconds(3300), &Feed, control, 10, 3, 30);
+        Simulator::Schedule(MicroSeconds(4300), &Feed, control, 0, 3, 5);
+        const uint32_t periods = 5;
+        std::vector<double> rates;
+        std::vector<double> climbRates;
+        std::vector<double> highRates;
+        std::vector<double> lowRates;
+        for (uint32_t period = 0; period <= periods; ++period)
+        {
+            const Time at = MicroSeconds(1000 * period + 500);
+            Simulator::Schedule(at, &SampleRate, &rates, control);
+            Simulator::Schedule(at, &SampleRate, &climbRates, climb);
+            Simulator::Schedule(at, &SampleRate, &highRates, high);
+            Simulator::Schedule(at, &Lose, low);
+            Simulator::Schedule(at, &SampleRate, &lowRates, low);
+        }
+        Simulator::Stop(MicroSeconds(1000 * periods + 600));
         Simulator::Run();
-        control->Dispose();
+        for (auto& c : {control, climb, high, low})
+        {
+            c->Dispose();
+        }
         Simulator::Destroy();
 
-        const double g = 1.0 / 16;
-        double rc = 8e9 * (1 - 0.5 / 2);
-        double rt = 8e9;
-        std::vector<double> expected{rc};
-        for (uint32_t step = 1; step <= 6; ++step)
-        {
-            rt += step > 5 ? 40e6 : 0;
-            rc = (rt + rc) / 2;
-            expected.push_back(rc);
-        }
-        NS_TEST_ASSERT_MSG_EQ(samples.rates.size(), expected.size(), "samples");
+        const double ai = 8.0 * 10000 / 1e-3;
+        std::vector<double> expected{8e9};
+        expected.push_back(expected.back() * (1 - 0.5 * 0.3) + ai);
+        expected.push_back(expected.back() + ai);
+        expected.push_back(expected.back() * 0.7);
+        expected.push_back(expected.back() * 0.5 + ai);
+        expected.push_back(expected.back() * (1 - 0.5 * 0.5) + ai);
+        const std::vector<double> climbing{1e9,
+                                           1e9 + ai,
+                                           1e9 + 2 * ai,
+                                           1e9 + 3 * ai,
+                                           1e9 + 5 * ai,
+                                           1e9 + 9 * ai};
+        NS_TEST_ASSERT_MSG_EQ(rates.size(), expected.size(), "samples");
         for (size_t i = 0; i < expected.size(); ++i)
         {
-            NS_TEST_EXPECT_MSG_EQ_TOL(samples.rates[i], expected[i], 1.0, "sample " << i);
+            NS_TEST_EXPECT_MSG_EQ_TOL(rates[i], expected[i], 1.0, "period " << i);
+            NS_TEST_EXPECT_MSG_EQ_TOL(climbRates[i], climbing[i], 1.0, "climb " << i);
+            const double cap = i == 0 ? 9.995e9 : 10e9;
+            NS_TEST_EXPECT_MSG_EQ_TOL(highRates[i], cap, 1.0, "line cap " << i);
         }
-        // Alpha: 0.5 until 1 ms; then the signalled interval, then quiet ones.
-        NS_TEST_EXPECT_MSG_EQ_TOL(samples.alphas[0], 0.5, 1e-12, "alpha before its timer");
-        double alpha = (1 - g) * 0.5 + g; // at 1 ms
-        alpha *= 1 - g;                   // at 2 ms
-        NS_TEST_EXPECT_MSG_EQ_TOL(samples.alphas[2], alpha, 1e-12, "alpha at 2.6 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(lowRates[1], 10e6, 1.0, "a loss cut, floored at MinRate");
+        NS_TEST_EXPECT_MSG_EQ_TOL(lowRates[2], 10e6 + ai, 1.0, "the same loss: ignored");
+        NS_TEST_EXPECT_MSG_EQ_TOL(lowRates[3], (10e6 + ai) * 0.7, 1.0, "a new loss cut");
     }
 };
 
@@ -357,7 +397,6 @@ class AdaptiveIncastTestCase : public TestCase
         setup.cities = 3;
         setup.perCity = 3;
         setup.adaptive = true;
-        setup.initialRate = "line-share";
         setup.modelBytes = 40000000;
         const uint32_t senders = 8;
         const double fair = static_cast<double>(ACCESS_BPS) / senders;
