@@ -71,7 +71,7 @@ AdaptiveRateControl::GetTypeId()
                           "The additive increase, as the bytes it adds to a queue in one period: "
                           "each period adds 8 x IncreaseBytes / period to the rate, the same "
                           "for every stream of a clique (they share the period)",
-                          UintegerValue(3500),
+                          UintegerValue(1000),
                           MakeUintegerAccessor(&AdaptiveRateControl::m_increaseBytes),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("HyperAfter",
@@ -97,7 +97,7 @@ AdaptiveRateControl::AdaptiveRateControl()
     : m_markDecrease(0.1),
       m_markTrend(4.0),
       m_lossDecrease(0.3),
-      m_increaseBytes(3500),
+      m_increaseBytes(1000),
       m_hyperAfter(0),
       m_rate(0)
 {
@@ -149,9 +149,9 @@ AdaptiveRateControl::OnSent()
 }
 
 void
-AdaptiveRateControl::OnCongestion(uint32_t receiver)
+AdaptiveRateControl::OnCongestion(uint32_t receiver, uint32_t marks)
 {
-    ++m_marks[receiver];
+    m_marks[receiver] += marks;
 }
 
 void

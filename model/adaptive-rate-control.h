@@ -59,8 +59,11 @@ class AdaptiveRateControl : public Object
     void Stop();
     /** \brief The stream sent one packet (counted for the marked fraction). */
     void OnSent();
-    /** \param receiver the island that echoed a CE mark \brief count one marked packet */
-    void OnCongestion(uint32_t receiver);
+    /**
+     * \brief A receiver reported marked packets.
+     * \param receiver the island that reported \param marks how many of its packets were marked
+     */
+    void OnCongestion(uint32_t receiver, uint32_t marks);
     /** \brief A receiver reported loss (a gap NACK). */
     void OnLoss();
     /** \return the current rate, bit/s */

@@ -44,9 +44,9 @@ AdaptiveTransport::GetTypeId()
                 MakeWanEnumAccessor<InitialRate>(&AdaptiveTransport::m_initialRate),
                 MakeEnumChecker(FAIR, "fair", PLANNED, "planned", LINE, "line"))
             .AddAttribute("CnpInterval",
-                          "Shortest time between two congestion notifications to one sender "
-                          "(0: one per marked packet)",
-                          TimeValue(Time(0)),
+                          "Shortest time between two congestion notifications to one sender; "
+                          "each carries the marks counted since the one before",
+                          TimeValue(MicroSeconds(500)),
                           MakeTimeAccessor(&AdaptiveTransport::m_cnpInterval),
                           MakeTimeChecker(Time(0)))
             .AddTraceSource("Rate",
@@ -58,7 +58,7 @@ AdaptiveTransport::GetTypeId()
 
 AdaptiveTransport::AdaptiveTransport()
     : m_initialRate(FAIR),
-      m_cnpInterval(Time(0))
+      m_cnpInterval(MicroSeconds(500))
 {
 }
 
@@ -77,6 +77,7 @@ AdaptiveTransport::Start(Ptr<Node> node, Ptr<Socket> socket, uint32_t island, ui
     m_island = island;
     m_lastNotice.assign(islandCount, Time(0));
     m_noticed.assign(islandCount, false);
+    m_pending.assign(islandCount, 0);
     socket->SetIpRecvTos(true);
     // The access rate: the fastest link device of the island (it has one).
     m_lineRateBps = 0;
@@ -143,22 +144,25 @@ AdaptiveTransport::RateChanged(AdaptiveTransport* transport,
     transport->m_rateTrace(transport->m_island, round, destination, newRate);
 }
 
-bool
-AdaptiveTransport::MayNotify(uint32_t peer)
+uint32_t
+AdaptiveTransport::CountMark(uint32_t peer)
 {
     if (peer >= m_lastNotice.size())
     {
-        return false;
+        return 0;
     }
+    ++m_pending[peer];
     const Time now = Simulator::Now();
     if (m_noticed[peer] && now - m_lastNotice[peer] < m_cnpInterval)
     {
-        return false;
+        return 0; // told with the next notification
     }
     m_noticed[peer] = true;
     m_lastNotice[peer] = now;
     ++m_notifications;
-    return true;
+    const uint32_t marks = m_pending[peer];
+    m_pending[peer] = 0;
+    return marks;
 }
 
 double

@@ -39,8 +39,10 @@ class Socket;
  *
  * Receiver: its socket reports each packet's TOS; a DATA, AGGREGATE or RING packet that arrives
  * marked CE makes the island send a congestion notification (an ACK with FLAG_CONGESTION) to
- * each of the packet's contributors, at most one per contributor per CnpInterval (0, the
- * default: one per marked packet, so that the sender can count its marked fraction). An FPGA that
+ * each of the packet's contributors, at most one per contributor per CnpInterval, carrying
+ * the number of its marked chunks counted since the one before (the ACK's chunk count): the
+ * sender divides them by its packets. (One notification per mark would flood the sender's own
+ * ingress with small packets exactly when it is congested, and queues count packets.) An FPGA that
  * folds a marked contribution into an aggregate marks the aggregate (see FpgaAggregatorNetDevice),
  * so every contributor of it is told: the FPGA cannot say whose leg was congested, and all of them
  * share the island's ingress.
@@ -94,10 +96,12 @@ class AdaptiveTransport : public Object
                                            double fairBps,
                                            Time rtt);
     /**
+     * \brief Count a chunk of \p peer that arrived marked CE.
      * \param peer a contributor whose packet arrived marked CE
-     * \return true if a congestion notification may go to it now (CnpInterval)
+     * \return the marks to report to it now (those counted since the last notification), or 0
+     *         while CnpInterval since the last has not passed (they go with the next)
      */
-    bool MayNotify(uint32_t peer);
+    uint32_t CountMark(uint32_t peer);
     /** \return the island's access rate, bit/s */
     double GetLineRate() const;
     /** \return congestion notifications sent */
@@ -123,6 +127,7 @@ class AdaptiveTransport : public Object
     double m_lineRateBps{0};        //!< its access rate
     std::vector<Time> m_lastNotice; //!< per peer: last congestion notification sent
     std::vector<bool> m_noticed;    //!< per peer: one was ever sent
+    std::vector<uint32_t> m_pending; //!< per peer: marks not reported yet
     uint64_t m_notifications{0};    //!< notifications sent
     TracedCallback<uint32_t, uint32_t, Ipv4Address, double> m_rateTrace; //!< Rate
 };

@@ -362,7 +362,7 @@ GradientExchange::ReceiveAck(const GradientHeader& header)
     {
         if (AdaptiveRateControl* control = ControlFor(header.GetSender()))
         {
-            control->OnCongestion(header.GetSender());
+            control->OnCongestion(header.GetSender(), header.GetChunkCount());
         }
         return;
     }
@@ -425,12 +425,17 @@ GradientExchange::EchoCongestion(const IslandBitmap& contributors)
         return;
     }
     contributors.ForEach([this](uint32_t island) {
-        if (island == m_context.island || SlotOf(island) == NO_SLOT ||
-            !m_context.adaptive->MayNotify(island))
+        if (island == m_context.island || SlotOf(island) == NO_SLOT)
         {
             return;
         }
-        GradientHeader header = MakeHeader(GradientHeader::ACK, 1, 0);
+        const uint32_t marks = m_context.adaptive->CountMark(island);
+        if (marks == 0)
+        {
+            return;
+        }
+        // The chunk count carries the marks reported.
+        GradientHeader header = MakeHeader(GradientHeader::ACK, marks, 0);
         IslandBitmap to;
         to.Set(island);
         header.SetContributors(to);

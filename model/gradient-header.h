@@ -79,7 +79,7 @@ class GradientHeader : public Header
                                   //!< evidence the chunks were lost (an FPGA may still hold them)
         FLAG_CONGESTION = 0x0020, //!< on an ACK: a congestion notification (transport adaptive):
                                   //!< the sender received chunks marked CE from the island in
-                                  //!< the contributor bitmap
+                                  //!< the contributor bitmap, as many as the chunk count
     };
 
     /** One NACK range: chunks first .. first + count - 1. */

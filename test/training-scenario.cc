@@ -188,7 +188,7 @@ RunResult
 Simulate(const Setup& setup)
 {
     RngSeedManager::SetSeed(setup.seed);
-    RngSeedManager::SetRun(1);
+    RngSeedManager::SetRun(setup.run);
     const WanTopology topology =
         MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay, setup.farDelay);
     const uint32_t n = topology.GetIslands().size();

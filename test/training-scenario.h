@@ -155,6 +155,7 @@ struct Setup
     std::vector<Partition> partitions;     //!< schedule (empty: global clique)
     bool ring{false};                      //!< RING for every clique
     uint32_t seed{1};                      //!< RNG seed
+    uint64_t run{1};                       //!< RNG run (RngSeedManager::SetRun)
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
     double farDelay{0};                    //!< if positive, delay of the last city's links, s
     uint16_t mtu{9000};                    //!< MTU of every device
