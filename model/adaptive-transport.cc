@@ -78,6 +78,7 @@ AdaptiveTransport::Start(Ptr<Node> node, Ptr<Socket> socket, uint32_t island, ui
     m_lastNotice.assign(islandCount, Time(0));
     m_noticed.assign(islandCount, false);
     m_pending.assign(islandCount, 0);
+    m_marksFrom.assign(islandCount, 0);
     socket->SetIpRecvTos(true);
     // The access rate: the fastest link device of the island (it has one).
     m_lineRateBps = 0;
@@ -152,6 +153,7 @@ AdaptiveTransport::CountMark(uint32_t peer)
         return 0;
     }
     ++m_pending[peer];
+    ++m_marksFrom[peer];
     const Time now = Simulator::Now();
     if (m_noticed[peer] && now - m_lastNotice[peer] < m_cnpInterval)
     {
@@ -169,6 +171,12 @@ double
 AdaptiveTransport::GetLineRate() const
 {
     return m_lineRateBps;
+}
+
+uint64_t
+AdaptiveTransport::GetMarksFrom(uint32_t peer) const
+{
+    return peer < m_marksFrom.size() ? m_marksFrom[peer] : 0;
 }
 
 uint64_t

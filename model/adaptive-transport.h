@@ -104,6 +104,12 @@ class AdaptiveTransport : public Object
     uint32_t CountMark(uint32_t peer);
     /** \return the island's access rate, bit/s */
     double GetLineRate() const;
+    /**
+     * \param peer an island
+     * \return chunks received marked CE that \p peer contributed to (an aggregate counts for
+     *         each of its contributors)
+     */
+    uint64_t GetMarksFrom(uint32_t peer) const;
     /** \return congestion notifications sent */
     uint64_t GetNotificationsSent() const;
 
@@ -121,14 +127,15 @@ class AdaptiveTransport : public Object
                             double oldRate,
                             double newRate);
 
-    InitialRate m_initialRate;      //!< attribute InitialRate
-    Time m_cnpInterval;             //!< attribute CnpInterval
-    uint32_t m_island{0};           //!< the island
-    double m_lineRateBps{0};        //!< its access rate
-    std::vector<Time> m_lastNotice; //!< per peer: last congestion notification sent
-    std::vector<bool> m_noticed;    //!< per peer: one was ever sent
-    std::vector<uint32_t> m_pending; //!< per peer: marks not reported yet
-    uint64_t m_notifications{0};    //!< notifications sent
+    InitialRate m_initialRate;         //!< attribute InitialRate
+    Time m_cnpInterval;                //!< attribute CnpInterval
+    uint32_t m_island{0};              //!< the island
+    double m_lineRateBps{0};           //!< its access rate
+    std::vector<Time> m_lastNotice;    //!< per peer: last congestion notification sent
+    std::vector<bool> m_noticed;       //!< per peer: one was ever sent
+    std::vector<uint32_t> m_pending;   //!< per peer: marks not reported yet
+    std::vector<uint64_t> m_marksFrom; //!< per peer: marks counted in all
+    uint64_t m_notifications{0};       //!< notifications sent
     TracedCallback<uint32_t, uint32_t, Ipv4Address, double> m_rateTrace; //!< Rate
 };
 

@@ -10,6 +10,7 @@
 #include "training-scenario.h"
 
 #include "ns3/adaptive-rate-control.h"
+#include "ns3/adaptive-transport.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/global-value.h"
@@ -547,6 +548,72 @@ class AdaptiveExactSumTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief With multicast and FPGAs, marks arise, reach the islands in aggregates, are echoed
+ *        to the contributors, and slow them down.
+ *
+ * Two cities of two islands, capabilities both, WAN links of 10 Gbit/s. Each island's fair
+ * guess is its whole access rate (one multicast stream; every receiver's FPGA sums what enters
+ * it), so the two streams of each city cross the WAN at 2 x 10 Gbit/s into 10: the WAN ports
+ * mark, and the receiving city's FPGAs fold marked contributions into aggregates (that the
+ * aggregate then leaves marked is FpgaCarriesMarkTestCase's). Island C1-0 counts marks for both
+ * islands of C0 and notifies them; their rates are cut below the guess; and the FPGAs folded
+ * chunks (the marks did arrive through them).
+ */
+class AdaptiveFpgaMarkTestCase : public TestCase
+{
+  public:
+    AdaptiveFpgaMarkTestCase()
+        : TestCase("adaptive, FPGA: marked contributions are echoed to their senders")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "both";
+        setup.cities = 2;
+        setup.perCity = 2;
+        setup.adaptive = true;
+        setup.wanBps = 10 * GBPS;
+        setup.modelBytes = 20000000;
+        std::vector<Ptr<AdaptiveTransport>> transports;
+        IncastTrace trace;
+        setup.beforeRun = [&transports, &trace](WanTopologyHelper&, TrainingHelper& helper) {
+            for (uint32_t i = 0; i < 4; ++i)
+            {
+                transports.push_back(helper.GetApplication(i)->GetAdaptiveTransport());
+                transports.back()->TraceConnectWithoutContext("Rate",
+                                                              MakeBoundCallback(&NoteRate, &trace));
+            }
+        };
+        const RunResult run = Simulate(setup);
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished && r.lostPeers.empty(),
+                                  true,
+                                  "island " << r.island << " ended with every peer");
+        }
+        NS_TEST_ASSERT_MSG_EQ(transports.size(), 4u, "four transports");
+        NS_TEST_EXPECT_MSG_GT(run.fpga.aggregated, 0u, "the FPGAs folded chunks");
+        NS_TEST_EXPECT_MSG_GT(transports[2]->GetMarksFrom(0), 0u, "C1-0 counts marks of C0-0");
+        NS_TEST_EXPECT_MSG_GT(transports[2]->GetMarksFrom(1), 0u, "C1-0 counts marks of C0-1");
+        NS_TEST_EXPECT_MSG_GT(transports[2]->GetNotificationsSent(), 0u, "C1-0 notified");
+        const double guess = static_cast<double>(ACCESS_BPS);
+        for (uint32_t i : {0, 1})
+        {
+            double lowest = guess;
+            for (const auto& change : trace.rates[i])
+            {
+                lowest = std::min(lowest, change.second);
+            }
+            NS_TEST_EXPECT_MSG_LT(lowest, 0.9 * guess, "C0-" << i << " slowed down");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The adaptive transport's suite.
  */
 class AdaptiveTransportTestSuite : public TestSuite
@@ -560,6 +627,7 @@ class AdaptiveTransportTestSuite : public TestSuite
         AddTestCase(new AdaptiveTwoIslandTestCase);
         AddTestCase(new AdaptiveExactSumTestCase);
         AddTestCase(new AdaptiveIncastTestCase);
+        AddTestCase(new AdaptiveFpgaMarkTestCase);
     }
 };
 

@@ -45,6 +45,7 @@ namespace
  * \param cities number of cities \param perCity islands per city \param caps capabilities
  * \param wanDelay delay of every WAN link, s
  * \param farDelay if positive, the delay of the last city's links instead, s
+ * \param wanBps rate of every WAN link, bit/s
  * \return the topology
  */
 WanTopology
@@ -52,7 +53,8 @@ MakeTopology(uint32_t cities,
              uint32_t perCity,
              const std::string& caps,
              double wanDelay,
-             double farDelay = 0)
+             double farDelay = 0,
+             uint64_t wanBps = WAN_BPS)
 {
     WanTopology t;
     for (uint32_t c = 0; c < cities; ++c)
@@ -66,11 +68,11 @@ MakeTopology(uint32_t cities,
     const double lastDelay = farDelay > 0 ? farDelay : wanDelay;
     for (uint32_t c = 0; c + 1 < cities; ++c)
     {
-        t.AddLink(WanLink{c, c + 1, WAN_BPS, c + 2 == cities ? lastDelay : wanDelay});
+        t.AddLink(WanLink{c, c + 1, wanBps, c + 2 == cities ? lastDelay : wanDelay});
     }
     if (cities > 2)
     {
-        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, lastDelay});
+        t.AddLink(WanLink{cities - 1, 0, wanBps, lastDelay});
     }
     for (uint32_t c = 0; c < cities; ++c)
     {
@@ -189,8 +191,12 @@ Simulate(const Setup& setup)
 {
     RngSeedManager::SetSeed(setup.seed);
     RngSeedManager::SetRun(setup.run);
-    const WanTopology topology =
-        MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay, setup.farDelay);
+    const WanTopology topology = MakeTopology(setup.cities,
+                                              setup.perCity,
+                                              setup.caps,
+                                              setup.wanDelay,
+                                              setup.farDelay,
+                                              setup.wanBps);
     const uint32_t n = topology.GetIslands().size();
     WanTopologyHelper wan;
     wan.SetMtu(setup.mtu);

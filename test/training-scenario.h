@@ -157,6 +157,7 @@ struct Setup
     uint32_t seed{1};                      //!< RNG seed
     uint64_t run{1};                       //!< RNG run (RngSeedManager::SetRun)
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
+    uint64_t wanBps{WAN_BPS};              //!< rate of every WAN link, bit/s
     double farDelay{0};                    //!< if positive, delay of the last city's links, s
     uint16_t mtu{9000};                    //!< MTU of every device
     bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
