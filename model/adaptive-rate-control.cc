@@ -194,10 +194,11 @@ AdaptiveRateControl::Update()
         m_lossCut = false;
         const uint32_t doublings =
             m_hyperAfter > 0 && m_unmarked > m_hyperAfter ? m_unmarked - m_hyperAfter : 0;
-        // The trend may release (a negative cut), never by more than a full cut.
+        // A falling fraction releases (a negative cut): the queue is draining, the last cuts
+        // went below what it needs.
         const double cut = std::min(
             std::max(m_markDecrease * (fraction + m_markTrend * (fraction - m_lastFraction)),
-                     -m_markDecrease),
+                     -MAX_CUT),
             MAX_CUT);
         rate = rate * (1 - cut) +
                increase * std::pow(2.0, std::min<uint32_t>(doublings, MAX_DOUBLINGS));
