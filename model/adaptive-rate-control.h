@@ -23,22 +23,25 @@ namespace ns3
  *        controller on the fraction of its packets marked CE (DCTCP's estimate, applied to a
  *        paced rate as DCQCN and Swift do), updated once per control period.
  *
- * Every period (Period, or the round trip given to Start()) the controller takes, for each
- * receiver that echoed marks in it, the marked fraction F_r = marks from r / packets sent in
- * the period, and F = the largest (a multicast stream has one controller: its most congested
- * receiver sets the pace). Then
+ * Every period T (Period, or the round trip given to Start(): the clique's longest, the same
+ * clock for every stream of the clique) the controller takes the marked fraction F: the marks
+ * its receivers reported in the period over the packets it sent (the larger of this period's
+ * and the last one's: marks echo packets up to a round trip old), averaged over the receivers
+ * that reported marks (a multicast stream slows for its congested receivers, not diluted by
+ * the others). Then, F' being the period before's,
  *
- *     R = R x (1 - MarkDecrease x F) + AdditiveIncrease
+ *     R = R x (1 - beta x (F + gamma x (F - F'))) + 8 x IncreaseBytes / T
  *
- * within [MinRate, the line rate], and on a gap NACK (loss) in the period R = R x (1 -
- * LossDecrease) instead, once per period. Why it is fair: all streams through one queue see
- * the same marking probability p, so each settles where its own decrease equals the common
- * increase, R* = AdditiveIncrease / (MarkDecrease x p): the same rate for every stream of the
- * queue, whatever it started from; a stream above the others loses more per period than they
- * do (the decrease is proportional to its rate, the increase is not), so the differences
- * shrink by MarkDecrease x p per period. The period is the clique's longest round trip, the
- * same clock for every stream of the clique (a stream updated more often would out-climb the
- * others), and the increase is an absolute rate, the same for every stream.
+ * with the cut within [-0.5, 0.5] and R within [MinRate, the line rate]; a period with a gap
+ * NACK (loss) instead cuts R by LossDecrease, and ignores the next period's gap NACKs (the same
+ * loss). beta is MarkDecrease, gamma MarkTrend. HyperAfter (off by default) doubles the
+ * increase for each unmarked period after that many in a row.
+ *
+ * Fair: all streams through one queue see the same marking probability p, so each settles
+ * where its own decrease equals the common increase, R* = (8 x IncreaseBytes / T) / (beta x p),
+ * whatever it started from; a stream above the others loses more per period (the cut is
+ * proportional to its rate, the increase is not). gamma answers the queue's trend: without it
+ * the loop (rates following the marks' level, the queue integrating the rates) oscillates.
  */
 class AdaptiveRateControl : public Object
 {

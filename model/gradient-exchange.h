@@ -149,8 +149,8 @@ class GradientExchange : public RoundExchange
     virtual AdaptiveRateControl* ControlFor(uint32_t peer) = 0;
     /**
      * \brief Transport adaptive: the chunk just received (its contributors) arrived marked
-     *        CE: notify them (AdaptiveTransport::MayNotify spaces the notifications).
-     * \param contributors the chunk's contributors
+     *        CE: count its marks and notify them (AdaptiveTransport::CountMark spaces the
+     * notifications). \param contributors the chunk's contributors
      */
     void EchoCongestion(const IslandBitmap& contributors);
 

@@ -49,7 +49,7 @@ EXAMPLE = "nine-city-training"
 FLAGS = ["--modelBytes=100000000", "--rounds=2", "--schedule=optimal", "--capabilities=all",
          "--computeTime=100ms", "--baselines=false", "--colocated=false"]
 # The transports --run compares, one run each: a new transport is one more entry.
-TRANSPORTS = ["planned", "tcp"]
+TRANSPORTS = ["planned", "adaptive", "tcp"]
 COLUMNS = ["transport", "capabilities", "schedule", "sim_s", "est_s", "exch_s", "bound_s",
            "sim/est-1", "exch/bound", "resends"]
 LEFT = ("transport", "capabilities", "schedule")
