@@ -24,7 +24,7 @@ then, per transport, a line naming its largest |sim/est-1| and its range of exch
 doc's table is this script's output, pasted:
 
     python3 tools/fidelity.py --run               # runs the doc's commands, then prints
-    python3 tools/fidelity.py DIR/planned DIR/tcp # prints the table of existing runs
+    python3 tools/fidelity.py DIR/planned DIR/adaptive DIR/tcp # prints the table of runs
 
 --run runs the doc's command once per transport of TRANSPORTS into <folder>/<transport>,
 <folder> a new results/fidelity/<UTC stamp>/ (results/latest links to it) or --out DIR (new
