@@ -616,10 +616,11 @@ class CrossTrafficUdpTestCase : public TestCase
  * Mbit/s link C0 -> C1, for the whole round. Its first guess is the access rate, 400 Mbit/s;
  * the marks at the shared port cut it to what the flow leaves. Expected for island 1 (the
  * receiver of the shared direction): the stream's wire bits over 1000 Mbit/s minus the flow's
- * wire rate, plus the path, for both islands (island 0's stream is the shared direction,
- * island 1 receives it); the test allows 10% over it (the first round trips at the guess, the
- * cuts below the share while the queue drains and the climb back; measured 0.5% to 7.6% over
- * in runs 1 to 5) and 1% under (the queue's few packets). RngRun 1 to 5; every round completes
+ * wire rate, plus the path: island 1 receives the shared direction's stream, and may be at
+ * most 1% under it (the queue's few packets) and 10% over (the first round trips at the guess,
+ * the cuts below the share while the queue drains and the climb back; measured 0.5% to 7.6%
+ * over in runs 1 to 5); island 0, which ends when it has sent its stream (its last packets may
+ * still wait in the shared queue), at most 10% over. RngRun 1 to 5; every round completes
  * with both islands.
  */
 class CrossTrafficAdaptiveTestCase : public TestCase
@@ -651,13 +652,16 @@ class CrossTrafficAdaptiveTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ(r.finished && r.lostPeers.empty(),
                                       true,
                                       "run " << run << ", island " << r.island);
-                // Island 0 ends when its stream (the shared direction) is through, island 1
-                // when it has received it: both wait for the shared direction.
+                // Island 1 ends when it has received the shared direction's stream: not before
+                // the link could carry it. Island 0 ends when it has sent it (its last packets
+                // may still wait in the shared queue): only the upper bound holds for it.
                 const double sync = (r.syncEnd - r.syncStart).GetSeconds();
-                NS_TEST_EXPECT_MSG_GT(sync,
-                                      0.99 * expected,
-                                      "run " << run << ", island " << r.island
-                                             << ": not faster than the link leaves");
+                if (r.island == 1)
+                {
+                    NS_TEST_EXPECT_MSG_GT(sync,
+                                          0.99 * expected,
+                                          "run " << run << ": not faster than the link leaves");
+                }
                 NS_TEST_EXPECT_MSG_LT(sync,
                                       1.10 * expected,
                                       "run " << run << ", island " << r.island
