@@ -121,6 +121,7 @@ struct TransportChoice
 /** Every transport, in the order the flags list them: one entry each. */
 const std::vector<TransportChoice> TRANSPORTS = {
     {"planned", TrainingApplication::PLANNED, false, false},
+    {"adaptive", TrainingApplication::ADAPTIVE, false, false},
     {"tcp", TrainingApplication::TCP, true, true},
 };
 
@@ -156,7 +157,7 @@ struct ExperimentConfig
     uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
     std::string partition;                        //!< --partition (empty: balanced by load)
     double maxSimTime{0};                         //!< --maxSimTime, s (0: from the plan)
-    std::string transport{"planned"};             //!< --transport: planned|tcp
+    std::string transport{"planned"};             //!< --transport: planned|adaptive|tcp
     TypeId tcp;                                   //!< --tcp: the TCP congestion control
     uint32_t tcpBufferBytes{0};                   //!< --tcpBufferBytes (0: the path's BDP)
     std::chrono::steady_clock::time_point wallDeadline; //!< start + --maxWallTime
@@ -851,11 +852,11 @@ Main(int argc, char** argv)
     }
     flags.AddChoice("transport",
                     "how exchanges reach the wire: planned (paced at the plan's rates over UDP, "
-                    "with multicast and FPGA aggregation where the capabilities allow) or tcp "
+                    "with multicast and FPGA aggregation where the capabilities allow), "
+                    "adaptive (the same, each stream's rate from ECN marks and loss) or tcp "
                     "(ns-3 TCP connections, unicast, without multicast and FPGAs)",
                     config.transport,
-                    transportNames,
-                    {{"adaptive", "not available yet (issue #16, part 2)"}});
+                    transportNames);
     std::string baselineTransports;
     cmd.Get().AddValue("baselineTransports",
                        "with --schedule=optimal and --baselines: comma-separated transports "

@@ -43,7 +43,7 @@ constexpr std::size_t FIXED = 36;
 constexpr std::size_t WORD = 8;
 constexpr std::size_t RANGE = 8;
 constexpr uint16_t REAL_FLAG = 0x0004;
-constexpr uint16_t KNOWN_FLAGS = 0x001f;
+constexpr uint16_t KNOWN_FLAGS = 0x003f;
 /** Payload elements of a built packet at most (keeps one input fast). */
 constexpr uint32_t MAX_BUILT_ELEMENTS = 64;
 /** Mutations of the built packet at most. */

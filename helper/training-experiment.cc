@@ -610,7 +610,10 @@ TrainingExperiment::Summarise(double epsilon) const
     TrainingSummary s;
     const CliqueSchedule& schedule = m_training.GetSchedule();
     s.period = schedule.GetPeriod();
-    s.transport = m_training.GetTransport() == TrainingApplication::TCP ? "tcp" : "planned";
+    const TrainingApplication::Transport transport = m_training.GetTransport();
+    s.transport = transport == TrainingApplication::TCP        ? "tcp"
+                  : transport == TrainingApplication::ADAPTIVE ? "adaptive"
+                                                               : "planned";
     s.transportNote = m_training.GetTransportNote();
     const uint32_t n = m_training.GetTopologyHelper().GetTopology().GetIslands().size();
     if (m_records.empty() || n == 0)

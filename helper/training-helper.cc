@@ -4,6 +4,7 @@
 
 #include "training-helper.h"
 
+#include "training-link-queues.h"
 #include "training-planner.h"
 
 #include "ns3/abort.h"
@@ -42,8 +43,6 @@ const Time DEFAULT_COMPUTE_TIME = MilliSeconds(100);
 constexpr uint64_t DEFAULT_MODEL_BYTES = 1000000;
 /** FPGA slots provisioned per slot the delay spread needs (bursts, stragglers). */
 constexpr double FPGA_SLOT_HEADROOM = 2.0;
-/** Transmit queue packets provisioned per planned stream that shares a link direction. */
-constexpr uint32_t QUEUE_HEADROOM = 2;
 /** Extra FPGA slot hold time beyond the senders' delay spread. */
 const Time DEFAULT_FPGA_TIMEOUT_MARGIN = MilliSeconds(20);
 } // namespace
@@ -67,6 +66,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
 {
     m_appFactory.SetTypeId(TrainingApplication::GetTypeId());
     m_tcpFactory.SetTypeId(TcpTransport::GetTypeId());
+    m_adaptiveFactory.SetTypeId(AdaptiveTransport::GetTypeId());
     const uint32_t n = topology.GetTopology().GetIslands().size();
     if (schedule.GetIslandCount() != n)
     {
@@ -131,6 +131,12 @@ void
 TrainingHelper::SetTcpAttribute(const std::string& name, const AttributeValue& value)
 {
     m_tcpFactory.Set(name, value);
+}
+
+void
+TrainingHelper::SetAdaptiveAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_adaptiveFactory.Set(name, value);
 }
 
 std::string
@@ -348,6 +354,10 @@ TrainingHelper::Install()
             transport->SetPathRates(paths.GetPathRates(i));
             app->SetTcpTransport(transport);
         }
+        if (m_transport == TrainingApplication::ADAPTIVE)
+        {
+            app->SetAdaptiveTransport(m_adaptiveFactory.Create<AdaptiveTransport>());
+        }
         app->SetIsland(i, n);
         app->SetIslandAddresses(addresses);
         app->SetPeerRtt(rtt[i]);
@@ -367,7 +377,10 @@ TrainingHelper::Install()
     {
         SizeFpgas(); // TCP passes them untouched
     }
-    SizeQueues();
+    TrainingLinkQueues::Size(routing,
+                             m_plans,
+                             m_tuneQueues,
+                             m_transport == TrainingApplication::ADAPTIVE);
     // How long each island's FPGA may hold a chunk: its apps wait that much longer for peers.
     std::vector<Time> hold(n);
     for (uint32_t i = 0; i < n; ++i)
@@ -398,7 +411,8 @@ TrainingHelper::Install()
     for (uint32_t i = 0; i < n; ++i)
     {
         std::vector<Time> times(m_rounds);
-        for (uint32_t r = 0; r < m_rounds && !tcp; ++r) // TCP paces itself: no plan to protect
+        // TCP and the adaptive transport pace themselves: no plan to protect.
+        for (uint32_t r = 0; r < m_rounds && m_transport == TrainingApplication::PLANNED; ++r)
         {
             if (notBefore[r][i] > 0)
             {
@@ -514,96 +528,10 @@ TrainingHelper::SizeFpgas()
     }
 }
 
-void
-TrainingHelper::SizeQueues()
-{
-    // Streams paced at fixed rates leave at most one packet each in a queue they share, however
-    // their phases fall (per window of time each brings at most one packet more than its rate
-    // carries, and the rates fit the link); in-phase streams reach that bound. So a link
-    // direction crossed by S planned streams needs room for S packets: with many islands,
-    // more than a default queue holds (unicast copies across a continent's few long links).
-    const WanRouting& routing = m_topology.GetRouting();
-    std::vector<uint32_t> most(routing.GetResourceCount(), 0);
-    for (const SyncRoundEstimate& plan : m_plans)
-    {
-        std::vector<uint32_t> streams(most.size(), 0);
-        for (const SyncStream& stream : plan.streams)
-        {
-            for (const MaxMinFairShare::Usage& usage : stream.resources)
-            {
-                ++streams[usage.first];
-            }
-        }
-        for (uint32_t r = 0; r < most.size(); ++r)
-        {
-            most[r] = std::max(most[r], streams[r]);
-        }
-    }
-    const auto busiest = std::max_element(most.begin(), most.end());
-    if (busiest == most.end())
-    {
-        return;
-    }
-    const uint32_t needed = QUEUE_HEADROOM * *busiest;
-    const std::string where =
-        routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin()));
-    for (const Ptr<NetDevice>& device : GetLinkDevices())
-    {
-        Ptr<PointToPointNetDevice> stock = DynamicCast<PointToPointNetDevice>(device);
-        QueueSizeValue size;
-        if (stock)
-        {
-            size.Set(stock->GetQueue()->GetMaxSize());
-        }
-        else
-        {
-            device->GetAttribute("TxQueueMaxSize", size);
-        }
-        if (size.Get().GetUnit() == QueueSizeUnit::PACKETS && size.Get().GetValue() >= needed)
-        {
-            continue;
-        }
-        if (!m_tuneQueues)
-        {
-            std::ostringstream os;
-            os << "TrainingHelper: a transmit queue holds " << size.Get() << ", but up to "
-               << *busiest << " planned streams share one link direction (" << where
-               << "): in phase they queue one packet each; make queues hold at least " << needed
-               << " packets (WanTopologyHelper::SetQueueSize) or let SetTuneQueues size them";
-            throw std::runtime_error(os.str());
-        }
-        const QueueSize bigger(QueueSizeUnit::PACKETS, needed);
-        if (stock)
-        {
-            stock->GetQueue()->SetMaxSize(bigger);
-        }
-        else
-        {
-            device->SetAttribute("TxQueueMaxSize", QueueSizeValue(bigger));
-        }
-    }
-    NS_LOG_INFO("transmit queues hold at least " << needed << " packets: up to " << *busiest
-                                                 << " streams share " << where);
-}
-
 std::vector<Ptr<NetDevice>>
 TrainingHelper::GetLinkDevices()
 {
-    // Every point-to-point device of the simulation: hosts, FPGAs and routers.
-    std::vector<Ptr<NetDevice>> devices;
-    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
-    {
-        Ptr<Node> node = NodeList::GetNode(n);
-        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
-        {
-            Ptr<NetDevice> device = node->GetDevice(d);
-            if (DynamicCast<WanLinkNetDevice>(device) || DynamicCast<PointToPointNetDevice>(device))
-            {
-                devices.push_back(device);
-            }
-        }
-    }
-    return devices;
+    return TrainingLinkQueues::GetLinkDevices();
 }
 
 void

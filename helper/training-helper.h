@@ -64,8 +64,12 @@ class TrainingHelper
      * \brief How exchanges reach the wire (default planned). With tcp, Install() plans as if no
      *        router multicast and no FPGA aggregated (TCP uses neither; the FPGAs pass its
      *        packets through), holds no round's start, and gives every application a
-     *        TcpTransport with the narrowest link rate of its path to every peer.
-     * \param transport planned or tcp
+     *        TcpTransport with the narrowest link rate of its path to every peer. With
+     *        adaptive, Install() plans as for planned (routes, multicast groups, FPGAs; the
+     *        plan's rates are only the streams' first guess, see AdaptiveTransport), holds no
+     *        round's start, turns on ECN marking on every WanLinkNetDevice
+     *        (TrainingLinkQueues::EnableEcn) and gives every application an AdaptiveTransport.
+     * \param transport planned, tcp or adaptive
      */
     void SetTransport(TrainingApplication::Transport transport);
     /** \return the transport */
@@ -80,6 +84,11 @@ class TrainingHelper
      *         without them; else empty
      */
     std::string GetTransportNote() const;
+    /**
+     * \brief Set an attribute of every AdaptiveTransport (e.g. "InitialRate").
+     * \param name attribute name \param value its value
+     */
+    void SetAdaptiveAttribute(const std::string& name, const AttributeValue& value);
     /** \param island an island \param multiplier its compute time factor (straggler) */
     void SetComputeMultiplier(uint32_t island, double multiplier);
     /**
@@ -154,8 +163,6 @@ class TrainingHelper
      *        tuning is off (see SetTuneFpgas).
      */
     void SizeFpgas();
-    /** \brief Size every link device's transmit queue for the plans (see SetTuneQueues). */
-    void SizeQueues();
     /** \brief Install the WAN error models. */
     void InstallLoss();
 
@@ -164,11 +171,12 @@ class TrainingHelper
     Ptr<SyncCostModel> m_costModel;             //!< rates and estimates
     ObjectFactory m_appFactory;                 //!< creates the applications
     ObjectFactory m_tcpFactory;                 //!< creates the tcp transports
+    ObjectFactory m_adaptiveFactory;            //!< creates the adaptive transports
     uint64_t m_modelBytes;                      //!< M
     uint32_t m_rounds;                          //!< rounds
     Time m_computeTime;                         //!< compute phase
     std::vector<double> m_multipliers;          //!< per island
-    TrainingApplication::Transport m_transport; //!< planned or tcp
+    TrainingApplication::Transport m_transport; //!< planned, tcp or adaptive
     bool m_chooseAlgorithms;                    //!< ask the cost model per clique
     Ptr<TrainingWorkload> m_workload;           //!< numerics
     double m_lossRate;                          //!< WAN loss probability

@@ -51,16 +51,60 @@ DirectExchange::DirectExchange(ExchangeContext& context,
     }
 }
 
-DirectExchange::~DirectExchange() = default;
+DirectExchange::~DirectExchange()
+{
+    StopControls();
+}
 
 void
 DirectExchange::Shutdown()
 {
     GradientExchange::Shutdown();
+    StopControls();
     for (auto& stream : m_streams)
     {
         stream->pacer.Cancel();
     }
+}
+
+void
+DirectExchange::OnFinished()
+{
+    GradientExchange::OnFinished();
+    StopControls(); // resends after the end keep the last rate
+}
+
+void
+DirectExchange::StopControls()
+{
+    for (auto& stream : m_streams)
+    {
+        if (stream->control)
+        {
+            stream->control->Stop();
+        }
+    }
+}
+
+uint32_t
+DirectExchange::StreamTo(uint32_t peer) const
+{
+    for (uint32_t i = 0; i < m_config.streams.size() && i < m_streams.size(); ++i)
+    {
+        const std::vector<uint32_t>& receivers = m_config.streams[i].receivers;
+        if (std::find(receivers.begin(), receivers.end(), peer) != receivers.end())
+        {
+            return i;
+        }
+    }
+    return NO_SLOT;
+}
+
+AdaptiveRateControl*
+DirectExchange::ControlFor(uint32_t peer)
+{
+    const uint32_t index = StreamTo(peer);
+    return index == NO_SLOT ? nullptr : PeekPointer(m_streams[index]->control);
 }
 
 Time
@@ -85,7 +129,14 @@ DirectExchange::StartSending()
     }
     for (uint32_t i = 0; i < m_streams.size(); ++i)
     {
-        m_streams[i]->pacer.Restart(m_config.streams[i].rateBps);
+        const TrainingStreamConfig& config = m_config.streams[i];
+        m_streams[i]->control = StartControl(
+            m_streams[i]->pacer,
+            config.destination,
+            config.rateBps,
+            FairGuess(static_cast<uint32_t>(m_streams.size()), config.receivers, m_k - 1));
+        m_streams[i]->pacer.Restart(m_streams[i]->control ? m_streams[i]->control->GetRate()
+                                                          : config.rateBps);
         m_streams[i]->clock.Start(FullChunkSlot(m_streams[i]->pacer.GetRate()));
     }
 }
@@ -132,32 +183,19 @@ DirectExchange::SendNext(uint32_t index)
     return 0;
 }
 
-DirectExchange::OutStream*
-DirectExchange::StreamToward(uint32_t island)
-{
-    for (uint32_t i = 0; i < m_config.streams.size() && i < m_streams.size(); ++i)
-    {
-        const std::vector<uint32_t>& receivers = m_config.streams[i].receivers;
-        if (std::find(receivers.begin(), receivers.end(), island) != receivers.end())
-        {
-            return m_streams[i].get();
-        }
-    }
-    return nullptr;
-}
-
 GradientPacer*
 DirectExchange::PacerToward(uint32_t island)
 {
-    OutStream* stream = StreamToward(island);
-    return stream != nullptr ? &stream->pacer : nullptr;
+    const uint32_t index = StreamTo(island);
+    return index == NO_SLOT ? nullptr : &m_streams[index]->pacer;
 }
 
 uint32_t
 DirectExchange::QueueResends(const GradientHeader& nack, bool& notYet)
 {
     const uint32_t peer = nack.GetSender();
-    OutStream* stream = StreamToward(peer);
+    const uint32_t index = StreamTo(peer);
+    OutStream* stream = index == NO_SLOT ? nullptr : m_streams[index].get();
     if (stream == nullptr || nack.GetRingStep() != 0)
     {
         ++m_context.dropped;
@@ -202,6 +240,7 @@ DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int
     {
         return;
     }
+    EchoCongestion(header.GetContributors());
     if (m_finished)
     {
         ++m_context.duplicates;

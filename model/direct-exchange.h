@@ -51,22 +51,28 @@ class DirectExchange : public GradientExchange
     void OnPeerLost(uint32_t slot) override;
     GradientPacer* PacerToward(uint32_t island) override;
     Time HoldAt(uint32_t island) const override;
+    void OnFinished() override;
+    AdaptiveRateControl* ControlFor(uint32_t peer) override;
 
   private:
     /** One outgoing stream. */
     struct OutStream
     {
-        Ipv4Address destination; //!< group or peer
-        uint32_t nextChunk{0};   //!< next first-pass chunk
-        bool done{false};        //!< first pass sent
-        bool endPending{false};  //!< its END goes at the next pacing instant
-        GradientPacer pacer;     //!< its pacing
-        ResendQueue resends;     //!< chunks asked for again
-        FirstPassClock clock;    //!< when each first-pass chunk left
+        Ipv4Address destination;          //!< group or peer
+        uint32_t nextChunk{0};            //!< next first-pass chunk
+        bool done{false};                 //!< first pass sent
+        bool endPending{false};           //!< its END goes at the next pacing instant
+        GradientPacer pacer;              //!< its pacing
+        ResendQueue resends;              //!< chunks asked for again
+        FirstPassClock clock;             //!< when each first-pass chunk left
+        Ptr<AdaptiveRateControl> control; //!< its rate (transport adaptive), else null
     };
 
-    /** \param island a peer \return the outgoing stream that reaches it, or null */
-    OutStream* StreamToward(uint32_t island);
+    /** \param peer a receiver \return the index of the stream reaching it, or NO_SLOT */
+    uint32_t StreamTo(uint32_t peer) const;
+    /** \brief Stop the streams' rate controllers. */
+    void StopControls();
+
     /** \param index stream index \return wire bytes of the packet sent, 0 if none */
     uint32_t SendNext(uint32_t index);
     /** \param slot peer position \brief a contributor's chunk is known lost: NACK it */

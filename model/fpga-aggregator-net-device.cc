@@ -474,6 +474,12 @@ FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
                              Simulator::Now() + m_timeout);
         m_slotAllocatedTrace(header);
     }
+    if ((fields.tos & WanWire::IPV4_ECN_MASK) == WanWire::IPV4_ECN_CE)
+    {
+        // The contributor's leg was congested; the aggregate carries the mark on (before Add,
+        // which may emit the slot).
+        m_table.MarkCongested(index);
+    }
     switch (m_table.Add(index, header, packet, payloadOffset))
     {
     case FpgaSlotTable::MISMATCH:

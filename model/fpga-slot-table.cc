@@ -4,6 +4,8 @@
 
 #include "fpga-slot-table.h"
 
+#include "wan-wire.h"
+
 #include "ns3/assert.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -509,6 +511,13 @@ FpgaSlotTable::GetSlot(uint32_t index) const
 {
     NS_ASSERT(index < m_slots.size());
     return m_slots[index];
+}
+
+void
+FpgaSlotTable::MarkCongested(uint32_t index)
+{
+    NS_ASSERT(index < m_slots.size());
+    m_slots[index].fields.tos |= WanWire::IPV4_ECN_CE;
 }
 
 void

@@ -78,7 +78,8 @@ class FpgaSlotTable
         IslandBitmap expected;     //!< the senders it waits for
         IslandBitmap contributors; //!< senders added so far
         std::vector<uint32_t> sum; //!< element sums (real payloads), as two's-complement bits
-        InputFields fields;        //!< first contribution's IPv4/UDP fields
+        InputFields fields;        //!< first contribution's IPv4/UDP fields (ECN: CE if any
+                                   //!< contribution's was)
         uint64_t serial;           //!< allocation number: tells a live deadline from a stale one
         EventId emission;          //!< emission once settled (PipelineLatency > 0)
         bool emitting;             //!< settled; waiting for PipelineLatency
@@ -153,6 +154,12 @@ class FpgaSlotTable
     void AdvanceFrontier(const GradientHeader& header, uint32_t next);
     /** \param index an open slot's index \return the slot */
     const Slot& GetSlot(uint32_t index) const;
+    /**
+     * \brief A contribution to an open slot arrived marked CE: its aggregate leaves marked CE
+     *        (the island then notifies every contributor; transport adaptive).
+     * \param index the slot
+     */
+    void MarkCongested(uint32_t index);
     /** \brief Close a slot (emitted): its deadline goes stale. \param index the slot */
     void Free(uint32_t index);
     /** \brief Cancel every event and forget every slot and frontier. */

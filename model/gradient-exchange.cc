@@ -4,7 +4,9 @@
 
 #include "gradient-exchange.h"
 
+#include "adaptive-transport.h"
 #include "direct-exchange.h"
+#include "gradient-pacer.h"
 #include "ring-exchange.h"
 #include "training-application.h"
 #include "wan-wire.h"
@@ -325,6 +327,11 @@ GradientExchange::ReceiveNack(const GradientHeader& header)
     {
         SendNotYet(peer);
     }
+    AdaptiveRateControl* control = ControlFor(peer);
+    if (queued > 0 && control != nullptr && !header.HasFlag(GradientHeader::FLAG_SILENCE))
+    {
+        control->OnLoss(); // a gap: a chunk was lost on the way to the asker
+    }
 }
 
 void
@@ -347,13 +354,98 @@ GradientExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
 }
 
 void
-GradientExchange::ReceiveNotYet(const GradientHeader& header)
+GradientExchange::ReceiveAck(const GradientHeader& header)
 {
     const uint32_t slot = SlotOf(header.GetSender());
-    if (slot != NO_SLOT)
+    if (slot == NO_SLOT)
+    {
+        return;
+    }
+    if (header.HasFlag(GradientHeader::FLAG_CONGESTION) &&
+        header.GetContributors().Test(m_context.island))
+    {
+        if (AdaptiveRateControl* control = ControlFor(header.GetSender()))
+        {
+            control->OnCongestion(header.GetSender(), header.GetChunkCount());
+        }
+        return;
+    }
+    if (header.GetContributors().IsEmpty())
     {
         m_peers[slot].answered = true;
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transport adaptive
+
+Ptr<AdaptiveRateControl>
+GradientExchange::StartControl(GradientPacer& pacer,
+                               Ipv4Address destination,
+                               double plannedBps,
+                               double fairBps)
+{
+    if (m_context.adaptive == nullptr)
+    {
+        return nullptr;
+    }
+    // Every stream of the clique climbs on the same clock, the clique's longest round trip
+    // from here: no faster than feedback returns from the farthest receiver.
+    Time rtt(0);
+    for (uint32_t s = 0; s < m_k; ++s)
+    {
+        rtt = std::max(rtt, RttTo(IslandAt(s)));
+    }
+    Ptr<AdaptiveRateControl> control =
+        m_context.adaptive->CreateControl(m_round, destination, plannedBps, fairBps, rtt);
+    AdaptiveRateControl* raw = PeekPointer(control);
+    // The pacer asks for the rate after each packet it sent: count the packet there.
+    pacer.SetRateFunction([raw]() {
+        raw->OnSent();
+        return raw->GetRate();
+    });
+    return control;
+}
+
+double
+GradientExchange::FairGuess(uint32_t ownStreams,
+                            const std::vector<uint32_t>& receivers,
+                            uint32_t senders) const
+{
+    const double line = m_context.adaptive ? m_context.adaptive->GetLineRate() : 0;
+    uint32_t sharing = std::max<uint32_t>(ownStreams, 1);
+    for (uint32_t receiver : receivers)
+    {
+        sharing = std::max<uint32_t>(sharing, HoldAt(receiver).IsStrictlyPositive() ? 1 : senders);
+    }
+    return line / sharing;
+}
+
+void
+GradientExchange::EchoCongestion(const IslandBitmap& contributors)
+{
+    if (!m_context.congested || m_context.adaptive == nullptr)
+    {
+        return;
+    }
+    contributors.ForEach([this](uint32_t island) {
+        if (island == m_context.island || SlotOf(island) == NO_SLOT)
+        {
+            return;
+        }
+        const uint32_t marks = m_context.adaptive->CountMark(island);
+        if (marks == 0)
+        {
+            return;
+        }
+        // The chunk count carries the marks reported.
+        GradientHeader header = MakeHeader(GradientHeader::ACK, marks, 0);
+        IslandBitmap to;
+        to.Set(island);
+        header.SetContributors(to);
+        header.SetFlags(GradientHeader::FLAG_CONGESTION);
+        SendControl(GradientHeader::CreateVirtualPacket(header), island);
+    });
 }
 
 // ---------------------------------------------------------------------------------------------

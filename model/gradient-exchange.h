@@ -5,11 +5,13 @@
 #ifndef GRADIENT_EXCHANGE_H
 #define GRADIENT_EXCHANGE_H
 
+#include "adaptive-rate-control.h"
 #include "chunk-repair.h"
 #include "gradient-pacer.h"
 #include "round-exchange.h"
 
 #include "ns3/event-id.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 #include <memory>
@@ -17,6 +19,8 @@
 
 namespace ns3
 {
+
+class GradientPacer;
 
 /**
  * \ingroup wan-training
@@ -57,8 +61,11 @@ class GradientExchange : public RoundExchange
     virtual void ReceiveEnd(const GradientHeader& header) = 0;
     /** \param header a NACK of this round from a member asking this island */
     void ReceiveNack(const GradientHeader& header);
-    /** \param header a "not yet" answer (ACK with empty contributors) from a member */
-    void ReceiveNotYet(const GradientHeader& header);
+    /**
+     * \param header an ACK of this round from a member: a "not yet" answer (empty
+     *        contributors) or, with FLAG_CONGESTION, a congestion notification to this island
+     */
+    void ReceiveAck(const GradientHeader& header);
 
   protected:
     /** \brief Arm the silence checks (called by Start()). */
@@ -118,6 +125,42 @@ class GradientExchange : public RoundExchange
 
     /** \brief Stop the receive side's timers (the exchange ended; resends go on). */
     void StopTimers();
+
+    /**
+     * \brief Transport adaptive: give a stream a rate controller and let its pacer follow it
+     *        (and count its packets).
+     * \param pacer the stream's pacer \param destination its group or peer
+     * \param plannedBps the plan's rate for it \param fairBps the fair guess (FairGuess)
+     * \return the controller (null unless adaptive)
+     */
+    Ptr<AdaptiveRateControl> StartControl(GradientPacer& pacer,
+                                          Ipv4Address destination,
+                                          double plannedBps,
+                                          double fairBps);
+    /**
+     * \brief Transport adaptive: what an end host can guess of a stream's fair rate without
+     *        the plan: the own access rate over the own streams, and each receiver's access
+     *        rate over the streams entering it (one if its FPGA sums them into one aggregate);
+     *        the smaller. Every island's access rate is taken to be the own (as everywhere in
+     *        this module's topologies).
+     * \param ownStreams the island's streams in the round \param receivers the stream's
+     * \param senders streams entering each receiver without aggregation
+     * \return the guess, bit/s
+     */
+    double FairGuess(uint32_t ownStreams,
+                     const std::vector<uint32_t>& receivers,
+                     uint32_t senders) const;
+    /**
+     * \param peer an island this exchange sends to
+     * \return the rate controller of the stream that reaches it (null unless adaptive)
+     */
+    virtual AdaptiveRateControl* ControlFor(uint32_t peer) = 0;
+    /**
+     * \brief Transport adaptive: the chunk just received (its contributors) arrived marked
+     *        CE: count its marks and notify them (AdaptiveTransport::CountMark spaces the
+     * notifications). \param contributors the chunk's contributors
+     */
+    void EchoCongestion(const IslandBitmap& contributors);
 
   private:
     /** Liveness of one peer. */

@@ -38,9 +38,10 @@ constexpr uint32_t OFFSET_RANGES = 35;
 constexpr uint32_t BYTES_PER_WORD = 8;
 constexpr uint32_t BYTES_PER_RANGE = 8;
 /** Flags a version-1 sender may set; other bits make the header invalid. */
-constexpr uint16_t KNOWN_FLAGS =
-    GradientHeader::FLAG_RETRANSMISSION | GradientHeader::FLAG_NO_AGGREGATE |
-    GradientHeader::FLAG_REAL_PAYLOAD | GradientHeader::FLAG_SETTLED | GradientHeader::FLAG_SILENCE;
+constexpr uint16_t KNOWN_FLAGS = GradientHeader::FLAG_RETRANSMISSION |
+                                 GradientHeader::FLAG_NO_AGGREGATE |
+                                 GradientHeader::FLAG_REAL_PAYLOAD | GradientHeader::FLAG_SETTLED |
+                                 GradientHeader::FLAG_SILENCE | GradientHeader::FLAG_CONGESTION;
 
 uint16_t
 ReadU16(const uint8_t* p)

@@ -75,8 +75,11 @@ class GradientHeader : public Header
         FLAG_SETTLED = 0x0008,        //!< a partial AGGREGATE whose missing senders all sent later
                                       //!< chunks (or their END) past the FPGA: their contributions
                                       //!< were lost, not late
-        FLAG_SILENCE = 0x0010, //!< a NACK sent after silence, not after a gap: the asker has no
-                               //!< evidence the chunks were lost (an FPGA may still hold them)
+        FLAG_SILENCE = 0x0010,    //!< a NACK sent after silence, not after a gap: the asker has no
+                                  //!< evidence the chunks were lost (an FPGA may still hold them)
+        FLAG_CONGESTION = 0x0020, //!< on an ACK: a congestion notification (transport adaptive):
+                                  //!< the sender received chunks marked CE from the island in
+                                  //!< the contributor bitmap, as many as the chunk count
     };
 
     /** One NACK range: chunks first .. first + count - 1. */

@@ -40,6 +40,12 @@ GradientPacer::SetSendFunction(SendFunction send)
 }
 
 void
+GradientPacer::SetRateFunction(RateFunction rate)
+{
+    m_rate = std::move(rate);
+}
+
+void
 GradientPacer::Restart(double rateBps)
 {
     m_rateBps = rateBps > 0 && !std::isinf(rateBps) ? rateBps : FALLBACK_RATE_BPS;
@@ -116,6 +122,17 @@ GradientPacer::Fire()
     if (bytes == 0)
     {
         return; // idle until woken
+    }
+    if (m_rate)
+    {
+        const double rate = m_rate();
+        if (rate > 0 && rate != m_rateBps)
+        {
+            // Re-anchor the clock where this packet was due, then count it at the new rate.
+            m_origin = NextSendTime();
+            m_bits = 0;
+            m_rateBps = rate;
+        }
     }
     m_bits += bytes * WanWire::BITS_PER_BYTE;
     const Time next = NextSendTime();

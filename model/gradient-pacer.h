@@ -26,19 +26,24 @@ namespace ns3
  * Packet i leaves at origin + (bits of packets 0 .. i-1) / rate, so resends take the place of
  * first-pass chunks inside the stream's own rate share instead of adding load. An idle pacer
  * that is woken keeps the clock of what it sent before (no burst), or restarts it if that
- * clock is already in the past.
+ * clock is already in the past. With a rate function (the adaptive transport), the rate is
+ * read again after every packet: a new rate applies from that packet's departure on.
  */
 class GradientPacer
 {
   public:
     /** Sends the next packet; returns its wire bytes, 0 if there was nothing to send. */
     using SendFunction = std::function<uint32_t()>;
+    /** Returns the stream's current rate, bit/s. */
+    using RateFunction = std::function<double()>;
 
     GradientPacer();
     ~GradientPacer();
 
     /** \param send the function that sends the stream's next packet */
     void SetSendFunction(SendFunction send);
+    /** \param rate the function giving the current rate (none: the rate of Restart()) */
+    void SetRateFunction(RateFunction rate);
     /**
      * \brief Start a new pass at \p rateBps: the clock restarts now and the first packet
      *        leaves at once.
@@ -65,6 +70,7 @@ class GradientPacer
     Time NextSendTime() const;
 
     SendFunction m_send; //!< sends the next packet
+    RateFunction m_rate; //!< current rate, or none
     double m_rateBps;    //!< pacing rate
     Time m_origin;       //!< start of the clock
     double m_bits;       //!< wire bits sent since the origin

@@ -58,13 +58,39 @@ RingExchange::RingExchange(ExchangeContext& context,
     m_pacer.SetSendFunction([this]() { return SendNext(); });
 }
 
-RingExchange::~RingExchange() = default;
+RingExchange::~RingExchange()
+{
+    if (m_control)
+    {
+        m_control->Stop();
+    }
+}
 
 void
 RingExchange::Shutdown()
 {
     GradientExchange::Shutdown();
     m_pacer.Cancel();
+    if (m_control)
+    {
+        m_control->Stop();
+    }
+}
+
+void
+RingExchange::OnFinished()
+{
+    GradientExchange::OnFinished();
+    if (m_control)
+    {
+        m_control->Stop(); // resends after the end keep the last rate
+    }
+}
+
+AdaptiveRateControl*
+RingExchange::ControlFor(uint32_t peer)
+{
+    return peer == m_successorIsland ? PeekPointer(m_control) : nullptr;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -94,7 +120,13 @@ RingExchange::MaybeAdvance()
     const double rate = m_sendStep < rates.size() ? rates[m_sendStep]
                         : rates.empty()           ? 0.0
                                                   : rates.front();
-    m_pacer.Restart(rate);
+    if (m_context.adaptive != nullptr && !m_control)
+    {
+        // One controller for every step: they all go to the successor, one after another.
+        // The successor's only sender is this island.
+        m_control = StartControl(m_pacer, m_successor, rate, FairGuess(1, {m_successorIsland}, 1));
+    }
+    m_pacer.Restart(m_control ? m_control->GetRate() : rate);
     m_clocks[m_sendStep].Start(FullChunkSlot(m_pacer.GetRate()));
 }
 
@@ -230,6 +262,9 @@ RingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32
     {
         return;
     }
+    IslandBitmap sender; // only the predecessor sends to this island
+    sender.Set(header.GetSender());
+    EchoCongestion(sender);
     if (m_finished || m_in[step].Has(chunk))
     {
         ++m_context.duplicates;

@@ -49,6 +49,8 @@ class RingExchange : public GradientExchange
     ChunkTracker* StreamOf(uint32_t slot, uint16_t step) override;
     void OnPeerLost(uint32_t slot) override;
     GradientPacer* PacerToward(uint32_t island) override;
+    void OnFinished() override;
+    AdaptiveRateControl* ControlFor(uint32_t peer) override;
 
   private:
     /** \brief Start the next step if it is due (previous sent, its input complete). */
@@ -75,6 +77,7 @@ class RingExchange : public GradientExchange
     DeferredChunks m_deferred;            //!< chunks whose input is still being repaired
     std::vector<FirstPassClock> m_clocks; //!< per step: when each first-pass chunk left
     RingSum m_sums;                       //!< reduce-scatter and all-gather values (real)
+    Ptr<AdaptiveRateControl> m_control;   //!< the rate to the successor (adaptive), else null
 };
 
 } // namespace ns3

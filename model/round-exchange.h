@@ -20,6 +20,7 @@
 namespace ns3
 {
 
+class AdaptiveTransport;
 class Packet;
 class RingSum;
 class TcpTransport;
@@ -32,23 +33,25 @@ struct TrainingRoundConfig;
  */
 struct ExchangeContext
 {
-    uint32_t island{0};                 //!< this island
-    uint32_t islandCount{1};            //!< N
-    uint32_t jobId{0};                  //!< job id in headers
-    std::vector<Ipv4Address> addresses; //!< every island's address
-    std::vector<Time> rtt;              //!< per island, round trip to it
-    std::vector<Time> hold;             //!< per island, its FPGA's longest hold
-    ChunkLayout layout;                 //!< how updates are cut
-    bool real{false};                   //!< int32 payloads, else sizes only
-    Time checkInterval;                 //!< silence check (RetransmissionTimeout)
-    uint32_t maxRetries{5};             //!< unanswered silence NACKs before lost
-    Time nackDelay;                     //!< gap seen to NACK sent (coalescing)
-    Time repairTimeout;                 //!< re-ask interval; 0: from the path
-    uint32_t nackCopies{2};             //!< copies of each gap NACK packet
-    uint32_t reaskCopies{3};            //!< copies of each re-ask NACK packet
-    uint32_t repeatResendCopies{3};     //!< copies of a chunk asked for again after a resend
-    Time peerPatience;                  //!< longest wait for data from a live peer
-    TcpTransport* tcp{nullptr};         //!< the TCP connections (transport tcp), else null
+    uint32_t island{0};                   //!< this island
+    uint32_t islandCount{1};              //!< N
+    uint32_t jobId{0};                    //!< job id in headers
+    std::vector<Ipv4Address> addresses;   //!< every island's address
+    std::vector<Time> rtt;                //!< per island, round trip to it
+    std::vector<Time> hold;               //!< per island, its FPGA's longest hold
+    ChunkLayout layout;                   //!< how updates are cut
+    bool real{false};                     //!< int32 payloads, else sizes only
+    Time checkInterval;                   //!< silence check (RetransmissionTimeout)
+    uint32_t maxRetries{5};               //!< unanswered silence NACKs before lost
+    Time nackDelay;                       //!< gap seen to NACK sent (coalescing)
+    Time repairTimeout;                   //!< re-ask interval; 0: from the path
+    uint32_t nackCopies{2};               //!< copies of each gap NACK packet
+    uint32_t reaskCopies{3};              //!< copies of each re-ask NACK packet
+    uint32_t repeatResendCopies{3};       //!< copies of a chunk asked for again after a resend
+    Time peerPatience;                    //!< longest wait for data from a live peer
+    TcpTransport* tcp{nullptr};           //!< the TCP connections (transport tcp), else null
+    AdaptiveTransport* adaptive{nullptr}; //!< transport adaptive's rate controls, else null
+    bool congested{false};                //!< the packet being received arrived marked CE
     std::function<void(uint32_t, Ptr<Packet>, Ipv4Address, bool)>
         send;                                         //!< (round, packet, to, control)
     std::function<void(uint32_t, uint32_t)> written;  //!< (round, bytes): message to TCP

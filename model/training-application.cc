@@ -134,11 +134,12 @@ TrainingApplication::GetTypeId()
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("Transport",
                           "How exchanges reach the wire: planned (paced at the plan's rates "
-                          "over UDP, multicast and FPGAs where the plan uses them) or tcp "
-                          "(ns-3 TCP connections, unicast only; see TcpTransport).",
+                          "over UDP, multicast and FPGAs where the plan uses them), tcp "
+                          "(ns-3 TCP connections, unicast only; see TcpTransport) or adaptive "
+                          "(as planned, rates from ECN and loss; see AdaptiveTransport).",
                           EnumValue(PLANNED),
                           MakeWanEnumAccessor<Transport>(&TrainingApplication::m_transport),
-                          MakeEnumChecker(PLANNED, "planned", TCP, "tcp"))
+                          MakeEnumChecker(PLANNED, "planned", TCP, "tcp", ADAPTIVE, "adaptive"))
             .AddAttribute("PayloadMode",
                           "Virtual (sizes only) or real (int32 fixed-point parameters).",
                           EnumValue(VIRTUAL),
@@ -226,6 +227,8 @@ TrainingApplication::DoDispose()
         m_tcp = nullptr;
     }
     m_context.tcp = nullptr;
+    m_context.adaptive = nullptr;
+    m_adaptive = nullptr;
     m_workload = nullptr;
     m_context.written = nullptr;
     m_context.send = nullptr;
@@ -313,18 +316,6 @@ TrainingApplication::IsFinished() const
     return m_round >= m_rounds;
 }
 
-uint64_t
-TrainingApplication::GetDroppedPackets() const
-{
-    return m_context.dropped;
-}
-
-uint64_t
-TrainingApplication::GetDuplicatePackets() const
-{
-    return m_context.duplicates;
-}
-
 uint32_t
 TrainingApplication::GetChunkPayloadBytes() const
 {
@@ -393,6 +384,12 @@ TrainingApplication::StartApplication()
             NS_FATAL_ERROR("TrainingApplication: cannot bind UDP port " << m_port);
         }
         m_socket->SetRecvCallback(MakeCallback(&TrainingApplication::HandleRead, this));
+    }
+    if (m_transport == ADAPTIVE)
+    {
+        m_adaptive = m_adaptive ? m_adaptive : CreateObject<AdaptiveTransport>();
+        m_adaptive->Start(GetNode(), m_socket, m_context.island, m_context.islandCount);
+        m_context.adaptive = PeekPointer(m_adaptive);
     }
 
     m_records.assign(m_rounds, TrainingRoundRecord());
@@ -614,6 +611,7 @@ void
 TrainingApplication::Receive(Ptr<Packet> packet)
 {
     GradientHeader header;
+    m_context.congested = m_adaptive && AdaptiveTransport::IsMarked(packet);
     if (!GradientHeader::Parse(packet, header, m_context.real ? &m_values : nullptr))
     {
         ++m_context.dropped;
@@ -662,10 +660,7 @@ TrainingApplication::Dispatch(const GradientHeader& header,
         static_cast<GradientExchange*>(exchange)->ReceiveNack(header);
         break;
     case GradientHeader::ACK:
-        if (header.GetContributors().IsEmpty())
-        {
-            static_cast<GradientExchange*>(exchange)->ReceiveNotYet(header);
-        }
+        static_cast<GradientExchange*>(exchange)->ReceiveAck(header);
         break;
     case GradientHeader::END:
         static_cast<GradientExchange*>(exchange)->ReceiveEnd(header);
@@ -687,6 +682,10 @@ TrainingApplication::Send(uint32_t round, Ptr<Packet> packet, Ipv4Address to, bo
     if (round < m_records.size())
     {
         m_records[round].CountSent(packet->GetSize(), control);
+    }
+    if (m_adaptive)
+    {
+        AdaptiveTransport::SetEct(packet);
     }
     m_socket->SendTo(packet, 0, InetSocketAddress(to, m_port));
 }

@@ -5,6 +5,7 @@
 #ifndef TRAINING_APPLICATION_H
 #define TRAINING_APPLICATION_H
 
+#include "adaptive-transport.h"
 #include "chunk-layout.h"
 #include "clique-schedule.h"
 #include "gradient-exchange.h"
@@ -124,8 +125,10 @@ class TrainingApplication : public Application
     /** How exchanges reach the wire. */
     enum Transport
     {
-        PLANNED, //!< UDP paced at the plan's rates; multicast and FPGAs as planned
-        TCP,     //!< ns-3 TCP connections (TcpTransport): unicast, no FPGA aggregation
+        PLANNED,  //!< UDP paced at the plan's rates; multicast and FPGAs as planned
+        TCP,      //!< ns-3 TCP connections (TcpTransport): unicast, no FPGA aggregation
+        ADAPTIVE, //!< UDP as planned, each stream's rate from ECN marks and loss
+                  //!< (AdaptiveTransport)
     };
 
     /** How payloads are carried. */
@@ -200,16 +203,41 @@ class TrainingApplication : public Application
     void SetTcpTransport(Ptr<TcpTransport> transport);
     /** \return the tcp transport (null before the start of a tcp run) */
     Ptr<TcpTransport> GetTcpTransport() const;
+
+    /**
+     * \param transport the adaptive transport, its attributes set (unset: one with default
+     *        attributes is created when Transport is adaptive)
+     */
+    void SetAdaptiveTransport(Ptr<AdaptiveTransport> transport)
+    {
+        m_adaptive = transport;
+    }
+
+    /** \return the adaptive transport (null before the start of an adaptive run) */
+    Ptr<AdaptiveTransport> GetAdaptiveTransport() const
+    {
+        return m_adaptive;
+    }
+
     /** \param workload the numerics (shared by all islands); null: virtual */
     void SetWorkload(Ptr<TrainingWorkload> workload);
     /** \return one record per round (rounds not reached have finished == false) */
     const std::vector<TrainingRoundRecord>& GetRecords() const;
     /** \return true once every round has ended */
     bool IsFinished() const;
+
     /** \return packets dropped on receipt: malformed, wrong job or not matching the round */
-    uint64_t GetDroppedPackets() const;
+    uint64_t GetDroppedPackets() const
+    {
+        return m_context.dropped;
+    }
+
     /** \return duplicate contributions ignored */
-    uint64_t GetDuplicatePackets() const;
+    uint64_t GetDuplicatePackets() const
+    {
+        return m_context.duplicates;
+    }
+
     /** \return bytes of payload carried per chunk */
     uint32_t GetChunkPayloadBytes() const;
 
@@ -279,6 +307,7 @@ class TrainingApplication : public Application
     ExchangeContext m_context;                                      //!< what exchanges share
     Ptr<Socket> m_socket;                                           //!< the UDP socket
     Ptr<TcpTransport> m_tcp;                                        //!< transport tcp
+    Ptr<AdaptiveTransport> m_adaptive;                              //!< transport adaptive
     uint32_t m_round;                                               //!< current round
     bool m_running;                                                 //!< between start and stop
     bool m_computing;                                               //!< computing m_round

@@ -4,16 +4,23 @@
 
 #include "wan-link-net-device.h"
 
+#include "wan-ipv4-header-bytes.h"
 #include "wan-link-channel.h"
+#include "wan-wire.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -59,6 +66,30 @@ WanLinkNetDevice::GetTypeId()
                           QueueSizeValue(QueueSize("100p")),
                           MakeQueueSizeAccessor(&WanLinkNetDevice::m_queueMaxSize),
                           MakeQueueSizeChecker())
+            .AddAttribute("EcnMarking",
+                          "Mark ECN-capable IPv4 packets CE by the FIFO's length when they are "
+                          "accepted (EcnMinThreshold, EcnMaxThreshold, EcnMaxProbability)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&WanLinkNetDevice::m_ecnMarking),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnMinThreshold",
+                          "Kmin: a packet finding at most this much waiting is never marked "
+                          "(packets or bytes; the unit of both thresholds)",
+                          QueueSizeValue(QueueSize("20p")),
+                          MakeQueueSizeAccessor(&WanLinkNetDevice::m_ecnMin),
+                          MakeQueueSizeChecker())
+            .AddAttribute("EcnMaxThreshold",
+                          "Kmax: a packet finding at least this much waiting is always marked "
+                          "(same unit as EcnMinThreshold)",
+                          QueueSizeValue(QueueSize("60p")),
+                          MakeQueueSizeAccessor(&WanLinkNetDevice::m_ecnMax),
+                          MakeQueueSizeChecker())
+            .AddAttribute("EcnMaxProbability",
+                          "Pmax: the marking probability just below EcnMaxThreshold (it rises "
+                          "linearly from 0 at EcnMinThreshold)",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&WanLinkNetDevice::m_ecnMaxProbability),
+                          MakeDoubleChecker<double>(0, 1))
             .AddAttribute("ReceiveErrorModel",
                           "The error model applied to every received frame",
                           PointerValue(),
@@ -95,12 +126,17 @@ WanLinkNetDevice::GetTypeId()
             .AddTraceSource("PromiscSniffer",
                             "Every frame the device starts sending or receives intact (pcap)",
                             MakeTraceSourceAccessor(&WanLinkNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet accepted for transmission and marked CE (the marked copy)",
+                            MakeTraceSourceAccessor(&WanLinkNetDevice::m_ecnMarkTrace),
                             "ns3::Packet::TracedCallback");
     return tid;
 }
 
 WanLinkNetDevice::WanLinkNetDevice()
-    : m_current{nullptr, 0}
+    : m_current{nullptr, 0},
+      m_ecnRandom(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -117,6 +153,7 @@ WanLinkNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
+    m_ecnRandom = nullptr;
     m_queue.clear();
     m_queuedBytes = 0;
     m_current.packet = nullptr;
@@ -178,7 +215,7 @@ WanLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protoco
         return false;
     }
     m_macTxTrace(packet);
-    const Frame frame{packet, protocolNumber};
+    Frame frame{packet, protocolNumber};
     if (!m_busy)
     {
         TransmitStart(frame);
@@ -190,9 +227,82 @@ WanLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protoco
         m_macTxDropTrace(packet);
         return false;
     }
+    if (m_ecnMarking)
+    {
+        MaybeMark(frame);
+    }
     m_queue.push_back(frame);
     m_queuedBytes += packet->GetSize();
     return true;
+}
+
+double
+WanLinkNetDevice::MarkProbability() const
+{
+    const bool packets = m_ecnMin.GetUnit() == QueueSizeUnit::PACKETS;
+    const double q = packets ? m_queue.size() : m_queuedBytes;
+    const double kmin = m_ecnMin.GetValue();
+    const double kmax = m_ecnMax.GetValue();
+    if (q <= kmin)
+    {
+        return 0;
+    }
+    if (q >= kmax)
+    {
+        return 1;
+    }
+    return m_ecnMaxProbability * (q - kmin) / (kmax - kmin);
+}
+
+void
+WanLinkNetDevice::MaybeMark(Frame& frame)
+{
+    if (frame.protocol != WanWire::IPV4_ETHERTYPE ||
+        frame.packet->GetSize() < WanWire::IPV4_HEADER_BYTES)
+    {
+        return;
+    }
+    const double p = MarkProbability();
+    if (p <= 0)
+    {
+        return;
+    }
+    uint8_t bytes[WanWire::IPV4_HEADER_BYTES];
+    frame.packet->CopyData(bytes, WanWire::IPV4_HEADER_BYTES);
+    const uint8_t ecn = bytes[WanWire::IPV4_TOS_OFFSET] & WanWire::IPV4_ECN_MASK;
+    if (ecn != WanWire::IPV4_ECN_ECT0 && ecn != WanWire::IPV4_ECN_ECT1)
+    {
+        return; // not ECN-capable, or already marked
+    }
+    if (p < 1 && m_ecnRandom->GetValue() >= p)
+    {
+        return;
+    }
+    WanIpv4HeaderBytes header;
+    std::copy(bytes, bytes + WanWire::IPV4_HEADER_BYTES, header.m_bytes);
+    header.m_bytes[WanWire::IPV4_TOS_OFFSET] |= WanWire::IPV4_ECN_CE;
+    header.UpdateChecksum(Node::ChecksumEnabled());
+    frame.packet = WanIpv4HeaderBytes::Rewrite(frame.packet, header.m_bytes);
+    m_ecnMarkTrace(frame.packet);
+}
+
+uint32_t
+WanLinkNetDevice::GetQueuePackets() const
+{
+    return static_cast<uint32_t>(m_queue.size());
+}
+
+uint64_t
+WanLinkNetDevice::GetQueueBytes() const
+{
+    return m_queuedBytes;
+}
+
+int64_t
+WanLinkNetDevice::AssignStreams(int64_t stream)
+{
+    m_ecnRandom->SetStream(stream);
+    return 1;
 }
 
 void

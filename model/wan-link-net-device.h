@@ -19,6 +19,7 @@ namespace ns3
 {
 
 class ErrorModel;
+class UniformRandomVariable;
 class WanLinkChannel;
 
 /**
@@ -39,6 +40,14 @@ class WanLinkChannel;
  * NetDeviceQueueInterface flow control, and no interframe gap. Trace sources keep
  * PointToPointNetDevice's names and meanings; their packets carry no link header, so pcap
  * files of these devices are raw IPv4 (DLT_RAW).
+ *
+ * ECN marking (EcnMarking, off by default), RED-style as DCQCN's switches do it: an IPv4
+ * packet whose ECN field is ECT(0) or ECT(1) and that finds q packets or bytes (the unit of
+ * EcnMinThreshold) waiting in the FIFO when it is accepted is marked CE with probability 0
+ * for q <= EcnMinThreshold, 1 for q >= EcnMaxThreshold, and EcnMaxProbability x (q - Kmin) /
+ * (Kmax - Kmin) in between. The mark rewrites the packet's IPv4 header (the checksum as
+ * ns-3's Ipv4Header writes it) and fires EcnMark. Packets that are not ECN-capable are never
+ * marked, and marking never drops.
  */
 class WanLinkNetDevice : public NetDevice
 {
@@ -66,6 +75,15 @@ class WanLinkNetDevice : public NetDevice
      *         device (to this rank's devices or to another rank's)
      */
     bool IsIdle() const;
+    /** \return packets waiting in the transmit FIFO (not counting the one on the wire) */
+    uint32_t GetQueuePackets() const;
+    /** \return bytes of the packets waiting in the transmit FIFO */
+    uint64_t GetQueueBytes() const;
+    /**
+     * \brief Use fixed random variable streams for the ECN marking decisions.
+     * \param stream first stream index \return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
 
     // NetDevice interface
     void SetIfIndex(const uint32_t index) override;
@@ -120,24 +138,36 @@ class WanLinkNetDevice : public NetDevice
     Address GetRemote() const;
     /** \param frame a frame \return true if the FIFO has room for it */
     bool HasRoom(const Frame& frame) const;
+    /**
+     * \param frame a frame about to join the FIFO \brief mark it CE if ECN marking says so
+     *        (EcnMarking; see the class description)
+     */
+    void MaybeMark(Frame& frame);
+    /** \return the probability that a packet arriving now is marked */
+    double MarkProbability() const;
 
-    Ptr<Node> m_node;                    //!< node this device is installed on
-    Ptr<WanLinkChannel> m_channel;       //!< attached channel, or null (link down)
-    uint32_t m_ifIndex{0};               //!< interface index on the node
-    Mac48Address m_address;              //!< this device's address
-    uint16_t m_mtu{1500};                //!< MTU (attribute Mtu)
-    DataRate m_rate;                     //!< transmission rate (attribute DataRate)
-    uint32_t m_framingBytes{2};          //!< bytes counted in each frame's time (FramingBytes)
-    QueueSize m_queueMaxSize;            //!< FIFO bound (attribute TxQueueMaxSize)
-    Ptr<ErrorModel> m_receiveErrorModel; //!< receive error model, or null
-    std::deque<Frame> m_queue;           //!< frames waiting for the wire
-    uint64_t m_queuedBytes{0};           //!< bytes of the packets in m_queue
-    bool m_busy{false};                  //!< a frame is on the wire
-    Frame m_current;                     //!< the frame on the wire, while m_busy
-    uint32_t m_lastTxBytes{0};           //!< frame bytes of the last TxTime() computed
-    uint64_t m_lastTxBps{0};             //!< the rate it was computed at
-    Time m_lastTxTime;                   //!< its result (most frames have the same size)
-    mutable Address m_remote;            //!< cached GetRemote() (the far end never changes)
+    Ptr<Node> m_node;                       //!< node this device is installed on
+    Ptr<WanLinkChannel> m_channel;          //!< attached channel, or null (link down)
+    uint32_t m_ifIndex{0};                  //!< interface index on the node
+    Mac48Address m_address;                 //!< this device's address
+    uint16_t m_mtu{1500};                   //!< MTU (attribute Mtu)
+    DataRate m_rate;                        //!< transmission rate (attribute DataRate)
+    uint32_t m_framingBytes{2};             //!< bytes counted in each frame's time (FramingBytes)
+    QueueSize m_queueMaxSize;               //!< FIFO bound (attribute TxQueueMaxSize)
+    Ptr<ErrorModel> m_receiveErrorModel;    //!< receive error model, or null
+    std::deque<Frame> m_queue;              //!< frames waiting for the wire
+    uint64_t m_queuedBytes{0};              //!< bytes of the packets in m_queue
+    bool m_busy{false};                     //!< a frame is on the wire
+    Frame m_current;                        //!< the frame on the wire, while m_busy
+    uint32_t m_lastTxBytes{0};              //!< frame bytes of the last TxTime() computed
+    uint64_t m_lastTxBps{0};                //!< the rate it was computed at
+    Time m_lastTxTime;                      //!< its result (most frames have the same size)
+    mutable Address m_remote;               //!< cached GetRemote() (the far end never changes)
+    bool m_ecnMarking{false};               //!< attribute EcnMarking
+    QueueSize m_ecnMin;                     //!< attribute EcnMinThreshold (Kmin)
+    QueueSize m_ecnMax;                     //!< attribute EcnMaxThreshold (Kmax)
+    double m_ecnMaxProbability{1};          //!< attribute EcnMaxProbability (Pmax)
+    Ptr<UniformRandomVariable> m_ecnRandom; //!< marking decisions between Kmin and Kmax
 
     NetDevice::ReceiveCallback m_rxCallback;             //!< the node's receive callback
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive, or null
@@ -151,6 +181,7 @@ class WanLinkNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< frame received
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< lost to the error model
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< every frame sent or received
+    TracedCallback<Ptr<const Packet>> m_ecnMarkTrace;        //!< a packet marked CE
 };
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 
 #include "wan-router-net-device.h"
 
+#include "wan-ipv4-header-bytes.h"
 #include "wan-wire.h"
 
 #include "ns3/boolean.h"
@@ -34,26 +35,6 @@ constexpr uint32_t MULTICAST_PREFIX = 0xe0000000; //!< see MULTICAST_MASK
 /// Largest IPv4 total length, the default Mtu (no limit).
 constexpr uint16_t IPV4_MAX_TOTAL_LENGTH = std::numeric_limits<uint16_t>::max();
 
-/**
- * \param bytes a header \param length its length in bytes (even)
- * \return the one's complement of the one's complement sum of its 16-bit words: zero for a
- *         header whose checksum field is right
- */
-uint16_t
-InternetChecksum(const uint8_t* bytes, uint32_t length)
-{
-    uint32_t sum = 0;
-    for (uint32_t i = 0; i + 1 < length; i += 2)
-    {
-        sum += (static_cast<uint32_t>(bytes[i]) << 8) | bytes[i + 1];
-    }
-    while (sum >> 16)
-    {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    return static_cast<uint16_t>(~sum);
-}
-
 /** \param bytes four bytes in network order \return the host-order value */
 uint32_t
 ReadNetworkU32(const uint8_t* bytes)
@@ -61,58 +42,6 @@ ReadNetworkU32(const uint8_t* bytes)
     return (static_cast<uint32_t>(bytes[0]) << 24) | (static_cast<uint32_t>(bytes[1]) << 16) |
            (static_cast<uint32_t>(bytes[2]) << 8) | bytes[3];
 }
-
-/**
- * An IPv4 header without options carried as its 20 bytes. The router edits the TTL and the
- * checksum in these bytes and puts them back in front of the payload: cheaper than a round
- * trip through Ipv4Header, whose fields the router does not need.
- */
-class WanRouterIpv4HeaderBytes : public Header
-{
-  public:
-    /** Size of the header. */
-    static constexpr uint32_t SIZE = WanWire::IPV4_HEADER_BYTES;
-
-    /** \brief Get the type ID. \return the object TypeId */
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::WanRouterIpv4HeaderBytes")
-                                .SetParent<Header>()
-                                .SetGroupName("WanTraining")
-                                .AddConstructor<WanRouterIpv4HeaderBytes>();
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return SIZE;
-    }
-
-    void Serialize(Buffer::Iterator start) const override
-    {
-        start.Write(m_bytes, SIZE);
-    }
-
-    uint32_t Deserialize(Buffer::Iterator start) override
-    {
-        start.Read(m_bytes, SIZE);
-        return SIZE;
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << "ttl " << static_cast<uint32_t>(m_bytes[WanWire::IPV4_TTL_OFFSET]);
-    }
-
-    uint8_t m_bytes[SIZE]{}; //!< the header in network order
-};
-
-NS_OBJECT_ENSURE_REGISTERED(WanRouterIpv4HeaderBytes);
 
 } // namespace
 
@@ -395,7 +324,7 @@ WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) cons
     {
         return DROP_MALFORMED;
     }
-    if (m_checksumEnabled && InternetChecksum(bytes, WanWire::IPV4_HEADER_BYTES) != 0)
+    if (m_checksumEnabled && WanWire::InternetChecksum(bytes, WanWire::IPV4_HEADER_BYTES) != 0)
     {
         return DROP_MALFORMED;
     }
@@ -412,30 +341,11 @@ WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) cons
 Ptr<Packet>
 WanRouterNetDevice::CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4Fields& fields) const
 {
-    WanRouterIpv4HeaderBytes header;
+    WanIpv4HeaderBytes header;
     std::copy(fields.bytes, fields.bytes + WanWire::IPV4_HEADER_BYTES, header.m_bytes);
     header.m_bytes[WanWire::IPV4_TTL_OFFSET] = fields.ttl - 1;
-    // As ns-3's Ipv4Header does: a checksum when checksums are enabled, else zero.
-    header.m_bytes[WanWire::IPV4_CHECKSUM_OFFSET] = 0;
-    header.m_bytes[WanWire::IPV4_CHECKSUM_OFFSET + 1] = 0;
-    if (m_checksumEnabled)
-    {
-        const uint16_t checksum = InternetChecksum(header.m_bytes, WanWire::IPV4_HEADER_BYTES);
-        header.m_bytes[WanWire::IPV4_CHECKSUM_OFFSET] = checksum >> 8;
-        header.m_bytes[WanWire::IPV4_CHECKSUM_OFFSET + 1] = checksum & 0xff;
-    }
-    Ptr<Packet> copy = packet->Copy();
-    // The old header goes in two steps: cutting into a header makes ns-3 give the copy its own
-    // packet-metadata list (when Packet::EnablePrinting is on), and the second step removes the
-    // remaining byte. Removed in one step, the copy would keep sharing the list of the packet it
-    // came from, and AddHeader would append to that list in place, rewriting a back pointer
-    // that copies still in flight elsewhere in a multicast tree depend on; ns-3 3.37's debug
-    // checks (PacketMetadata::IsStateOk) abort on that. With metadata off, both steps only move
-    // the buffer's start.
-    copy->RemoveAtStart(WanWire::IPV4_HEADER_BYTES - 1);
-    copy->RemoveAtStart(1);
-    copy->AddHeader(header);
-    return copy;
+    header.UpdateChecksum(m_checksumEnabled);
+    return WanIpv4HeaderBytes::Rewrite(packet, header.m_bytes);
 }
 
 void

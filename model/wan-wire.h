@@ -47,6 +47,11 @@ struct WanWire
     static constexpr uint32_t IPV4_SOURCE_OFFSET = 12;      //!< IPv4: source address
     static constexpr uint32_t IPV4_DESTINATION_OFFSET = 16; //!< IPv4: destination address
     static constexpr uint16_t IPV4_FRAGMENT_MASK = 0x3fff;  //!< more-fragments bit and offset
+    /** The ECN field: the two low bits of the TOS byte (RFC 3168). */
+    static constexpr uint8_t IPV4_ECN_MASK = 0x03;
+    static constexpr uint8_t IPV4_ECN_ECT1 = 0x01; //!< ECN-capable transport, ECT(1)
+    static constexpr uint8_t IPV4_ECN_ECT0 = 0x02; //!< ECN-capable transport, ECT(0)
+    static constexpr uint8_t IPV4_ECN_CE = 0x03;   //!< congestion experienced
 
     static constexpr uint32_t UDP_SOURCE_PORT_OFFSET = 0;      //!< UDP: source port
     static constexpr uint32_t UDP_DESTINATION_PORT_OFFSET = 2; //!< UDP: destination port
@@ -54,6 +59,26 @@ struct WanWire
     static constexpr uint32_t UDP_CHECKSUM_OFFSET = 6;         //!< UDP: checksum
 
     static constexpr double BITS_PER_BYTE = 8.0; //!< bits per byte
+
+    /**
+     * \param bytes a header \param length its length in bytes (even)
+     * \return the one's complement of the one's complement sum of its 16-bit words: zero for a
+     *         header whose checksum field is right, the checksum to write for one whose field
+     *         is zero
+     */
+    static uint16_t InternetChecksum(const uint8_t* bytes, uint32_t length)
+    {
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i + 1 < length; i += 2)
+        {
+            sum += (static_cast<uint32_t>(bytes[i]) << 8) | bytes[i + 1];
+        }
+        while (sum >> 16)
+        {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        return static_cast<uint16_t>(~sum);
+    }
 };
 
 } // namespace ns3

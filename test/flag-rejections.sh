@@ -87,10 +87,8 @@ reject $n "--maxPeriod=17: must be in 1..16" --maxPeriod=17
 reject $n "--baselineRounds=-1: must not be negative" --baselineRounds=-1
 reject $n "--seed=0: must be in 1..4294967295" --seed=0
 reject $n "--seed=-1: must not be negative" --seed=-1
-reject $n "--transport=adaptive: not available yet (issue #16, part 2); expected planned|tcp" \
-    --transport=adaptive
-reject $n "--transport=udp: expected planned|tcp" --transport=udp
-reject $n "--baselineTransports=tcp,udp: \"udp\": expected planned|tcp" \
+reject $n "--transport=udp: expected planned|adaptive|tcp" --transport=udp
+reject $n "--baselineTransports=tcp,udp: \"udp\": expected planned|adaptive|tcp" \
     --baselineTransports=tcp,udp
 reject $n "--baselineTransports=planned: \"planned\" is --transport's own" \
     --baselineTransports=planned

@@ -1693,6 +1693,75 @@ class FpgaNetworkTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A contribution that arrives marked CE marks its slot: the aggregate leaves CE
+ *        (FpgaSlotTable::MarkCongested), whichever contribution was marked; an aggregate of
+ *        unmarked ECT(0) contributions leaves ECT(0).
+ *
+ * Clique {0, 1, 2} at island 0's FPGA, three chunks from senders 1 and 2: chunk 0, sender 1's
+ * (the first, whose fields the slot keeps) marked; chunk 1, sender 2's (the last) marked;
+ * chunk 2, neither. Expected ECN fields of the three aggregates: CE, CE, ECT(0).
+ */
+class FpgaCarriesMarkTestCase : public TestCase
+{
+  public:
+    FpgaCarriesMarkTestCase()
+        : TestCase("a contribution marked CE marks the aggregate")
+    {
+    }
+
+  private:
+    /** \param frame an IPv4 frame \param ecn its new ECN field \return the frame */
+    static Ptr<Packet> WithEcn(Ptr<Packet> frame, Ipv4Header::EcnType ecn)
+    {
+        Ipv4Header ip;
+        frame->RemoveHeader(ip);
+        ip.SetEcn(ecn);
+        frame->AddHeader(ip);
+        return frame;
+    }
+
+    void DoRun() override
+    {
+        const IslandBitmap members = Bitmap({0, 1, 2});
+        const uint32_t chunks = 3;
+        RawHarness h;
+        h.Build(Attributes(0, 64, MilliSeconds(50)));
+        Time t = MicroSeconds(1);
+        for (uint16_t sender : {1, 2})
+        {
+            for (uint32_t c = 0; c < chunks; ++c)
+            {
+                const bool marked = (c == 0 && sender == 1) || (c == 1 && sender == 2);
+                Ptr<Packet> frame = MakeUdp(
+                    GradientHeader::CreateVirtualPacket(DataHeader(members, sender, c, chunks)),
+                    SenderAddress(sender),
+                    ISLAND_ADDRESS,
+                    PORT);
+                h.InjectFromRouter(
+                    t,
+                    WithEcn(frame, marked ? Ipv4Header::ECN_CE : Ipv4Header::ECN_ECT0));
+                t += MicroSeconds(1);
+            }
+        }
+        h.Run();
+        std::map<uint32_t, uint8_t> ecn;
+        for (const Ptr<const Packet>& frame : h.atIsland)
+        {
+            const Decoded d = Decode(frame);
+            if (d.valid && d.header.GetType() == GradientHeader::AGGREGATE)
+            {
+                ecn[d.header.GetChunkIndex()] = d.ip.GetEcn();
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(ecn.size(), chunks, "one aggregate per chunk");
+        NS_TEST_EXPECT_MSG_EQ(unsigned(ecn[0]), unsigned(Ipv4Header::ECN_CE), "first marked");
+        NS_TEST_EXPECT_MSG_EQ(unsigned(ecn[1]), unsigned(Ipv4Header::ECN_CE), "last marked");
+        NS_TEST_EXPECT_MSG_EQ(unsigned(ecn[2]), unsigned(Ipv4Header::ECN_ECT0), "none marked");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * The fpga-aggregator test suite.
  */
 class FpgaAggregatorTestSuite : public TestSuite
@@ -1714,6 +1783,7 @@ class FpgaAggregatorTestSuite : public TestSuite
         AddTestCase(new FpgaMulticastTestCase);
         AddTestCase(new FpgaProcessingRateTestCase);
         AddTestCase(new FpgaNetworkTestCase);
+        AddTestCase(new FpgaCarriesMarkTestCase);
     }
 };
 

@@ -11,6 +11,7 @@
 #include "ns3/packet.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -483,12 +484,19 @@ class GradientHeaderFuzzTestCase : public TestCase
             const bool ok = GradientHeader::Parse(FromBytes(bytes), parsed, &values);
             mutantsAccepted += ok;
             mutantsRejected += !ok;
-            // Either rejected, or the packet it describes is exactly the bytes it came from.
-            const std::vector<uint8_t> again =
-                !ok ? bytes
-                : values.empty() && !parsed.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD)
-                    ? ToBytes(GradientHeader::CreateVirtualPacket(parsed))
-                    : ToBytes(GradientHeader::CreateRealPacket(parsed, values));
+            // Either rejected, or the packet it describes is exactly the bytes it came from (a
+            // virtual payload is never read: only its size is, so a flip that clears
+            // FLAG_REAL_PAYLOAD keeps the payload's bytes, which the rebuilt packet zeroes).
+            const bool virtualPayload = ok && !parsed.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
+            std::vector<uint8_t> again =
+                !ok              ? bytes
+                : virtualPayload ? ToBytes(GradientHeader::CreateVirtualPacket(parsed))
+                                 : ToBytes(GradientHeader::CreateRealPacket(parsed, values));
+            if (virtualPayload && again.size() == bytes.size())
+            {
+                const uint32_t header = parsed.GetSerializedSize();
+                std::copy(bytes.begin() + header, bytes.end(), again.begin() + header);
+            }
             NS_TEST_ASSERT_MSG_EQ((again == bytes),
                                   true,
                                   "mutant " << trial

@@ -214,13 +214,7 @@ class TcpExactSumTestCase : public TestCase
         const size_t elements = run.before[0].size();
         for (size_t e = 0; e < elements; ++e)
         {
-            uint32_t sum = 0; // two's-complement int32 arithmetic
-            for (uint32_t i = 0; i < 4; ++i)
-            {
-                sum += static_cast<uint32_t>(
-                    static_cast<int32_t>(std::round(run.before[i][e] * SCALE)));
-            }
-            const double expected = static_cast<int32_t>(sum) / (SCALE * 4);
+            const double expected = FixedPointMean(run.before, e);
             for (uint32_t i = 0; i < 4; ++i)
             {
                 NS_TEST_ASSERT_MSG_EQ(run.after[i][e],

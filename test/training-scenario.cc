@@ -17,6 +17,7 @@
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/string.h"
 #include "ns3/training-helper.h"
 #include "ns3/training-output.h"
 #include "ns3/training-planner.h"
@@ -44,6 +45,7 @@ namespace
  * \param cities number of cities \param perCity islands per city \param caps capabilities
  * \param wanDelay delay of every WAN link, s
  * \param farDelay if positive, the delay of the last city's links instead, s
+ * \param wanBps rate of every WAN link, bit/s
  * \return the topology
  */
 WanTopology
@@ -51,7 +53,8 @@ MakeTopology(uint32_t cities,
              uint32_t perCity,
              const std::string& caps,
              double wanDelay,
-             double farDelay = 0)
+             double farDelay = 0,
+             uint64_t wanBps = WAN_BPS)
 {
     WanTopology t;
     for (uint32_t c = 0; c < cities; ++c)
@@ -65,11 +68,11 @@ MakeTopology(uint32_t cities,
     const double lastDelay = farDelay > 0 ? farDelay : wanDelay;
     for (uint32_t c = 0; c + 1 < cities; ++c)
     {
-        t.AddLink(WanLink{c, c + 1, WAN_BPS, c + 2 == cities ? lastDelay : wanDelay});
+        t.AddLink(WanLink{c, c + 1, wanBps, c + 2 == cities ? lastDelay : wanDelay});
     }
     if (cities > 2)
     {
-        t.AddLink(WanLink{cities - 1, 0, WAN_BPS, lastDelay});
+        t.AddLink(WanLink{cities - 1, 0, wanBps, lastDelay});
     }
     for (uint32_t c = 0; c < cities; ++c)
     {
@@ -187,9 +190,13 @@ RunResult
 Simulate(const Setup& setup)
 {
     RngSeedManager::SetSeed(setup.seed);
-    RngSeedManager::SetRun(1);
-    const WanTopology topology =
-        MakeTopology(setup.cities, setup.perCity, setup.caps, setup.wanDelay, setup.farDelay);
+    RngSeedManager::SetRun(setup.run);
+    const WanTopology topology = MakeTopology(setup.cities,
+                                              setup.perCity,
+                                              setup.caps,
+                                              setup.wanDelay,
+                                              setup.farDelay,
+                                              setup.wanBps);
     const uint32_t n = topology.GetIslands().size();
     WanTopologyHelper wan;
     wan.SetMtu(setup.mtu);
@@ -249,6 +256,14 @@ Simulate(const Setup& setup)
         if (setup.tcpPeerTimeout.IsStrictlyPositive())
         {
             helper.SetTcpAttribute("PeerTimeout", TimeValue(setup.tcpPeerTimeout));
+        }
+    }
+    if (setup.adaptive)
+    {
+        helper.SetTransport(TrainingApplication::ADAPTIVE);
+        if (!setup.initialRate.empty())
+        {
+            helper.SetAdaptiveAttribute("InitialRate", StringValue(setup.initialRate));
         }
     }
     helper.SetTuneFpgas(setup.tuneFpgas);
@@ -317,6 +332,10 @@ Simulate(const Setup& setup)
             run.before.push_back(workload->GetParameters(i));
         }
     }
+    if (setup.beforeRun)
+    {
+        setup.beforeRun(wan, helper);
+    }
     TrainingExperiment experiment(helper);
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -367,6 +386,17 @@ Simulate(const Setup& setup)
     }
     Simulator::Destroy();
     return run;
+}
+
+double
+FixedPointMean(const std::vector<std::vector<double>>& before, size_t e)
+{
+    uint32_t sum = 0; // two's-complement int32 arithmetic
+    for (const std::vector<double>& x : before)
+    {
+        sum += static_cast<uint32_t>(static_cast<int32_t>(std::round(x[e] * SCALE)));
+    }
+    return static_cast<int32_t>(sum) / (SCALE * before.size());
 }
 
 std::vector<double>

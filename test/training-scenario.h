@@ -18,12 +18,16 @@
 #include "ns3/training-experiment.h"
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+class TrainingHelper;
+class WanTopologyHelper;
+
 namespace training_test
 {
 
@@ -151,7 +155,9 @@ struct Setup
     std::vector<Partition> partitions;     //!< schedule (empty: global clique)
     bool ring{false};                      //!< RING for every clique
     uint32_t seed{1};                      //!< RNG seed
+    uint64_t run{1};                       //!< RNG run (RngSeedManager::SetRun)
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s
+    uint64_t wanBps{WAN_BPS};              //!< rate of every WAN link, bit/s
     double farDelay{0};                    //!< if positive, delay of the last city's links, s
     uint16_t mtu{9000};                    //!< MTU of every device
     bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
@@ -176,6 +182,10 @@ struct Setup
     Time tcpPeerTimeout;          //!< if positive, TcpTransport PeerTimeout
     int stopIsland{-1};           //!< island whose application stops at stopAt
     Time stopAt;                  //!< when it stops
+    bool adaptive{false};         //!< transport adaptive instead of planned
+    std::string initialRate;      //!< AdaptiveTransport InitialRate ("": its default)
+    /** Called after TrainingHelper::Install, before the run (traces, samplers); or empty. */
+    std::function<void(WanTopologyHelper&, TrainingHelper&)> beforeRun;
 };
 
 /** \param setup the run's knobs \return what the checks need */
@@ -205,6 +215,14 @@ Refusal(const Setup& setup)
 /** \param vectors parameter vectors \param members which \return their element-wise mean */
 std::vector<double> Mean(const std::vector<std::vector<double>>& vectors,
                          const std::vector<uint32_t>& members);
+
+/**
+ * \param before every island's parameters before a DIRECT round of all of them
+ * \param e an element
+ * \return what every island must hold after it: the int32 fixed-point values (round(x x
+ *         SCALE)) summed with wrap-around, over SCALE x the number of islands
+ */
+double FixedPointMean(const std::vector<std::vector<double>>& before, size_t e);
 
 /** \param a vector \param b vector \return max |a - b| */
 double MaxError(const std::vector<double>& a, const std::vector<double>& b);

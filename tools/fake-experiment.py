@@ -73,12 +73,12 @@ FLAGS = {
     "simulator": ("default", "Simulator (ignored)"),
     "partition": ("", "Rank of every city (ignored)"),
     "crossTraffic": ("", "Cross-traffic file (ignored)"),
-    "transport": ("planned", "Transport: planned|tcp (tcp: unicast, no capability helps)"),
+    "transport": ("planned", "Transport: planned|adaptive|tcp (tcp: unicast, no capability helps)"),
     "baselineTransports": ("", "Transports of extra ring baselines (ignored)"),
     "tcp": ("TcpCubic", "TCP congestion control (ignored)"),
     "tcpBufferBytes": ("0", "TCP buffer bytes (ignored)"),
 }
-TRANSPORTS = ("planned", "tcp")
+TRANSPORTS = ("planned", "adaptive", "tcp")
 
 # The nine-city set of doc FACTS (used when the default topology file does not exist yet).
 BUILTIN_CITIES = [
@@ -242,7 +242,7 @@ def simulate(cfg, caps, islands, links, partial=False):
     access_bps = parse_rate(cfg["accessBandwidth"], "accessBandwidth", DEFAULT_ACCESS_BPS)
     wan_bps = parse_rate(cfg["wanBandwidth"], "wanBandwidth", DEFAULT_WAN_BPS)
     k = min(SCHEDULE_CLIQUE[schedule], len(islands))
-    factor = CAPABILITY_FACTOR[caps] if cfg["transport"] == "planned" else 1.0
+    factor = CAPABILITY_FACTOR[caps] if cfg["transport"] != "tcp" else 1.0
     sync_est = cfg["modelBytes"] * 8.0 * max(k - 1, 1) / access_bps * factor + 0.05
     packets = math.ceil(cfg["modelBytes"] / 1400)
     rounds_rows, consensus_rows = [], []

@@ -24,7 +24,7 @@ then, per transport, a line naming its largest |sim/est-1| and its range of exch
 doc's table is this script's output, pasted:
 
     python3 tools/fidelity.py --run               # runs the doc's commands, then prints
-    python3 tools/fidelity.py DIR/planned DIR/tcp # prints the table of existing runs
+    python3 tools/fidelity.py DIR/planned DIR/adaptive DIR/tcp # prints the table of runs
 
 --run runs the doc's command once per transport of TRANSPORTS into <folder>/<transport>,
 <folder> a new results/fidelity/<UTC stamp>/ (results/latest links to it) or --out DIR (new
@@ -49,7 +49,7 @@ EXAMPLE = "nine-city-training"
 FLAGS = ["--modelBytes=100000000", "--rounds=2", "--schedule=optimal", "--capabilities=all",
          "--computeTime=100ms", "--baselines=false", "--colocated=false"]
 # The transports --run compares, one run each: a new transport is one more entry.
-TRANSPORTS = ["planned", "tcp"]
+TRANSPORTS = ["planned", "adaptive", "tcp"]
 COLUMNS = ["transport", "capabilities", "schedule", "sim_s", "est_s", "exch_s", "bound_s",
            "sim/est-1", "exch/bound", "resends"]
 LEFT = ("transport", "capabilities", "schedule")

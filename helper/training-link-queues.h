@@ -1,0 +1,55 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_LINK_QUEUES_H
+#define TRAINING_LINK_QUEUES_H
+
+#include "ns3/net-device.h"
+#include "ns3/ptr.h"
+#include "ns3/sync-cost-model.h"
+#include "ns3/wan-routing.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief The transmit queues of every link device of a training run: sized for the plans'
+ *        streams (TrainingHelper::SetTuneQueues) and, for the adaptive transport, given ECN
+ *        marking thresholds.
+ */
+class TrainingLinkQueues
+{
+  public:
+    /** \return every point-to-point device of the simulation (module's or stock) */
+    static std::vector<Ptr<NetDevice>> GetLinkDevices();
+
+    /**
+     * \brief Size every link device's transmit queue for the plans: a link direction crossed
+     *        by S streams holds at least 2 S packets.
+     * \param routing the WAN's routing \param plans the period's round plans
+     * \param tune raise queues that are too small (else throw std::runtime_error)
+     * \param ecn transport adaptive: also EnableEcn() with the busiest direction's need
+     */
+    static void Size(const WanRouting& routing,
+                     const std::vector<SyncRoundEstimate>& plans,
+                     bool tune,
+                     bool ecn);
+
+    /**
+     * \brief Turn on EcnMarking on every WanLinkNetDevice, with thresholds in packets of at
+     *        least: EcnMinThreshold \p burst (streams in phase queue that much with no
+     *        overload), EcnMaxThreshold 3 x EcnMinThreshold, TxQueueMaxSize 2 x
+     *        EcnMaxThreshold. Thresholds or queues set in bytes are left as they are.
+     * \param burst the most packets the plans' streams queue in phase on one direction
+     */
+    static void EnableEcn(uint32_t burst);
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_LINK_QUEUES_H */
