@@ -154,9 +154,10 @@ DirectExchange::SendNext(uint32_t index)
         stream.resends.Sent(key, Simulator::Now());
         m_context.send(m_round, packet, stream.destination, false);
         m_context.resent(m_round, asker);
-        // Where FPGAs fold the stream, the resend passes them unsummed and weighs more.
-        return static_cast<uint32_t>(
-            std::ceil(WireBytes(packet) * m_config.streams[index].resendWeight));
+        // Where FPGAs fold the stream, the resend passes them unsummed and weighs more at the
+        // plan's rates. An adaptive stream's rate follows the marks instead, which count it.
+        const double weight = stream.control ? 1.0 : m_config.streams[index].resendWeight;
+        return static_cast<uint32_t>(std::ceil(WireBytes(packet) * weight));
     }
     const uint32_t chunks = m_context.layout.GetChunkCount();
     if (stream.nextChunk < chunks)

@@ -346,7 +346,10 @@ GradientExchange::SendNotYet(uint32_t peer)
 void
 GradientExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
 {
-    if (GradientPacer* pacer = PacerToward(peer))
+    // At the plan's rates the stream's budget must hold its control packets too. An adaptive
+    // stream's rate follows the marks, which the control packets draw like any other.
+    GradientPacer* pacer = ControlFor(peer) == nullptr ? PacerToward(peer) : nullptr;
+    if (pacer != nullptr)
     {
         pacer->Charge(packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD);
     }
