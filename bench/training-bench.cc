@@ -10,10 +10,11 @@
  *                  [--sets=none,multicast,fpga,both] [--schedule=global|ring|moshpit]
  *                  [--mtu=9000] [--scheduler=TYPEID] [--baseline]
  *                  [--simulator=default|granted-time-window|null-message] [--partition=...]
- *                  [--transports=planned,tcp]
+ *                  [--transports=planned,tcp,adaptive]
  *
  * Each set runs once per transport of --transports (planned: paced UDP with the set's
- * multicast and FPGAs; tcp: ns-3 TCP, unicast), so their speeds compare in one run: "frames"
+ * multicast and FPGAs; tcp: ns-3 TCP, unicast; adaptive: the same UDP protocol at rates set by
+ * ECN marks), so their speeds compare in one run: "frames"
  * counts every frame any link device finished sending (data, acknowledgements, control; each
  * hop once), the packets the simulator handled, and frames/wall_s is the packet-level speed.
  *
@@ -107,6 +108,7 @@ struct BenchConfig
 const std::vector<std::pair<std::string, TrainingApplication::Transport>> TRANSPORTS = {
     {"planned", TrainingApplication::PLANNED},
     {"tcp", TrainingApplication::TCP},
+    {"adaptive", TrainingApplication::ADAPTIVE},
 };
 
 /**
@@ -327,7 +329,7 @@ main(int argc, char** argv)
     cmd.AddValue("rounds", "rounds to simulate", config.rounds);
     cmd.AddValue("sets", "capability sets, comma-separated", sets);
     std::string transports = "planned";
-    cmd.AddValue("transports", "transports, comma-separated: planned, tcp", transports);
+    cmd.AddValue("transports", "transports, comma-separated: planned, tcp, adaptive", transports);
     cmd.AddValue("schedule", "global|ring|moshpit", config.schedule);
     cmd.AddValue("mtu", "IP MTU of every link, bytes (chunks fill it)", config.mtu);
     cmd.AddValue("scheduler",
@@ -386,10 +388,12 @@ main(int argc, char** argv)
             return t.first == name;
         });
         if (it == TRANSPORTS.end() ||
-            (it->second == TrainingApplication::TCP && WanMpi::IsDistributed()))
+            (it->second != TrainingApplication::PLANNED && WanMpi::IsDistributed()))
         {
             std::cerr << "error: --transports: \"" << name
-                      << "\": expected planned or tcp (tcp in one process only)" << std::endl;
+                      << "\": expected planned, tcp or adaptive (tcp and adaptive in one process "
+                         "only)"
+                      << std::endl;
             WanMpi::Abort(1);
         }
         runs.push_back(*it);
