@@ -13,7 +13,8 @@
 #   --bench     also time training-bench (1 GB model, MTU 9000, sets none and both) on one
 #               rank and on two, in the same run, and print both tables
 #   VERSION     the ns-3 release (default: tools/build-ns3.sh's, the newest supported)
-# Environment: WAN_NS3_MPI_CACHE as for tools/build-ns3.sh.
+# Environment: WAN_NS3_MPI_CACHE as for tools/build-ns3.sh; WAN_MPI_REQUIRED=1 turns --if-built's
+#   "skipped" into a failure (exit 1), for CI, which builds the MPI ns-3 first (.ci/run).
 #
 # Exit code: 0 all identical, 1 a difference or a failed run, 77 skipped (--if-built).
 
@@ -38,6 +39,10 @@ CACHE=${WAN_NS3_MPI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wan-training/mpi}/ns-
 ENV_FILE=$CACHE/build-ns3.env
 
 if [ "$IF_BUILT" = 1 ] && [ ! -f "$ENV_FILE" ]; then
+    if [ "${WAN_MPI_REQUIRED:-0}" = 1 ]; then
+        echo "check-mpi: no MPI build of ns-3 $VERSION in $CACHE, and WAN_MPI_REQUIRED=1" >&2
+        exit 1
+    fi
     echo "skipped: no MPI build of ns-3 $VERSION in $CACHE (tools/build-ns3.sh builds one, about" \
         "30 minutes on 2 cores; tools/check-mpi.sh then runs these checks)"
     exit 77
