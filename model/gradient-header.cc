@@ -38,10 +38,10 @@ constexpr uint32_t OFFSET_RANGES = 35;
 constexpr uint32_t BYTES_PER_WORD = 8;
 constexpr uint32_t BYTES_PER_RANGE = 8;
 /** Flags a version-1 sender may set; other bits make the header invalid. */
-constexpr uint16_t KNOWN_FLAGS = GradientHeader::FLAG_RETRANSMISSION |
-                                 GradientHeader::FLAG_NO_AGGREGATE |
-                                 GradientHeader::FLAG_REAL_PAYLOAD | GradientHeader::FLAG_SETTLED |
-                                 GradientHeader::FLAG_SILENCE | GradientHeader::FLAG_CONGESTION;
+constexpr uint16_t KNOWN_FLAGS =
+    GradientHeader::FLAG_RETRANSMISSION | GradientHeader::FLAG_NO_AGGREGATE |
+    GradientHeader::FLAG_REAL_PAYLOAD | GradientHeader::FLAG_SETTLED |
+    GradientHeader::FLAG_SILENCE | GradientHeader::FLAG_CONGESTION | GradientHeader::FLAG_REDUCE;
 
 uint16_t
 ReadU16(const uint8_t* p)
@@ -191,6 +191,11 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
     // Consistency.
     if (header.m_chunkCount < 1 || header.m_chunkIndex >= header.m_chunkCount ||
         !header.m_members.Test(sender) || !header.m_contributors.IsSubsetOf(header.m_members))
+    {
+        return false;
+    }
+    // Only data goes up a reduction tree.
+    if (header.HasFlag(FLAG_REDUCE) && type != DATA && type != AGGREGATE)
     {
         return false;
     }
