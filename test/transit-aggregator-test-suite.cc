@@ -227,7 +227,7 @@ class TransitTestCase : public TestCase
                                        Chunk{island, root, members, clique, chunk, chunks, resend});
     }
 
-    /** One chunk to send (SendAt's arguments). */
+    /** One piece to send (SendAt's arguments, or a crafted piece's). */
     struct Chunk
     {
         uint32_t island;      //!< sender
@@ -237,13 +237,26 @@ class TransitTestCase : public TestCase
         uint32_t chunk;       //!< chunk index
         uint32_t chunks;      //!< chunk count
         bool resend;          //!< FLAG_RETRANSMISSION
+        /** Empty: a DATA of the sender's; else an AGGREGATE of these (not counted in m_sent) */
+        IslandBitmap aggregateOf;
     };
+
+    /** \brief Schedule a crafted piece. \param at when \param c the piece */
+    void SendPieceAt(Time at, const Chunk& c)
+    {
+        Simulator::ScheduleWithContext(m_sockets[c.island]->GetNode()->GetId(),
+                                       at,
+                                       &TransitTestCase::Send,
+                                       this,
+                                       c);
+    }
 
     /** \brief Send now (see SendAt). \param c the chunk */
     void Send(Chunk c)
     {
         GradientHeader header;
-        header.SetType(GradientHeader::DATA);
+        const bool crafted = !c.aggregateOf.IsEmpty();
+        header.SetType(crafted ? GradientHeader::AGGREGATE : GradientHeader::DATA);
         header.SetFlags(GradientHeader::FLAG_REDUCE |
                         (c.resend ? GradientHeader::FLAG_RETRANSMISSION : 0));
         header.SetJobId(JOB);
@@ -253,12 +266,12 @@ class TransitTestCase : public TestCase
         header.SetChunkIndex(c.chunk);
         header.SetChunkCount(c.chunks);
         header.SetMembers(c.members);
-        header.SetContributors(Bitmap({c.island}));
+        header.SetContributors(crafted ? c.aggregateOf : Bitmap({c.island}));
         const std::vector<int32_t> values = Values(c.island, c.clique, c.chunk);
         m_sockets[c.island]->SendTo(GradientHeader::CreateRealPacket(header, values),
                                     0,
                                     InetSocketAddress(m_helper->GetIslandAddress(c.root), PORT));
-        if (!c.resend)
+        if (!c.resend && !crafted)
         {
             m_sent[ChunkKey{c.clique, c.chunk}].push_back(values);
         }
@@ -792,6 +805,82 @@ class TransitSlotExhaustionTestCase : public TransitTestCase
 
 /**
  * \ingroup wan-training-tests
+ * Pieces that overlap a slot: R -- T -- L0, L1, L2 (transit at T), crafted pieces of chunk 0
+ * in this order: l0's DATA (opens the slot), an AGGREGATE {l0, l1} from l1 (overlaps: passes
+ * untouched), l0's DATA again (wholly inside: absorbed, a duplicate), an AGGREGATE {l1, l2}
+ * from l2 (disjoint: added, the slot completes). The root gets the overlapping piece as sent
+ * and one aggregate {l0, l1, l2} = l0's values + the {l1, l2} piece's.
+ */
+class TransitOverlapTestCase : public TransitTestCase
+{
+  public:
+    TransitOverlapTestCase()
+        : TransitTestCase("overlapping pieces pass untouched, duplicates are absorbed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Net net;
+        net.City("R");
+        net.City("T", "transit");
+        net.Link("R", "T");
+        for (const char* code : {"L0", "L1", "L2"})
+        {
+            net.City(code);
+            net.Link("T", code);
+        }
+        net.Island("r", "R");
+        net.Island("l0", "L0");
+        net.Island("l1", "L1");
+        net.Island("l2", "L2");
+        Build(net);
+        const uint32_t r = net.islands.at("r");
+        const uint32_t l0 = net.islands.at("l0");
+        const uint32_t l1 = net.islands.at("l1");
+        const uint32_t l2 = net.islands.at("l2");
+        const IslandBitmap members = net.Of({"r", "l0", "l1", "l2"});
+        const Chunk data{l0, r, members, 0, 0, 1, false, IslandBitmap()};
+        Chunk overlapping = data;
+        overlapping.island = l1;
+        overlapping.aggregateOf = Bitmap({l0, l1});
+        Chunk disjoint = data;
+        disjoint.island = l2;
+        disjoint.aggregateOf = Bitmap({l1, l2});
+        // Same path lengths: 10 us apart, they reach T in this order.
+        SendPieceAt(MicroSeconds(1000), data);
+        SendPieceAt(MicroSeconds(1010), overlapping);
+        SendPieceAt(MicroSeconds(1020), data);
+        SendPieceAt(MicroSeconds(1030), disjoint);
+        Run();
+
+        const Ptr<TransitAggregatorNetDevice> t = m_helper->GetTransit(net.cities.at("T"));
+        NS_TEST_EXPECT_MSG_EQ(t->GetPassThroughCount(TransitAggregatorNetDevice::PASS_OVERLAP),
+                              1,
+                              "the overlapping piece passed");
+        NS_TEST_EXPECT_MSG_EQ(t->GetDuplicateCount(), 1, "the second copy was absorbed");
+        NS_TEST_EXPECT_MSG_EQ(t->GetAggregatedCount(), 2, "l0 and {l1, l2} added");
+        NS_TEST_EXPECT_MSG_EQ(t->GetCompleteCount(), 1, "one complete aggregate");
+        const std::vector<Piece>& pieces = m_received[ChunkKey{0, 0}];
+        NS_TEST_ASSERT_MSG_EQ(pieces.size(), 2, "two pieces at the root");
+        NS_TEST_EXPECT_MSG_EQ(pieces[0].header.GetContributors(), Bitmap({l0, l1}), "untouched");
+        NS_TEST_EXPECT_MSG_EQ((pieces[0].values == Values(l1, 0, 0)), true, "as sent");
+        NS_TEST_EXPECT_MSG_EQ(pieces[1].header.GetContributors(), Bitmap({l0, l1, l2}), "full");
+        const std::vector<int32_t> a = Values(l0, 0, 0);
+        const std::vector<int32_t> b = Values(l2, 0, 0);
+        uint32_t wrong = 0;
+        for (uint32_t e = 0; e < ELEMENTS; ++e)
+        {
+            wrong += pieces[1].values[e] != Wrap(int64_t{a[e]} + b[e]);
+        }
+        NS_TEST_EXPECT_MSG_EQ(wrong, 0, "l0 + {l1, l2}, exactly");
+        Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * The transit FPGAs' suite.
  */
 class TransitTestSuite : public TestSuite
@@ -807,6 +896,7 @@ class TransitTestSuite : public TestSuite
         AddTestCase(new TransitStarTestCase, TestCase::QUICK);
         AddTestCase(new TransitLossTestCase, TestCase::QUICK);
         AddTestCase(new TransitSlotExhaustionTestCase, TestCase::QUICK);
+        AddTestCase(new TransitOverlapTestCase, TestCase::QUICK);
     }
 };
 
