@@ -563,15 +563,9 @@ WanTopologyHelper::EnablePcapAll(const std::string& prefix)
             EnablePcap(prefix, m_inBox[i][1]);
         }
     }
-    for (uint32_t c = 0; c < m_routers.size(); ++c)
+    for (const Ptr<NetDevice>& device : m_transit.GetInBoxDevices())
     {
-        for (const Ptr<NetDevice>& end : m_transit.GetInBox(c))
-        {
-            if (end)
-            {
-                EnablePcap(prefix, end);
-            }
-        }
+        EnablePcap(prefix, device);
     }
     for (const auto& link : m_hostLinks)
     {

@@ -33,7 +33,7 @@ WanTransitFpgas::Install(const WanRouting& routing,
 {
     const auto& cities = routing.GetTopology().GetCities();
     m_devices.assign(cities.size(), nullptr);
-    m_inBoxLinks.assign(cities.size(), {nullptr, nullptr});
+    m_inBoxDevices.clear();
     const uint32_t roots = std::min<uint32_t>(islandAddresses.size(), IslandBitmap::MAX_ISLANDS);
     for (uint32_t c = 0; c < cities.size(); ++c)
     {
@@ -55,7 +55,7 @@ WanTransitFpgas::Install(const WanRouting& routing,
         NS_LOG_INFO("transit FPGA at " << cities[c].code << ", router port "
                                        << routers[c]->GetTransitPort());
         m_devices[c] = fpga;
-        m_inBoxLinks[c] = inBox;
+        m_inBoxDevices.insert(m_inBoxDevices.end(), inBox.begin(), inBox.end());
     }
 }
 
@@ -65,11 +65,10 @@ WanTransitFpgas::Get(uint32_t city) const
     return city < m_devices.size() ? m_devices[city] : nullptr;
 }
 
-std::array<Ptr<NetDevice>, 2>
-WanTransitFpgas::GetInBox(uint32_t city) const
+std::vector<Ptr<NetDevice>>
+WanTransitFpgas::GetInBoxDevices() const
 {
-    return city < m_inBoxLinks.size() ? m_inBoxLinks[city]
-                                      : std::array<Ptr<NetDevice>, 2>{nullptr, nullptr};
+    return m_inBoxDevices;
 }
 
 std::vector<IslandBitmap>

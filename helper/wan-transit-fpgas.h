@@ -60,8 +60,8 @@ class WanTransitFpgas
                  const InBoxLink& inBoxLink);
     /** \param city city index \return its transit FPGA, or nullptr */
     Ptr<TransitAggregatorNetDevice> Get(uint32_t city) const;
-    /** \param city city index \return its in-box link's devices (FPGA, router), or nulls */
-    std::array<Ptr<NetDevice>, 2> GetInBox(uint32_t city) const;
+    /** \return both ends of every transit FPGA's in-box link, by city */
+    std::vector<Ptr<NetDevice>> GetInBoxDevices() const;
 
     /**
      * \brief Below-sets at one city: for each root island r, the islands i != r whose city path
@@ -73,9 +73,9 @@ class WanTransitFpgas
     static std::vector<IslandBitmap> BelowSets(const WanRouting& routing, uint32_t city);
 
   private:
-    ObjectFactory m_factory;                                 //!< creates the devices
-    std::vector<Ptr<TransitAggregatorNetDevice>> m_devices;  //!< per city, null without transit
-    std::vector<std::array<Ptr<NetDevice>, 2>> m_inBoxLinks; //!< per city: FPGA, router ends
+    ObjectFactory m_factory;                                //!< creates the devices
+    std::vector<Ptr<TransitAggregatorNetDevice>> m_devices; //!< per city, null without transit
+    std::vector<Ptr<NetDevice>> m_inBoxDevices;             //!< FPGA and router ends, by city
 };
 
 } // namespace ns3
