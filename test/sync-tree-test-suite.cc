@@ -9,11 +9,12 @@
 
 // ctest-suite: sync-tree
 
-#include "ns3/abort.h"
+#include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/data-rate.h"
 #include "ns3/exchange-bound.h"
 #include "ns3/nstime.h"
+#include "ns3/schedule-scorer.h"
 #include "ns3/sync-cost-model.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -120,8 +121,9 @@ Star(const std::string& hubCaps, const std::string& leafCaps)
 }
 
 /** \param e an estimate \param sender an island \param reduce up (true) or down
- *  \return the first stream of \p sender in that direction (asserts it exists) */
-const SyncStream&
+ *  \return the first stream of \p sender in that direction, or an empty stream (rate 0, no
+ *  resources: every assertion on it fails) */
+SyncStream
 StreamOf(const SyncRoundEstimate& e, uint32_t sender, bool reduce)
 {
     for (const auto& s : e.streams)
@@ -131,8 +133,10 @@ StreamOf(const SyncRoundEstimate& e, uint32_t sender, bool reduce)
             return s;
         }
     }
-    NS_ABORT_MSG("no such stream");
-    return e.streams.front();
+    SyncStream none;
+    none.resendWeight = 0;
+    none.startTime = -1;
+    return none;
 }
 
 /** \param s a stream \param resource a WanRouting resource \return its weight (0: unused) */
@@ -234,7 +238,7 @@ class SyncTreeLineTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(e.cliqueRoot[0], 1u, "root in the estimate");
         NS_TEST_ASSERT_MSG_EQ(e.streams.size(), 4u, "two up, two unicast copies down");
         NS_TEST_ASSERT_MSG_EQ_TOL(e.syncTime, root1, TIME_TOL, "round time");
-        const SyncStream& up0 = StreamOf(e, 0, true);
+        const SyncStream up0 = StreamOf(e, 0, true);
         NS_TEST_ASSERT_MSG_EQ(up0.algorithm, SyncAlgorithm::TREE, "TREE stream");
         NS_TEST_ASSERT_MSG_EQ((up0.receivers == std::vector<uint32_t>{1}), true, "up to the root");
         NS_TEST_ASSERT_MSG_EQ(up0.aggregated, true, "merged at B");
@@ -250,10 +254,10 @@ class SyncTreeLineTestCase : public TestCase
                                   WIRE_BITS / GBPS + 12e-3 + TRANSIT_LATENCY,
                                   TIME_TOL,
                                   "its last chunk at the root");
-        const SyncStream& up2 = StreamOf(e, 2, true);
+        const SyncStream up2 = StreamOf(e, 2, true);
         NS_TEST_ASSERT_MSG_EQ_TOL(WeightOn(up2, 3), 1.0, 1e-15, "C->B: no transit at C");
         NS_TEST_ASSERT_MSG_EQ_TOL(WeightOn(up2, 7), 0.5, 1e-15, "down1 after the merge");
-        const SyncStream& down = StreamOf(e, 1, false);
+        const SyncStream down = StreamOf(e, 1, false);
         NS_TEST_ASSERT_MSG_EQ(down.multicast, false, "no multicast router");
         NS_TEST_ASSERT_MSG_EQ(down.aggregated, false, "the sum is not folded");
         NS_TEST_ASSERT_MSG_EQ_TOL(down.rateBps, 0.5 * GBPS, RATE_TOL, "two copies on up1");
@@ -312,19 +316,28 @@ class SyncTreeStarTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(e.cliqueRoot[0], 0u, "root 0");
         NS_TEST_ASSERT_MSG_EQ(e.streams.size(), 4u, "three up, one multicast down");
         NS_TEST_ASSERT_MSG_EQ_TOL(e.syncTime, everywhere, TIME_TOL, "time");
-        const SyncStream& up3 = StreamOf(e, 3, true);
+        const SyncStream up3 = StreamOf(e, 3, true);
         NS_TEST_ASSERT_MSG_EQ_TOL(WeightOn(up3, 14), 1.0, 1e-15, "up3");
         NS_TEST_ASSERT_MSG_EQ_TOL(WeightOn(up3, 7), 1.0, 1e-15, "L3->H: only 3 below L3");
         NS_TEST_ASSERT_MSG_EQ_TOL(WeightOn(up3, 0), 1.0 / 3, 1e-15, "H->L0: merged at H");
         NS_TEST_ASSERT_MSG_EQ_TOL(WeightOn(up3, 9), 1.0 / 3, 1e-15, "down0: merged");
         NS_TEST_ASSERT_MSG_EQ_TOL(up3.rateBps, GBPS, RATE_TOL, "1 Gbps");
         NS_TEST_ASSERT_MSG_EQ_TOL(up3.delay, 11e-3 + 3 * TRANSIT_LATENCY, TIME_TOL, "delay");
-        const SyncStream& down = StreamOf(e, 0, false);
+        const SyncStream down = StreamOf(e, 0, false);
         NS_TEST_ASSERT_MSG_EQ(down.multicast, true, "multicast down the root's tree");
         NS_TEST_ASSERT_MSG_EQ((down.receivers == std::vector<uint32_t>{1, 2, 3}),
                               true,
                               "the others");
         NS_TEST_ASSERT_MSG_EQ_TOL(down.rateBps, GBPS, RATE_TOL, "1 Gbps");
+        // Edge FPGAs too: they pass the tree's packets through. The root's sum is not folded
+        // (weight 1 on every ingress, no FPGA latency): the same time.
+        e = MakeModel(Star("both+transit", "both+transit"), 0)
+                ->EstimateRound({all}, {SyncAlgorithm::TREE}, MODEL_BYTES);
+        NS_TEST_ASSERT_MSG_EQ_TOL(e.syncTime, everywhere, TIME_TOL, "edge FPGAs change nothing");
+        const SyncStream sum = StreamOf(e, 0, false);
+        NS_TEST_ASSERT_MSG_EQ(sum.aggregated, false, "the sum is not folded");
+        NS_TEST_ASSERT_MSG_EQ_TOL(WeightOn(sum, 11), 1.0, 1e-15, "down1: weight 1");
+        NS_TEST_ASSERT_MSG_EQ_TOL(sum.delay, 11e-3, TIME_TOL, "no FPGA latency");
         // DIRECT with multicast, no FPGA: three streams into every island: W / (1/3 G) + 11 ms
         // = 36.872 ms. The tree wins.
         NS_TEST_ASSERT_MSG_EQ_TOL(m->EstimateSyncTime({all}, {SyncAlgorithm::DIRECT}, MODEL_BYTES),
@@ -350,7 +363,7 @@ class SyncTreeStarTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ_TOL(hub, 39.261624e-3, TIME_TOL, "hand value");
         e = m->EstimateRound({all}, {SyncAlgorithm::TREE}, MODEL_BYTES);
         NS_TEST_ASSERT_MSG_EQ_TOL(e.syncTime, hub, TIME_TOL, "time");
-        const SyncStream& up1 = StreamOf(e, 1, true);
+        const SyncStream up1 = StreamOf(e, 1, true);
         NS_TEST_ASSERT_MSG_EQ_TOL(up1.rateBps, 0.5 * GBPS, RATE_TOL, "the FPGA's share");
         NS_TEST_ASSERT_MSG_EQ_TOL(WeightOn(up1, 3), 1.0, 1e-15, "L1->H: no transit at L1");
         NS_TEST_ASSERT_MSG_EQ_TOL(WeightOn(up1, 0), 1.0 / 3, 1e-15, "H->L0: merged at H");
@@ -433,6 +446,51 @@ class SyncTreeBoundTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The optimiser's objective picks the tree where it wins and its table names the root.
+ */
+class SyncTreeScheduleTestCase : public TestCase
+{
+  public:
+    SyncTreeScheduleTestCase()
+        : TestCase("scorer and table: tree@root where the tree wins, direct where it does not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> names{"i0", "i1", "i2", "i3"};
+        // The star with transit everywhere: the tree (30.65 ms, see the star case) beats DIRECT
+        // (36.87 ms); every root ties, so island 0 roots it.
+        ScheduleScorer scorer;
+        scorer.SetModelBytes(MODEL_BYTES);
+        scorer.SetCostModelAttribute("ChunkPayloadBytes", UintegerValue(CHUNK));
+        scorer.SetCostModelAttribute("GradientHeaderBytes", UintegerValue(GRADIENT_HEADER));
+        scorer.SetCostModelAttribute("TransitLatency", TimeValue(Seconds(TRANSIT_LATENCY)));
+        scorer.SetRouting(WanRouting(Star("multicast+transit", "multicast+transit")));
+        ScheduleCandidate c = scorer.Evaluate(CliqueSchedule::GlobalClique(4), true, "test");
+        NS_TEST_ASSERT_MSG_EQ(c.schedule.GetAlgorithm(0, 0), SyncAlgorithm::TREE, "tree");
+        NS_TEST_ASSERT_MSG_EQ(c.roots.size(), 1u, "one round");
+        NS_TEST_ASSERT_MSG_EQ(c.roots[0].size(), 1u, "one clique");
+        NS_TEST_ASSERT_MSG_EQ(c.roots[0][0], 0u, "root 0");
+        NS_TEST_ASSERT_MSG_EQ_TOL(c.syncTimes[0], 30.647624e-3, TIME_TOL, "the tree's time");
+        NS_TEST_ASSERT_MSG_EQ(CliqueScheduleHelper::DescribeSync(c, names), "tree@i0", "label");
+        NS_TEST_ASSERT_MSG_EQ(CliqueScheduleHelper::DescribeSync(c), "tree@0", "by index");
+        const bool named =
+            CliqueScheduleHelper::FormatTable({c}, names).find("tree@i0") != std::string::npos;
+        NS_TEST_ASSERT_MSG_EQ(named, true, "the table names the root");
+        // The same star without transit: DIRECT with multicast (36.87 ms) beats the tree, whose
+        // root's ingress now takes three updates (3 W / 1G + 22 ms = 47.9 ms).
+        scorer.SetRouting(WanRouting(Star("multicast", "multicast")));
+        c = scorer.Evaluate(CliqueSchedule::GlobalClique(4), true, "test");
+        NS_TEST_ASSERT_MSG_EQ(c.schedule.GetAlgorithm(0, 0), SyncAlgorithm::DIRECT, "direct");
+        NS_TEST_ASSERT_MSG_EQ(c.roots[0][0], SyncRoundEstimate::NO_ROOT, "no root");
+        NS_TEST_ASSERT_MSG_EQ(CliqueScheduleHelper::DescribeSync(c, names), "direct", "label");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The #18 acceptance case at flow level: doublezero-9, 1 GB, global clique.
  */
 class SyncTreeDoubleZeroTestCase : public TestCase
@@ -505,6 +563,7 @@ class SyncTreeTestSuite : public TestSuite
         AddTestCase(new SyncTreeLineTestCase);
         AddTestCase(new SyncTreeStarTestCase);
         AddTestCase(new SyncTreeBoundTestCase);
+        AddTestCase(new SyncTreeScheduleTestCase);
         AddTestCase(new SyncTreeDoubleZeroTestCase);
     }
 };
