@@ -23,6 +23,7 @@
 #include "ns3/wan-topology.h"
 
 #include <fstream>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -167,18 +168,6 @@ DoubleZero(const std::string& access, const std::string& caps)
     WanTopology t = WanTopology::Parse(json, "doublezero-9");
     t.SetCapabilities(WanCapabilities::Parse(caps, "test"));
     return t;
-}
-
-/** \param n islands \return one clique of all */
-Clique
-Everyone(uint32_t n)
-{
-    Clique c;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        c.push_back(i);
-    }
-    return c;
 }
 
 } // namespace
@@ -508,7 +497,8 @@ class SyncTreeDoubleZeroTestCase : public TestCase
         // sends every update over the sparse mesh (0.81 s); the tree with transit everywhere
         // carries about one update per link direction (0.26 s), at least 2x faster and within
         // 10% of the bound (0.26 s), never below it.
-        const Clique all = Everyone(9);
+        Clique all(9);
+        std::iota(all.begin(), all.end(), 0u);
         for (const std::string access : {"100Gbps", "10Gbps"})
         {
             Ptr<SyncCostModel> edge = CreateObject<SyncCostModel>();
