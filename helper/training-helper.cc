@@ -218,6 +218,17 @@ TrainingHelper::Install()
     {
         TrainingPlanner::ChooseAlgorithms(*m_costModel, m_schedule, m_modelBytes);
     }
+    for (uint32_t t = 0; t < period && tcp; ++t)
+    {
+        const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
+        if (std::find(algorithms.begin(), algorithms.end(), SyncAlgorithm::TREE) !=
+            algorithms.end())
+        {
+            throw std::invalid_argument(
+                "the tcp transport has no reduction trees (TREE): TCP's streams cannot be "
+                "summed on the way; use the planned or adaptive transport");
+        }
+    }
 
     std::vector<Ipv4Address> addresses(n);
     std::vector<std::vector<Time>> rtt(n, std::vector<Time>(n));
