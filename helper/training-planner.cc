@@ -256,11 +256,12 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
         for (const SyncStream& stream : plan.streams)
         {
             const uint32_t i = stream.sender;
-            if (stream.algorithm == SyncAlgorithm::RING)
+            if (stream.algorithm != SyncAlgorithm::DIRECT)
             {
                 // A member's chain of ring steps, as the cost model times it (over the ring the
                 // members' start differences cancel in the mean); its successor's chain ends
-                // with the last step from it.
+                // with the last step from it. A TREE member likewise: its sum comes down after
+                // the root has every member's update.
                 finish[i] = std::max(finish[i], go[i] + plan.islandTime.at(i));
                 continue;
             }
@@ -275,7 +276,7 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
         }
         for (const SyncStream& stream : plan.streams)
         {
-            if (stream.algorithm == SyncAlgorithm::RING)
+            if (stream.algorithm != SyncAlgorithm::DIRECT)
             {
                 for (uint32_t j : stream.receivers)
                 {
