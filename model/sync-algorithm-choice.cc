@@ -114,8 +114,14 @@ SyncAlgorithmChoice::ChooseAlgorithm(const SyncCostModel& model,
     }
     const Partition alone{clique};
     const double ring = model.EstimateSyncTime(alone, {SyncAlgorithm::RING}, modelBytes);
-    double tree = 0;
-    ChooseRoot(model, clique, modelBytes, &tree);
+    // TREE is the exchange of transit aggregation: on a WAN without any transit FPGA it is not
+    // considered, so the choices there stay what they were before it existed.
+    const auto& cities = model.GetRouting().GetTopology().GetCities();
+    double tree = std::numeric_limits<double>::infinity();
+    if (std::any_of(cities.begin(), cities.end(), [](const WanCity& c) { return c.caps.transit; }))
+    {
+        ChooseRoot(model, clique, modelBytes, &tree);
+    }
     // TREE only where it is strictly faster than RING (and than DIRECT, below).
     const SyncAlgorithm other = tree < ring ? SyncAlgorithm::TREE : SyncAlgorithm::RING;
     const double otherTime = std::min(ring, tree);

@@ -27,7 +27,8 @@ class SyncAlgorithmChoice
   public:
     /**
      * \brief The fastest algorithm: DIRECT on ties and for k <= 2, RING if strictly faster
-     *        than DIRECT, TREE (with its best root) only if strictly faster than both.
+     *        than DIRECT, TREE (with its best root) only if strictly faster than both and only
+     *        on a WAN with at least one transit city.
      * \param model the cost model (routing set) \param clique the members \param modelBytes M
      * \return DIRECT, RING or TREE
      */

@@ -178,7 +178,7 @@ class SyncCostModel : public Object
     /**
      * \brief The fastest algorithm for one clique estimated alone on the WAN: DIRECT on ties
      *        and for k <= 2, RING if strictly faster than DIRECT, TREE (with its best root) only
-     *        if strictly faster than both.
+     *        if strictly faster than both and some city has a transit FPGA.
      * \param clique the members \param modelBytes M \return DIRECT, RING or TREE
      */
     SyncAlgorithm ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const;
