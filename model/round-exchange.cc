@@ -190,7 +190,7 @@ bool
 RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) const
 {
     const bool fits =
-        m_config.algorithm == SyncAlgorithm::DIRECT && header.GetType() != GradientHeader::RING &&
+        m_config.algorithm != SyncAlgorithm::RING && header.GetType() != GradientHeader::RING &&
         header.GetChunkCount() == m_context.layout.GetChunkCount() &&
         header.GetElementCount() == m_context.layout.GetChunkSpan(header.GetChunkIndex(), first);
     m_context.dropped += fits ? 0 : 1;

@@ -151,7 +151,7 @@ class RoundExchange
     Ptr<Packet> BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, const RingSum& sums);
     /**
      * \param header a received DATA or AGGREGATE chunk \param first receives its first element
-     * \return true if it fits this DIRECT round's layout (chunk count, element count);
+     * \return true if it fits this DIRECT or TREE round's layout (chunk count, element count);
      *         otherwise it is counted as dropped
      */
     bool CheckDirectChunk(const GradientHeader& header, uint32_t& first) const;
