@@ -6,6 +6,7 @@
 
 #include "chunk-layout.h"
 #include "gradient-header.h"
+#include "sync-algorithm-choice.h"
 #include "wan-wire.h"
 
 #include "ns3/assert.h"
@@ -23,20 +24,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("SyncCostModel");
 
 NS_OBJECT_ENSURE_REGISTERED(SyncCostModel);
-
-namespace
-{
-/**
- * Relative margin by which DirectLowerBound() must exceed the RING time to settle a clique's
- * algorithm without the DIRECT estimate: far above the rounding of progressive filling.
- */
-constexpr double LOWER_BOUND_MARGIN = 1e-9;
-/**
- * Relative margin by which a root's tree must beat the best so far to be chosen: below it the
- * two count as a tie (rounding of symmetric topologies) and the lower island index keeps it.
- */
-constexpr double ROOT_TIE_MARGIN = 1e-12;
-} // namespace
 
 TypeId
 SyncCostModel::GetTypeId()
@@ -404,91 +391,6 @@ SyncCostModel::StreamDuration(const Draft& draft, double rate) const
     return GetWireBytes(draft.payloadBytes) * WanWire::BITS_PER_BYTE / rate + draft.delay;
 }
 
-double
-SyncCostModel::RingCompletion(const Clique& ring,
-                              const std::vector<double>& rates,
-                              uint64_t modelBytes,
-                              std::vector<std::vector<RingStepTime>>* times,
-                              std::vector<double>* completion) const
-{
-    const uint32_t k = ring.size();
-    NS_ASSERT_MSG(k >= 2 && rates.size() == k, "one rate per ring member");
-    const uint32_t steps = 2 * (k - 1);
-    const uint64_t chunkPayload = GetChunkPayloadBytes();
-    const uint64_t overhead = GetPacketOverheadBytes();
-    if (times)
-    {
-        times->assign(k, std::vector<RingStepTime>(steps, RingStepTime{0, 0}));
-    }
-    // handed[p]: member p handed its previous step's last packet to the socket.
-    // input[p]: the last packet of the predecessor's previous step reached p.
-    std::vector<double> handed(k, 0.0);
-    std::vector<double> input(k, 0.0);
-    std::vector<double> nextInput(k, 0.0);
-    // Per segment: its packets, the wire bits of its last packet and of the whole segment.
-    std::vector<uint64_t> segmentLastWire(k);
-    std::vector<double> segmentWireBits(k);
-    for (uint32_t g = 0; g < k; ++g)
-    {
-        const uint64_t bytes = ChunkLayout::RingSegmentBytes(modelBytes, k, g);
-        // An empty segment still sends one header-only packet.
-        const uint64_t chunks = std::max<uint64_t>(1, GetChunkCount(bytes));
-        segmentLastWire[g] = bytes - (chunks - 1) * chunkPayload + overhead;
-        segmentWireBits[g] = WanWire::BITS_PER_BYTE * (bytes + chunks * overhead);
-    }
-    // Per member: the last-packet size whose transit to the successor is in transitTime.
-    std::vector<uint64_t> transitWire(k, std::numeric_limits<uint64_t>::max());
-    std::vector<double> transitTime(k, 0.0);
-    for (uint32_t step = 0; step < steps; ++step)
-    {
-        for (uint32_t p = 0; p < k; ++p)
-        {
-            if (!(rates[p] > 0))
-            {
-                return std::numeric_limits<double>::infinity();
-            }
-            const uint32_t q = (p + 1) % k;
-            const double start = std::max(handed[p], input[p]);
-            const uint32_t segment = ChunkLayout::RingSendSegment(k, p, step);
-            const uint64_t lastWire = segmentLastWire[segment];
-            const double wireBits = segmentWireBits[segment];
-            // Pacing hands packet n to the socket when the bits before it are paid for at the
-            // stream's rate: the step is handed off one packet before its fluid end.
-            handed[p] = start + (wireBits - WanWire::BITS_PER_BYTE * lastWire) / rates[p];
-            // The last packet then crosses every link store-and-forward, then propagates.
-            // Segments share a few sizes, so the transit is recomputed only when the size of
-            // this member's last packet changes.
-            if (lastWire != transitWire[p])
-            {
-                transitWire[p] = lastWire;
-                transitTime[p] = m_paths.GetPacketTransit(ring[p], ring[q], lastWire);
-            }
-            nextInput[q] = handed[p] + transitTime[p];
-            if (times)
-            {
-                (*times)[p][step] = RingStepTime{start, nextInput[q]};
-            }
-        }
-        input.swap(nextInput);
-    }
-    // A member is done when it has sent its last step and received its predecessor's.
-    double sum = 0;
-    if (completion)
-    {
-        completion->assign(k, 0.0);
-    }
-    for (uint32_t p = 0; p < k; ++p)
-    {
-        const double done = std::max(handed[p], input[p]);
-        sum += done;
-        if (completion)
-        {
-            (*completion)[p] = done;
-        }
-    }
-    return sum / k;
-}
-
 SyncRoundEstimate
 SyncCostModel::EstimateRound(const Partition& partition,
                              const std::vector<SyncAlgorithm>& algorithms,
@@ -499,7 +401,8 @@ SyncCostModel::EstimateRound(const Partition& partition,
     std::vector<uint32_t> receivers;
     std::vector<std::vector<MaxMinFairShare::Usage>> usages;
     std::vector<double> rates;
-    const std::vector<uint32_t> roots = ChooseRoots(partition, algorithms, modelBytes);
+    const std::vector<uint32_t> roots =
+        SyncAlgorithmChoice::ChooseRoots(*this, partition, algorithms, modelBytes);
     BuildAndSolve(partition, algorithms, modelBytes, roots, drafts, receivers, &usages, rates);
 
     SyncRoundEstimate est;
@@ -509,8 +412,10 @@ SyncCostModel::EstimateRound(const Partition& partition,
     // RING and TREE cliques: their drafts are consecutive (RING: in ring position order).
     std::vector<size_t> first(partition.size(), drafts.size());
     std::vector<size_t> end(partition.size(), drafts.size());
-    std::vector<std::vector<std::vector<RingStepTime>>> ringTimes(partition.size());
-    std::vector<SyncTreePlan::Times> treeTimes(partition.size());
+    std::vector<std::vector<std::vector<SyncRingPlan::StepTime>>> ringTimes(partition.size());
+    std::vector<double> downStart(partition.size(), 0.0); // TREE: A
+    // DIRECT streams and TREE down streams: when their last packet leaves the sender.
+    std::vector<double> sent(drafts.size(), 0.0);
     for (size_t f = 0; f < drafts.size(); ++f)
     {
         const Draft& d = drafts[f];
@@ -518,17 +423,7 @@ SyncCostModel::EstimateRound(const Partition& partition,
         if (d.algorithm == SyncAlgorithm::DIRECT)
         {
             est.cliqueTime[c] = std::max(est.cliqueTime[c], StreamDuration(d, rates[f]));
-            // A DIRECT island is done when its own streams are sent and every peer's arrived.
-            const double sending = StreamDuration(d, rates[f]) - d.delay;
-            est.islandTime[d.sender] = std::max(est.islandTime[d.sender], sending);
-            for (uint32_t r = 0; r < d.receiverCount; ++r)
-            {
-                const uint32_t j = receivers[d.firstReceiver + r];
-                const double arrival =
-                    sending + m_paths.GetPathDelay(d.sender, j) +
-                    (m_paths.HasFpga(j) && d.aggregated ? m_fpgaLatency.GetSeconds() : 0.0);
-                est.islandTime[j] = std::max(est.islandTime[j], arrival);
-            }
+            sent[f] = StreamDuration(d, rates[f]) - d.delay;
             continue;
         }
         if (first[c] == drafts.size())
@@ -545,25 +440,13 @@ SyncCostModel::EstimateRound(const Partition& partition,
         }
         if (algorithms[c] == SyncAlgorithm::TREE)
         {
-            SyncTreePlan::Times& times = treeTimes[c];
+            SyncTreePlan::Times times;
             est.cliqueTime[c] = TreeCompletion(drafts, rates, first[c], end[c], modelBytes, &times);
-            // Every member is done when the sum reaches it; the root when it has sent it.
-            for (size_t f = first[c]; f < end[c]; ++f)
-            {
-                const Draft& d = drafts[f];
-                if (d.reduce)
-                {
-                    continue;
-                }
-                const double sent = times.downSent[f - first[c] - (partition[c].size() - 1)];
-                est.islandTime[d.sender] = std::max(est.islandTime[d.sender], sent);
-                for (uint32_t r = 0; r < d.receiverCount; ++r)
-                {
-                    const uint32_t j = receivers[d.firstReceiver + r];
-                    est.islandTime[j] =
-                        std::max(est.islandTime[j], sent + m_paths.GetPathDelay(d.sender, j));
-                }
-            }
+            downStart[c] = times.downStart;
+            // The up drafts come first, then the root's down drafts.
+            std::copy(times.downSent.begin(),
+                      times.downSent.end(),
+                      sent.begin() + first[c] + (partition[c].size() - 1));
             continue;
         }
         Clique ring = partition[c];
@@ -571,10 +454,36 @@ SyncCostModel::EstimateRound(const Partition& partition,
         std::vector<double> ringRates(rates.begin() + first[c],
                                       rates.begin() + first[c] + ring.size());
         std::vector<double> completion;
-        est.cliqueTime[c] = RingCompletion(ring, ringRates, modelBytes, &ringTimes[c], &completion);
+        est.cliqueTime[c] = SyncRingPlan::Complete(m_paths,
+                                                   ring,
+                                                   ringRates,
+                                                   modelBytes,
+                                                   GetChunkPayloadBytes(),
+                                                   GetPacketOverheadBytes(),
+                                                   &ringTimes[c],
+                                                   &completion);
         for (uint32_t p = 0; p < ring.size(); ++p)
         {
             est.islandTime[ring[p]] = completion[p];
+        }
+    }
+    // A DIRECT sender, or a TREE root, is done when its streams are sent; a receiver when the
+    // last of them has arrived.
+    for (size_t f = 0; f < drafts.size(); ++f)
+    {
+        const Draft& d = drafts[f];
+        if (d.algorithm == SyncAlgorithm::RING || d.reduce)
+        {
+            continue;
+        }
+        est.islandTime[d.sender] = std::max(est.islandTime[d.sender], sent[f]);
+        for (uint32_t r = 0; r < d.receiverCount; ++r)
+        {
+            const uint32_t j = receivers[d.firstReceiver + r];
+            const double arrival =
+                sent[f] + m_paths.GetPathDelay(d.sender, j) +
+                (m_paths.HasFpga(j) && d.aggregated ? m_fpgaLatency.GetSeconds() : 0.0);
+            est.islandTime[j] = std::max(est.islandTime[j], arrival);
         }
     }
     // Planned load of each resource, for the resend weights of folded streams.
@@ -627,11 +536,8 @@ SyncCostModel::EstimateRound(const Partition& partition,
             if (d.algorithm == SyncAlgorithm::TREE && !d.reduce)
             {
                 // The root's down stream: from A until its last chunk reaches the farthest.
-                const SyncTreePlan::Times& times = treeTimes[d.clique];
-                stream.startTime = times.downStart;
-                stream.finishTime =
-                    times.downSent[f - first[d.clique] - (partition[d.clique].size() - 1)] +
-                    d.delay;
+                stream.startTime = downStart[d.clique];
+                stream.finishTime = sent[f] + d.delay;
             }
             est.streams.push_back(stream);
             continue;
@@ -687,7 +593,7 @@ SyncCostModel::EstimateSyncTime(const Partition& partition,
     BuildAndSolve(partition,
                   algorithms,
                   modelBytes,
-                  ChooseRoots(partition, algorithms, modelBytes),
+                  SyncAlgorithmChoice::ChooseRoots(*this, partition, algorithms, modelBytes),
                   drafts,
                   receivers,
                   nullptr,
@@ -717,7 +623,15 @@ SyncCostModel::EstimateSyncTime(const Partition& partition,
             Clique ring = partition[c];
             std::sort(ring.begin(), ring.end());
             std::vector<double> ringRates(rates.begin() + f, rates.begin() + end);
-            sync = std::max(sync, RingCompletion(ring, ringRates, modelBytes, nullptr, nullptr));
+            sync = std::max(sync,
+                            SyncRingPlan::Complete(m_paths,
+                                                   ring,
+                                                   ringRates,
+                                                   modelBytes,
+                                                   GetChunkPayloadBytes(),
+                                                   GetPacketOverheadBytes(),
+                                                   nullptr,
+                                                   nullptr));
         }
         f = end;
     }
@@ -738,36 +652,12 @@ SyncCostModel::TreeCompletion(const std::vector<Draft>& drafts,
     {
         (drafts[f].reduce ? up : down).push_back(SyncTreePlan::Leg{rates[f], drafts[f].delay});
     }
-    // The first and the last chunk of the update, headers included.
-    const uint64_t chunkPayload = GetChunkPayloadBytes();
-    const uint64_t chunks = std::max<uint64_t>(1, GetChunkCount(modelBytes));
-    const double firstBits =
-        WanWire::BITS_PER_BYTE * (std::min(modelBytes, chunkPayload) + GetPacketOverheadBytes());
-    const double lastBits =
-        WanWire::BITS_PER_BYTE *
-        (modelBytes - std::min(modelBytes, (chunks - 1) * chunkPayload) + GetPacketOverheadBytes());
     return SyncTreePlan::Complete(up,
                                   down,
-                                  WanWire::BITS_PER_BYTE * GetWireBytes(modelBytes),
-                                  firstBits,
-                                  lastBits,
+                                  modelBytes,
+                                  GetChunkPayloadBytes(),
+                                  GetPacketOverheadBytes(),
                                   times);
-}
-
-std::vector<uint32_t>
-SyncCostModel::ChooseRoots(const Partition& partition,
-                           const std::vector<SyncAlgorithm>& algorithms,
-                           uint64_t modelBytes) const
-{
-    std::vector<uint32_t> roots(partition.size(), SyncRoundEstimate::NO_ROOT);
-    for (uint32_t c = 0; c < partition.size(); ++c)
-    {
-        if (algorithms.at(c) == SyncAlgorithm::TREE && partition[c].size() >= 2)
-        {
-            roots[c] = ChooseRoot(partition[c], modelBytes);
-        }
-    }
-    return roots;
 }
 
 double
@@ -790,70 +680,19 @@ SyncCostModel::EstimateTreeTime(const Clique& clique, uint32_t root, uint64_t mo
 uint32_t
 SyncCostModel::ChooseRoot(const Clique& clique, uint64_t modelBytes) const
 {
-    NS_ASSERT_MSG(!clique.empty(), "a clique has members");
-    Clique members = clique;
-    std::sort(members.begin(), members.end());
-    uint32_t best = members.front();
-    double bestTime = std::numeric_limits<double>::infinity();
-    for (uint32_t r : members)
-    {
-        // Ascending order and a strict improvement beyond rounding: ties keep the lowest.
-        const double t = EstimateTreeTime(clique, r, modelBytes);
-        if (t < bestTime * (1 - ROOT_TIE_MARGIN))
-        {
-            best = r;
-            bestTime = t;
-        }
-    }
-    return best;
-}
-
-double
-SyncCostModel::DirectLowerBound(const Clique& clique, uint64_t modelBytes) const
-{
-    // Rates are fair shares of capacities: the streams through an access link share its
-    // capacity, so the slowest of them has at most capacity / streams (with the FPGA's weight
-    // 1/(k-1) on an ingress, that is the whole capacity), and its stream time is at least its
-    // wire bits over that rate (delays only add).
-    const uint32_t k = clique.size();
-    const double wireBits = WanWire::BITS_PER_BYTE * GetWireBytes(modelBytes);
-    double bound = 0;
-    for (uint32_t s : clique)
-    {
-        const double streams = m_paths.WalkTree(s, clique, nullptr) ? 1.0 : k - 1.0;
-        bound =
-            std::max(bound,
-                     streams * wireBits / m_paths.GetCapacity(m_routing->GetAccessUpResource(s)));
-        const double ingress = m_paths.HasFpga(s) ? 1.0 : k - 1.0;
-        bound =
-            std::max(bound,
-                     ingress * wireBits / m_paths.GetCapacity(m_routing->GetAccessDownResource(s)));
-    }
-    return bound;
+    return SyncAlgorithmChoice::ChooseRoot(*this, clique, modelBytes, nullptr);
 }
 
 SyncAlgorithm
 SyncCostModel::ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const
 {
-    if (clique.size() <= 2)
-    {
-        return SyncAlgorithm::DIRECT;
-    }
-    Partition alone{clique};
-    const double ring = EstimateSyncTime(alone, {SyncAlgorithm::RING}, modelBytes);
-    const double tree = EstimateTreeTime(clique, ChooseRoot(clique, modelBytes), modelBytes);
-    // TREE only where it is strictly faster than RING (and than DIRECT, below).
-    const SyncAlgorithm other = tree < ring ? SyncAlgorithm::TREE : SyncAlgorithm::RING;
-    const double otherTime = std::min(ring, tree);
-    // DIRECT of a large clique without multicast is k(k-1) streams, and its estimate the
-    // costliest of the optimiser; a lower bound that already loses settles it. The margin
-    // covers the rounding of the fair-share sums.
-    if (DirectLowerBound(clique, modelBytes) * (1 - LOWER_BOUND_MARGIN) > otherTime)
-    {
-        return other;
-    }
-    const double direct = EstimateSyncTime(alone, {SyncAlgorithm::DIRECT}, modelBytes);
-    return otherTime < direct ? other : SyncAlgorithm::DIRECT;
+    return SyncAlgorithmChoice::ChooseAlgorithm(*this, clique, modelBytes);
+}
+
+const SyncPathTable&
+SyncCostModel::GetPathTable() const
+{
+    return m_paths;
 }
 
 } // namespace ns3

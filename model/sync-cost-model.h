@@ -8,6 +8,7 @@
 #include "clique-schedule.h"
 #include "max-min-fair-share.h"
 #include "sync-path-table.h"
+#include "sync-ring-plan.h"
 #include "sync-tree-plan.h"
 #include "wan-routing.h"
 
@@ -177,7 +178,7 @@ class SyncCostModel : public Object
     /**
      * \brief The fastest algorithm for one clique estimated alone on the WAN: DIRECT on ties
      *        and for k <= 2, RING if strictly faster than DIRECT, TREE (with its best root) only
-     *        if strictly faster than both.
+     *        if strictly faster than both and some city has a transit FPGA.
      * \param clique the members \param modelBytes M \return DIRECT, RING or TREE
      */
     SyncAlgorithm ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const;
@@ -192,6 +193,9 @@ class SyncCostModel : public Object
      * \param clique the members \param root a member \param modelBytes M \return s
      */
     double EstimateTreeTime(const Clique& clique, uint32_t root, uint64_t modelBytes) const;
+
+    /** \return the routes' paths and trees (SetRouting() must have been called) */
+    const SyncPathTable& GetPathTable() const;
 
     /** \return payload bytes per chunk (attribute, or derived from the MTU) */
     uint32_t GetChunkPayloadBytes() const;
@@ -260,11 +264,6 @@ class SyncCostModel : public Object
      * \param draft a solved draft \param rate its rate \return seconds to finish it
      */
     double StreamDuration(const Draft& draft, double rate) const;
-    /** \param partition a partition \param algorithms per clique \param modelBytes M
-     *  \return per clique: ChooseRoot() for TREE cliques, else SyncRoundEstimate::NO_ROOT */
-    std::vector<uint32_t> ChooseRoots(const Partition& partition,
-                                      const std::vector<SyncAlgorithm>& algorithms,
-                                      uint64_t modelBytes) const;
     /**
      * \brief A TREE clique's time from its solved drafts (SyncTreePlan::Complete()).
      * \param drafts the drafts \param rates their rates \param first its first draft
@@ -279,35 +278,6 @@ class SyncCostModel : public Object
                           uint64_t modelBytes,
                           SyncTreePlan::Times* times) const;
 
-    /** When one ring member sends one step, s from the start of the sync phase. */
-    struct RingStepTime
-    {
-        double start;   //!< first packet leaves
-        double arrival; //!< last packet reaches the successor
-    };
-
-    /**
-     * \brief A RING clique's completion by the application's step recurrence: a member starts
-     *        step s once it has handed its step s-1 to the socket and has received all of its
-     *        predecessor's step s-1; it is done when it has sent every step and received the
-     *        last.
-     * \param ring members in ring order \param rates by ring position, bit/s
-     * \param modelBytes M
-     * \param times if not null, receives [position][step] times
-     * \param completion if not null, receives each position's completion, s
-     * \return the clique's sync time: the mean of its members' completions, s
-     */
-    double RingCompletion(const Clique& ring,
-                          const std::vector<double>& rates,
-                          uint64_t modelBytes,
-                          std::vector<std::vector<RingStepTime>>* times,
-                          std::vector<double>* completion) const;
-    /**
-     * \brief A lower bound on the DIRECT estimate of a clique alone on the WAN, from the
-     *        access links: the streams through one share its capacity.
-     * \param clique the members \param modelBytes M \return the bound, s
-     */
-    double DirectLowerBound(const Clique& clique, uint64_t modelBytes) const;
     /** \return gradient header bytes per packet (attribute, or the DATA header size) */
     uint32_t GetGradientHeaderBytes() const;
 

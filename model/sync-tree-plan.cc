@@ -4,8 +4,10 @@
 
 #include "sync-tree-plan.h"
 
+#include "chunk-layout.h"
 #include "sync-path-table.h"
 #include "wan-routing.h"
+#include "wan-wire.h"
 
 #include "ns3/assert.h"
 
@@ -114,11 +116,18 @@ SyncTreePlan::BuildUp(const SyncPathTable& paths,
 double
 SyncTreePlan::Complete(const std::vector<Leg>& up,
                        const std::vector<Leg>& down,
-                       double wireBits,
-                       double firstChunkBits,
-                       double lastChunkBits,
+                       uint64_t modelBytes,
+                       uint64_t chunkPayload,
+                       uint64_t overhead,
                        Times* times)
 {
+    // W, and the first and the last chunk of the update, headers included.
+    const uint64_t chunks = ChunkLayout::ChunksOf(modelBytes, chunkPayload);
+    const double wireBits = WanWire::BITS_PER_BYTE * (modelBytes + chunks * overhead);
+    const uint64_t lastPayload = modelBytes - std::min(modelBytes, (chunks - 1) * chunkPayload);
+    const double firstChunkBits =
+        WanWire::BITS_PER_BYTE * (std::min(modelBytes, chunkPayload) + overhead);
+    const double lastChunkBits = WanWire::BITS_PER_BYTE * (lastPayload + overhead);
     const double never = std::numeric_limits<double>::infinity();
     double first = 0;
     double last = 0;

@@ -108,15 +108,16 @@ class SyncTreePlan
     /**
      * \brief A tree's completion from its streams' rates (formula in the class description).
      * \param up the up streams \param down the down streams (delay to the farthest receiver)
-     * \param wireBits W \param firstChunkBits c1 \param lastChunkBits cL
+     * \param modelBytes M \param chunkPayload payload bytes per packet
+     * \param overhead header bytes per packet (W, c1 and cL follow)
      * \param times if not null, receives A, U and each down stream's E
      * \return the clique's time: max over down streams of E + delay, s (+inf if a rate is 0)
      */
     static double Complete(const std::vector<Leg>& up,
                            const std::vector<Leg>& down,
-                           double wireBits,
-                           double firstChunkBits,
-                           double lastChunkBits,
+                           uint64_t modelBytes,
+                           uint64_t chunkPayload,
+                           uint64_t overhead,
                            Times* times);
 
   private:

@@ -103,19 +103,20 @@ Line(const std::string& capsA, const std::string& capsB, const std::string& caps
 }
 
 /**
- * Star: hub H (no island) and leaves L0..L3, island i in leaf i; access 1 Gbps / 0.5 ms, hub
- * links 10 Gbps / 5 ms. Resources: link i from H to Li 2i, from Li to H 2i + 1; island i up
- * 8 + 2i, down 9 + 2i.
+ * Star: hub H (no island) and leaves L0..L3, island i in leaf i; access 1 Gbps (island 0:
+ * \p island0Bps) / 0.5 ms, hub links 10 Gbps / 5 ms. Resources: link i from H to Li 2i, from Li to
+ * H 2i + 1; island i up 8 + 2i, down 9 + 2i.
  */
 WanTopology
-Star(const std::string& hubCaps, const std::string& leafCaps)
+Star(const std::string& hubCaps, const std::string& leafCaps, double island0Bps = GBPS)
 {
     WanTopology t;
     t.AddCity(City("H", hubCaps));
     for (uint32_t l = 0; l < 4; ++l)
     {
         const uint32_t c = t.AddCity(City("L" + std::to_string(l), leafCaps));
-        t.AddIsland(WanIsland{"i" + std::to_string(l), c, static_cast<uint64_t>(GBPS), 0.5e-3});
+        const double bps = l == 0 ? island0Bps : GBPS;
+        t.AddIsland(WanIsland{"i" + std::to_string(l), c, static_cast<uint64_t>(bps), 0.5e-3});
         t.AddLink(WanLink{0, c, static_cast<uint64_t>(10 * GBPS), 5e-3});
     }
     return t;
@@ -336,6 +337,32 @@ class SyncTreeStarTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(m->ChooseAlgorithm(all, MODEL_BYTES),
                               SyncAlgorithm::TREE,
                               "the tree wins here");
+
+        // No capability, island 0 on a 100 Gbps access link. DIRECT: three unicast copies on
+        // every 1 Gbps access up, 3 W / 1G + 11 ms = 36.872 ms. The tree rooted at 0: one stream
+        // up per member at 1 Gbps (the root's ingress is wide), three copies down at 1 Gbps
+        // each: A + W / 1G + 11 ms = 30.632624 ms. Faster, but without a transit city TREE
+        // is not considered: DIRECT stays. A transit FPGA at the hub (+5 us) makes it chosen.
+        m = MakeModel(Star("none", "none", 100 * GBPS), 0);
+        const double fat = CHUNK_BITS / GBPS + 11e-3 + WIRE_BITS / GBPS + 11e-3;
+        NS_TEST_ASSERT_MSG_EQ_TOL(fat, 30.632624e-3, TIME_TOL, "hand value");
+        NS_TEST_ASSERT_MSG_EQ_TOL(m->EstimateTreeTime(all, 0, MODEL_BYTES), fat, TIME_TOL, "tree");
+        NS_TEST_ASSERT_MSG_EQ_TOL(m->EstimateSyncTime({all}, {SyncAlgorithm::DIRECT}, MODEL_BYTES),
+                                  3 * WIRE_BITS / GBPS + 11e-3,
+                                  TIME_TOL,
+                                  "direct");
+        NS_TEST_ASSERT_MSG_EQ(m->ChooseAlgorithm(all, MODEL_BYTES),
+                              SyncAlgorithm::DIRECT,
+                              "no transit city: TREE not considered");
+        m = MakeModel(Star("transit", "none", 100 * GBPS), 0);
+        NS_TEST_ASSERT_MSG_EQ_TOL(m->EstimateTreeTime(all, 0, MODEL_BYTES),
+                                  fat + TRANSIT_LATENCY,
+                                  TIME_TOL,
+                                  "one transit city");
+        NS_TEST_ASSERT_MSG_EQ(m->ChooseRoot(all, MODEL_BYTES), 0u, "the wide island");
+        NS_TEST_ASSERT_MSG_EQ(m->ChooseAlgorithm(all, MODEL_BYTES),
+                              SyncAlgorithm::TREE,
+                              "a transit city: TREE considered and chosen");
 
         // Transit at the hub only, service 1.5 Gbps: the three pieces enter H's FPGA on Lm->H
         // with weight 1, so 3x <= 1.5 Gbps: every up stream at 0.5 Gbps; H->L0 and down0 still
