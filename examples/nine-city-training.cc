@@ -194,6 +194,7 @@ struct ExperimentResult
     std::string schedule;       //!< schedule label
     std::string scheduleDetail; //!< name and clique sizes
     std::string cliques;        //!< the cliques of every round, with island names
+    std::string sync;           //!< how the cliques exchanged, e.g. "direct" or "tree@LAX-0"
     TrainingSummary summary;    //!< figures
     std::string roundsCsv;      //!< rounds.csv rows
     std::string consensusCsv;   //!< consensus.csv rows
@@ -478,6 +479,20 @@ RunExperiment(const WanTopology& topology,
     }
 
     ExperimentResult result;
+    // How the cliques exchanged (the helper chose algorithms and roots): says why a row is
+    // as fast as it is.
+    ScheduleCandidate planned;
+    planned.schedule = helper.GetSchedule();
+    for (const SyncRoundEstimate& plan : helper.GetPlans())
+    {
+        planned.roots.push_back(plan.cliqueRoot);
+    }
+    std::vector<std::string> names;
+    for (const WanIsland& island : topology.GetIslands())
+    {
+        names.push_back(island.name);
+    }
+    result.sync = CliqueScheduleHelper::DescribeSync(planned, names);
     if (WanMpi::GetRank() != 0)
     {
         // Rank 0 gathered every island's records and writes the outputs.
@@ -575,7 +590,8 @@ RunJob(const ExperimentJob& job, const ExperimentConfig& config)
     {
         result.cross.emplace(); // a run without the flows: none to report
     }
-    result.cliques = schedule.GetName() + ": " + DescribeCliques(schedule, job.topology);
+    result.cliques = schedule.GetName() + ": " + DescribeCliques(schedule, job.topology) + " (" +
+                     result.sync + ")";
     return result;
 }
 
