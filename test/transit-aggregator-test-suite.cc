@@ -963,17 +963,17 @@ class TransitTestSuite : public TestSuite
 {
   public:
     TransitTestSuite()
-        : TestSuite("transit-aggregator", UNIT)
+        : TestSuite("transit-aggregator")
     {
-        AddTestCase(new TransitMeetTestCase(2), TestCase::QUICK);
-        AddTestCase(new TransitMeetTestCase(3), TestCase::QUICK);
-        AddTestCase(new TransitMeetTestCase(8), TestCase::QUICK);
-        AddTestCase(new TransitLineTestCase, TestCase::QUICK);
-        AddTestCase(new TransitStarTestCase, TestCase::QUICK);
-        AddTestCase(new TransitLossTestCase, TestCase::QUICK);
-        AddTestCase(new TransitSlotExhaustionTestCase, TestCase::QUICK);
-        AddTestCase(new TransitOverlapTestCase, TestCase::QUICK);
-        AddTestCase(new TransitDivertTestCase, TestCase::QUICK);
+        AddTestCase(new TransitMeetTestCase(2));
+        AddTestCase(new TransitMeetTestCase(3));
+        AddTestCase(new TransitMeetTestCase(8));
+        AddTestCase(new TransitLineTestCase);
+        AddTestCase(new TransitStarTestCase);
+        AddTestCase(new TransitLossTestCase);
+        AddTestCase(new TransitSlotExhaustionTestCase);
+        AddTestCase(new TransitOverlapTestCase);
+        AddTestCase(new TransitDivertTestCase);
     }
 };
 
