@@ -68,7 +68,7 @@ FpgaAggregatorNetDevice::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::FpgaAggregatorNetDevice")
-            .SetParent<WanPortDevice>()
+            .SetParent<FpgaAggregatorBase>()
             .SetGroupName("WanTraining")
             .AddConstructor<FpgaAggregatorNetDevice>()
             .AddAttribute("IslandIndex",
@@ -84,24 +84,6 @@ FpgaAggregatorNetDevice::GetTypeId()
                           Ipv4AddressValue(Ipv4Address::GetAny()),
                           MakeIpv4AddressAccessor(&FpgaAggregatorNetDevice::m_islandAddress),
                           MakeIpv4AddressChecker())
-            .AddAttribute("GradientPort",
-                          "UDP destination port of gradient traffic.",
-                          UintegerValue(GradientHeader::DEFAULT_PORT),
-                          MakeUintegerAccessor(&FpgaAggregatorNetDevice::SetGradientPort,
-                                               &FpgaAggregatorNetDevice::GetGradientPort),
-                          MakeUintegerChecker<uint16_t>(1))
-            .AddAttribute("SlotCount",
-                          "Aggregation slots (SwitchML uses 8192); with none free, DATA passes "
-                          "through.",
-                          UintegerValue(8192),
-                          MakeUintegerAccessor(&FpgaAggregatorNetDevice::m_slotCount),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("Timeout",
-                          "A slot not complete this long after it opened is flushed as a "
-                          "partial aggregate carrying its bitmap.",
-                          TimeValue(MilliSeconds(50)),
-                          MakeTimeAccessor(&FpgaAggregatorNetDevice::m_timeout),
-                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("EarlyFlush",
                           "Emit a slot as a partial aggregate as soon as every missing sender "
                           "has gone past its chunk (a later first-pass chunk or its END "
@@ -111,59 +93,17 @@ FpgaAggregatorNetDevice::GetTypeId()
                           MakeBooleanAccessor(&FpgaAggregatorNetDevice::SetEarlyFlush,
                                               &FpgaAggregatorNetDevice::GetEarlyFlush),
                           MakeBooleanChecker())
-            .AddAttribute("PipelineLatency",
-                          "Delay from the last contribution to the aggregate's departure.",
-                          TimeValue(NanoSeconds(500)),
-                          MakeTimeAccessor(&FpgaAggregatorNetDevice::SetPipelineLatency,
-                                           &FpgaAggregatorNetDevice::GetPipelineLatency),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("PortBacklog",
-                          "Packets the island port may hold (waiting or on the wire) before "
-                          "aggregates wait in slot memory instead, leaving as the port drains: "
-                          "a burst of settled or timed-out slots never overflows the port's "
-                          "transmit queue. At most that queue's size.",
-                          UintegerValue(2),
-                          MakeUintegerAccessor(&FpgaAggregatorNetDevice::m_portBacklog),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("ProcessingRate",
-                          "Rate of the aggregation engine (FIFO, service time = size / rate) "
-                          "for inbound gradient packets. 0: line rate of the ports, no extra "
-                          "delay.",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&FpgaAggregatorNetDevice::SetProcessingRate,
-                                               &FpgaAggregatorNetDevice::GetProcessingRate),
-                          MakeDataRateChecker())
-            .AddTraceSource("SlotAllocated",
-                            "A DATA packet opened a slot.",
-                            MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_slotAllocatedTrace),
-                            "ns3::FpgaAggregatorNetDevice::HeaderTracedCallback")
-            .AddTraceSource(
-                "AggregateEmitted",
-                "An AGGREGATE packet left towards the island (complete or partial).",
-                MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_aggregateEmittedTrace),
-                "ns3::FpgaAggregatorNetDevice::AggregateTracedCallback")
             .AddTraceSource("PassThrough",
                             "A packet passed through untouched, with the reason.",
                             MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_passThroughTrace),
-                            "ns3::FpgaAggregatorNetDevice::PassThroughTracedCallback")
-            .AddTraceSource("Overflow",
-                            "A DATA packet found no free slot (it passes through).",
-                            MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_overflowTrace),
-                            "ns3::FpgaAggregatorNetDevice::HeaderTracedCallback")
-            .AddTraceSource("Duplicate",
-                            "A DATA copy from a sender already in its slot was absorbed.",
-                            MakeTraceSourceAccessor(&FpgaAggregatorNetDevice::m_duplicateTrace),
-                            "ns3::FpgaAggregatorNetDevice::DuplicateTracedCallback");
+                            "ns3::FpgaAggregatorNetDevice::PassThroughTracedCallback");
     return tid;
 }
 
 FpgaAggregatorNetDevice::FpgaAggregatorNetDevice()
-    : WanPortDevice(Mac48Address::Allocate(), DEFAULT_MTU),
+    : FpgaAggregatorBase(Mac48Address::Allocate(), DEFAULT_MTU),
       m_islandIndex(0),
-      m_slotCount(0),
-      m_passCount{},
-      m_complete(0),
-      m_partial(0)
+      m_passCount{}
 {
     NS_LOG_FUNCTION(this);
     m_table.SetEmitCallback(MakeCallback(&FpgaAggregatorNetDevice::Emit, this));
@@ -179,12 +119,9 @@ void
 FpgaAggregatorNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_table.Clear();
-    m_output.Clear();
-    m_input.Clear();
     m_islandPort = nullptr;
     m_routerPort = nullptr;
-    WanPortDevice::DoDispose();
+    FpgaAggregatorBase::DoDispose();
 }
 
 void
@@ -242,42 +179,6 @@ bool
 FpgaAggregatorNetDevice::GetEarlyFlush() const
 {
     return m_table.GetEarlyFlush();
-}
-
-void
-FpgaAggregatorNetDevice::SetPipelineLatency(Time latency)
-{
-    m_table.SetPipelineLatency(latency);
-}
-
-Time
-FpgaAggregatorNetDevice::GetPipelineLatency() const
-{
-    return m_table.GetPipelineLatency();
-}
-
-void
-FpgaAggregatorNetDevice::SetProcessingRate(DataRate rate)
-{
-    m_input.SetProcessingRate(rate);
-}
-
-DataRate
-FpgaAggregatorNetDevice::GetProcessingRate() const
-{
-    return m_input.GetProcessingRate();
-}
-
-void
-FpgaAggregatorNetDevice::SetGradientPort(uint16_t port)
-{
-    m_input.SetGradientPort(port);
-}
-
-uint16_t
-FpgaAggregatorNetDevice::GetGradientPort() const
-{
-    return m_input.GetGradientPort();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -401,29 +302,16 @@ FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
 {
     IslandBitmap self;
     self.Set(m_islandIndex);
-    switch (m_table.Offer(header,
-                          fields,
-                          header.GetMembers().Minus(self),
-                          packet,
-                          payloadOffset,
-                          m_slotCount,
-                          m_timeout))
+    switch (Offer(packet, fields, header, header.GetMembers().Minus(self), payloadOffset))
     {
-    case FpgaSlotTable::OPENED:
-        m_slotAllocatedTrace(header);
-        break;
     case FpgaSlotTable::OVERFLOW:
-        m_overflowTrace(header);
         PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_OVERFLOW);
         break;
     case FpgaSlotTable::MISMATCH:
     case FpgaSlotTable::OVERLAP: // not for DATA: one contributor is in the slot or not
         PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_MISMATCH);
         break;
-    case FpgaSlotTable::DUPLICATE:
-        m_duplicateTrace(packet, header);
-        break;
-    case FpgaSlotTable::ADDED:
+    default: // added or absorbed
         break;
     }
 }
@@ -438,34 +326,13 @@ FpgaAggregatorNetDevice::Emit(uint32_t index, bool complete)
                            << " aggregate of " << slot.contributors << " of " << slot.expected);
     // Source: the first contributor (so the island sees a peer's address and port, as it
     // would for a DATA packet); destination: the island.
-    const Ipv4Address destination =
-        m_islandAddress == Ipv4Address::GetAny() ? slot.fields.destination : m_islandAddress;
-    GradientHeader out;
-    Ptr<Packet> packet = m_output.MakeAggregate(slot,
-                                                slot.settled ? GradientHeader::FLAG_SETTLED : 0,
-                                                destination,
-                                                GetGradientPort(),
-                                                out);
-
-    // Free the slot before sending: the trace sinks and the send see a consistent table.
-    // Its deadline, if any, goes stale and the table's timer skips it.
-    m_table.Free(index);
-    if (complete)
-    {
-        ++m_complete;
-    }
-    else
-    {
-        ++m_partial;
-    }
-    m_aggregateEmittedTrace(packet, out, complete);
-    if (!m_outputConfigured)
-    {
-        // Now, not when the port is attached: its DataRate may be set after that.
-        m_output.Configure(m_islandPort, m_islandBroadcast, WanWire::IPV4_ETHERTYPE, m_portBacklog);
-        m_outputConfigured = true;
-    }
-    m_output.SendAggregate(packet);
+    EmitAggregate(index,
+                  complete,
+                  slot.settled ? GradientHeader::FLAG_SETTLED : 0,
+                  m_islandAddress == Ipv4Address::GetAny() ? slot.fields.destination
+                                                           : m_islandAddress,
+                  m_islandPort,
+                  m_islandBroadcast);
 }
 
 void
@@ -495,45 +362,9 @@ FpgaAggregatorNetDevice::GetPassThroughCount(PassReason reason) const
 }
 
 uint64_t
-FpgaAggregatorNetDevice::GetAggregatedCount() const
-{
-    return m_table.GetAggregatedCount();
-}
-
-uint64_t
-FpgaAggregatorNetDevice::GetDuplicateCount() const
-{
-    return m_table.GetDuplicateCount();
-}
-
-uint64_t
-FpgaAggregatorNetDevice::GetCompleteCount() const
-{
-    return m_complete;
-}
-
-uint64_t
 FpgaAggregatorNetDevice::GetEarlyFlushCount() const
 {
     return m_table.GetEarlyFlushCount();
-}
-
-uint64_t
-FpgaAggregatorNetDevice::GetPartialCount() const
-{
-    return m_partial;
-}
-
-uint64_t
-FpgaAggregatorNetDevice::GetWrapCount() const
-{
-    return m_table.GetWrapCount();
-}
-
-uint32_t
-FpgaAggregatorNetDevice::GetSlotsInUse() const
-{
-    return m_table.GetSlotsInUse();
 }
 
 // The NetDevice interface (a bump in the wire, invisible to IP) is WanPortDevice's.

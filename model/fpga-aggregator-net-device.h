@@ -5,11 +5,9 @@
 #ifndef FPGA_AGGREGATOR_NET_DEVICE_H
 #define FPGA_AGGREGATOR_NET_DEVICE_H
 
-#include "fpga-input-stage.h"
-#include "fpga-output-stage.h"
+#include "fpga-aggregator-base.h"
 #include "fpga-slot-table.h"
 #include "gradient-header.h"
-#include "wan-port-device.h"
 #include "wan-wire.h"
 
 #include "ns3/data-rate.h"
@@ -61,10 +59,10 @@ class Packet;
  * summed by the island.
  *
  * The device moves packets and decides what is aggregated; the slots, their deadlines and the
- * frontiers are its FpgaSlotTable, which tells the device when to emit a slot. Its way in
- * (engine queue, parsing) is an FpgaInputStage, its way out an FpgaOutputStage.
+ * frontiers are its FpgaSlotTable, which tells the device when to emit a slot; the table, the
+ * way in and out, the common attributes, counters and traces are FpgaAggregatorBase's.
  */
-class FpgaAggregatorNetDevice : public WanPortDevice
+class FpgaAggregatorNetDevice : public FpgaAggregatorBase
 {
   public:
     /** Why a packet passed through without aggregation (trace argument, counter index). */
@@ -87,30 +85,10 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     static const char* PassReasonName(PassReason reason);
 
     /**
-     * TracedCallback signature for AggregateEmitted.
-     * \param packet the AGGREGATE packet (IPv4 header included)
-     * \param header its gradient header
-     * \param complete true if every expected contributor is in the bitmap
-     */
-    typedef void (*AggregateTracedCallback)(Ptr<const Packet> packet,
-                                            const GradientHeader& header,
-                                            bool complete);
-    /**
      * TracedCallback signature for PassThrough.
      * \param packet the packet (IPv4 header included) \param reason why it passed
      */
     typedef void (*PassThroughTracedCallback)(Ptr<const Packet> packet, PassReason reason);
-    /**
-     * TracedCallback signature for SlotAllocated and Overflow.
-     * \param header the gradient header of the packet that opened (or could not open) a slot
-     */
-    typedef void (*HeaderTracedCallback)(const GradientHeader& header);
-    /**
-     * TracedCallback signature for Duplicate.
-     * \param packet the absorbed copy (IPv4 header included) \param header its gradient header
-     */
-    typedef void (*DuplicateTracedCallback)(Ptr<const Packet> packet, const GradientHeader& header);
-
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
     FpgaAggregatorNetDevice();
@@ -129,20 +107,8 @@ class FpgaAggregatorNetDevice : public WanPortDevice
 
     /** \param reason a reason \return packets passed through for it */
     uint64_t GetPassThroughCount(PassReason reason) const;
-    /** \return DATA packets absorbed into a slot (duplicates excluded) */
-    uint64_t GetAggregatedCount() const;
-    /** \return DATA copies from a sender already in their slot (absorbed, not added) */
-    uint64_t GetDuplicateCount() const;
-    /** \return complete AGGREGATE packets emitted */
-    uint64_t GetCompleteCount() const;
-    /** \return partial AGGREGATE packets emitted after a timeout */
-    uint64_t GetPartialCount() const;
     /** \return partial AGGREGATE packets emitted early: every missing sender had gone past */
     uint64_t GetEarlyFlushCount() const;
-    /** \return element additions that wrapped around (int32 overflow) */
-    uint64_t GetWrapCount() const;
-    /** \return slots in use now */
-    uint32_t GetSlotsInUse() const;
 
   protected:
     void DoDispose() override;
@@ -192,18 +158,6 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     void SetEarlyFlush(bool earlyFlush);
     /** \return attribute EarlyFlush */
     bool GetEarlyFlush() const;
-    /** \param latency attribute PipelineLatency (kept by the slot table) */
-    void SetPipelineLatency(Time latency);
-    /** \return attribute PipelineLatency */
-    Time GetPipelineLatency() const;
-    /** \param rate attribute ProcessingRate (kept by the input stage) */
-    void SetProcessingRate(DataRate rate);
-    /** \return attribute ProcessingRate */
-    DataRate GetProcessingRate() const;
-    /** \param port attribute GradientPort (kept by the input stage) */
-    void SetGradientPort(uint16_t port);
-    /** \return attribute GradientPort */
-    uint16_t GetGradientPort() const;
     /**
      * \brief Build the AGGREGATE packet of a slot, send it to the island, free the slot
      *        (the slot table's emit callback).
@@ -220,36 +174,20 @@ class FpgaAggregatorNetDevice : public WanPortDevice
                      uint16_t protocol,
                      PassReason reason);
 
-    Ptr<NetDevice> m_islandPort;    //!< towards the island
-    FpgaOutputStage m_output;       //!< aggregates on their way to the island port
-    bool m_outputConfigured{false}; //!< m_output knows the port
-    Ptr<NetDevice> m_routerPort;    //!< towards the router
+    Ptr<NetDevice> m_islandPort; //!< towards the island
+    Ptr<NetDevice> m_routerPort; //!< towards the router
 
     // Attributes
     uint32_t m_islandIndex;      //!< the island served
-    uint32_t m_slotCount;        //!< slot capacity
-    Time m_timeout;              //!< partial flush after this long
-    uint32_t m_portBacklog;      //!< packets the island port may hold before aggregates wait
     Ipv4Address m_islandAddress; //!< destination of aggregates; 0.0.0.0 = learn
 
-    FpgaSlotTable m_table;     //!< slots, deadlines, frontiers (EarlyFlush, PipelineLatency)
-    FpgaInputStage m_input;    //!< engine queue and parsing (ProcessingRate, GradientPort)
-    GradientHeader m_parsed;   //!< the header Process() parses into (reused: no per-packet init)
     Address m_islandBroadcast; //!< island port's broadcast address (cached)
     Address m_routerBroadcast; //!< router port's broadcast address (cached)
 
     // Counters
     uint64_t m_passCount[PASS_REASON_COUNT]; //!< per pass-through reason
-    uint64_t m_complete;                     //!< complete aggregates
-    uint64_t m_partial;                      //!< partial aggregates
 
-    // Trace sources
-    TracedCallback<const GradientHeader&> m_slotAllocatedTrace; //!< SlotAllocated
-    TracedCallback<Ptr<const Packet>, const GradientHeader&, bool>
-        m_aggregateEmittedTrace;                                               //!< AggregateEmitted
-    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace;          //!< PassThrough
-    TracedCallback<const GradientHeader&> m_overflowTrace;                     //!< Overflow
-    TracedCallback<Ptr<const Packet>, const GradientHeader&> m_duplicateTrace; //!< Duplicate
+    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace; //!< PassThrough
 };
 
 } // namespace ns3

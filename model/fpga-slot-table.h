@@ -25,10 +25,13 @@ class Packet;
 
 /**
  * \ingroup wan-training
- * \brief The aggregation memory of an FpgaAggregatorNetDevice: its slots, their deadlines,
- *        the senders' frontiers, and when a slot is settled and must be emitted.
+ * \brief The aggregation memory of an FPGA (FpgaAggregatorNetDevice at the edge,
+ *        TransitAggregatorNetDevice beside a router): its slots, their deadlines, the senders'
+ *        frontiers, and when a slot is settled and must be emitted.
  *
  * One slot per (job, round, clique, chunk), pooled so its sum buffer's memory is reused. A
+ * piece added to a slot is one sender's DATA or an aggregate of several (its contributor
+ * bitmap); it is added only if disjoint from what the slot holds. A
  * slot is settled when every expected sender has contributed, or (early flush) when every
  * missing sender's first pass has gone past its chunk; it is then emitted after the pipeline
  * latency. A slot still open at its deadline is emitted at once as a partial aggregate.

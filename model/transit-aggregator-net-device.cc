@@ -62,78 +62,20 @@ TransitAggregatorNetDevice::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::TransitAggregatorNetDevice")
-            .SetParent<WanPortDevice>()
+            .SetParent<FpgaAggregatorBase>()
             .SetGroupName("WanTraining")
             .AddConstructor<TransitAggregatorNetDevice>()
-            .AddAttribute("GradientPort",
-                          "UDP destination port of gradient traffic.",
-                          UintegerValue(GradientHeader::DEFAULT_PORT),
-                          MakeUintegerAccessor(&TransitAggregatorNetDevice::SetGradientPort,
-                                               &TransitAggregatorNetDevice::GetGradientPort),
-                          MakeUintegerChecker<uint16_t>(1))
-            .AddAttribute("SlotCount",
-                          "Aggregation slots; with none free, a piece passes through.",
-                          UintegerValue(8192),
-                          MakeUintegerAccessor(&TransitAggregatorNetDevice::m_slotCount),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("Timeout",
-                          "A slot not complete this long after it opened leaves as a partial "
-                          "aggregate carrying its bitmap.",
-                          TimeValue(MilliSeconds(50)),
-                          MakeTimeAccessor(&TransitAggregatorNetDevice::m_timeout),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("PipelineLatency",
-                          "Delay from the last piece of a slot to the aggregate's departure.",
-                          TimeValue(NanoSeconds(500)),
-                          MakeTimeAccessor(&TransitAggregatorNetDevice::SetPipelineLatency,
-                                           &TransitAggregatorNetDevice::GetPipelineLatency),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("ProcessingRate",
-                          "Rate of the aggregation engine (FIFO, service time = size / rate). "
-                          "0: line rate of the port, no extra delay.",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&TransitAggregatorNetDevice::SetProcessingRate,
-                                               &TransitAggregatorNetDevice::GetProcessingRate),
-                          MakeDataRateChecker())
-            .AddAttribute("PortBacklog",
-                          "Packets the router port may hold (waiting or on the wire) before "
-                          "aggregates wait in slot memory instead. At most that queue's size.",
-                          UintegerValue(2),
-                          MakeUintegerAccessor(&TransitAggregatorNetDevice::m_portBacklog),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddTraceSource(
-                "SlotAllocated",
-                "A piece opened a slot.",
-                MakeTraceSourceAccessor(&TransitAggregatorNetDevice::m_slotAllocatedTrace),
-                "ns3::TransitAggregatorNetDevice::HeaderTracedCallback")
-            .AddTraceSource(
-                "AggregateEmitted",
-                "An AGGREGATE left towards its root (complete or partial).",
-                MakeTraceSourceAccessor(&TransitAggregatorNetDevice::m_aggregateEmittedTrace),
-                "ns3::TransitAggregatorNetDevice::AggregateTracedCallback")
             .AddTraceSource(
                 "PassThrough",
                 "A packet went back to the router untouched, with the reason.",
                 MakeTraceSourceAccessor(&TransitAggregatorNetDevice::m_passThroughTrace),
-                "ns3::TransitAggregatorNetDevice::PassThroughTracedCallback")
-            .AddTraceSource("Overflow",
-                            "A piece found no free slot (it passes through).",
-                            MakeTraceSourceAccessor(&TransitAggregatorNetDevice::m_overflowTrace),
-                            "ns3::TransitAggregatorNetDevice::HeaderTracedCallback")
-            .AddTraceSource("Duplicate",
-                            "A piece whose contributors were all in its slot was absorbed.",
-                            MakeTraceSourceAccessor(&TransitAggregatorNetDevice::m_duplicateTrace),
-                            "ns3::TransitAggregatorNetDevice::DuplicateTracedCallback");
+                "ns3::TransitAggregatorNetDevice::PassThroughTracedCallback");
     return tid;
 }
 
 TransitAggregatorNetDevice::TransitAggregatorNetDevice()
-    : WanPortDevice(Mac48Address::Allocate(), DEFAULT_MTU),
-      m_slotCount(0),
-      m_portBacklog(1),
-      m_passCount{},
-      m_complete(0),
-      m_partial(0)
+    : FpgaAggregatorBase(Mac48Address::Allocate(), DEFAULT_MTU),
+      m_passCount{}
 {
     NS_LOG_FUNCTION(this);
     // Pieces come up from several directions, not one sender's chunks in order: only the
@@ -152,12 +94,9 @@ void
 TransitAggregatorNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_table.Clear();
-    m_output.Clear();
-    m_input.Clear();
     m_roots.clear();
     m_routerPort = nullptr;
-    WanPortDevice::DoDispose();
+    FpgaAggregatorBase::DoDispose();
 }
 
 void
@@ -194,42 +133,6 @@ TransitAggregatorNetDevice::GetBelow(Ipv4Address address) const
 {
     auto root = m_roots.find(address.Get());
     return root == m_roots.end() ? IslandBitmap() : root->second.below;
-}
-
-void
-TransitAggregatorNetDevice::SetPipelineLatency(Time latency)
-{
-    m_table.SetPipelineLatency(latency);
-}
-
-Time
-TransitAggregatorNetDevice::GetPipelineLatency() const
-{
-    return m_table.GetPipelineLatency();
-}
-
-void
-TransitAggregatorNetDevice::SetProcessingRate(DataRate rate)
-{
-    m_input.SetProcessingRate(rate);
-}
-
-DataRate
-TransitAggregatorNetDevice::GetProcessingRate() const
-{
-    return m_input.GetProcessingRate();
-}
-
-void
-TransitAggregatorNetDevice::SetGradientPort(uint16_t port)
-{
-    m_input.SetGradientPort(port);
-}
-
-uint16_t
-TransitAggregatorNetDevice::GetGradientPort() const
-{
-    return m_input.GetGradientPort();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -306,16 +209,8 @@ TransitAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
                                       const IslandBitmap& expected,
                                       uint32_t payloadOffset)
 {
-    switch (m_table.Offer(header, fields, expected, packet, payloadOffset, m_slotCount, m_timeout))
+    switch (Offer(packet, fields, header, expected, payloadOffset))
     {
-    case FpgaSlotTable::OPENED:
-        m_slotAllocatedTrace(header);
-        break;
-    case FpgaSlotTable::ADDED:
-        break;
-    case FpgaSlotTable::DUPLICATE:
-        m_duplicateTrace(packet, header);
-        break;
     case FpgaSlotTable::OVERLAP:
         PassThrough(packet, WanWire::IPV4_ETHERTYPE, PASS_OVERLAP);
         break;
@@ -323,8 +218,9 @@ TransitAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
         PassThrough(packet, WanWire::IPV4_ETHERTYPE, PASS_MISMATCH);
         break;
     case FpgaSlotTable::OVERFLOW:
-        m_overflowTrace(header);
         PassThrough(packet, WanWire::IPV4_ETHERTYPE, PASS_OVERFLOW);
+        break;
+    default: // added or absorbed
         break;
     }
 }
@@ -339,22 +235,12 @@ TransitAggregatorNetDevice::Emit(uint32_t index, bool complete)
                           << slot.contributors << " of " << slot.expected << " to "
                           << slot.fields.destination);
     // Every piece of a slot goes to the same root: the first one's destination.
-    GradientHeader out;
-    Ptr<Packet> packet = m_output.MakeAggregate(slot,
-                                                GradientHeader::FLAG_REDUCE,
-                                                slot.fields.destination,
-                                                GetGradientPort(),
-                                                out);
-    m_table.Free(index);
-    ++(complete ? m_complete : m_partial);
-    m_aggregateEmittedTrace(packet, out, complete);
-    if (!m_outputConfigured)
-    {
-        // Now, not when the port is attached: its DataRate may be set after that.
-        m_output.Configure(m_routerPort, m_routerBroadcast, WanWire::IPV4_ETHERTYPE, m_portBacklog);
-        m_outputConfigured = true;
-    }
-    m_output.SendAggregate(packet);
+    EmitAggregate(index,
+                  complete,
+                  GradientHeader::FLAG_REDUCE,
+                  slot.fields.destination,
+                  m_routerPort,
+                  m_routerBroadcast);
 }
 
 void
@@ -378,42 +264,6 @@ TransitAggregatorNetDevice::GetPassThroughCount(PassReason reason) const
 {
     NS_ABORT_MSG_IF(reason >= PASS_REASON_COUNT, "bad pass-through reason " << reason);
     return m_passCount[reason];
-}
-
-uint64_t
-TransitAggregatorNetDevice::GetAggregatedCount() const
-{
-    return m_table.GetAggregatedCount();
-}
-
-uint64_t
-TransitAggregatorNetDevice::GetDuplicateCount() const
-{
-    return m_table.GetDuplicateCount();
-}
-
-uint64_t
-TransitAggregatorNetDevice::GetCompleteCount() const
-{
-    return m_complete;
-}
-
-uint64_t
-TransitAggregatorNetDevice::GetPartialCount() const
-{
-    return m_partial;
-}
-
-uint64_t
-TransitAggregatorNetDevice::GetWrapCount() const
-{
-    return m_table.GetWrapCount();
-}
-
-uint32_t
-TransitAggregatorNetDevice::GetSlotsInUse() const
-{
-    return m_table.GetSlotsInUse();
 }
 
 } // namespace ns3

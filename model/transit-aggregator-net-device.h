@@ -5,16 +5,12 @@
 #ifndef TRANSIT_AGGREGATOR_NET_DEVICE_H
 #define TRANSIT_AGGREGATOR_NET_DEVICE_H
 
-#include "fpga-input-stage.h"
-#include "fpga-output-stage.h"
+#include "fpga-aggregator-base.h"
 #include "fpga-slot-table.h"
 #include "gradient-header.h"
 #include "island-bitmap.h"
-#include "wan-port-device.h"
 
-#include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
-#include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -46,9 +42,11 @@ class Packet;
  * as a partial AGGREGATE carrying its bitmap. With no free slot, a piece passes through; one
  * that shares some but not all of its contributors with its slot passes through untouched (a
  * sum cannot be split); one whose contributors are all in the slot already is a duplicate,
- * absorbed and counted.
+ * absorbed and counted. The attributes (SlotCount, Timeout, PipelineLatency, ProcessingRate,
+ * PortBacklog, GradientPort), counters and traces common to both FPGAs are
+ * FpgaAggregatorBase's.
  */
-class TransitAggregatorNetDevice : public WanPortDevice
+class TransitAggregatorNetDevice : public FpgaAggregatorBase
 {
   public:
     /** Why a packet went back to the router without aggregation (trace argument, counter). */
@@ -71,30 +69,10 @@ class TransitAggregatorNetDevice : public WanPortDevice
     static const char* PassReasonName(PassReason reason);
 
     /**
-     * TracedCallback signature for AggregateEmitted.
-     * \param packet the AGGREGATE packet (IPv4 header included)
-     * \param header its gradient header
-     * \param complete true if every expected contributor is in the bitmap
-     */
-    typedef void (*AggregateTracedCallback)(Ptr<const Packet> packet,
-                                            const GradientHeader& header,
-                                            bool complete);
-    /**
      * TracedCallback signature for PassThrough.
      * \param packet the packet (IPv4 header included) \param reason why it passed
      */
     typedef void (*PassThroughTracedCallback)(Ptr<const Packet> packet, PassReason reason);
-    /**
-     * TracedCallback signature for SlotAllocated and Overflow.
-     * \param header the gradient header of the piece that opened (or could not open) a slot
-     */
-    typedef void (*HeaderTracedCallback)(const GradientHeader& header);
-    /**
-     * TracedCallback signature for Duplicate.
-     * \param packet the absorbed piece (IPv4 header included) \param header its gradient header
-     */
-    typedef void (*DuplicateTracedCallback)(Ptr<const Packet> packet, const GradientHeader& header);
-
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
     TransitAggregatorNetDevice();
@@ -120,18 +98,6 @@ class TransitAggregatorNetDevice : public WanPortDevice
 
     /** \param reason a reason \return packets passed through for it */
     uint64_t GetPassThroughCount(PassReason reason) const;
-    /** \return pieces added to a slot (duplicates excluded) */
-    uint64_t GetAggregatedCount() const;
-    /** \return pieces whose contributors were all in their slot already (absorbed) */
-    uint64_t GetDuplicateCount() const;
-    /** \return complete aggregates emitted */
-    uint64_t GetCompleteCount() const;
-    /** \return partial aggregates emitted after a timeout */
-    uint64_t GetPartialCount() const;
-    /** \return element additions that wrapped around (int32 overflow) */
-    uint64_t GetWrapCount() const;
-    /** \return slots in use now */
-    uint32_t GetSlotsInUse() const;
 
   protected:
     void DoDispose() override;
@@ -184,46 +150,12 @@ class TransitAggregatorNetDevice : public WanPortDevice
      * \param packet the packet \param protocol its EtherType \param reason why it passes
      */
     void PassThrough(Ptr<const Packet> packet, uint16_t protocol, PassReason reason);
-    /** \param latency attribute PipelineLatency (kept by the slot table) */
-    void SetPipelineLatency(Time latency);
-    /** \return attribute PipelineLatency */
-    Time GetPipelineLatency() const;
-    /** \param rate attribute ProcessingRate (kept by the input stage) */
-    void SetProcessingRate(DataRate rate);
-    /** \return attribute ProcessingRate */
-    DataRate GetProcessingRate() const;
-    /** \param port attribute GradientPort (kept by the input stage) */
-    void SetGradientPort(uint16_t port);
-    /** \return attribute GradientPort */
-    uint16_t GetGradientPort() const;
-
-    Ptr<NetDevice> m_routerPort;    //!< towards the router
-    Address m_routerBroadcast;      //!< router port's broadcast address (cached)
-    FpgaInputStage m_input;         //!< engine queue and parsing
-    FpgaSlotTable m_table;          //!< slots and deadlines
-    FpgaOutputStage m_output;       //!< aggregates on their way to the router port
-    bool m_outputConfigured{false}; //!< m_output knows the port
-    GradientHeader m_parsed;        //!< the header Process() parses into (reused)
+    Ptr<NetDevice> m_routerPort; //!< towards the router
+    Address m_routerBroadcast;   //!< router port's broadcast address (cached)
     /** Roots by address (host order). */
     std::unordered_map<uint32_t, Root> m_roots;
-
-    // Attributes
-    uint32_t m_slotCount;   //!< slot capacity
-    Time m_timeout;         //!< partial flush after this long
-    uint32_t m_portBacklog; //!< packets the router port may hold before aggregates wait
-
-    // Counters
-    uint64_t m_passCount[PASS_REASON_COUNT]; //!< per pass-through reason
-    uint64_t m_complete;                     //!< complete aggregates
-    uint64_t m_partial;                      //!< partial aggregates
-
-    // Trace sources
-    TracedCallback<const GradientHeader&> m_slotAllocatedTrace; //!< SlotAllocated
-    TracedCallback<Ptr<const Packet>, const GradientHeader&, bool>
-        m_aggregateEmittedTrace;                                               //!< AggregateEmitted
-    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace;          //!< PassThrough
-    TracedCallback<const GradientHeader&> m_overflowTrace;                     //!< Overflow
-    TracedCallback<Ptr<const Packet>, const GradientHeader&> m_duplicateTrace; //!< Duplicate
+    uint64_t m_passCount[PASS_REASON_COUNT];                          //!< per pass-through reason
+    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace; //!< PassThrough
 };
 
 } // namespace ns3

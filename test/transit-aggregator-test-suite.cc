@@ -239,6 +239,7 @@ class TransitTestCase : public TestCase
         bool resend;          //!< FLAG_RETRANSMISSION
         /** Empty: a DATA of the sender's; else an AGGREGATE of these (not counted in m_sent) */
         IslandBitmap aggregateOf;
+        bool plain{false}; //!< without FLAG_REDUCE (DIRECT traffic)
     };
 
     /** \brief Schedule a crafted piece. \param at when \param c the piece */
@@ -257,7 +258,7 @@ class TransitTestCase : public TestCase
         GradientHeader header;
         const bool crafted = !c.aggregateOf.IsEmpty();
         header.SetType(crafted ? GradientHeader::AGGREGATE : GradientHeader::DATA);
-        header.SetFlags(GradientHeader::FLAG_REDUCE |
+        header.SetFlags((c.plain ? 0 : GradientHeader::FLAG_REDUCE) |
                         (c.resend ? GradientHeader::FLAG_RETRANSMISSION : 0));
         header.SetJobId(JOB);
         header.SetRound(ROUND);
@@ -895,22 +896,84 @@ class TransitOverlapTestCase : public TransitTestCase
 
 /**
  * \ingroup wan-training-tests
+ * Only reduction-tree pieces are diverted: R -- T -- L0, L1 (transit at T). DATA without
+ * FLAG_REDUCE (a DIRECT exchange's) from l0 and l1 crosses T's router without reaching the
+ * FPGA and arrives as sent; the same chunk with FLAG_REDUCE is diverted and added.
+ */
+class TransitDivertTestCase : public TransitTestCase
+{
+  public:
+    TransitDivertTestCase()
+        : TransitTestCase("only reduction-tree pieces are diverted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Net net;
+        net.City("R");
+        net.City("T", "transit");
+        net.Link("R", "T");
+        for (const char* code : {"L0", "L1"})
+        {
+            net.City(code);
+            net.Link("T", code);
+        }
+        net.Island("r", "R");
+        net.Island("l0", "L0");
+        net.Island("l1", "L1");
+        Build(net);
+        const uint32_t r = net.islands.at("r");
+        const IslandBitmap members = net.Of({"r", "l0", "l1"});
+        for (const char* name : {"l0", "l1"})
+        {
+            Chunk plain{net.islands.at(name), r, members, 0, 0, 1, false, IslandBitmap()};
+            plain.plain = true;
+            SendPieceAt(MilliSeconds(1), plain);
+            SendAt(MilliSeconds(2), net.islands.at(name), r, members, 1, 0, 1);
+        }
+        Run();
+        const Ptr<WanRouterNetDevice> router = m_helper->GetRouter(net.cities.at("T"));
+        const Ptr<TransitAggregatorNetDevice> t = m_helper->GetTransit(net.cities.at("T"));
+        NS_TEST_EXPECT_MSG_EQ(router->GetDivertCount(), 2, "the two REDUCE pieces only");
+        NS_TEST_EXPECT_MSG_EQ(t->GetAggregatedCount(), 2, "both added");
+        NS_TEST_EXPECT_MSG_EQ(t->GetCompleteCount(), 1, "into one aggregate");
+        const std::vector<Piece>& direct = m_received[(ChunkKey{0, 0})];
+        NS_TEST_EXPECT_MSG_EQ(direct.size(), 2, "both plain DATA arrived");
+        for (const Piece& p : direct)
+        {
+            NS_TEST_EXPECT_MSG_EQ(+p.header.GetType(), +GradientHeader::DATA, "as DATA");
+            NS_TEST_EXPECT_MSG_EQ(p.header.GetFlags(),
+                                  GradientHeader::FLAG_REAL_PAYLOAD,
+                                  "as sent");
+            NS_TEST_EXPECT_MSG_EQ((p.values == Values(p.header.GetSender(), 0, 0)), true, "intact");
+        }
+        CheckChunk(1, 0, members.Minus(Bitmap({r})));
+        NS_TEST_EXPECT_MSG_EQ(m_received[(ChunkKey{1, 0})].size(), 1, "one aggregate");
+        Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * The transit FPGAs' suite.
  */
 class TransitTestSuite : public TestSuite
 {
   public:
     TransitTestSuite()
-        : TestSuite("transit-aggregator", UNIT)
+        : TestSuite("transit-aggregator")
     {
-        AddTestCase(new TransitMeetTestCase(2), TestCase::QUICK);
-        AddTestCase(new TransitMeetTestCase(3), TestCase::QUICK);
-        AddTestCase(new TransitMeetTestCase(8), TestCase::QUICK);
-        AddTestCase(new TransitLineTestCase, TestCase::QUICK);
-        AddTestCase(new TransitStarTestCase, TestCase::QUICK);
-        AddTestCase(new TransitLossTestCase, TestCase::QUICK);
-        AddTestCase(new TransitSlotExhaustionTestCase, TestCase::QUICK);
-        AddTestCase(new TransitOverlapTestCase, TestCase::QUICK);
+        AddTestCase(new TransitMeetTestCase(2));
+        AddTestCase(new TransitMeetTestCase(3));
+        AddTestCase(new TransitMeetTestCase(8));
+        AddTestCase(new TransitLineTestCase);
+        AddTestCase(new TransitStarTestCase);
+        AddTestCase(new TransitLossTestCase);
+        AddTestCase(new TransitSlotExhaustionTestCase);
+        AddTestCase(new TransitOverlapTestCase);
+        AddTestCase(new TransitDivertTestCase);
     }
 };
 
