@@ -458,6 +458,23 @@ TrainingHelper::Install()
     return apps;
 }
 
+bool
+TrainingHelper::HasLocalSlotsInUse() const
+{
+    std::vector<Ptr<FpgaAggregatorBase>> fpgas;
+    for (uint32_t i = 0; i < m_topology.GetTopology().GetIslands().size(); ++i)
+    {
+        fpgas.push_back(m_topology.GetFpga(i));
+    }
+    for (uint32_t c = 0; c < m_topology.GetTopology().GetCities().size(); ++c)
+    {
+        fpgas.push_back(m_topology.GetTransit(c));
+    }
+    return std::any_of(fpgas.begin(), fpgas.end(), [](const Ptr<FpgaAggregatorBase>& fpga) {
+        return fpga && IsLocal(fpga->GetNode()) && fpga->GetSlotsInUse() > 0;
+    });
+}
+
 std::vector<Ptr<NetDevice>>
 TrainingHelper::GetLinkDevices()
 {

@@ -149,6 +149,8 @@ class TrainingHelper
     uint64_t GetHeldStarts() const;
     /** \return the cost model's mean per-island sync time over the rounds replayed, s */
     double GetEstimatedSync() const;
+    /** \return true if an FPGA (edge or transit) on this rank holds an open slot */
+    bool HasLocalSlotsInUse() const;
     /** \return every point-to-point device of the simulation (module's or stock) */
     static std::vector<Ptr<NetDevice>> GetLinkDevices();
     /**
