@@ -7,6 +7,8 @@
  * chunk layout, not from the cost model.
  */
 
+// ctest-suite: transit-tree
+
 #include "ns3/chunk-layout.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/gradient-header.h"
