@@ -26,13 +26,6 @@ NS_LOG_COMPONENT_DEFINE("FpgaAggregatorNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(FpgaAggregatorNetDevice);
 
-namespace
-{
-
-constexpr uint16_t DEFAULT_MTU = 9000; //!< informational MTU of the device
-
-} // namespace
-
 const char*
 FpgaAggregatorNetDevice::PassReasonName(PassReason reason)
 {
@@ -101,7 +94,7 @@ FpgaAggregatorNetDevice::GetTypeId()
 }
 
 FpgaAggregatorNetDevice::FpgaAggregatorNetDevice()
-    : FpgaAggregatorBase(Mac48Address::Allocate(), DEFAULT_MTU),
+    : FpgaAggregatorBase(Mac48Address::Allocate(), WanWire::DEFAULT_MTU),
       m_islandIndex(0),
       m_passCount{}
 {

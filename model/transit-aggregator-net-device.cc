@@ -20,13 +20,6 @@ NS_LOG_COMPONENT_DEFINE("TransitAggregatorNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(TransitAggregatorNetDevice);
 
-namespace
-{
-
-constexpr uint16_t DEFAULT_MTU = 9000; //!< informational MTU of the device
-
-} // namespace
-
 const char*
 TransitAggregatorNetDevice::PassReasonName(PassReason reason)
 {
@@ -74,7 +67,7 @@ TransitAggregatorNetDevice::GetTypeId()
 }
 
 TransitAggregatorNetDevice::TransitAggregatorNetDevice()
-    : FpgaAggregatorBase(Mac48Address::Allocate(), DEFAULT_MTU),
+    : FpgaAggregatorBase(Mac48Address::Allocate(), WanWire::DEFAULT_MTU),
       m_passCount{}
 {
     NS_LOG_FUNCTION(this);
