@@ -230,6 +230,13 @@ TreeExchange::ReceiveDown(const GradientHeader& header,
         ++m_context.dropped; // a member hears only its root's totals
         return;
     }
+    if (!IsStarted())
+    {
+        // It cannot hold this island (the root gave up on it), and the own values to add are
+        // not known yet: the chunk is asked for again once the exchange runs.
+        ++m_context.dropped;
+        return;
+    }
     IslandBitmap root;
     root.Set(m_config.root);
     EchoCongestion(root);

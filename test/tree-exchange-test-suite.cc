@@ -540,8 +540,9 @@ class TreeRootUnitTestCase : public TreeUnitTestCase
 /**
  * \ingroup wan-training-tests
  * \brief A member sends its chunks up with FLAG_REDUCE, resends one the root asks for, NACKs a
- *        gap in the root's totals, drops what is not its root's total, and averages: a total
- *        holding it as is, a total the root made without it with its own values added.
+ *        gap in the root's totals, drops what is not its root's total (and a total before its
+ *        start), and averages: a total holding it as is, a total the root made without it with
+ *        its own values added.
  */
 class TreeMemberUnitTestCase : public TreeUnitTestCase
 {
@@ -571,6 +572,8 @@ class TreeMemberUnitTestCase : public TreeUnitTestCase
         const std::vector<std::vector<int32_t>> total = {{100, 200}, {-300, 400}, {500, -600}};
         const uint16_t real = GradientHeader::FLAG_REAL_PAYLOAD;
         using G = GradientHeader;
+        // Before its start a member cannot take a total without it (its values are not known).
+        Deliver(ex, MicroSeconds(500), Header(G::AGGREGATE, 0, 2, {0, 2, 3}, real), total[2]);
         Simulator::Schedule(MilliSeconds(1), [ex, own]() { ex->Start(own); });
         Deliver(ex, MilliSeconds(2), Header(G::AGGREGATE, 0, 0, {0, 1, 2, 3}, real), total[0]);
         // Not its root's total: from a member, and one going up.
@@ -619,7 +622,9 @@ class TreeMemberUnitTestCase : public TreeUnitTestCase
         }
         NS_TEST_EXPECT_MSG_EQ(nacks, 2u, "the gap asked for once, two copies");
         NS_TEST_EXPECT_MSG_EQ(ends, 1u, "one END up");
-        NS_TEST_EXPECT_MSG_EQ(m_context.dropped, 2u, "a member's packet and one going up");
+        NS_TEST_EXPECT_MSG_EQ(m_context.dropped,
+                              3u,
+                              "a total before the start, a member's packet and one going up");
         NS_TEST_EXPECT_MSG_EQ(m_completed, 1u, "the round ended once");
         NS_TEST_EXPECT_MSG_EQ(ex->IsAbandoned(), false, "not abandoned");
 
