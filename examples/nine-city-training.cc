@@ -106,8 +106,13 @@ constexpr double DEFAULT_MAX_WALL_TIME_S = 24 * 3600;
 const char PROGRAM[] = "nine-city-training";
 /** Wall seconds between progress lines. */
 constexpr double PROGRESS_SECONDS = 5.0;
-/** The capability sets --capabilities=all runs, in order. */
-const std::vector<std::string> ALL_SETS = {"none", "multicast", "fpga", "both"};
+/**
+ * The capability sets --capabilities=all runs, in order: the four edge sets, then transit
+ * FPGAs alone and with every edge capability (the sets where the optimiser can choose
+ * reduction trees with unicast or multicast sums).
+ */
+const std::vector<std::string> ALL_SETS =
+    {"none", "multicast", "fpga", "both", "transit", "both+transit"};
 
 /** A transport --transport and --baselineTransports may name. */
 struct TransportChoice

@@ -158,11 +158,6 @@ class TrainingHelper
     static bool IsLocal(Ptr<Node> node);
 
   private:
-    /**
-     * \brief Size every FPGA's Timeout and SlotCount for the plans, or check them when
-     *        tuning is off (see SetTuneFpgas).
-     */
-    void SizeFpgas();
     /** \brief Install the WAN error models. */
     void InstallLoss();
 

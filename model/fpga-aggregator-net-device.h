@@ -5,6 +5,7 @@
 #ifndef FPGA_AGGREGATOR_NET_DEVICE_H
 #define FPGA_AGGREGATOR_NET_DEVICE_H
 
+#include "fpga-input-stage.h"
 #include "fpga-output-stage.h"
 #include "fpga-slot-table.h"
 #include "gradient-header.h"
@@ -17,10 +18,7 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
-#include <array>
 #include <cstdint>
-#include <deque>
-#include <vector>
 
 namespace ns3
 {
@@ -39,7 +37,8 @@ class Packet;
  *
  * Outbound (island to router) everything passes through untouched. Inbound (router to
  * island), a packet is aggregated when it is IPv4/UDP to GradientPort with a valid
- * GradientHeader of type DATA, neither FLAG_RETRANSMISSION nor FLAG_NO_AGGREGATE set, whose
+ * GradientHeader of type DATA, none of FLAG_RETRANSMISSION, FLAG_NO_AGGREGATE and FLAG_REDUCE
+ * set (reduction-tree traffic is the transit FPGAs', TransitAggregatorNetDevice), whose
  * member bitmap holds IslandIndex and whose sender is not IslandIndex. Everything that reaches
  * the router port is for this island (unicast to it, or multicast it subscribed to), so the
  * member bitmap is the only destination test.
@@ -62,7 +61,8 @@ class Packet;
  * summed by the island.
  *
  * The device moves packets and decides what is aggregated; the slots, their deadlines and the
- * frontiers are its FpgaSlotTable, which tells the device when to emit a slot.
+ * frontiers are its FpgaSlotTable, which tells the device when to emit a slot. Its way in
+ * (engine queue, parsing) is an FpgaInputStage, its way out an FpgaOutputStage.
  */
 class FpgaAggregatorNetDevice : public WanPortDevice
 {
@@ -79,6 +79,7 @@ class FpgaAggregatorNetDevice : public WanPortDevice
         PASS_NOT_MEMBER,     //!< IslandIndex not a member, or the island is the sender
         PASS_MISMATCH,       //!< element count, members or payload kind differ from the slot
         PASS_OVERFLOW,       //!< no free slot
+        PASS_REDUCE,         //!< FLAG_REDUCE set: reduction-tree traffic, for transit FPGAs
         PASS_REASON_COUNT    //!< number of reasons (not a reason)
     };
 
@@ -147,13 +148,6 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     void DoDispose() override;
 
   private:
-    /** A gradient packet waiting for the aggregation engine (ProcessingRate > 0). */
-    struct PendingInput
-    {
-        Ptr<const Packet> packet; //!< the received IPv4 packet
-        Time finish;              //!< when the engine finishes serving it
-    };
-
     /**
      * \brief Handler of the island port: forwards out of the router port.
      * \param device receiving port \param packet packet \param protocol EtherType
@@ -179,22 +173,11 @@ class FpgaAggregatorNetDevice : public WanPortDevice
                            const Address& destination,
                            NetDevice::PacketType packetType);
     /**
-     * \brief Quick test on the first bytes: IPv4, not a fragment, UDP, to GradientPort.
-     * \param packet an IPv4 packet \return true if it is gradient traffic
-     */
-    bool IsGradientTraffic(Ptr<const Packet> packet) const;
-    /**
-     * \brief Parse and, if eligible, aggregate one inbound gradient packet.
+     * \brief Parse and, if eligible, aggregate one inbound gradient packet (the input stage
+     *        served it).
      * \param packet the IPv4 packet
      */
     void Process(Ptr<const Packet> packet);
-    /**
-     * \brief Queue a gradient packet for the aggregation engine (ProcessingRate > 0).
-     * \param packet the IPv4 packet
-     */
-    void Enqueue(Ptr<const Packet> packet);
-    /** \brief The aggregation engine finished serving the oldest pending input. */
-    void ServiceComplete();
 
     /**
      * \brief Add one DATA contribution to its slot (opening the slot if needed).
@@ -213,6 +196,14 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     void SetPipelineLatency(Time latency);
     /** \return attribute PipelineLatency */
     Time GetPipelineLatency() const;
+    /** \param rate attribute ProcessingRate (kept by the input stage) */
+    void SetProcessingRate(DataRate rate);
+    /** \return attribute ProcessingRate */
+    DataRate GetProcessingRate() const;
+    /** \param port attribute GradientPort (kept by the input stage) */
+    void SetGradientPort(uint16_t port);
+    /** \return attribute GradientPort */
+    uint16_t GetGradientPort() const;
     /**
      * \brief Build the AGGREGATE packet of a slot, send it to the island, free the slot
      *        (the slot table's emit callback).
@@ -236,34 +227,21 @@ class FpgaAggregatorNetDevice : public WanPortDevice
 
     // Attributes
     uint32_t m_islandIndex;      //!< the island served
-    uint16_t m_gradientPort;     //!< UDP destination port of gradient traffic
     uint32_t m_slotCount;        //!< slot capacity
     Time m_timeout;              //!< partial flush after this long
-    DataRate m_processingRate;   //!< aggregation engine rate; 0 = line rate (no extra delay)
     uint32_t m_portBacklog;      //!< packets the island port may hold before aggregates wait
     Ipv4Address m_islandAddress; //!< destination of aggregates; 0.0.0.0 = learn
 
-    FpgaSlotTable m_table;          //!< slots, deadlines, frontiers (EarlyFlush, PipelineLatency)
-    std::vector<uint8_t> m_scratch; //!< payload buffer of emitted aggregates
-    /** IPv4 header (no options) and UDP header bytes (WanWire). */
-    static constexpr uint32_t IPV4_UDP_SIZE =
-        WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES;
-    /** IPv4 + UDP + the largest gradient header: what Process() copies out of a packet. */
-    std::array<uint8_t, IPV4_UDP_SIZE + GradientHeader::MAX_SERIALIZED_SIZE> m_headerBytes;
+    FpgaSlotTable m_table;     //!< slots, deadlines, frontiers (EarlyFlush, PipelineLatency)
+    FpgaInputStage m_input;    //!< engine queue and parsing (ProcessingRate, GradientPort)
     GradientHeader m_parsed;   //!< the header Process() parses into (reused: no per-packet init)
     Address m_islandBroadcast; //!< island port's broadcast address (cached)
     Address m_routerBroadcast; //!< router port's broadcast address (cached)
-
-    // Processing FIFO (ProcessingRate > 0)
-    std::deque<PendingInput> m_pending; //!< inputs in service order
-    EventId m_serviceEvent;             //!< completion of the oldest pending input
-    Time m_busyUntil;                   //!< when the engine finishes its last accepted input
 
     // Counters
     uint64_t m_passCount[PASS_REASON_COUNT]; //!< per pass-through reason
     uint64_t m_complete;                     //!< complete aggregates
     uint64_t m_partial;                      //!< partial aggregates
-    uint16_t m_nextIdentification;           //!< IPv4 identification of emitted aggregates
 
     // Trace sources
     TracedCallback<const GradientHeader&> m_slotAllocatedTrace; //!< SlotAllocated

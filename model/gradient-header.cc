@@ -274,6 +274,17 @@ GradientHeader::PayloadSizeOf(const uint8_t* fixed)
     return uint64_t{ReadU32(fixed + OFFSET_ELEMENTS)} * ELEMENT_SIZE;
 }
 
+uint16_t
+GradientHeader::PeekFlags(const uint8_t* bytes)
+{
+    static_assert(OFFSET_FLAGS + 2 == PEEK_SIZE, "PeekFlags reads up to the flags");
+    if (ReadU16(bytes + OFFSET_MAGIC) != MAGIC || bytes[OFFSET_VERSION] != VERSION)
+    {
+        return 0;
+    }
+    return ReadU16(bytes + OFFSET_FLAGS);
+}
+
 uint64_t
 GradientHeader::FramedSize(const uint8_t* fixed)
 {

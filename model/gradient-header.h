@@ -156,6 +156,17 @@ class GradientHeader : public Header
      */
     static uint64_t FramedSize(const uint8_t* fixed);
 
+    /** Bytes PeekFlags() reads: magic, version, type and flags. */
+    static constexpr uint32_t PEEK_SIZE = 6;
+
+    /**
+     * \brief The flags of a header, read at fixed offsets from its first bytes alone: how a
+     *        router picks reduction-tree packets out without parsing them (WanRouterNetDevice).
+     * \param bytes the first PEEK_SIZE bytes of a header
+     * \return the flag bits, or 0 if magic or version are not a gradient header's
+     */
+    static uint16_t PeekFlags(const uint8_t* bytes);
+
     /**
      * \brief Build a packet with a virtual payload: header + element count x 4 zero bytes.
      * \param header the header (FLAG_REAL_PAYLOAD is cleared on the copy written)
