@@ -21,6 +21,7 @@ namespace ns3
 {
 
 class AdaptiveTransport;
+class DirectSum;
 class Packet;
 class RingSum;
 class TcpTransport;
@@ -142,6 +143,19 @@ class RoundExchange
      * \param chunk chunk index \param flags extra flags \return the DATA packet
      */
     Ptr<Packet> BuildDataChunk(uint32_t chunk, uint16_t flags);
+    /**
+     * \brief One chunk of a DIRECT or TREE exchange.
+     * \param type DATA or AGGREGATE \param chunk chunk index
+     * \param contributors the members whose values it carries \param flags flags
+     * \param sums if not null, the payload is the own values plus these sums (a TREE root's
+     *        total); else the own values
+     * \return the packet
+     */
+    Ptr<Packet> BuildDirectChunk(GradientHeader::Type type,
+                                 uint32_t chunk,
+                                 const IslandBitmap& contributors,
+                                 uint16_t flags,
+                                 const DirectSum* sums);
     /**
      * \brief One chunk of a ring step (ChunkLayout's segments).
      * \param step ring step \param chunk chunk of the step's segment \param flags extra flags

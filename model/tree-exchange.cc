@@ -112,9 +112,6 @@ TreeExchange::BuildChunk(uint32_t chunk, uint16_t flags)
     {
         return BuildDataChunk(chunk, flags | GradientHeader::FLAG_REDUCE);
     }
-    GradientHeader header =
-        MakeHeader(GradientHeader::AGGREGATE, m_context.layout.GetChunkCount(), 0);
-    header.SetChunkIndex(chunk);
     IslandBitmap contributors;
     for (uint32_t s = 0; s < m_k; ++s)
     {
@@ -123,17 +120,7 @@ TreeExchange::BuildChunk(uint32_t chunk, uint16_t flags)
             contributors.Set(IslandAt(s));
         }
     }
-    header.SetContributors(contributors);
-    header.SetFlags(flags);
-    uint32_t first = 0;
-    const uint32_t count = m_context.layout.GetChunkSpan(chunk, first);
-    header.SetElementCount(count);
-    if (!m_context.real)
-    {
-        return GradientHeader::CreateVirtualPacket(header);
-    }
-    m_sums.Total(first, count, m_own, m_values);
-    return GradientHeader::CreateRealPacket(header, m_values);
+    return BuildDirectChunk(GradientHeader::AGGREGATE, chunk, contributors, flags, &m_sums);
 }
 
 bool
@@ -228,6 +215,13 @@ TreeExchange::ReceiveDown(const GradientHeader& header,
         !contributors.Test(m_config.root))
     {
         ++m_context.dropped; // a member hears only its root's totals
+        return;
+    }
+    if (!IsStarted())
+    {
+        // It cannot hold this island (the root gave up on it), and the own values to add are
+        // not known yet: the chunk is asked for again once the exchange runs.
+        ++m_context.dropped;
         return;
     }
     IslandBitmap root;

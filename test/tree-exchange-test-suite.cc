@@ -540,8 +540,9 @@ class TreeRootUnitTestCase : public TreeUnitTestCase
 /**
  * \ingroup wan-training-tests
  * \brief A member sends its chunks up with FLAG_REDUCE, resends one the root asks for, NACKs a
- *        gap in the root's totals, drops what is not its root's total, and averages: a total
- *        holding it as is, a total the root made without it with its own values added.
+ *        gap in the root's totals, drops what is not its root's total (and a total before its
+ *        start), and averages: a total holding it as is, a total the root made without it with
+ *        its own values added.
  */
 class TreeMemberUnitTestCase : public TreeUnitTestCase
 {
@@ -571,6 +572,8 @@ class TreeMemberUnitTestCase : public TreeUnitTestCase
         const std::vector<std::vector<int32_t>> total = {{100, 200}, {-300, 400}, {500, -600}};
         const uint16_t real = GradientHeader::FLAG_REAL_PAYLOAD;
         using G = GradientHeader;
+        // Before its start a member cannot take a total without it (its values are not known).
+        Deliver(ex, MicroSeconds(500), Header(G::AGGREGATE, 0, 2, {0, 2, 3}, real), total[2]);
         Simulator::Schedule(MilliSeconds(1), [ex, own]() { ex->Start(own); });
         Deliver(ex, MilliSeconds(2), Header(G::AGGREGATE, 0, 0, {0, 1, 2, 3}, real), total[0]);
         // Not its root's total: from a member, and one going up.
@@ -619,7 +622,9 @@ class TreeMemberUnitTestCase : public TreeUnitTestCase
         }
         NS_TEST_EXPECT_MSG_EQ(nacks, 2u, "the gap asked for once, two copies");
         NS_TEST_EXPECT_MSG_EQ(ends, 1u, "one END up");
-        NS_TEST_EXPECT_MSG_EQ(m_context.dropped, 2u, "a member's packet and one going up");
+        NS_TEST_EXPECT_MSG_EQ(m_context.dropped,
+                              3u,
+                              "a total before the start, a member's packet and one going up");
         NS_TEST_EXPECT_MSG_EQ(m_completed, 1u, "the round ended once");
         NS_TEST_EXPECT_MSG_EQ(ex->IsAbandoned(), false, "not abandoned");
 
@@ -1052,6 +1057,105 @@ class TreeTcpRefusedTestCase : public TestCase
     }
 };
 
+/** Pieces going up that reached the root, by kind. */
+struct RootPieces
+{
+    uint64_t data{0};       //!< DATA with FLAG_REDUCE, first passes
+    uint64_t aggregates{0}; //!< AGGREGATE with FLAG_REDUCE
+    uint64_t complete{0};   //!< of those, summing every member but the root
+    uint32_t members{0};    //!< members of the clique
+};
+
+/** \param pieces where to count \param packet an IPv4 packet the root's device received */
+void
+CountRootPiece(RootPieces* pieces, Ptr<const Packet> packet)
+{
+    Ptr<Packet> copy = packet->Copy();
+    copy->RemoveAtStart(IP_UDP);
+    GradientHeader h;
+    if (!GradientHeader::Parse(copy, h) || !h.HasFlag(GradientHeader::FLAG_REDUCE))
+    {
+        return;
+    }
+    if (h.GetType() == GradientHeader::AGGREGATE)
+    {
+        ++pieces->aggregates;
+        pieces->complete += h.GetContributors().Count() + 1 == pieces->members ? 1 : 0;
+    }
+    else if (!h.HasFlag(GradientHeader::FLAG_RETRANSMISSION))
+    {
+        ++pieces->data;
+    }
+}
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The whole chain as planned by the helper (Setup::tree: root and rates from the cost
+ *        model) over transit FPGAs, k = 8 in four cities: the root takes multi-contributor
+ *        aggregates, every round ends with the exact means, with and without loss.
+ *
+ * Without loss the pieces reaching the root are known from the topology alone: with transit at
+ * every city the root's own city's transit FPGA has every other member below it, so the root
+ * receives exactly one aggregate of all seven per chunk and round, and no DATA; without transit
+ * it receives every member's DATA, 7 per chunk and round, and no aggregate.
+ */
+class TreeTransitTestCase : public TestCase
+{
+  public:
+    /** \param caps capability set \param loss WAN loss: 0 or 1% */
+    TreeTransitTestCase(const std::string& caps, double loss)
+        : TestCase("planned TREE, capabilities=" + caps + (loss > 0 ? ", 1% WAN loss" : "") +
+                   ": exact means"),
+          m_caps(caps),
+          m_loss(loss)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup = Wan(8);
+        setup.caps = m_caps;
+        setup.tree = true;
+        setup.loss = m_loss;
+        RootPieces pieces;
+        pieces.members = 8;
+        setup.beforeRun = [&pieces](WanTopologyHelper& wan, TrainingHelper& helper) {
+            const uint32_t root = helper.GetPlans().at(0).cliqueRoot.at(0);
+            wan.GetIslandDevice(root)->TraceConnectWithoutContext(
+                "MacRx",
+                MakeBoundCallback(&CountRootPiece, &pieces));
+        };
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 16u, "8 islands x 2 rounds");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, "island " << r.island << " finished");
+            NS_TEST_EXPECT_MSG_EQ(r.lostPeers.size(), 0u, "nobody lost");
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drop");
+        const std::vector<double> expected = AfterRounds(run.before, setup.rounds);
+        for (uint32_t i = 0; i < 8; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(MaxError(run.after[i], expected), 0.0, "island " << i);
+        }
+        const uint64_t chunkRounds = Chunks(setup.modelBytes) * setup.rounds;
+        const bool transit = m_caps.find("transit") != std::string::npos;
+        if (m_loss > 0)
+        {
+            NS_TEST_EXPECT_MSG_GT(run.lossDrops, 0u, "the WAN dropped packets");
+            NS_TEST_EXPECT_MSG_EQ((pieces.aggregates > 0), transit, "aggregates iff transit");
+            return;
+        }
+        NS_TEST_EXPECT_MSG_EQ(pieces.aggregates, transit ? chunkRounds : 0, "aggregates");
+        NS_TEST_EXPECT_MSG_EQ(pieces.complete, transit ? chunkRounds : 0, "of all seven");
+        NS_TEST_EXPECT_MSG_EQ(pieces.data, transit ? 0 : 7 * chunkRounds, "single pieces");
+    }
+
+    std::string m_caps; //!< capability set
+    double m_loss;      //!< WAN loss
+};
+
 /**
  * \ingroup wan-training-tests
  * \brief The tree-exchange test suite.
@@ -1078,6 +1182,11 @@ class TreeExchangeTestSuite : public TestSuite
         AddTestCase(new TreeLossTestCase(false, 2));
         AddTestCase(new TreeLostPeerTestCase(false));
         AddTestCase(new TreeLostPeerTestCase(true));
+        for (const char* caps : {"none", "transit", "both+transit"})
+        {
+            AddTestCase(new TreeTransitTestCase(caps, 0));
+            AddTestCase(new TreeTransitTestCase(caps, 0.01));
+        }
         AddTestCase(new TreeAdaptiveTestCase);
         AddTestCase(new TreeTcpRefusedTestCase);
     }
