@@ -6,7 +6,9 @@
 
 #include "wan-wire.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -100,7 +102,31 @@ FpgaAggregatorBase::DoDispose()
     m_table.Clear();
     m_output.Clear();
     m_input.Clear();
+    m_routerPort = nullptr;
     WanPortDevice::DoDispose();
+}
+
+void
+FpgaAggregatorBase::SetRouterPort(Ptr<NetDevice> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    const std::string type = GetInstanceTypeId().GetName();
+    NS_ABORT_MSG_IF(port == nullptr || port->GetNode() == nullptr,
+                    type << ": the router port must be installed on a node");
+    NS_ABORT_MSG_IF(m_routerPort != nullptr, type << ": router port set twice");
+    m_routerPort = port;
+    m_routerBroadcast = port->GetBroadcast();
+    port->GetNode()->RegisterProtocolHandler(
+        MakeCallback(&FpgaAggregatorBase::ReceiveFromRouter, this),
+        0,
+        port,
+        false); // every frame of a point-to-point port reaches a non-promiscuous handler
+}
+
+Ptr<NetDevice>
+FpgaAggregatorBase::GetRouterPort() const
+{
+    return m_routerPort;
 }
 
 void

@@ -74,10 +74,31 @@ class FpgaAggregatorBase : public WanPortDevice
     /** \return slots in use now */
     uint32_t GetSlotsInUse() const;
 
+    /**
+     * \brief Attach the port towards the router (in-box link), on the FPGA's node: what it
+     *        receives goes to ReceiveFromRouter().
+     * \param port the device
+     */
+    void SetRouterPort(Ptr<NetDevice> port);
+    /** \return the router port (or nullptr) */
+    Ptr<NetDevice> GetRouterPort() const;
+
   protected:
     /** \param address the device's address \param mtu its informational MTU */
     FpgaAggregatorBase(Mac48Address address, uint16_t mtu);
     void DoDispose() override;
+    /**
+     * \brief Handler of the router port.
+     * \param device receiving port \param packet packet \param protocol EtherType
+     * \param source source address \param destination destination address
+     * \param packetType packet type
+     */
+    virtual void ReceiveFromRouter(Ptr<NetDevice> device,
+                                   Ptr<const Packet> packet,
+                                   uint16_t protocol,
+                                   const Address& source,
+                                   const Address& destination,
+                                   NetDevice::PacketType packetType) = 0;
 
     /**
      * \brief Add a piece to its chunk's slot (FpgaSlotTable::Offer with SlotCount and
@@ -106,10 +127,12 @@ class FpgaAggregatorBase : public WanPortDevice
                        Ptr<NetDevice> port,
                        const Address& to);
 
-    FpgaInputStage m_input;   //!< engine queue and parsing (ProcessingRate, GradientPort)
-    FpgaSlotTable m_table;    //!< slots and deadlines (PipelineLatency)
-    FpgaOutputStage m_output; //!< aggregates on their way out (PortBacklog)
-    GradientHeader m_parsed;  //!< the header a device parses into (reused: no per-packet init)
+    Ptr<NetDevice> m_routerPort; //!< towards the router
+    Address m_routerBroadcast;   //!< router port's broadcast address (cached)
+    FpgaInputStage m_input;      //!< engine queue and parsing (ProcessingRate, GradientPort)
+    FpgaSlotTable m_table;       //!< slots and deadlines (PipelineLatency)
+    FpgaOutputStage m_output;    //!< aggregates on their way out (PortBacklog)
+    GradientHeader m_parsed;     //!< the header a device parses into (reused: no per-packet init)
     /** Duplicate: also the edge's absorbed resends (FpgaSlotTable::AbsorbResend) */
     TracedCallback<Ptr<const Packet>, const GradientHeader&> m_duplicateTrace;
 

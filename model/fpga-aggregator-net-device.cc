@@ -113,7 +113,6 @@ FpgaAggregatorNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_islandPort = nullptr;
-    m_routerPort = nullptr;
     FpgaAggregatorBase::DoDispose();
 }
 
@@ -134,32 +133,10 @@ FpgaAggregatorNetDevice::SetIslandPort(Ptr<NetDevice> port)
         false); // every frame of a point-to-point port reaches a non-promiscuous handler
 }
 
-void
-FpgaAggregatorNetDevice::SetRouterPort(Ptr<NetDevice> port)
-{
-    NS_LOG_FUNCTION(this << port);
-    NS_ABORT_MSG_IF(port == nullptr || port->GetNode() == nullptr,
-                    "FpgaAggregatorNetDevice: the router port must be installed on a node");
-    NS_ABORT_MSG_IF(m_routerPort != nullptr, "FpgaAggregatorNetDevice: router port set twice");
-    m_routerPort = port;
-    m_routerBroadcast = port->GetBroadcast();
-    port->GetNode()->RegisterProtocolHandler(
-        MakeCallback(&FpgaAggregatorNetDevice::ReceiveFromRouter, this),
-        0,
-        port,
-        false);
-}
-
 Ptr<NetDevice>
 FpgaAggregatorNetDevice::GetIslandPort() const
 {
     return m_islandPort;
-}
-
-Ptr<NetDevice>
-FpgaAggregatorNetDevice::GetRouterPort() const
-{
-    return m_routerPort;
 }
 
 void

@@ -96,14 +96,10 @@ class FpgaAggregatorNetDevice : public FpgaAggregatorBase
 
     /** \param port the device towards the island (access link), on the FPGA's node */
     void SetIslandPort(Ptr<NetDevice> port);
-    /** \param port the device towards the router (in-box link), on the FPGA's node */
-    void SetRouterPort(Ptr<NetDevice> port);
     // Attribute "IslandIndex" (uint32_t): the island this FPGA serves.
 
     /** \return the island port (or nullptr) */
     Ptr<NetDevice> GetIslandPort() const;
-    /** \return the router port (or nullptr) */
-    Ptr<NetDevice> GetRouterPort() const;
 
     /** \param reason a reason \return packets passed through for it */
     uint64_t GetPassThroughCount(PassReason reason) const;
@@ -137,7 +133,7 @@ class FpgaAggregatorNetDevice : public FpgaAggregatorBase
                            uint16_t protocol,
                            const Address& source,
                            const Address& destination,
-                           NetDevice::PacketType packetType);
+                           NetDevice::PacketType packetType) override;
     /**
      * \brief Parse and, if eligible, aggregate one inbound gradient packet (the input stage
      *        served it).
@@ -175,14 +171,12 @@ class FpgaAggregatorNetDevice : public FpgaAggregatorBase
                      PassReason reason);
 
     Ptr<NetDevice> m_islandPort; //!< towards the island
-    Ptr<NetDevice> m_routerPort; //!< towards the router
 
     // Attributes
     uint32_t m_islandIndex;      //!< the island served
     Ipv4Address m_islandAddress; //!< destination of aggregates; 0.0.0.0 = learn
 
     Address m_islandBroadcast; //!< island port's broadcast address (cached)
-    Address m_routerBroadcast; //!< router port's broadcast address (cached)
 
     // Counters
     uint64_t m_passCount[PASS_REASON_COUNT]; //!< per pass-through reason

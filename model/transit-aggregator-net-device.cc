@@ -88,30 +88,7 @@ TransitAggregatorNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_roots.clear();
-    m_routerPort = nullptr;
     FpgaAggregatorBase::DoDispose();
-}
-
-void
-TransitAggregatorNetDevice::SetRouterPort(Ptr<NetDevice> port)
-{
-    NS_LOG_FUNCTION(this << port);
-    NS_ABORT_MSG_IF(port == nullptr || port->GetNode() == nullptr,
-                    "TransitAggregatorNetDevice: the router port must be installed on a node");
-    NS_ABORT_MSG_IF(m_routerPort != nullptr, "TransitAggregatorNetDevice: router port set twice");
-    m_routerPort = port;
-    m_routerBroadcast = port->GetBroadcast();
-    port->GetNode()->RegisterProtocolHandler(
-        MakeCallback(&TransitAggregatorNetDevice::ReceiveFromRouter, this),
-        0,
-        port,
-        false);
-}
-
-Ptr<NetDevice>
-TransitAggregatorNetDevice::GetRouterPort() const
-{
-    return m_routerPort;
 }
 
 void

@@ -78,10 +78,6 @@ class TransitAggregatorNetDevice : public FpgaAggregatorBase
     TransitAggregatorNetDevice();
     ~TransitAggregatorNetDevice() override;
 
-    /** \param port the device towards the router (in-box link), on the FPGA's node */
-    void SetRouterPort(Ptr<NetDevice> port);
-    /** \return the router port (or nullptr) */
-    Ptr<NetDevice> GetRouterPort() const;
     /**
      * \brief Name a root: pieces to \p address go up to island \p island, and this city
      *        expects the members in \p below (islands other than the root whose route to it
@@ -121,7 +117,7 @@ class TransitAggregatorNetDevice : public FpgaAggregatorBase
                            uint16_t protocol,
                            const Address& source,
                            const Address& destination,
-                           NetDevice::PacketType packetType);
+                           NetDevice::PacketType packetType) override;
     /**
      * \brief Parse one reduction-tree piece and add it up or send it back (the input stage
      *        served it).
@@ -150,8 +146,6 @@ class TransitAggregatorNetDevice : public FpgaAggregatorBase
      * \param packet the packet \param protocol its EtherType \param reason why it passes
      */
     void PassThrough(Ptr<const Packet> packet, uint16_t protocol, PassReason reason);
-    Ptr<NetDevice> m_routerPort; //!< towards the router
-    Address m_routerBroadcast;   //!< router port's broadcast address (cached)
     /** Roots by address (host order). */
     std::unordered_map<uint32_t, Root> m_roots;
     uint64_t m_passCount[PASS_REASON_COUNT];                          //!< per pass-through reason
