@@ -32,13 +32,6 @@ constexpr uint32_t MIN_SEED = 1;
 /** The --capabilities value that asks a sweeping example for every capability set. */
 const char ALL_CAPABILITIES[] = "all";
 
-/** \param text any text \return it in double quotes */
-std::string
-Quote(const std::string& text)
-{
-    return "\"" + text + "\"";
-}
-
 } // namespace
 
 int
