@@ -106,8 +106,13 @@ constexpr double DEFAULT_MAX_WALL_TIME_S = 24 * 3600;
 const char PROGRAM[] = "nine-city-training";
 /** Wall seconds between progress lines. */
 constexpr double PROGRESS_SECONDS = 5.0;
-/** The capability sets --capabilities=all runs, in order. */
-const std::vector<std::string> ALL_SETS = {"none", "multicast", "fpga", "both"};
+/**
+ * The capability sets --capabilities=all runs, in order: the four edge sets, then transit
+ * FPGAs alone and with every edge capability (the sets where the optimiser can choose
+ * reduction trees with unicast or multicast sums).
+ */
+const std::vector<std::string> ALL_SETS =
+    {"none", "multicast", "fpga", "both", "transit", "both+transit"};
 
 /** A transport --transport and --baselineTransports may name. */
 struct TransportChoice
@@ -189,6 +194,7 @@ struct ExperimentResult
     std::string schedule;       //!< schedule label
     std::string scheduleDetail; //!< name and clique sizes
     std::string cliques;        //!< the cliques of every round, with island names
+    std::string sync;           //!< how the cliques exchanged, e.g. "direct" or "tree@LAX-0"
     TrainingSummary summary;    //!< figures
     std::string roundsCsv;      //!< rounds.csv rows
     std::string consensusCsv;   //!< consensus.csv rows
@@ -473,6 +479,20 @@ RunExperiment(const WanTopology& topology,
     }
 
     ExperimentResult result;
+    // How the cliques exchanged (the helper chose algorithms and roots): says why a row is
+    // as fast as it is.
+    ScheduleCandidate planned;
+    planned.schedule = helper.GetSchedule();
+    for (const SyncRoundEstimate& plan : helper.GetPlans())
+    {
+        planned.roots.push_back(plan.cliqueRoot);
+    }
+    std::vector<std::string> names;
+    for (const WanIsland& island : topology.GetIslands())
+    {
+        names.push_back(island.name);
+    }
+    result.sync = CliqueScheduleHelper::DescribeSync(planned, names);
     if (WanMpi::GetRank() != 0)
     {
         // Rank 0 gathered every island's records and writes the outputs.
@@ -570,7 +590,8 @@ RunJob(const ExperimentJob& job, const ExperimentConfig& config)
     {
         result.cross.emplace(); // a run without the flows: none to report
     }
-    result.cliques = schedule.GetName() + ": " + DescribeCliques(schedule, job.topology);
+    result.cliques = schedule.GetName() + ": " + DescribeCliques(schedule, job.topology) + " (" +
+                     result.sync + ")";
     return result;
 }
 

@@ -102,7 +102,12 @@ Body(int argc, char** argv)
               << " islands), capabilities "
               << (cmd.GetCapabilities().empty() ? "from file" : cmd.GetCapabilities()) << ", model "
               << modelBytes << " B, compute " << computeTime << " s, epsilon " << epsilon << "\n\n";
-    std::cout << CliqueScheduleHelper::FormatTable(result.table) << "\n";
+    std::vector<std::string> names;
+    for (const auto& island : topology.GetIslands())
+    {
+        names.push_back(island.name);
+    }
+    std::cout << CliqueScheduleHelper::FormatTable(result.table, names) << "\n";
     const CliqueSchedule& best = result.best.schedule;
     std::cout << "best: " << best.GetName() << " (" << result.best.family << "), period "
               << best.GetPeriod() << ", " << result.best.roundsToEpsilon << " rounds to epsilon, "
@@ -119,7 +124,17 @@ Body(int argc, char** argv)
             {
                 std::cout << (m ? " " : "") << islands[partition[c][m]].name;
             }
-            std::cout << "}" << (best.GetAlgorithm(r, c) == SyncAlgorithm::RING ? "ring" : "");
+            std::cout << "}";
+            const SyncAlgorithm algorithm = best.GetAlgorithm(r, c);
+            if (algorithm != SyncAlgorithm::DIRECT && partition[c].size() > 1)
+            {
+                // A TREE clique names its root, as the table does.
+                std::cout << algorithm;
+                if (algorithm == SyncAlgorithm::TREE)
+                {
+                    std::cout << "@" << islands[result.best.roots.at(r).at(c)].name;
+                }
+            }
         }
         std::cout << "\n";
     }
@@ -128,7 +143,7 @@ Body(int argc, char** argv)
               << " s\n";
 
     best.SaveFile(output + "/best-schedule.json");
-    CliqueScheduleHelper::WriteCsv(result.table, output + "/candidates.csv");
+    CliqueScheduleHelper::WriteCsv(result.table, output + "/candidates.csv", names);
     std::cout << "wrote " << output << "/best-schedule.json and " << output << "/candidates.csv\n";
     return 0;
 }

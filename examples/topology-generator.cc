@@ -141,6 +141,11 @@ Body(int argc, char** argv)
                   "share of cities with an FPGA (round(share x cities) cities)",
                   params.fpgaFraction,
                   fraction);
+    flags.AddReal("transitFraction",
+                  "share of cities with a transit FPGA beside the router (round(share x "
+                  "cities) cities)",
+                  params.transitFraction,
+                  fraction);
     flags.AddUnsigned("k",
                       "geometric, continents: nearest neighbours linked (1..32)",
                       params.k,

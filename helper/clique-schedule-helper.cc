@@ -8,6 +8,7 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -24,6 +25,8 @@ namespace
 
 /** Widest clique-size text in the table. */
 constexpr size_t SIZES_WIDTH = 34;
+/** Width of the sync algorithms column. */
+constexpr size_t SYNC_WIDTH = 24;
 
 /** \param v seconds \return text in milliseconds with 3 decimals */
 std::string
@@ -180,12 +183,51 @@ CliqueScheduleHelper::Optimise()
 }
 
 std::string
-CliqueScheduleHelper::FormatTable(const std::vector<ScheduleCandidate>& candidates)
+CliqueScheduleHelper::DescribeSync(const ScheduleCandidate& candidate,
+                                   const std::vector<std::string>& islandNames)
+{
+    std::vector<std::string> labels;
+    for (uint32_t r = 0; r < candidate.schedule.GetPeriod(); ++r)
+    {
+        const auto& algorithms = candidate.schedule.GetAlgorithms(r);
+        for (size_t c = 0; c < algorithms.size(); ++c)
+        {
+            if (candidate.schedule.GetRounds()[r][c].size() < 2)
+            {
+                continue;
+            }
+            std::string label = SyncAlgorithmToString(algorithms[c]);
+            const uint32_t root = r < candidate.roots.size() && c < candidate.roots[r].size()
+                                      ? candidate.roots[r][c]
+                                      : SyncRoundEstimate::NO_ROOT;
+            if (algorithms[c] == SyncAlgorithm::TREE && root != SyncRoundEstimate::NO_ROOT)
+            {
+                label +=
+                    "@" + (root < islandNames.size() ? islandNames[root] : std::to_string(root));
+            }
+            if (std::find(labels.begin(), labels.end(), label) == labels.end())
+            {
+                labels.push_back(label);
+            }
+        }
+    }
+    std::string text;
+    for (const auto& label : labels)
+    {
+        text += (text.empty() ? "" : ",") + label;
+    }
+    return text.empty() ? "-" : text;
+}
+
+std::string
+CliqueScheduleHelper::FormatTable(const std::vector<ScheduleCandidate>& candidates,
+                                  const std::vector<std::string>& islandNames)
 {
     std::ostringstream os;
     os << std::left << std::setw(28) << "schedule" << std::setw(18) << "family" << std::setw(4)
-       << "T" << std::setw(SIZES_WIDTH + 2) << "clique sizes" << std::right << std::setw(10)
-       << "rho" << std::setw(9) << "R" << std::setw(14) << "round ms" << std::setw(14) << "to eps s"
+       << "T" << std::setw(SIZES_WIDTH + 2) << "clique sizes" << std::setw(SYNC_WIDTH + 2) << "sync"
+       << std::right << std::setw(10) << "rho" << std::setw(9) << "R" << std::setw(14) << "round ms"
+       << std::setw(14) << "to eps s"
        << "\n";
     for (const auto& c : candidates)
     {
@@ -194,28 +236,21 @@ CliqueScheduleHelper::FormatTable(const std::vector<ScheduleCandidate>& candidat
         {
             sizes = sizes.substr(0, SIZES_WIDTH - 3) + "...";
         }
+        std::string sync = DescribeSync(c, islandNames);
+        if (sync.size() > SYNC_WIDTH)
+        {
+            sync = sync.substr(0, SYNC_WIDTH - 3) + "...";
+        }
         double mean = 0;
         for (double t : c.roundTimes)
         {
             mean += t;
         }
         mean = c.roundTimes.empty() ? 0 : mean / c.roundTimes.size();
-        std::string name = c.schedule.GetName();
-        bool ring = false;
-        for (uint32_t r = 0; r < c.schedule.GetPeriod(); ++r)
-        {
-            for (auto a : c.schedule.GetAlgorithms(r))
-            {
-                ring = ring || a == SyncAlgorithm::RING;
-            }
-        }
-        if (ring && name != "ring-allreduce")
-        {
-            name += " (ring)";
-        }
-        os << std::left << std::setw(28) << name << std::setw(18) << c.family << std::setw(4)
-           << c.schedule.GetPeriod() << std::setw(SIZES_WIDTH + 2) << sizes << std::right
-           << std::setw(10) << std::fixed << std::setprecision(4) << c.rho << std::setw(9);
+        os << std::left << std::setw(28) << c.schedule.GetName() << std::setw(18) << c.family
+           << std::setw(4) << c.schedule.GetPeriod() << std::setw(SIZES_WIDTH + 2) << sizes
+           << std::setw(SYNC_WIDTH + 2) << sync << std::right << std::setw(10) << std::fixed
+           << std::setprecision(4) << c.rho << std::setw(9);
         if (c.roundsToEpsilon == CliqueSchedule::UNREACHABLE)
         {
             os << "inf";
@@ -240,21 +275,23 @@ CliqueScheduleHelper::FormatTable(const std::vector<ScheduleCandidate>& candidat
 
 void
 CliqueScheduleHelper::WriteCsv(const std::vector<ScheduleCandidate>& candidates,
-                               const std::string& path)
+                               const std::string& path,
+                               const std::vector<std::string>& islandNames)
 {
     std::ofstream out(path);
     if (!out)
     {
         throw std::runtime_error("candidate table " + path + ": cannot be written");
     }
-    out << "name,family,period,clique_sizes,rho,rounds_to_epsilon,round_times_s,"
+    out << "name,family,period,clique_sizes,sync,rho,rounds_to_epsilon,round_times_s,"
            "time_to_epsilon_s\n";
     for (const auto& c : candidates)
     {
         // Names come from schedule files and the user: quoted per RFC 4180 when they need it.
         out << TrainingCsv::Field(c.schedule.GetName()) << "," << TrainingCsv::Field(c.family)
             << "," << c.schedule.GetPeriod() << ","
-            << TrainingCsv::Field(c.schedule.DescribeCliqueSizes()) << "," << std::setprecision(9)
+            << TrainingCsv::Field(c.schedule.DescribeCliqueSizes()) << ","
+            << TrainingCsv::Field(DescribeSync(c, islandNames)) << "," << std::setprecision(9)
             << c.rho << ",";
         if (c.roundsToEpsilon == CliqueSchedule::UNREACHABLE)
         {

@@ -121,15 +121,28 @@ class CliqueScheduleHelper
     double TimeToEpsilon(uint64_t rounds, const std::vector<double>& syncTimes) const;
 
     /**
-     * \param candidates the rows \return a fixed-width text table (name, family, period,
-     *        clique sizes, rho, R, round times, time to epsilon)
+     * \param candidate a scored schedule \param islandNames names of the islands (empty:
+     *        islands are named by index)
+     * \return its cliques' algorithms, each once in order of first use, comma-separated; a
+     *         TREE clique's with its root: e.g. "direct", "ring,direct", "tree@LAX-0"
      */
-    static std::string FormatTable(const std::vector<ScheduleCandidate>& candidates);
+    static std::string DescribeSync(const ScheduleCandidate& candidate,
+                                    const std::vector<std::string>& islandNames = {});
+    /**
+     * \param candidates the rows \param islandNames names of the islands (for TREE roots)
+     * \return a fixed-width text table (name, family, period, clique sizes, sync algorithms,
+     *         rho, R, round times, time to epsilon)
+     */
+    static std::string FormatTable(const std::vector<ScheduleCandidate>& candidates,
+                                   const std::vector<std::string>& islandNames = {});
     /**
      * \brief Write the table as CSV. \param candidates rows \param path the file
+     * \param islandNames names of the islands (for TREE roots)
      * \throws std::runtime_error naming the file if it cannot be written
      */
-    static void WriteCsv(const std::vector<ScheduleCandidate>& candidates, const std::string& path);
+    static void WriteCsv(const std::vector<ScheduleCandidate>& candidates,
+                         const std::string& path,
+                         const std::vector<std::string>& islandNames = {});
 
   private:
     /** \brief Throw std::runtime_error for invalid settings. */

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <set>
 #include <utility>
 
 namespace ns3
@@ -26,6 +27,7 @@ ExchangeBound::ExchangeBound(const WanRouting& routing, uint64_t modelBytes, boo
     for (const WanCity& city : topology.GetCities())
     {
         m_multicast = m_multicast || (city.caps.multicast && !unicastOnly);
+        m_transit.push_back(city.caps.transit && !unicastOnly);
     }
     for (const WanIsland& island : topology.GetIslands())
     {
@@ -40,6 +42,15 @@ ExchangeBound::GetCliqueBound(const std::vector<uint32_t>& members, SyncAlgorith
     if (k < 2)
     {
         return 0;
+    }
+    if (algorithm == SyncAlgorithm::TREE)
+    {
+        double bound = std::numeric_limits<double>::infinity();
+        for (uint32_t root : members)
+        {
+            bound = std::min(bound, GetTreeBound(members, root));
+        }
+        return bound;
     }
     std::vector<Flow> flows;
     if (algorithm == SyncAlgorithm::RING)
@@ -154,6 +165,61 @@ ExchangeBound::Bound(const std::vector<Flow>& flows, bool shared) const
                      << " s, down " << load.down << " s");
     }
     return bound;
+}
+
+double
+ExchangeBound::GetTreeBound(const std::vector<uint32_t>& members, uint32_t root) const
+{
+    if (members.size() < 2)
+    {
+        return 0;
+    }
+    const auto& islands = m_routing.GetTopology().GetIslands();
+    const uint32_t rootCity = islands[root].city;
+    // Per resource, the pieces crossing it: a member's own update (key: the island) until its
+    // first transit city, then the aggregate of that city (key: islands + city), and the root's
+    // sum going down (multicast: one key; unicast: one per destination).
+    const uint64_t cityKey = islands.size();
+    const uint64_t downKey = cityKey + m_transit.size();
+    std::map<uint32_t, std::set<uint64_t>> pieces;
+    double up = 0;
+    double down = 0;
+    for (uint32_t m : members)
+    {
+        if (m == root)
+        {
+            continue;
+        }
+        up = std::max(up, m_routing.GetIslandDelay(m, root));
+        down = std::max(down, m_routing.GetIslandDelay(root, m));
+        uint64_t key = m;
+        pieces[m_routing.GetAccessUpResource(m)].insert(key);
+        for (const WanHop& hop : m_routing.GetPath(islands[m].city, rootCity))
+        {
+            key = m_transit[hop.from] ? cityKey + hop.from : key;
+            pieces[m_routing.GetHopResource(hop)].insert(key);
+        }
+        key = m_transit[rootCity] ? cityKey + rootCity : key;
+        pieces[m_routing.GetAccessDownResource(root)].insert(key);
+        // Down: the root's sum to m.
+        const uint64_t sum = m_multicast ? downKey : downKey + 1 + m;
+        pieces[m_routing.GetAccessUpResource(root)].insert(sum);
+        for (const WanHop& hop : m_routing.GetPath(rootCity, islands[m].city))
+        {
+            pieces[m_routing.GetHopResource(hop)].insert(sum);
+        }
+        pieces[m_routing.GetAccessDownResource(m)].insert(sum);
+    }
+    double serialise = 0;
+    for (const auto& [resource, keys] : pieces)
+    {
+        const double seconds =
+            keys.size() * m_modelBytes * 8.0 / m_routing.GetResourceCapacity(resource);
+        NS_LOG_LOGIC(m_routing.GetResourceName(resource)
+                     << ": " << keys.size() << " pieces, " << seconds << " s");
+        serialise = std::max(serialise, seconds);
+    }
+    return serialise + up + down;
 }
 
 ExchangeBound::Comparison

@@ -52,6 +52,19 @@ namespace ns3
  *    islands, it sums what arrives for them), unless the transport is unicast-only: M, one
  *    aggregate, whatever the number of sources. WAN links and the links up carry what the
  *    senders send: FPGAs aggregate only on the way into their islands.
+ *
+ * A reduction tree (SyncAlgorithm::TREE) with root r has its own bound, GetTreeBound(): every
+ * member m != r sends M up its unicast path to r; a city with a transit FPGA (capability
+ * transit) merges what passes it, so a resource on the way up carries M once per piece that
+ * crosses it, a piece being a member's own update until its first transit city and, after
+ * transit city v, the one aggregate of everything below v. The root sends the sum down: M once
+ * per resource of its tree if some city replicates multicast, else once per (resource,
+ * destination). The bound is the busiest resource direction, B_r * 8 / C_r, plus the tree's
+ * up-and-down delay: the longest member-to-root path delay plus the longest root-to-member
+ * path delay (the root starts a chunk down only once every member's piece of it is in, and the
+ * last member must still receive it). With a TREE algorithm and no root, GetCliqueBound() takes
+ * the least bound over the members as roots. A unicast-only transport uses no transit FPGA and
+ * no multicast.
  */
 class ExchangeBound
 {
@@ -70,6 +83,11 @@ class ExchangeBound
      * \return the lower bound on its exchange time, s (0 for a clique of one)
      */
     double GetCliqueBound(const std::vector<uint32_t>& members, SyncAlgorithm algorithm) const;
+    /**
+     * \param members the clique's islands \param root the tree's root (a member)
+     * \return the bound of a reduction tree to \p root (see the class description), s
+     */
+    double GetTreeBound(const std::vector<uint32_t>& members, uint32_t root) const;
 
     /** Simulated exchange times beside their bounds, over the clique-rounds of a run. */
     struct Comparison
@@ -109,6 +127,7 @@ class ExchangeBound
     uint64_t m_modelBytes;         //!< M
     bool m_multicast;              //!< a source's bytes count once per resource
     std::vector<bool> m_aggregate; //!< per island: its access link down carries one update
+    std::vector<bool> m_transit;   //!< per city: a transit FPGA merges reduction-tree pieces
 };
 
 } // namespace ns3

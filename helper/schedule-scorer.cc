@@ -61,6 +61,7 @@ ScheduleScorer::SetModelBytes(uint64_t bytes)
     m_modelBytes = bytes;
     m_syncCache.clear();
     m_algorithmCache.clear();
+    m_rootCache.clear();
 }
 
 uint64_t
@@ -105,6 +106,7 @@ ScheduleScorer::SetCostModelAttribute(const std::string& name, const AttributeVa
     m_model->SetAttribute(name, value);
     m_syncCache.clear();
     m_algorithmCache.clear();
+    m_rootCache.clear();
 }
 
 Ptr<SyncCostModel>
@@ -121,6 +123,7 @@ ScheduleScorer::SetRouting(const WanRouting& routing)
     m_hasRouting = true;
     m_syncCache.clear();
     m_algorithmCache.clear();
+    m_rootCache.clear();
 }
 
 bool
@@ -174,6 +177,28 @@ ScheduleScorer::ChooseAlgorithms(const Partition& partition)
         algorithms.push_back(it->second);
     }
     return algorithms;
+}
+
+std::vector<uint32_t>
+ScheduleScorer::ChooseRoots(const Partition& partition,
+                            const std::vector<SyncAlgorithm>& algorithms)
+{
+    std::vector<uint32_t> roots(partition.size(), SyncRoundEstimate::NO_ROOT);
+    for (size_t c = 0; c < partition.size(); ++c)
+    {
+        if (algorithms.at(c) != SyncAlgorithm::TREE || partition[c].size() < 2)
+        {
+            continue;
+        }
+        auto it = m_rootCache.find(partition[c]);
+        if (it == m_rootCache.end())
+        {
+            it = m_rootCache.emplace(partition[c], m_model->ChooseRoot(partition[c], m_modelBytes))
+                     .first;
+        }
+        roots[c] = it->second;
+    }
+    return roots;
 }
 
 double
@@ -239,10 +264,12 @@ ScheduleScorer::Score(CliqueSchedule schedule,
 {
     uint32_t period = schedule.GetPeriod();
     std::vector<double> sync(period);
+    std::vector<std::vector<uint32_t>> roots(period);
     for (uint32_t r = 0; r < period; ++r)
     {
         const Partition& p = schedule.GetRounds()[r];
         schedule.SetAlgorithms(r, ChooseAlgorithms(p));
+        roots[r] = ChooseRoots(p, schedule.GetAlgorithms(r));
         sync[r] = GetSyncTime(p);
     }
     if (!schedule.IsMixing())
@@ -290,6 +317,7 @@ ScheduleScorer::Score(CliqueSchedule schedule,
         return false;
     }
     out.schedule = schedule;
+    out.roots = roots;
     out.family = family;
     out.roundsToEpsilon = rounds;
     out.syncTimes = sync;
@@ -329,9 +357,12 @@ ScheduleScorer::Evaluate(const CliqueSchedule& schedule,
             c.roundsToEpsilon = CliqueSchedule::UNREACHABLE;
             c.syncTimes.clear();
             c.roundTimes.clear();
+            c.roots.clear();
             for (uint32_t r = 0; r < schedule.GetPeriod(); ++r)
             {
                 c.schedule.SetAlgorithms(r, ChooseAlgorithms(schedule.GetRounds()[r]));
+                c.roots.push_back(
+                    ChooseRoots(schedule.GetRounds()[r], c.schedule.GetAlgorithms(r)));
                 c.syncTimes.push_back(GetSyncTime(schedule.GetRounds()[r]));
                 c.roundTimes.push_back(m_compute + c.syncTimes.back());
             }
@@ -343,6 +374,7 @@ ScheduleScorer::Evaluate(const CliqueSchedule& schedule,
     c.family = family;
     for (uint32_t r = 0; r < schedule.GetPeriod(); ++r)
     {
+        c.roots.push_back(ChooseRoots(schedule.GetRounds()[r], schedule.GetAlgorithms(r)));
         c.syncTimes.push_back(m_model->EstimateSyncTime(schedule.GetRounds()[r],
                                                         schedule.GetAlgorithms(r),
                                                         m_modelBytes));

@@ -25,7 +25,12 @@ namespace ns3
  */
 struct ScheduleCandidate
 {
-    CliqueSchedule schedule;        //!< the schedule, with the algorithm of every clique
+    CliqueSchedule schedule; //!< the schedule, with the algorithm of every clique
+    /**
+     * Per round of the period, per clique: the root island of a TREE clique
+     * (SyncCostModel::ChooseRoot()), else SyncRoundEstimate::NO_ROOT.
+     */
+    std::vector<std::vector<uint32_t>> roots;
     std::string family;             //!< where it came from: "baseline", "exhaustive", ...
     double rho{1};                  //!< ||W_T ... W_1 - J||_2 of one period
     uint64_t roundsToEpsilon{0};    //!< R, or CliqueSchedule::UNREACHABLE
@@ -40,9 +45,10 @@ struct ScheduleCandidate
  *
  * The objective of a schedule is the sum of its first R round times, R the rounds to
  * epsilon-consensus and round r costing the compute time plus the estimated sync time of
- * partition r mod T. Each clique uses DIRECT or RING, whichever the cost model estimates
- * faster for the clique alone (cached per clique); a round's sync time is cached per
- * partition. ScheduleSearch explores with it; CliqueScheduleHelper owns one.
+ * partition r mod T. Each clique uses DIRECT, RING or TREE, whichever the cost model estimates
+ * fastest for the clique alone (SyncCostModel::ChooseAlgorithm(), cached per clique, with a
+ * TREE clique's root); a round's sync time is cached per partition. ScheduleSearch explores with
+ * it; CliqueScheduleHelper owns one.
  */
 class ScheduleScorer
 {
@@ -79,6 +85,12 @@ class ScheduleScorer
 
     /** \param partition a canonical partition \return the algorithm of each clique */
     std::vector<SyncAlgorithm> ChooseAlgorithms(const Partition& partition);
+    /**
+     * \param partition a canonical partition \param algorithms its cliques' algorithms
+     * \return per clique: the root of a TREE clique, else SyncRoundEstimate::NO_ROOT (cached)
+     */
+    std::vector<uint32_t> ChooseRoots(const Partition& partition,
+                                      const std::vector<SyncAlgorithm>& algorithms);
     /** \param partition a canonical partition \return its sync time with those, s (cached) */
     double GetSyncTime(const Partition& partition);
     /**
@@ -101,7 +113,7 @@ class ScheduleScorer
     /**
      * \brief Score one schedule completely.
      * \param schedule the schedule (its island count must match the routing)
-     * \param chooseAlgorithms pick DIRECT/RING per clique; if false keep the schedule's own
+     * \param chooseAlgorithms pick DIRECT/RING/TREE per clique; if false keep the schedule's
      * \param family label stored in the candidate
      * \return the candidate \throws std::runtime_error if the island counts differ
      */
@@ -135,6 +147,7 @@ class ScheduleScorer
     double m_epsilon;                                 //!< consensus target
     uint64_t m_maxRounds;                             //!< cap on R
     std::map<Clique, SyncAlgorithm> m_algorithmCache; //!< per clique, alone on the WAN
+    std::map<Clique, uint32_t> m_rootCache;           //!< per TREE clique, alone on the WAN
     std::map<Partition, double> m_syncCache;          //!< per partition, chosen algorithms
     uint64_t m_schedulesScored;                       //!< counter
 };

@@ -24,6 +24,10 @@ TrainingFpgaCounters::Add(const TrainingFpgaCounters& other)
     {
         passThroughs[r] += other.passThroughs[r];
     }
+    for (size_t r = 0; r < transitPassThroughs.size(); ++r)
+    {
+        transitPassThroughs[r] += other.transitPassThroughs[r];
+    }
 }
 
 void
@@ -56,6 +60,23 @@ TrainingFpgaCounters::Add(Ptr<const FpgaAggregatorNetDevice> fpga)
     {
         passThroughs[r] +=
             fpga->GetPassThroughCount(static_cast<FpgaAggregatorNetDevice::PassReason>(r));
+    }
+}
+
+void
+TrainingFpgaCounters::AddTransit(Ptr<const TransitAggregatorNetDevice> transit)
+{
+    using Transit = TransitAggregatorNetDevice;
+    aggregated += transit->GetAggregatedCount();
+    duplicates += transit->GetDuplicateCount();
+    complete += transit->GetCompleteCount();
+    partial += transit->GetPartialCount();
+    overflows += transit->GetPassThroughCount(Transit::PASS_OVERFLOW);
+    mismatches += transit->GetPassThroughCount(Transit::PASS_MISMATCH);
+    wraps += transit->GetWrapCount();
+    for (uint32_t r = 0; r < Transit::PASS_REASON_COUNT; ++r)
+    {
+        transitPassThroughs[r] += transit->GetPassThroughCount(static_cast<Transit::PassReason>(r));
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "ns3/fpga-aggregator-net-device.h"
 #include "ns3/ptr.h"
+#include "ns3/transit-aggregator-net-device.h"
 #include "ns3/wan-router-net-device.h"
 
 #include <array>
@@ -34,11 +35,16 @@ struct TrainingFpgaCounters
     uint64_t wraps{0};        //!< int32 element sums that wrapped around (real payloads)
     /** Packets passed through untouched, per FpgaAggregatorNetDevice::PassReason. */
     std::array<uint64_t, FpgaAggregatorNetDevice::PASS_REASON_COUNT> passThroughs{};
+    /** Packets transit FPGAs passed on untouched, per TransitAggregatorNetDevice::PassReason
+     *  (the totals above count edge and transit FPGAs alike). */
+    std::array<uint64_t, TransitAggregatorNetDevice::PASS_REASON_COUNT> transitPassThroughs{};
 
     /** \param other counters to add to these (another FPGA's, another rank's) */
     void Add(const TrainingFpgaCounters& other);
     /** \param fpga an FPGA \brief add its counters to these */
     void Add(Ptr<const FpgaAggregatorNetDevice> fpga);
+    /** \param transit a transit FPGA \brief add its counters to these */
+    void AddTransit(Ptr<const TransitAggregatorNetDevice> transit);
 };
 
 /**

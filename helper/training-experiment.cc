@@ -424,14 +424,9 @@ TrainingExperiment::IsLocallyQuiet() const
     {
         return false;
     }
-    WanTopologyHelper& wan = m_training.GetTopologyHelper();
-    for (uint32_t i = 0; i < wan.GetTopology().GetIslands().size(); ++i)
+    if (m_training.HasLocalSlotsInUse())
     {
-        const Ptr<FpgaAggregatorNetDevice> fpga = wan.GetFpga(i);
-        if (fpga && TrainingHelper::IsLocal(fpga->GetNode()) && fpga->GetSlotsInUse() > 0)
-        {
-            return false;
-        }
+        return false;
     }
     for (const Ptr<NetDevice>& device : TrainingHelper::GetLinkDevices())
     {
@@ -489,6 +484,11 @@ TrainingExperiment::AddDeviceCounters(const std::vector<uint32_t>& islands)
         if (router && TrainingHelper::IsLocal(router->GetNode()))
         {
             m_routers.Add(router);
+        }
+        const Ptr<TransitAggregatorNetDevice> transit = wan.GetTransit(c);
+        if (transit && TrainingHelper::IsLocal(transit->GetNode()))
+        {
+            m_fpga.AddTransit(transit);
         }
     }
 }

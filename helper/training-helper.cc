@@ -4,6 +4,7 @@
 
 #include "training-helper.h"
 
+#include "training-fpgas.h"
 #include "training-link-queues.h"
 #include "training-planner.h"
 
@@ -41,8 +42,6 @@ namespace
 const Time DEFAULT_COMPUTE_TIME = MilliSeconds(100);
 /** Default model size, bytes. */
 constexpr uint64_t DEFAULT_MODEL_BYTES = 1000000;
-/** FPGA slots provisioned per slot the delay spread needs (bursts, stragglers). */
-constexpr double FPGA_SLOT_HEADROOM = 2.0;
 /** Extra FPGA slot hold time beyond the senders' delay spread. */
 const Time DEFAULT_FPGA_TIMEOUT_MARGIN = MilliSeconds(20);
 } // namespace
@@ -218,6 +217,17 @@ TrainingHelper::Install()
     {
         TrainingPlanner::ChooseAlgorithms(*m_costModel, m_schedule, m_modelBytes);
     }
+    for (uint32_t t = 0; t < period && tcp; ++t)
+    {
+        const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
+        if (std::find(algorithms.begin(), algorithms.end(), SyncAlgorithm::TREE) !=
+            algorithms.end())
+        {
+            throw std::invalid_argument(
+                "the tcp transport has no reduction trees (TREE): TCP's streams cannot be "
+                "summed on the way; use the planned or adaptive transport");
+        }
+    }
 
     std::vector<Ipv4Address> addresses(n);
     std::vector<std::vector<Time>> rtt(n, std::vector<Time>(n));
@@ -242,22 +252,26 @@ TrainingHelper::Install()
         std::vector<bool> multicastOk(n, false);
         std::vector<std::string> refusal(n);
         std::vector<Ipv4Address> groupOf(n);
+        SyncRoundEstimate plan = m_costModel->GetRoundPlan(m_schedule, t, m_modelBytes);
         for (uint32_t c = 0; c < partition.size(); ++c)
         {
             const Clique& clique = partition[c];
-            if (tcp || clique.size() < 2 || algorithms[c] != SyncAlgorithm::DIRECT)
+            if (tcp || clique.size() < 2 || algorithms[c] == SyncAlgorithm::RING)
             {
                 continue;
             }
+            // DIRECT: every member multicasts to the clique; TREE: only the root, the sum.
+            const std::vector<uint32_t> senders = algorithms[c] == SyncAlgorithm::TREE
+                                                      ? std::vector<uint32_t>{plan.cliqueRoot.at(c)}
+                                                      : clique;
             const Ipv4Address group = m_topology.AllocateGroup();
-            for (uint32_t sender : clique)
+            for (uint32_t sender : senders)
             {
                 multicastOk[sender] =
                     m_topology.InstallMulticastTree(sender, group, clique, &refusal[sender]);
                 groupOf[sender] = group;
             }
         }
-        SyncRoundEstimate plan = m_costModel->GetRoundPlan(m_schedule, t, m_modelBytes);
         for (uint32_t c = 0; c < partition.size(); ++c)
         {
             for (uint32_t island : partition[c])
@@ -267,6 +281,10 @@ TrainingHelper::Install()
                 config.members = partition[c];
                 std::sort(config.members.begin(), config.members.end());
                 config.algorithm = algorithms[c];
+                if (algorithms[c] == SyncAlgorithm::TREE)
+                {
+                    config.root = plan.cliqueRoot.at(c);
+                }
                 config.estimatedSyncTime = plan.syncTime;
             }
         }
@@ -280,6 +298,17 @@ TrainingHelper::Install()
                     config.ringRateBps.resize(stream.ringStep + 1, 0.0);
                 }
                 config.ringRateBps[stream.ringStep] = stream.rateBps;
+                continue;
+            }
+            if (stream.reduce)
+            {
+                // A TREE member's update, up the unicast route to its root.
+                TrainingStreamConfig s;
+                s.receivers = stream.receivers;
+                s.destination = addresses[stream.receivers.at(0)];
+                s.rateBps = stream.rateBps;
+                s.resendWeight = stream.resendWeight;
+                config.streams.push_back(s);
                 continue;
             }
             if (stream.multicast && multicastOk[stream.sender])
@@ -375,25 +404,22 @@ TrainingHelper::Install()
     }
     if (!tcp)
     {
-        SizeFpgas(); // TCP passes them untouched
+        // TCP passes them untouched.
+        TrainingFpgas::Settings settings;
+        settings.tune = m_tuneFpgas;
+        settings.margin = m_fpgaTimeoutMargin;
+        settings.packetBits =
+            8.0 * (m_costModel->GetChunkPayloadBytes() + m_costModel->GetPacketOverheadBytes());
+        settings.chunkCount = m_costModel->GetChunkCount(m_modelBytes);
+        TrainingFpgas::Size(m_topology, m_plans, settings);
     }
     TrainingLinkQueues::Size(routing,
                              m_plans,
                              m_tuneQueues,
                              m_transport == TrainingApplication::ADAPTIVE);
-    // How long each island's FPGA may hold a chunk: its apps wait that much longer for peers.
-    std::vector<Time> hold(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (Ptr<FpgaAggregatorNetDevice> fpga = m_topology.GetFpga(i))
-        {
-            TimeValue timeout;
-            TimeValue latency;
-            fpga->GetAttribute("Timeout", timeout);
-            fpga->GetAttribute("PipelineLatency", latency);
-            hold[i] = timeout.Get() + latency.Get();
-        }
-    }
+    // How long FPGAs may hold a chunk on its way to each island: its apps wait that much
+    // longer for peers.
+    const std::vector<Time> hold = TrainingFpgas::Holds(m_topology, m_plans);
     for (const Ptr<TrainingApplication>& app : m_apps)
     {
         app->SetAggregationHold(hold);
@@ -432,100 +458,21 @@ TrainingHelper::Install()
     return apps;
 }
 
-void
-TrainingHelper::SizeFpgas()
+bool
+TrainingHelper::HasLocalSlotsInUse() const
 {
-    // A slot for chunk c at island j stays open from the first to the last sender's copy of c:
-    // the spread of the senders' path delays to j, plus the spread of the senders' start
-    // times (islands start syncing when their own previous round ends, which differ by at most
-    // a round's sync time). Its FPGA must hold a slot that long (else it flushes partial
-    // aggregates) and hold as many slots as chunks arrive meanwhile, but never more than two
-    // rounds of chunks (else it passes packets through); either failure overloads j's ingress,
-    // which the plan's rates assume folded.
-    const WanRouting& routing = m_topology.GetRouting();
-    const uint32_t n = m_topology.GetTopology().GetIslands().size();
-    const double packetBits =
-        8.0 * (m_costModel->GetChunkPayloadBytes() + m_costModel->GetPacketOverheadBytes());
-    for (uint32_t j = 0; j < n; ++j)
+    std::vector<Ptr<FpgaAggregatorBase>> fpgas;
+    for (uint32_t i = 0; i < m_topology.GetTopology().GetIslands().size(); ++i)
     {
-        Ptr<FpgaAggregatorNetDevice> fpga = m_topology.GetFpga(j);
-        if (!fpga)
-        {
-            continue;
-        }
-        double spread = 0;
-        double rate = 0;
-        for (uint32_t t = 0; t < m_plans.size(); ++t)
-        {
-            double nearest = std::numeric_limits<double>::infinity();
-            double farthest = 0;
-            for (const SyncStream& stream : m_plans[t].streams)
-            {
-                if (stream.algorithm != SyncAlgorithm::DIRECT ||
-                    !std::binary_search(stream.receivers.begin(), stream.receivers.end(), j))
-                {
-                    continue;
-                }
-                const double d = routing.GetIslandDelay(stream.sender, j);
-                nearest = std::min(nearest, d);
-                farthest = std::max(farthest, d);
-                rate = std::max(rate, stream.rateBps);
-            }
-            if (farthest > 0)
-            {
-                spread = std::max(spread, farthest - nearest);
-            }
-        }
-        if (rate <= 0)
-        {
-            continue;
-        }
-        double stagger = 0;
-        for (const SyncRoundEstimate& plan : m_plans)
-        {
-            stagger = std::max(stagger, plan.syncTime);
-        }
-        // Tuned: the need plus the margin. Untuned: the attributes must cover the need itself,
-        // or the run would flush partial aggregates (or pass chunks through) that the plan
-        // assumed folded: say so now, not as resends and queue drops later.
-        const Time hold = Seconds(spread + stagger) + (m_tuneFpgas ? m_fpgaTimeoutMargin : Time(0));
-        const std::string name = m_topology.GetTopology().GetIslands()[j].name;
-        TimeValue timeout;
-        fpga->GetAttribute("Timeout", timeout);
-        if (timeout.Get() < hold)
-        {
-            if (!m_tuneFpgas)
-            {
-                std::ostringstream os;
-                os << "TrainingHelper: the FPGA of island " << name << " has Timeout "
-                   << timeout.Get().As(Time::MS) << ", but the plan holds its slots up to "
-                   << hold.As(Time::MS)
-                   << " (the spread of its senders' delays and start times): raise Timeout or "
-                      "let SetTuneFpgas size it";
-                throw std::runtime_error(os.str());
-            }
-            fpga->SetAttribute("Timeout", TimeValue(hold));
-        }
-        const double needed =
-            std::ceil(std::min(FPGA_SLOT_HEADROOM * hold.GetSeconds() * rate / packetBits,
-                               2.0 * m_costModel->GetChunkCount(m_modelBytes)));
-        UintegerValue slots;
-        fpga->GetAttribute("SlotCount", slots);
-        if (needed > slots.Get())
-        {
-            if (!m_tuneFpgas)
-            {
-                std::ostringstream os;
-                os << "TrainingHelper: the FPGA of island " << name << " has SlotCount "
-                   << slots.Get() << ", but the plan may keep up to " << needed
-                   << " slots open at once: raise SlotCount or let SetTuneFpgas size it";
-                throw std::runtime_error(os.str());
-            }
-            fpga->SetAttribute("SlotCount", UintegerValue(static_cast<uint32_t>(needed)));
-        }
-        NS_LOG_INFO("FPGA of island " << name << ": timeout " << hold.As(Time::MS) << ", slots "
-                                      << std::max<double>(needed, slots.Get()));
+        fpgas.push_back(m_topology.GetFpga(i));
     }
+    for (uint32_t c = 0; c < m_topology.GetTopology().GetCities().size(); ++c)
+    {
+        fpgas.push_back(m_topology.GetTransit(c));
+    }
+    return std::any_of(fpgas.begin(), fpgas.end(), [](const Ptr<FpgaAggregatorBase>& fpga) {
+        return fpga && IsLocal(fpga->GetNode()) && fpga->GetSlotsInUse() > 0;
+    });
 }
 
 std::vector<Ptr<NetDevice>>

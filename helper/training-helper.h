@@ -149,6 +149,8 @@ class TrainingHelper
     uint64_t GetHeldStarts() const;
     /** \return the cost model's mean per-island sync time over the rounds replayed, s */
     double GetEstimatedSync() const;
+    /** \return true if an FPGA (edge or transit) on this rank holds an open slot */
+    bool HasLocalSlotsInUse() const;
     /** \return every point-to-point device of the simulation (module's or stock) */
     static std::vector<Ptr<NetDevice>> GetLinkDevices();
     /**
@@ -158,11 +160,6 @@ class TrainingHelper
     static bool IsLocal(Ptr<Node> node);
 
   private:
-    /**
-     * \brief Size every FPGA's Timeout and SlotCount for the plans, or check them when
-     *        tuning is off (see SetTuneFpgas).
-     */
-    void SizeFpgas();
     /** \brief Install the WAN error models. */
     void InstallLoss();
 

@@ -212,6 +212,8 @@ TrainingOutput::SummaryToJson(const TrainingSummary& s)
         {"fpga_wraps", s.fpga.wraps},
         {"fpga_pass_throughs",
          ByReason(s.fpga.passThroughs, &FpgaAggregatorNetDevice::PassReasonName)},
+        {"transit_pass_throughs",
+         ByReason(s.fpga.transitPassThroughs, &TransitAggregatorNetDevice::PassReasonName)},
         {"router_drops", ByReason(s.routers.drops, &WanRouterNetDevice::DropReasonName)},
         {"held_starts", s.heldStarts},
         {"transport", s.transport},
@@ -263,7 +265,11 @@ TrainingOutput::SummaryFromJson(const nlohmann::json& entry)
     FromByReason(entry.at("fpga_pass_throughs"),
                  s.fpga.passThroughs,
                  &FpgaAggregatorNetDevice::PassReasonName);
-    s.fpga.mismatches = s.fpga.passThroughs[FpgaAggregatorNetDevice::PASS_MISMATCH];
+    FromByReason(entry.at("transit_pass_throughs"),
+                 s.fpga.transitPassThroughs,
+                 &TransitAggregatorNetDevice::PassReasonName);
+    s.fpga.mismatches = s.fpga.passThroughs[FpgaAggregatorNetDevice::PASS_MISMATCH] +
+                        s.fpga.transitPassThroughs[TransitAggregatorNetDevice::PASS_MISMATCH];
     FromByReason(entry.at("router_drops"), s.routers.drops, &WanRouterNetDevice::DropReasonName);
     s.heldStarts = entry.at("held_starts").get<uint64_t>();
     s.transport = entry.at("transport").get<std::string>();

@@ -13,6 +13,7 @@
 #include "ns3/wan-topology.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 namespace ns3
@@ -253,9 +254,30 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
             finish[i] = go[i];
             arrivals[i].clear();
         }
+        // A TREE clique's sums come down once the root has every member's update: the clique
+        // runs from its last member's start.
+        std::map<uint32_t, double> treeGo;
+        for (const SyncStream& stream : plan.streams)
+        {
+            if (stream.algorithm == SyncAlgorithm::TREE)
+            {
+                double& at = treeGo[stream.clique];
+                at = std::max(at, go[stream.sender]);
+            }
+        }
         for (const SyncStream& stream : plan.streams)
         {
             const uint32_t i = stream.sender;
+            if (stream.algorithm == SyncAlgorithm::TREE)
+            {
+                const double from = treeGo[stream.clique];
+                finish[i] = std::max(finish[i], from + plan.islandTime.at(i));
+                for (uint32_t j : stream.receivers)
+                {
+                    finish[j] = std::max(finish[j], from + plan.islandTime.at(j));
+                }
+                continue;
+            }
             if (stream.algorithm == SyncAlgorithm::RING)
             {
                 // A member's chain of ring steps, as the cost model times it (over the ring the
@@ -275,7 +297,7 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
         }
         for (const SyncStream& stream : plan.streams)
         {
-            if (stream.algorithm == SyncAlgorithm::RING)
+            if (stream.algorithm != SyncAlgorithm::DIRECT)
             {
                 for (uint32_t j : stream.receivers)
                 {

@@ -29,6 +29,10 @@ CounterFields(TrainingFpgaCounters& fpga, TrainingRouterCounters& routers)
     {
         fields.push_back(&count);
     }
+    for (uint64_t& count : fpga.transitPassThroughs)
+    {
+        fields.push_back(&count);
+    }
     for (uint64_t& count : routers.drops)
     {
         fields.push_back(&count);

@@ -32,13 +32,6 @@ constexpr uint32_t MIN_SEED = 1;
 /** The --capabilities value that asks a sweeping example for every capability set. */
 const char ALL_CAPABILITIES[] = "all";
 
-/** \param text any text \return it in double quotes */
-std::string
-Quote(const std::string& text)
-{
-    return "\"" + text + "\"";
-}
-
 } // namespace
 
 int
@@ -71,8 +64,9 @@ WanCommandLine::WanCommandLine(const std::string& program, const std::string& us
                    "then from the module's source folder",
                    m_topology);
     m_cmd.AddValue("capabilities",
-                   "capabilities of every city: none|multicast|fpga|both (empty: the file's own; "
-                   "all: every set, in examples that sweep them)",
+                   "capabilities of every city: none|multicast|fpga|both, each but none "
+                   "optionally with +transit, or transit (empty: the file's own; all: every "
+                   "set, in examples that sweep them)",
                    m_capabilities);
     m_cmd.AddValue("cityCapabilities",
                    "per-city overrides applied after --capabilities, e.g. NYC:none,SIN:multicast",
@@ -129,14 +123,14 @@ WanCommandLine::LoadTopology() const
     // stand here and the example calls SetCapabilities() per set.
     if (!m_capabilities.empty() && m_capabilities != ALL_CAPABILITIES)
     {
-        if (m_capabilities != "none" && m_capabilities != "multicast" && m_capabilities != "fpga" &&
-            m_capabilities != "both")
+        try
         {
-            throw WanTopologyError("--capabilities: " + Quote(m_capabilities) +
-                                   ": expected none|multicast|fpga|both (or all in examples "
-                                   "that sweep them)");
+            topology.SetCapabilities(WanCapabilities::Parse(m_capabilities, "--capabilities"));
         }
-        topology.SetCapabilities(WanCapabilities::Parse(m_capabilities, "--capabilities"));
+        catch (const WanInputError& e)
+        {
+            throw WanTopologyError(std::string(e.what()) + " (or all in examples that sweep them)");
+        }
     }
     topology.ApplyCityCapabilities(m_cityCapabilities, "--cityCapabilities");
     return topology;

@@ -87,6 +87,12 @@ WanTopologyHelper::SetFpgaAttribute(const std::string& name, const AttributeValu
 }
 
 void
+WanTopologyHelper::SetTransitAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_transit.SetAttribute(name, value);
+}
+
+void
 WanTopologyHelper::SetInBoxLink(DataRate rate, Time delay)
 {
     m_inBoxRate = rate;
@@ -323,6 +329,13 @@ WanTopologyHelper::Install(const WanTopology& topology)
 
     InstallHosts();
     InstallUnicastRoutes();
+    m_transit.Install(*m_routing,
+                      m_routers,
+                      m_islandAddresses,
+                      m_citySystemIds,
+                      [this](Ptr<Node> fpga, Ptr<Node> router) {
+                          return Connect(fpga, router, m_inBoxRate, m_inBoxDelay);
+                      });
 }
 
 void
@@ -419,6 +432,10 @@ WanTopologyHelper::GetCityNodes(uint32_t city) const
         }
         nodes.Add(m_islandNodes.Get(i));
     }
+    if (m_transit.Get(city))
+    {
+        nodes.Add(m_transit.Get(city)->GetNode());
+    }
     for (uint32_t h = 0; h < m_hostLinks.size(); ++h)
     {
         if (m_hostCities[h] == city)
@@ -434,6 +451,13 @@ WanTopologyHelper::GetFpga(uint32_t island) const
 {
     CheckIsland(island, "GetFpga");
     return m_fpgas[island];
+}
+
+Ptr<TransitAggregatorNetDevice>
+WanTopologyHelper::GetTransit(uint32_t city) const
+{
+    CheckInstalled("GetTransit");
+    return m_transit.Get(city);
 }
 
 Ptr<NetDevice>
@@ -538,6 +562,10 @@ WanTopologyHelper::EnablePcapAll(const std::string& prefix)
             EnablePcap(prefix, m_inBox[i][0]);
             EnablePcap(prefix, m_inBox[i][1]);
         }
+    }
+    for (const Ptr<NetDevice>& device : m_transit.GetInBoxDevices())
+    {
+        EnablePcap(prefix, device);
     }
     for (const auto& link : m_hostLinks)
     {

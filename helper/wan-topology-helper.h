@@ -18,6 +18,7 @@
 #include "ns3/wan-router-net-device.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology.h"
+#include "ns3/wan-transit-fpgas.h"
 
 #include <array>
 #include <map>
@@ -39,7 +40,9 @@ class WanRouterNetDevice;
  * Install() creates one router node per city (no IP stack; a WanRouterNetDevice over its
  * point-to-point ports), one host node per island (internet stack, one IPv4 address), the
  * access links, the WAN links and, for islands whose city has an FPGA, an FPGA node split
- * into the access link (island -- access link -- FPGA -- in-box link -- router). It installs
+ * into the access link (island -- access link -- FPGA -- in-box link -- router), and for
+ * cities with the transit capability a transit FPGA beside the router (WanTransitFpgas). It
+ * installs
  * unicast host routes on every router from WanRouting, and (source, group) multicast trees on
  * request.
  */
@@ -60,7 +63,13 @@ class WanTopologyHelper
      */
     void SetFpgaAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \brief Set the in-box link between an FPGA and its router (default 400 Gbps, 0.5 us).
+     * \brief Set an attribute of every TransitAggregatorNetDevice created by Install().
+     * \param name attribute name \param value attribute value
+     */
+    void SetTransitAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set the in-box link between an FPGA (edge or transit) and its router (default
+     *        400 Gbps, 0.5 us).
      * \param rate data rate \param delay propagation delay
      */
     void SetInBoxLink(DataRate rate, Time delay);
@@ -127,10 +136,12 @@ class WanTopologyHelper
     /** \param city city index \return its router device */
     Ptr<WanRouterNetDevice> GetRouter(uint32_t city) const;
     /** \param city city index \return its nodes: router, then its islands' FPGA nodes and
-     *  hosts in island order, then its extra hosts (AddHost) */
+     *  hosts in island order, then its transit FPGA's node, then its extra hosts (AddHost) */
     NodeContainer GetCityNodes(uint32_t city) const;
     /** \param island island index \return the FPGA in front of it, or nullptr */
     Ptr<FpgaAggregatorNetDevice> GetFpga(uint32_t island) const;
+    /** \param city city index \return its transit FPGA, or nullptr */
+    Ptr<TransitAggregatorNetDevice> GetTransit(uint32_t city) const;
     /** \param island island index \return the island's own end of its access link */
     Ptr<NetDevice> GetIslandDevice(uint32_t island) const;
     /** \param island island index \return the far end of the access link (FPGA or router port) */
@@ -264,6 +275,7 @@ class WanTopologyHelper
     WanTopology m_topology;                //!< the installed topology
     std::unique_ptr<WanRouting> m_routing; //!< the routes (null until Install)
     std::vector<uint32_t> m_citySystemIds; //!< system id per city (empty: all 0)
+    WanTransitFpgas m_transit;             //!< the transit FPGAs
 
     NodeContainer m_routerNodes;                             //!< router node per city
     NodeContainer m_islandNodes;                             //!< host node per island

@@ -25,7 +25,15 @@ NS_LOG_COMPONENT_DEFINE("CliqueSchedule");
 std::string
 SyncAlgorithmToString(SyncAlgorithm algorithm)
 {
-    return algorithm == SyncAlgorithm::RING ? "ring" : "direct";
+    switch (algorithm)
+    {
+    case SyncAlgorithm::RING:
+        return "ring";
+    case SyncAlgorithm::TREE:
+        return "tree";
+    default:
+        return "direct";
+    }
 }
 
 std::ostream&
@@ -45,8 +53,12 @@ SyncAlgorithmFromString(const std::string& text, const std::string& what)
     {
         return SyncAlgorithm::RING;
     }
+    if (text == "tree")
+    {
+        return SyncAlgorithm::TREE;
+    }
     throw std::runtime_error(what + ": unknown algorithm \"" + text +
-                             "\" (expected \"direct\" or \"ring\")");
+                             "\" (expected \"direct\", \"ring\" or \"tree\")");
 }
 
 CliqueSchedule::CliqueSchedule()

@@ -23,18 +23,20 @@ enum class SyncAlgorithm
 {
     DIRECT, //!< every member sends its whole update to every peer (multicast / FPGA aware)
     RING,   //!< ring all-reduce: 2(k-1) steps of M/k bytes to the ring successor
+    TREE,   //!< reduction tree: every member sends its update up the unicast routes to a root
+            //!< island (transit FPGAs on the way add them up), the root sends the sum down
 };
 
 /**
- * \param algorithm an algorithm \return "direct" or "ring"
+ * \param algorithm an algorithm \return "direct", "ring" or "tree"
  */
 std::string SyncAlgorithmToString(SyncAlgorithm algorithm);
 /**
- * \param os a stream \param algorithm an algorithm \return \p os, after "direct" or "ring"
+ * \param os a stream \param algorithm an algorithm \return \p os, after "direct", "ring" or "tree"
  */
 std::ostream& operator<<(std::ostream& os, SyncAlgorithm algorithm);
 /**
- * \brief Parse "direct" or "ring".
+ * \brief Parse "direct", "ring" or "tree".
  * \param text the name \param what where the text came from, for the error message
  * \return the algorithm \throws std::runtime_error naming \p what and \p text
  */

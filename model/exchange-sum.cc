@@ -63,15 +63,29 @@ DirectSum::Average(const ChunkLayout& layout,
                    std::vector<double>& x,
                    double scale) const
 {
+    const bool withOwn = !own.empty();
     for (uint32_t c = 0; c < layout.GetChunkCount(); ++c)
     {
         uint32_t first = 0;
         const uint32_t count = layout.GetChunkSpan(c, first);
-        const double divisor = scale * (1.0 + m_count[c]);
+        const double divisor = scale * ((withOwn ? 1.0 : 0.0) + m_count[c]);
         for (uint32_t e = first; e < first + count; ++e)
         {
-            x[e] = WrapAdd(own[e], m_sum[e]) / divisor;
+            x[e] = (withOwn ? WrapAdd(own[e], m_sum[e]) : m_sum[e]) / divisor;
         }
+    }
+}
+
+void
+DirectSum::Total(uint32_t first,
+                 uint32_t count,
+                 const std::vector<int32_t>& own,
+                 std::vector<int32_t>& out) const
+{
+    out.resize(count);
+    for (uint32_t e = 0; e < count; ++e)
+    {
+        out[e] = WrapAdd(own[first + e], m_sum[first + e]);
     }
 }
 

@@ -36,13 +36,15 @@ struct FixedPoint
 
 /**
  * \ingroup wan-training
- * \brief The int32 sums of a DIRECT exchange's real payloads: the peers' chunks added up, and
- *        how many members each chunk holds.
+ * \brief The int32 sums of a DIRECT or TREE exchange's real payloads: the chunks received added
+ *        up, and how many members each chunk holds.
  *
- * Shared by the planned transport's DirectExchange and the tcp transport's TcpDirectExchange,
- * so both average exactly alike: values add with two's-complement wrap-around (WrapAdd), and
- * each chunk is divided by the members it holds (lost peers are excluded; a lost peer whose data
- * reached some chunks anyway is counted exactly there).
+ * Shared by the planned transport's DirectExchange and TreeExchange and the tcp transport's
+ * TcpDirectExchange, so all average exactly alike: values add with two's-complement wrap-around
+ * (WrapAdd), and each chunk is divided by the members it holds (lost peers are excluded; a lost
+ * peer whose data reached some chunks anyway is counted exactly there). A TREE root adds its own
+ * values to the members' sums (Total) and sends the result down; its members hold that total,
+ * own values included, and average it without adding theirs again (Average with no own values).
  */
 class DirectSum
 {
@@ -60,13 +62,24 @@ class DirectSum
              uint32_t contributors);
     /**
      * \brief x = (own + sum) / (Scale x members held), per chunk.
-     * \param layout how the update is cut \param own own values in fixed point
+     * \param layout how the update is cut
+     * \param own own values in fixed point, counted as one member more; empty: the sums hold
+     *        the own values already (a TREE member's totals from its root)
      * \param x receives the parameters \param scale fixed-point scale
      */
     void Average(const ChunkLayout& layout,
                  const std::vector<int32_t>& own,
                  std::vector<double>& x,
                  double scale) const;
+    /**
+     * \brief The values of own + sum over some elements (what a TREE root sends down).
+     * \param first first element \param count elements \param own own values in fixed point
+     * \param out receives them
+     */
+    void Total(uint32_t first,
+               uint32_t count,
+               const std::vector<int32_t>& own,
+               std::vector<int32_t>& out) const;
 
     /**
      * \param a int32 \param b int32

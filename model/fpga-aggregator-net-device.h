@@ -5,10 +5,9 @@
 #ifndef FPGA_AGGREGATOR_NET_DEVICE_H
 #define FPGA_AGGREGATOR_NET_DEVICE_H
 
-#include "fpga-output-stage.h"
+#include "fpga-aggregator-base.h"
 #include "fpga-slot-table.h"
 #include "gradient-header.h"
-#include "wan-port-device.h"
 #include "wan-wire.h"
 
 #include "ns3/data-rate.h"
@@ -17,10 +16,7 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
-#include <array>
 #include <cstdint>
-#include <deque>
-#include <vector>
 
 namespace ns3
 {
@@ -39,7 +35,8 @@ class Packet;
  *
  * Outbound (island to router) everything passes through untouched. Inbound (router to
  * island), a packet is aggregated when it is IPv4/UDP to GradientPort with a valid
- * GradientHeader of type DATA, neither FLAG_RETRANSMISSION nor FLAG_NO_AGGREGATE set, whose
+ * GradientHeader of type DATA, none of FLAG_RETRANSMISSION, FLAG_NO_AGGREGATE and FLAG_REDUCE
+ * set (reduction-tree traffic is the transit FPGAs', TransitAggregatorNetDevice), whose
  * member bitmap holds IslandIndex and whose sender is not IslandIndex. Everything that reaches
  * the router port is for this island (unicast to it, or multicast it subscribed to), so the
  * member bitmap is the only destination test.
@@ -62,9 +59,10 @@ class Packet;
  * summed by the island.
  *
  * The device moves packets and decides what is aggregated; the slots, their deadlines and the
- * frontiers are its FpgaSlotTable, which tells the device when to emit a slot.
+ * frontiers are its FpgaSlotTable, which tells the device when to emit a slot; the table, the
+ * way in and out, the common attributes, counters and traces are FpgaAggregatorBase's.
  */
-class FpgaAggregatorNetDevice : public WanPortDevice
+class FpgaAggregatorNetDevice : public FpgaAggregatorBase
 {
   public:
     /** Why a packet passed through without aggregation (trace argument, counter index). */
@@ -79,6 +77,7 @@ class FpgaAggregatorNetDevice : public WanPortDevice
         PASS_NOT_MEMBER,     //!< IslandIndex not a member, or the island is the sender
         PASS_MISMATCH,       //!< element count, members or payload kind differ from the slot
         PASS_OVERFLOW,       //!< no free slot
+        PASS_REDUCE,         //!< FLAG_REDUCE set: reduction-tree traffic, for transit FPGAs
         PASS_REASON_COUNT    //!< number of reasons (not a reason)
     };
 
@@ -86,30 +85,10 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     static const char* PassReasonName(PassReason reason);
 
     /**
-     * TracedCallback signature for AggregateEmitted.
-     * \param packet the AGGREGATE packet (IPv4 header included)
-     * \param header its gradient header
-     * \param complete true if every expected contributor is in the bitmap
-     */
-    typedef void (*AggregateTracedCallback)(Ptr<const Packet> packet,
-                                            const GradientHeader& header,
-                                            bool complete);
-    /**
      * TracedCallback signature for PassThrough.
      * \param packet the packet (IPv4 header included) \param reason why it passed
      */
     typedef void (*PassThroughTracedCallback)(Ptr<const Packet> packet, PassReason reason);
-    /**
-     * TracedCallback signature for SlotAllocated and Overflow.
-     * \param header the gradient header of the packet that opened (or could not open) a slot
-     */
-    typedef void (*HeaderTracedCallback)(const GradientHeader& header);
-    /**
-     * TracedCallback signature for Duplicate.
-     * \param packet the absorbed copy (IPv4 header included) \param header its gradient header
-     */
-    typedef void (*DuplicateTracedCallback)(Ptr<const Packet> packet, const GradientHeader& header);
-
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
     FpgaAggregatorNetDevice();
@@ -117,43 +96,20 @@ class FpgaAggregatorNetDevice : public WanPortDevice
 
     /** \param port the device towards the island (access link), on the FPGA's node */
     void SetIslandPort(Ptr<NetDevice> port);
-    /** \param port the device towards the router (in-box link), on the FPGA's node */
-    void SetRouterPort(Ptr<NetDevice> port);
     // Attribute "IslandIndex" (uint32_t): the island this FPGA serves.
 
     /** \return the island port (or nullptr) */
     Ptr<NetDevice> GetIslandPort() const;
-    /** \return the router port (or nullptr) */
-    Ptr<NetDevice> GetRouterPort() const;
 
     /** \param reason a reason \return packets passed through for it */
     uint64_t GetPassThroughCount(PassReason reason) const;
-    /** \return DATA packets absorbed into a slot (duplicates excluded) */
-    uint64_t GetAggregatedCount() const;
-    /** \return DATA copies from a sender already in their slot (absorbed, not added) */
-    uint64_t GetDuplicateCount() const;
-    /** \return complete AGGREGATE packets emitted */
-    uint64_t GetCompleteCount() const;
-    /** \return partial AGGREGATE packets emitted after a timeout */
-    uint64_t GetPartialCount() const;
     /** \return partial AGGREGATE packets emitted early: every missing sender had gone past */
     uint64_t GetEarlyFlushCount() const;
-    /** \return element additions that wrapped around (int32 overflow) */
-    uint64_t GetWrapCount() const;
-    /** \return slots in use now */
-    uint32_t GetSlotsInUse() const;
 
   protected:
     void DoDispose() override;
 
   private:
-    /** A gradient packet waiting for the aggregation engine (ProcessingRate > 0). */
-    struct PendingInput
-    {
-        Ptr<const Packet> packet; //!< the received IPv4 packet
-        Time finish;              //!< when the engine finishes serving it
-    };
-
     /**
      * \brief Handler of the island port: forwards out of the router port.
      * \param device receiving port \param packet packet \param protocol EtherType
@@ -177,24 +133,13 @@ class FpgaAggregatorNetDevice : public WanPortDevice
                            uint16_t protocol,
                            const Address& source,
                            const Address& destination,
-                           NetDevice::PacketType packetType);
+                           NetDevice::PacketType packetType) override;
     /**
-     * \brief Quick test on the first bytes: IPv4, not a fragment, UDP, to GradientPort.
-     * \param packet an IPv4 packet \return true if it is gradient traffic
-     */
-    bool IsGradientTraffic(Ptr<const Packet> packet) const;
-    /**
-     * \brief Parse and, if eligible, aggregate one inbound gradient packet.
+     * \brief Parse and, if eligible, aggregate one inbound gradient packet (the input stage
+     *        served it).
      * \param packet the IPv4 packet
      */
     void Process(Ptr<const Packet> packet);
-    /**
-     * \brief Queue a gradient packet for the aggregation engine (ProcessingRate > 0).
-     * \param packet the IPv4 packet
-     */
-    void Enqueue(Ptr<const Packet> packet);
-    /** \brief The aggregation engine finished serving the oldest pending input. */
-    void ServiceComplete();
 
     /**
      * \brief Add one DATA contribution to its slot (opening the slot if needed).
@@ -209,10 +154,6 @@ class FpgaAggregatorNetDevice : public WanPortDevice
     void SetEarlyFlush(bool earlyFlush);
     /** \return attribute EarlyFlush */
     bool GetEarlyFlush() const;
-    /** \param latency attribute PipelineLatency (kept by the slot table) */
-    void SetPipelineLatency(Time latency);
-    /** \return attribute PipelineLatency */
-    Time GetPipelineLatency() const;
     /**
      * \brief Build the AGGREGATE packet of a slot, send it to the island, free the slot
      *        (the slot table's emit callback).
@@ -229,49 +170,18 @@ class FpgaAggregatorNetDevice : public WanPortDevice
                      uint16_t protocol,
                      PassReason reason);
 
-    Ptr<NetDevice> m_islandPort;    //!< towards the island
-    FpgaOutputStage m_output;       //!< aggregates on their way to the island port
-    bool m_outputConfigured{false}; //!< m_output knows the port
-    Ptr<NetDevice> m_routerPort;    //!< towards the router
+    Ptr<NetDevice> m_islandPort; //!< towards the island
 
     // Attributes
     uint32_t m_islandIndex;      //!< the island served
-    uint16_t m_gradientPort;     //!< UDP destination port of gradient traffic
-    uint32_t m_slotCount;        //!< slot capacity
-    Time m_timeout;              //!< partial flush after this long
-    DataRate m_processingRate;   //!< aggregation engine rate; 0 = line rate (no extra delay)
-    uint32_t m_portBacklog;      //!< packets the island port may hold before aggregates wait
     Ipv4Address m_islandAddress; //!< destination of aggregates; 0.0.0.0 = learn
 
-    FpgaSlotTable m_table;          //!< slots, deadlines, frontiers (EarlyFlush, PipelineLatency)
-    std::vector<uint8_t> m_scratch; //!< payload buffer of emitted aggregates
-    /** IPv4 header (no options) and UDP header bytes (WanWire). */
-    static constexpr uint32_t IPV4_UDP_SIZE =
-        WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES;
-    /** IPv4 + UDP + the largest gradient header: what Process() copies out of a packet. */
-    std::array<uint8_t, IPV4_UDP_SIZE + GradientHeader::MAX_SERIALIZED_SIZE> m_headerBytes;
-    GradientHeader m_parsed;   //!< the header Process() parses into (reused: no per-packet init)
     Address m_islandBroadcast; //!< island port's broadcast address (cached)
-    Address m_routerBroadcast; //!< router port's broadcast address (cached)
-
-    // Processing FIFO (ProcessingRate > 0)
-    std::deque<PendingInput> m_pending; //!< inputs in service order
-    EventId m_serviceEvent;             //!< completion of the oldest pending input
-    Time m_busyUntil;                   //!< when the engine finishes its last accepted input
 
     // Counters
     uint64_t m_passCount[PASS_REASON_COUNT]; //!< per pass-through reason
-    uint64_t m_complete;                     //!< complete aggregates
-    uint64_t m_partial;                      //!< partial aggregates
-    uint16_t m_nextIdentification;           //!< IPv4 identification of emitted aggregates
 
-    // Trace sources
-    TracedCallback<const GradientHeader&> m_slotAllocatedTrace; //!< SlotAllocated
-    TracedCallback<Ptr<const Packet>, const GradientHeader&, bool>
-        m_aggregateEmittedTrace;                                               //!< AggregateEmitted
-    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace;          //!< PassThrough
-    TracedCallback<const GradientHeader&> m_overflowTrace;                     //!< Overflow
-    TracedCallback<Ptr<const Packet>, const GradientHeader&> m_duplicateTrace; //!< Duplicate
+    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace; //!< PassThrough
 };
 
 } // namespace ns3

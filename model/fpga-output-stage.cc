@@ -6,9 +6,12 @@
 
 #include "wan-wire.h"
 
+#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -20,7 +23,8 @@ FpgaOutputStage::FpgaOutputStage()
     : m_protocol(0),
       m_backlog(1),
       m_framing(WanWire::PPP_HEADER_BYTES),
-      m_maxHeld(0)
+      m_maxHeld(0),
+      m_nextIdentification(0)
 {
 }
 
@@ -49,6 +53,66 @@ FpgaOutputStage::Configure(Ptr<NetDevice> port,
     m_framing = port->GetAttributeFailSafe("FramingBytes", framing)
                     ? static_cast<uint32_t>(framing.Get())
                     : WanWire::PPP_HEADER_BYTES;
+}
+
+Ptr<Packet>
+FpgaOutputStage::MakeAggregate(const FpgaSlotTable::Slot& slot,
+                               uint16_t flags,
+                               Ipv4Address destination,
+                               uint16_t port,
+                               GradientHeader& out)
+{
+    const bool real = slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
+    out = slot.header;
+    out.SetType(GradientHeader::AGGREGATE);
+    out.SetContributors(slot.contributors);
+    out.SetFlags((real ? GradientHeader::FLAG_REAL_PAYLOAD : 0) | flags);
+
+    Ptr<Packet> packet;
+    if (real)
+    {
+        const uint32_t bytes = out.GetPayloadSize();
+        m_scratch.resize(bytes);
+        uint8_t* p = m_scratch.data();
+        for (uint32_t value : slot.sum)
+        {
+            *p++ = static_cast<uint8_t>(value >> 24);
+            *p++ = static_cast<uint8_t>(value >> 16);
+            *p++ = static_cast<uint8_t>(value >> 8);
+            *p++ = static_cast<uint8_t>(value);
+        }
+        packet = Create<Packet>(m_scratch.data(), bytes);
+    }
+    else
+    {
+        packet = Create<Packet>(out.GetPayloadSize());
+    }
+    packet->AddHeader(out);
+
+    const bool checksums = Node::ChecksumEnabled();
+    UdpHeader udp;
+    udp.SetSourcePort(slot.fields.sourcePort);
+    udp.SetDestinationPort(port);
+    if (checksums)
+    {
+        udp.EnableChecksums();
+        udp.InitializeChecksum(slot.fields.source, destination, WanWire::UDP_PROTOCOL);
+    }
+    packet->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(slot.fields.source);
+    ip.SetDestination(destination);
+    ip.SetProtocol(WanWire::UDP_PROTOCOL);
+    ip.SetPayloadSize(packet->GetSize());
+    ip.SetTtl(slot.fields.ttl);
+    ip.SetTos(slot.fields.tos);
+    ip.SetIdentification(m_nextIdentification++);
+    if (checksums)
+    {
+        ip.EnableChecksum();
+    }
+    packet->AddHeader(ip);
+    return packet;
 }
 
 void

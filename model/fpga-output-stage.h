@@ -5,6 +5,8 @@
 #ifndef FPGA_OUTPUT_STAGE_H
 #define FPGA_OUTPUT_STAGE_H
 
+#include "fpga-slot-table.h"
+
 #include "ns3/address.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -14,6 +16,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -22,8 +25,9 @@ class Packet;
 
 /**
  * \ingroup wan-training
- * \brief The FPGA's way out to its island: aggregates wait in the FPGA's slot memory, not in
- *        the island port's transmit queue, while that queue already holds a few packets.
+ * \brief The FPGA's way out (to its island, or back to its router for a transit FPGA): builds
+ *        aggregates, which wait in the FPGA's slot memory, not in the port's transmit queue,
+ *        while that queue already holds a few packets.
  *
  * Slots that settle or time out together (e.g. a slot that times out takes its flow's earlier
  * open slots with it, see FpgaSlotTable) would otherwise land in the port's queue at once and
@@ -45,7 +49,22 @@ class FpgaOutputStage
      * \param backlog packets the port may hold before aggregates wait here (>= 1)
      */
     void Configure(Ptr<NetDevice> port, const Address& to, uint16_t protocol, uint32_t backlog);
-    /** \param packet an aggregate for the island: sent now, or when the port has room */
+    /**
+     * \brief Build the AGGREGATE packet of a slot: the slot's sums (real payloads) or zero bytes
+     *        after its first piece's header with the slot's contributors, then UDP and IPv4
+     *        headers from the first piece's fields (a contributor's address and port, as on a
+     *        DATA packet).
+     * \param slot the slot \param flags flags besides FLAG_REAL_PAYLOAD (e.g. FLAG_SETTLED)
+     * \param destination IPv4 destination \param port UDP destination port
+     * \param out receives the gradient header written
+     * \return the IPv4 packet
+     */
+    Ptr<Packet> MakeAggregate(const FpgaSlotTable::Slot& slot,
+                              uint16_t flags,
+                              Ipv4Address destination,
+                              uint16_t port,
+                              GradientHeader& out);
+    /** \param packet an aggregate for the port: sent now, or when the port has room */
     void SendAggregate(Ptr<Packet> packet);
     /** \param packet a packet the FPGA just gave the port itself (a pass-through) */
     void NoteSent(Ptr<const Packet> packet);
@@ -74,6 +93,8 @@ class FpgaOutputStage
     std::deque<Ptr<Packet>> m_held; //!< aggregates waiting, oldest first
     uint32_t m_maxHeld;             //!< peak of m_held
     EventId m_drain;                //!< next drain
+    std::vector<uint8_t> m_scratch; //!< payload buffer of built aggregates
+    uint16_t m_nextIdentification;  //!< IPv4 identification of built aggregates
 };
 
 } // namespace ns3

@@ -34,6 +34,15 @@ FpgaSlotTable::SlotKey::operator==(const SlotKey& other) const
            chunkIndex == other.chunkIndex;
 }
 
+FpgaSlotTable::SlotKey
+FpgaSlotTable::SlotKey::Of(const GradientHeader& header)
+{
+    return SlotKey{header.GetJobId(),
+                   header.GetRound(),
+                   header.GetCliqueId(),
+                   header.GetChunkIndex()};
+}
+
 size_t
 FpgaSlotTable::SlotKeyHash::operator()(const SlotKey& key) const
 {
@@ -132,11 +141,7 @@ bool
 FpgaSlotTable::AbsorbResend(const GradientHeader& header)
 {
     uint32_t index = 0;
-    const SlotKey key{header.GetJobId(),
-                      header.GetRound(),
-                      header.GetCliqueId(),
-                      header.GetChunkIndex()};
-    if (!Find(key, index) || !m_slots[index].contributors.Test(header.GetSender()))
+    if (!Find(SlotKey::Of(header), index) || !m_slots[index].contributors.Test(header.GetSender()))
     {
         return false;
     }
@@ -161,10 +166,7 @@ FpgaSlotTable::Open(const GradientHeader& header,
         index = static_cast<uint32_t>(m_slots.size());
         m_slots.emplace_back();
     }
-    const SlotKey key{header.GetJobId(),
-                      header.GetRound(),
-                      header.GetCliqueId(),
-                      header.GetChunkIndex()};
+    const SlotKey key = SlotKey::Of(header);
     m_index.emplace(key, index);
     Slot& slot = m_slots[index];
     slot.key = key;
@@ -185,6 +187,36 @@ FpgaSlotTable::Open(const GradientHeader& header,
 }
 
 FpgaSlotTable::AddResult
+FpgaSlotTable::Offer(const GradientHeader& header,
+                     const InputFields& fields,
+                     const IslandBitmap& expected,
+                     Ptr<const Packet> packet,
+                     uint32_t payloadOffset,
+                     uint32_t capacity,
+                     Time timeout)
+{
+    uint32_t index;
+    bool opened = false;
+    if (!Find(SlotKey::Of(header), index))
+    {
+        if (GetSlotsInUse() >= capacity)
+        {
+            return OVERFLOW;
+        }
+        index = Open(header, fields, expected, Simulator::Now() + timeout);
+        opened = true;
+    }
+    if ((fields.tos & WanWire::IPV4_ECN_MASK) == WanWire::IPV4_ECN_CE)
+    {
+        // The piece's leg was congested; the aggregate carries the mark on (before Add, which
+        // may emit the slot).
+        MarkCongested(index);
+    }
+    const AddResult result = Add(index, header, packet, payloadOffset);
+    return opened && result == ADDED ? OPENED : result;
+}
+
+FpgaSlotTable::AddResult
 FpgaSlotTable::Add(uint32_t index,
                    const GradientHeader& header,
                    Ptr<const Packet> packet,
@@ -198,17 +230,23 @@ FpgaSlotTable::Add(uint32_t index,
     {
         return MISMATCH;
     }
-    if (slot.contributors.Test(header.GetSender()))
+    const IslandBitmap& pieces = header.GetContributors();
+    if (pieces.IsSubsetOf(slot.contributors))
     {
         ++m_duplicates;
         return DUPLICATE;
     }
-    slot.contributors.Set(header.GetSender());
+    if (pieces.Intersects(slot.contributors))
+    {
+        // A sum cannot be split: the piece goes on whole, the receiver sorts it out.
+        return OVERLAP;
+    }
+    slot.contributors = slot.contributors.Union(pieces);
     if (!slot.emitting)
     {
         const SlotKey& key = slot.key;
-        m_waitingBySender[FlowKey{key.jobId, key.round, key.cliqueId}][header.GetSender()].insert(
-            key.chunkIndex);
+        auto& waiting = m_waitingBySender[FlowKey{key.jobId, key.round, key.cliqueId}];
+        pieces.ForEach([&](uint32_t sender) { waiting[sender].insert(key.chunkIndex); });
     }
     ++m_aggregated;
     if (real)

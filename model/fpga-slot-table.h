@@ -25,10 +25,13 @@ class Packet;
 
 /**
  * \ingroup wan-training
- * \brief The aggregation memory of an FpgaAggregatorNetDevice: its slots, their deadlines,
- *        the senders' frontiers, and when a slot is settled and must be emitted.
+ * \brief The aggregation memory of an FPGA (FpgaAggregatorNetDevice at the edge,
+ *        TransitAggregatorNetDevice beside a router): its slots, their deadlines, the senders'
+ *        frontiers, and when a slot is settled and must be emitted.
  *
  * One slot per (job, round, clique, chunk), pooled so its sum buffer's memory is reused. A
+ * piece added to a slot is one sender's DATA or an aggregate of several (its contributor
+ * bitmap); it is added only if disjoint from what the slot holds. A
  * slot is settled when every expected sender has contributed, or (early flush) when every
  * missing sender's first pass has gone past its chunk; it is then emitted after the pipeline
  * latency. A slot still open at its deadline is emitted at once as a partial aggregate.
@@ -51,6 +54,8 @@ class FpgaSlotTable
         uint32_t chunkIndex; //!< chunk
         /** \param other key \return equality */
         bool operator==(const SlotKey& other) const;
+        /** \param header a gradient header \return the key of its chunk */
+        static SlotKey Of(const GradientHeader& header);
     };
 
     /** Hash of a SlotKey. */
@@ -76,7 +81,7 @@ class FpgaSlotTable
         SlotKey key;               //!< what it aggregates
         GradientHeader header;     //!< first contribution's header (template of the aggregate)
         IslandBitmap expected;     //!< the senders it waits for
-        IslandBitmap contributors; //!< senders added so far
+        IslandBitmap contributors; //!< senders added so far (union of the pieces' contributors)
         std::vector<uint32_t> sum; //!< element sums (real payloads), as two's-complement bits
         InputFields fields;        //!< first contribution's IPv4/UDP fields (ECN: CE if any
                                    //!< contribution's was)
@@ -86,12 +91,15 @@ class FpgaSlotTable
         bool settled;              //!< every missing sender went past it (EarlyFlush)
     };
 
-    /** What Add() did with a contribution. */
+    /** What Offer() did with a piece. */
     enum AddResult
     {
-        ADDED,     //!< summed into the slot
-        DUPLICATE, //!< its sender is already in the slot: absorbed, not added
+        OPENED,    //!< opened its chunk's slot and summed into it
+        ADDED,     //!< summed into the open slot
+        DUPLICATE, //!< every contributor of it is already in the slot: absorbed, not added
+        OVERLAP,   //!< some, not all, of its contributors are in the slot: not added
         MISMATCH,  //!< element count, members or payload kind differ from the slot's
+        OVERFLOW,  //!< no slot open for its chunk and none free: not added
     };
 
     /**
@@ -128,25 +136,23 @@ class FpgaSlotTable
      */
     bool AbsorbResend(const GradientHeader& header);
     /**
-     * \brief Open a slot for a DATA header's chunk (no slot may be open for it).
-     * \param header the first contribution's header \param fields its IPv4/UDP fields
-     * \param expected the senders to wait for \param deadline when to emit it partial
-     * \return the slot's index
-     */
-    uint32_t Open(const GradientHeader& header,
-                  const InputFields& fields,
-                  const IslandBitmap& expected,
-                  Time deadline);
-    /**
-     * \brief Add one DATA contribution to its open slot, and settle the slot if it can be.
-     * \param index the slot \param header the contribution's header
+     * \brief Add a piece to its chunk's slot, opening the slot if none is open and fewer than
+     *        \p capacity are; settle the slot if it can be. A piece is one sender's DATA or an
+     *        AGGREGATE of several (its contributor bitmap); one marked CE marks the slot.
+     * \param header the piece's header \param fields its IPv4/UDP fields
+     * \param expected the senders a new slot waits for
      * \param packet the IPv4 packet \param payloadOffset byte offset of its payload
+     * \param capacity slots that may be open at once
+     * \param timeout a new slot is emitted partial this long after it opened
      * \return what was done with it
      */
-    AddResult Add(uint32_t index,
-                  const GradientHeader& header,
-                  Ptr<const Packet> packet,
-                  uint32_t payloadOffset);
+    AddResult Offer(const GradientHeader& header,
+                    const InputFields& fields,
+                    const IslandBitmap& expected,
+                    Ptr<const Packet> packet,
+                    uint32_t payloadOffset,
+                    uint32_t capacity,
+                    Time timeout);
     /**
      * \brief A sender's first pass has come as far as \p next: settle the slots it skipped.
      * \param header a DATA or END header from the sender \param next one past its last chunk
@@ -167,9 +173,9 @@ class FpgaSlotTable
 
     /** \return slots in use now */
     uint32_t GetSlotsInUse() const;
-    /** \return DATA contributions added to a slot (duplicates excluded) */
+    /** \return pieces added to a slot (duplicates excluded) */
     uint64_t GetAggregatedCount() const;
-    /** \return DATA copies from a sender already in their slot (absorbed, not added) */
+    /** \return pieces whose contributors were all in their slot already (absorbed, not added) */
     uint64_t GetDuplicateCount() const;
     /** \return slots settled early: every missing sender had gone past */
     uint64_t GetEarlyFlushCount() const;
@@ -206,6 +212,26 @@ class FpgaSlotTable
         size_t operator()(const FlowKey& key) const;
     };
 
+    /**
+     * \brief Open a slot for a header's chunk (no slot may be open for it).
+     * \param header the first piece's header \param fields its IPv4/UDP fields
+     * \param expected the senders to wait for \param deadline when to emit it partial
+     * \return the slot's index
+     */
+    uint32_t Open(const GradientHeader& header,
+                  const InputFields& fields,
+                  const IslandBitmap& expected,
+                  Time deadline);
+    /**
+     * \brief Add one piece to its open slot, and settle the slot if it can be.
+     * \param index the slot \param header the piece's header
+     * \param packet the IPv4 packet \param payloadOffset byte offset of its payload
+     * \return ADDED, DUPLICATE, OVERLAP or MISMATCH
+     */
+    AddResult Add(uint32_t index,
+                  const GradientHeader& header,
+                  Ptr<const Packet> packet,
+                  uint32_t payloadOffset);
     /**
      * \brief Add a real payload to a slot's sums.
      * \param slot the slot \param packet the IPv4 packet \param payloadOffset payload offset

@@ -9,6 +9,7 @@
 #include "gradient-pacer.h"
 #include "ring-exchange.h"
 #include "training-application.h"
+#include "tree-exchange.h"
 #include "wan-wire.h"
 
 #include "ns3/log.h"
@@ -48,6 +49,10 @@ GradientExchange::Create(ExchangeContext& context,
     if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
     {
         return std::make_unique<RingExchange>(context, round, config);
+    }
+    if (config.algorithm == SyncAlgorithm::TREE && config.members.size() > 1)
+    {
+        return std::make_unique<TreeExchange>(context, round, config);
     }
     return std::make_unique<DirectExchange>(context, round, config);
 }

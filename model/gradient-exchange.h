@@ -50,7 +50,7 @@ class GradientExchange : public RoundExchange
     /**
      * \param context the island \param round the round \param config the island's part
      * \return the round's exchange over UDP: a RingExchange for a ring of two or more members,
-     *         else a DirectExchange
+     *         a TreeExchange for a reduction tree of two or more, else a DirectExchange
      */
     static std::unique_ptr<RoundExchange> Create(ExchangeContext& context,
                                                  uint32_t round,

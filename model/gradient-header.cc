@@ -38,10 +38,10 @@ constexpr uint32_t OFFSET_RANGES = 35;
 constexpr uint32_t BYTES_PER_WORD = 8;
 constexpr uint32_t BYTES_PER_RANGE = 8;
 /** Flags a version-1 sender may set; other bits make the header invalid. */
-constexpr uint16_t KNOWN_FLAGS = GradientHeader::FLAG_RETRANSMISSION |
-                                 GradientHeader::FLAG_NO_AGGREGATE |
-                                 GradientHeader::FLAG_REAL_PAYLOAD | GradientHeader::FLAG_SETTLED |
-                                 GradientHeader::FLAG_SILENCE | GradientHeader::FLAG_CONGESTION;
+constexpr uint16_t KNOWN_FLAGS =
+    GradientHeader::FLAG_RETRANSMISSION | GradientHeader::FLAG_NO_AGGREGATE |
+    GradientHeader::FLAG_REAL_PAYLOAD | GradientHeader::FLAG_SETTLED |
+    GradientHeader::FLAG_SILENCE | GradientHeader::FLAG_CONGESTION | GradientHeader::FLAG_REDUCE;
 
 uint16_t
 ReadU16(const uint8_t* p)
@@ -194,6 +194,11 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
     {
         return false;
     }
+    // Only data goes up a reduction tree.
+    if (header.HasFlag(FLAG_REDUCE) && type != DATA && type != AGGREGATE)
+    {
+        return false;
+    }
     switch (type)
     {
     case DATA: {
@@ -267,6 +272,17 @@ uint64_t
 GradientHeader::PayloadSizeOf(const uint8_t* fixed)
 {
     return uint64_t{ReadU32(fixed + OFFSET_ELEMENTS)} * ELEMENT_SIZE;
+}
+
+uint16_t
+GradientHeader::PeekFlags(const uint8_t* bytes)
+{
+    static_assert(OFFSET_FLAGS + 2 == PEEK_SIZE, "PeekFlags reads up to the flags");
+    if (ReadU16(bytes + OFFSET_MAGIC) != MAGIC || bytes[OFFSET_VERSION] != VERSION)
+    {
+        return 0;
+    }
+    return ReadU16(bytes + OFFSET_FLAGS);
 }
 
 uint64_t

@@ -80,6 +80,9 @@ class GradientHeader : public Header
         FLAG_CONGESTION = 0x0020, //!< on an ACK: a congestion notification (transport adaptive):
                                   //!< the sender received chunks marked CE from the island in
                                   //!< the contributor bitmap, as many as the chunk count
+        FLAG_REDUCE = 0x0040,     //!< DATA or AGGREGATE going up a reduction tree to its root (the
+                                  //!< IPv4 destination): edge FPGAs pass it through, transit
+                                  //!< FPGAs on the way add it into one aggregate per chunk
     };
 
     /** One NACK range: chunks first .. first + count - 1. */
@@ -110,7 +113,8 @@ class GradientHeader : public Header
      * Checks, in order: enough bytes for the fixed part; magic, version, type; 1 <= W <= 16;
      * R == 0 unless NACK, 1 <= R <= MAX_NACK_RANGES for NACK; enough bytes for bitmaps and
      * ranges; then consistency: chunk count >= 1 and chunk index < chunk count; sender in the
-     * member bitmap; contributors a subset of the members; DATA's contributors exactly
+     * member bitmap; contributors a subset of the members; FLAG_REDUCE on DATA and AGGREGATE
+     * only; DATA's contributors exactly
      * {sender}; END's contributors exactly {sender}, chunk index chunk count - 1 and no
      * payload; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
      * count; and finally that the payload is exactly element count x 4 bytes.
@@ -151,6 +155,17 @@ class GradientHeader : public Header
      *         valid header (magic, version, type, flags, bitmap words or NACK range count)
      */
     static uint64_t FramedSize(const uint8_t* fixed);
+
+    /** Bytes PeekFlags() reads: magic, version, type and flags. */
+    static constexpr uint32_t PEEK_SIZE = 6;
+
+    /**
+     * \brief The flags of a header, read at fixed offsets from its first bytes alone: how a
+     *        router picks reduction-tree packets out without parsing them (WanRouterNetDevice).
+     * \param bytes the first PEEK_SIZE bytes of a header
+     * \return the flag bits, or 0 if magic or version are not a gradient header's
+     */
+    static uint16_t PeekFlags(const uint8_t* bytes);
 
     /**
      * \brief Build a packet with a virtual payload: header + element count x 4 zero bytes.

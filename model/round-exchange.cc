@@ -147,11 +147,21 @@ RoundExchange::MakeHeader(GradientHeader::Type type, uint32_t chunkCount, uint16
 Ptr<Packet>
 RoundExchange::BuildDataChunk(uint32_t chunk, uint16_t flags)
 {
-    GradientHeader header = MakeHeader(GradientHeader::DATA, m_context.layout.GetChunkCount(), 0);
-    header.SetChunkIndex(chunk);
     IslandBitmap self;
     self.Set(m_context.island);
-    header.SetContributors(self);
+    return BuildDirectChunk(GradientHeader::DATA, chunk, self, flags, nullptr);
+}
+
+Ptr<Packet>
+RoundExchange::BuildDirectChunk(GradientHeader::Type type,
+                                uint32_t chunk,
+                                const IslandBitmap& contributors,
+                                uint16_t flags,
+                                const DirectSum* sums)
+{
+    GradientHeader header = MakeHeader(type, m_context.layout.GetChunkCount(), 0);
+    header.SetChunkIndex(chunk);
+    header.SetContributors(contributors);
     header.SetFlags(flags);
     uint32_t first = 0;
     const uint32_t count = m_context.layout.GetChunkSpan(chunk, first);
@@ -160,7 +170,14 @@ RoundExchange::BuildDataChunk(uint32_t chunk, uint16_t flags)
     {
         return GradientHeader::CreateVirtualPacket(header);
     }
-    m_scratch.assign(m_own.begin() + first, m_own.begin() + first + count);
+    if (sums != nullptr)
+    {
+        sums->Total(first, count, m_own, m_scratch);
+    }
+    else
+    {
+        m_scratch.assign(m_own.begin() + first, m_own.begin() + first + count);
+    }
     return GradientHeader::CreateRealPacket(header, m_scratch);
 }
 
@@ -190,7 +207,7 @@ bool
 RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) const
 {
     const bool fits =
-        m_config.algorithm == SyncAlgorithm::DIRECT && header.GetType() != GradientHeader::RING &&
+        m_config.algorithm != SyncAlgorithm::RING && header.GetType() != GradientHeader::RING &&
         header.GetChunkCount() == m_context.layout.GetChunkCount() &&
         header.GetElementCount() == m_context.layout.GetChunkSpan(header.GetChunkIndex(), first);
     m_context.dropped += fits ? 0 : 1;

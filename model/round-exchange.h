@@ -21,6 +21,7 @@ namespace ns3
 {
 
 class AdaptiveTransport;
+class DirectSum;
 class Packet;
 class RingSum;
 class TcpTransport;
@@ -143,6 +144,19 @@ class RoundExchange
      */
     Ptr<Packet> BuildDataChunk(uint32_t chunk, uint16_t flags);
     /**
+     * \brief One chunk of a DIRECT or TREE exchange.
+     * \param type DATA or AGGREGATE \param chunk chunk index
+     * \param contributors the members whose values it carries \param flags flags
+     * \param sums if not null, the payload is the own values plus these sums (a TREE root's
+     *        total); else the own values
+     * \return the packet
+     */
+    Ptr<Packet> BuildDirectChunk(GradientHeader::Type type,
+                                 uint32_t chunk,
+                                 const IslandBitmap& contributors,
+                                 uint16_t flags,
+                                 const DirectSum* sums);
+    /**
      * \brief One chunk of a ring step (ChunkLayout's segments).
      * \param step ring step \param chunk chunk of the step's segment \param flags extra flags
      * \param sums what the ring has reduced and gathered so far (real payloads)
@@ -151,7 +165,7 @@ class RoundExchange
     Ptr<Packet> BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, const RingSum& sums);
     /**
      * \param header a received DATA or AGGREGATE chunk \param first receives its first element
-     * \return true if it fits this DIRECT round's layout (chunk count, element count);
+     * \return true if it fits this DIRECT or TREE round's layout (chunk count, element count);
      *         otherwise it is counted as dropped
      */
     bool CheckDirectChunk(const GradientHeader& header, uint32_t& first) const;

@@ -6,9 +6,11 @@
 
 #include "chunk-layout.h"
 #include "gradient-header.h"
+#include "sync-algorithm-choice.h"
 #include "wan-wire.h"
 
 #include "ns3/assert.h"
+#include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -22,15 +24,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("SyncCostModel");
 
 NS_OBJECT_ENSURE_REGISTERED(SyncCostModel);
-
-namespace
-{
-/**
- * Relative margin by which DirectLowerBound() must exceed the RING time to settle a clique's
- * algorithm without the DIRECT estimate: far above the rounding of progressive filling.
- */
-constexpr double LOWER_BOUND_MARGIN = 1e-9;
-} // namespace
 
 TypeId
 SyncCostModel::GetTypeId()
@@ -79,6 +72,19 @@ SyncCostModel::GetTypeId()
                           TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&SyncCostModel::m_fpgaLatency),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("TransitProcessingRate",
+                          "Service rate of a transit FPGA (WanCapabilities::transit): the "
+                          "pieces of reduction-tree traffic entering it share it; 0 means "
+                          "unlimited.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&SyncCostModel::m_transitRate),
+                          MakeDataRateChecker())
+            .AddAttribute("TransitLatency",
+                          "Latency a transit FPGA adds to the reduction-tree traffic it "
+                          "aggregates, per transit city on a member's path to the root.",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&SyncCostModel::m_transitLatency),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("RoundEstimated",
                             "A round was estimated: its sync time (s) and its stream count.",
                             MakeTraceSourceAccessor(&SyncCostModel::m_roundEstimated),
@@ -93,7 +99,9 @@ SyncCostModel::SyncCostModel()
       m_udpHeaderBytes(WanWire::UDP_HEADER_BYTES),
       m_gradientHeaderBytes(0),
       m_pppHeaderBytes(WanWire::PPP_HEADER_BYTES),
-      m_fpgaLatency(MicroSeconds(1))
+      m_fpgaLatency(MicroSeconds(1)),
+      m_transitRate(0),
+      m_transitLatency(MicroSeconds(1))
 {
     NS_LOG_FUNCTION(this);
 }
@@ -109,6 +117,7 @@ SyncCostModel::DoDispose()
     NS_LOG_FUNCTION(this);
     m_routing.reset();
     m_paths = SyncPathTable();
+    m_tree = SyncTreePlan();
     Object::DoDispose();
 }
 
@@ -119,6 +128,7 @@ SyncCostModel::SetRouting(const WanRouting& routing)
     m_routing = std::make_unique<WanRouting>(routing);
     // Computed once: the optimiser estimates many rounds on the same routes.
     m_paths = SyncPathTable(*m_routing);
+    m_tree = SyncTreePlan(*m_routing);
 }
 
 const WanRouting&
@@ -171,6 +181,7 @@ void
 SyncCostModel::BuildAndSolve(const Partition& partition,
                              const std::vector<SyncAlgorithm>& algorithms,
                              uint64_t modelBytes,
+                             const std::vector<uint32_t>& roots,
                              std::vector<Draft>& drafts,
                              std::vector<uint32_t>& receivers,
                              std::vector<std::vector<MaxMinFairShare::Usage>>* usages,
@@ -185,8 +196,19 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
     {
         mm.AddResource(capacity);
     }
-    double fpgaLatency = m_fpgaLatency.GetSeconds();
+    // Transit FPGAs with a finite service rate: one resource per city, after the routing's.
+    uint32_t transitBase = SyncTreePlan::NO_RESOURCE;
+    if (m_transitRate.GetBitRate() > 0 &&
+        std::find(algorithms.begin(), algorithms.end(), SyncAlgorithm::TREE) != algorithms.end())
+    {
+        transitBase = mm.GetResourceCount();
+        for (uint32_t v = 0; v < m_tree.GetCityCount(); ++v)
+        {
+            mm.AddResource(m_transitRate.GetBitRate());
+        }
+    }
     std::vector<MaxMinFairShare::Usage> usage;
+    std::vector<SyncTreePlan::UpStream> ups;
 
     for (uint32_t c = 0; c < partition.size(); ++c)
     {
@@ -218,7 +240,8 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
                                        1,
                                        false,
                                        false,
-                                       true,
+                                       SyncAlgorithm::RING,
+                                       false,
                                        segment,
                                        m_paths.GetPathDelay(s, d)});
                 receivers.push_back(d);
@@ -230,74 +253,132 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
             }
             continue;
         }
-        // DIRECT: an FPGA in front of a receiver folds the k-1 incoming streams into one.
-        double downWeightFpga = 1.0 / (k - 1);
-        for (uint32_t s : clique)
+        if (algorithms[c] == SyncAlgorithm::TREE)
         {
-            usage.clear();
-            usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);
-            const bool multicast = m_paths.WalkTree(s, clique, &usage);
-            if (multicast)
+            const uint32_t root = roots.at(c);
+            m_tree.BuildUp(m_paths, clique, root, m_transitLatency.GetSeconds(), transitBase, ups);
+            for (const auto& up : ups)
             {
-                uint32_t first = receivers.size();
-                double delay = 0;
-                bool aggregated = false;
-                for (uint32_t j : clique)
-                {
-                    if (j == s)
-                    {
-                        continue;
-                    }
-                    bool fpga = m_paths.HasFpga(j);
-                    aggregated = aggregated || fpga;
-                    usage.emplace_back(m_routing->GetAccessDownResource(j),
-                                       fpga ? downWeightFpga : 1.0);
-                    delay =
-                        std::max(delay, m_paths.GetPathDelay(s, j) + (fpga ? fpgaLatency : 0.0));
-                    receivers.push_back(j);
-                }
-                drafts.push_back(
-                    Draft{c, s, first, k - 1, true, aggregated, false, modelBytes, delay});
-                mm.AddFlow(usage);
-                if (usages)
-                {
-                    usages->push_back(usage);
-                }
-                continue;
-            }
-            for (uint32_t j : clique)
-            {
-                if (j == s)
-                {
-                    continue;
-                }
-                bool fpga = m_paths.HasFpga(j);
-                usage.clear();
-                const auto& path = m_paths.GetPathResources(s, j);
-                for (size_t h = 0; h + 1 < path.size(); ++h)
-                {
-                    usage.emplace_back(path[h], 1.0);
-                }
-                usage.emplace_back(path.back(), fpga ? downWeightFpga : 1.0);
                 drafts.push_back(Draft{c,
-                                       s,
+                                       up.member,
                                        static_cast<uint32_t>(receivers.size()),
                                        1,
                                        false,
-                                       fpga,
-                                       false,
+                                       up.aggregated,
+                                       SyncAlgorithm::TREE,
+                                       true,
                                        modelBytes,
-                                       m_paths.GetPathDelay(s, j) + (fpga ? fpgaLatency : 0.0)});
-                receivers.push_back(j);
-                mm.AddFlow(usage);
+                                       up.delay});
+                receivers.push_back(root);
+                mm.AddFlow(up.usages);
                 if (usages)
                 {
-                    usages->push_back(usage);
+                    usages->push_back(up.usages);
                 }
             }
+            AddSenderStreams(c,
+                             root,
+                             clique,
+                             SyncAlgorithm::TREE,
+                             modelBytes,
+                             mm,
+                             drafts,
+                             receivers,
+                             usages);
+            continue;
+        }
+        for (uint32_t s : clique)
+        {
+            AddSenderStreams(c,
+                             s,
+                             clique,
+                             SyncAlgorithm::DIRECT,
+                             modelBytes,
+                             mm,
+                             drafts,
+                             receivers,
+                             usages);
         }
     }
     rates = mm.Solve();
+}
+
+void
+SyncCostModel::AddSenderStreams(uint32_t c,
+                                uint32_t s,
+                                const Clique& clique,
+                                SyncAlgorithm algorithm,
+                                uint64_t modelBytes,
+                                MaxMinFairShare& mm,
+                                std::vector<Draft>& drafts,
+                                std::vector<uint32_t>& receivers,
+                                std::vector<std::vector<MaxMinFairShare::Usage>>* usages) const
+{
+    // DIRECT: an FPGA in front of a receiver folds the k-1 incoming streams into one. A TREE
+    // root's sum is not folded.
+    const uint32_t k = clique.size();
+    const bool fold = algorithm == SyncAlgorithm::DIRECT;
+    const double downWeightFpga = 1.0 / (k - 1);
+    const double fpgaLatency = m_fpgaLatency.GetSeconds();
+    std::vector<MaxMinFairShare::Usage> usage;
+    usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);
+    if (m_paths.WalkTree(s, clique, &usage))
+    {
+        uint32_t first = receivers.size();
+        double delay = 0;
+        bool aggregated = false;
+        for (uint32_t j : clique)
+        {
+            if (j == s)
+            {
+                continue;
+            }
+            bool fpga = fold && m_paths.HasFpga(j);
+            aggregated = aggregated || fpga;
+            usage.emplace_back(m_routing->GetAccessDownResource(j), fpga ? downWeightFpga : 1.0);
+            delay = std::max(delay, m_paths.GetPathDelay(s, j) + (fpga ? fpgaLatency : 0.0));
+            receivers.push_back(j);
+        }
+        drafts.push_back(
+            Draft{c, s, first, k - 1, true, aggregated, algorithm, false, modelBytes, delay});
+        mm.AddFlow(usage);
+        if (usages)
+        {
+            usages->push_back(usage);
+        }
+        return;
+    }
+    for (uint32_t j : clique)
+    {
+        if (j == s)
+        {
+            continue;
+        }
+        bool fpga = fold && m_paths.HasFpga(j);
+        usage.clear();
+        const auto& path = m_paths.GetPathResources(s, j);
+        for (size_t h = 0; h + 1 < path.size(); ++h)
+        {
+            usage.emplace_back(path[h], 1.0);
+        }
+        usage.emplace_back(path.back(), fpga ? downWeightFpga : 1.0);
+        drafts.push_back(Draft{c,
+                               s,
+                               static_cast<uint32_t>(receivers.size()),
+                               1,
+                               false,
+                               fpga,
+                               algorithm,
+                               false,
+                               modelBytes,
+                               m_paths.GetPathDelay(s, j) + (fpga ? fpgaLatency : 0.0)});
+        receivers.push_back(j);
+        mm.AddFlow(usage);
+        if (usages)
+        {
+            usages->push_back(usage);
+        }
+    }
 }
 
 double
@@ -310,91 +391,6 @@ SyncCostModel::StreamDuration(const Draft& draft, double rate) const
     return GetWireBytes(draft.payloadBytes) * WanWire::BITS_PER_BYTE / rate + draft.delay;
 }
 
-double
-SyncCostModel::RingCompletion(const Clique& ring,
-                              const std::vector<double>& rates,
-                              uint64_t modelBytes,
-                              std::vector<std::vector<RingStepTime>>* times,
-                              std::vector<double>* completion) const
-{
-    const uint32_t k = ring.size();
-    NS_ASSERT_MSG(k >= 2 && rates.size() == k, "one rate per ring member");
-    const uint32_t steps = 2 * (k - 1);
-    const uint64_t chunkPayload = GetChunkPayloadBytes();
-    const uint64_t overhead = GetPacketOverheadBytes();
-    if (times)
-    {
-        times->assign(k, std::vector<RingStepTime>(steps, RingStepTime{0, 0}));
-    }
-    // handed[p]: member p handed its previous step's last packet to the socket.
-    // input[p]: the last packet of the predecessor's previous step reached p.
-    std::vector<double> handed(k, 0.0);
-    std::vector<double> input(k, 0.0);
-    std::vector<double> nextInput(k, 0.0);
-    // Per segment: its packets, the wire bits of its last packet and of the whole segment.
-    std::vector<uint64_t> segmentLastWire(k);
-    std::vector<double> segmentWireBits(k);
-    for (uint32_t g = 0; g < k; ++g)
-    {
-        const uint64_t bytes = ChunkLayout::RingSegmentBytes(modelBytes, k, g);
-        // An empty segment still sends one header-only packet.
-        const uint64_t chunks = std::max<uint64_t>(1, GetChunkCount(bytes));
-        segmentLastWire[g] = bytes - (chunks - 1) * chunkPayload + overhead;
-        segmentWireBits[g] = WanWire::BITS_PER_BYTE * (bytes + chunks * overhead);
-    }
-    // Per member: the last-packet size whose transit to the successor is in transitTime.
-    std::vector<uint64_t> transitWire(k, std::numeric_limits<uint64_t>::max());
-    std::vector<double> transitTime(k, 0.0);
-    for (uint32_t step = 0; step < steps; ++step)
-    {
-        for (uint32_t p = 0; p < k; ++p)
-        {
-            if (!(rates[p] > 0))
-            {
-                return std::numeric_limits<double>::infinity();
-            }
-            const uint32_t q = (p + 1) % k;
-            const double start = std::max(handed[p], input[p]);
-            const uint32_t segment = ChunkLayout::RingSendSegment(k, p, step);
-            const uint64_t lastWire = segmentLastWire[segment];
-            const double wireBits = segmentWireBits[segment];
-            // Pacing hands packet n to the socket when the bits before it are paid for at the
-            // stream's rate: the step is handed off one packet before its fluid end.
-            handed[p] = start + (wireBits - WanWire::BITS_PER_BYTE * lastWire) / rates[p];
-            // The last packet then crosses every link store-and-forward, then propagates.
-            // Segments share a few sizes, so the transit is recomputed only when the size of
-            // this member's last packet changes.
-            if (lastWire != transitWire[p])
-            {
-                transitWire[p] = lastWire;
-                transitTime[p] = m_paths.GetPacketTransit(ring[p], ring[q], lastWire);
-            }
-            nextInput[q] = handed[p] + transitTime[p];
-            if (times)
-            {
-                (*times)[p][step] = RingStepTime{start, nextInput[q]};
-            }
-        }
-        input.swap(nextInput);
-    }
-    // A member is done when it has sent its last step and received its predecessor's.
-    double sum = 0;
-    if (completion)
-    {
-        completion->assign(k, 0.0);
-    }
-    for (uint32_t p = 0; p < k; ++p)
-    {
-        const double done = std::max(handed[p], input[p]);
-        sum += done;
-        if (completion)
-        {
-            (*completion)[p] = done;
-        }
-    }
-    return sum / k;
-}
-
 SyncRoundEstimate
 SyncCostModel::EstimateRound(const Partition& partition,
                              const std::vector<SyncAlgorithm>& algorithms,
@@ -405,53 +401,89 @@ SyncCostModel::EstimateRound(const Partition& partition,
     std::vector<uint32_t> receivers;
     std::vector<std::vector<MaxMinFairShare::Usage>> usages;
     std::vector<double> rates;
-    BuildAndSolve(partition, algorithms, modelBytes, drafts, receivers, &usages, rates);
+    const std::vector<uint32_t> roots =
+        SyncAlgorithmChoice::ChooseRoots(*this, partition, algorithms, modelBytes);
+    BuildAndSolve(partition, algorithms, modelBytes, roots, drafts, receivers, &usages, rates);
 
     SyncRoundEstimate est;
+    est.cliqueRoot = roots;
     est.cliqueTime.assign(partition.size(), 0.0);
     est.islandTime.assign(m_paths.GetIslandCount(), 0.0);
-    // RING cliques: their drafts are consecutive, in ring position order.
-    std::vector<size_t> ringFirst(partition.size(), drafts.size());
-    std::vector<std::vector<std::vector<RingStepTime>>> ringTimes(partition.size());
+    // RING and TREE cliques: their drafts are consecutive (RING: in ring position order).
+    std::vector<size_t> first(partition.size(), drafts.size());
+    std::vector<size_t> end(partition.size(), drafts.size());
+    std::vector<std::vector<std::vector<SyncRingPlan::StepTime>>> ringTimes(partition.size());
+    std::vector<double> downStart(partition.size(), 0.0); // TREE: A
+    // DIRECT streams and TREE down streams: when their last packet leaves the sender.
+    std::vector<double> sent(drafts.size(), 0.0);
     for (size_t f = 0; f < drafts.size(); ++f)
     {
-        uint32_t c = drafts[f].clique;
-        if (!drafts[f].ring)
+        const Draft& d = drafts[f];
+        const uint32_t c = d.clique;
+        if (d.algorithm == SyncAlgorithm::DIRECT)
         {
-            const Draft& d = drafts[f];
             est.cliqueTime[c] = std::max(est.cliqueTime[c], StreamDuration(d, rates[f]));
-            // A DIRECT island is done when its own streams are sent and every peer's arrived.
-            const double sending = StreamDuration(d, rates[f]) - d.delay;
-            est.islandTime[d.sender] = std::max(est.islandTime[d.sender], sending);
-            for (uint32_t r = 0; r < d.receiverCount; ++r)
-            {
-                const uint32_t j = receivers[d.firstReceiver + r];
-                const double arrival =
-                    sending + m_paths.GetPathDelay(d.sender, j) +
-                    (m_paths.HasFpga(j) && d.aggregated ? m_fpgaLatency.GetSeconds() : 0.0);
-                est.islandTime[j] = std::max(est.islandTime[j], arrival);
-            }
+            sent[f] = StreamDuration(d, rates[f]) - d.delay;
+            continue;
         }
-        else if (ringFirst[c] == drafts.size())
+        if (first[c] == drafts.size())
         {
-            ringFirst[c] = f;
+            first[c] = f;
         }
+        end[c] = f + 1;
     }
     for (uint32_t c = 0; c < partition.size(); ++c)
     {
-        if (ringFirst[c] == drafts.size())
+        if (first[c] == drafts.size())
         {
+            continue;
+        }
+        if (algorithms[c] == SyncAlgorithm::TREE)
+        {
+            SyncTreePlan::Times times;
+            est.cliqueTime[c] = TreeCompletion(drafts, rates, first[c], end[c], modelBytes, &times);
+            downStart[c] = times.downStart;
+            // The up drafts come first, then the root's down drafts.
+            std::copy(times.downSent.begin(),
+                      times.downSent.end(),
+                      sent.begin() + first[c] + (partition[c].size() - 1));
             continue;
         }
         Clique ring = partition[c];
         std::sort(ring.begin(), ring.end());
-        std::vector<double> ringRates(rates.begin() + ringFirst[c],
-                                      rates.begin() + ringFirst[c] + ring.size());
+        std::vector<double> ringRates(rates.begin() + first[c],
+                                      rates.begin() + first[c] + ring.size());
         std::vector<double> completion;
-        est.cliqueTime[c] = RingCompletion(ring, ringRates, modelBytes, &ringTimes[c], &completion);
+        est.cliqueTime[c] = SyncRingPlan::Complete(m_paths,
+                                                   ring,
+                                                   ringRates,
+                                                   modelBytes,
+                                                   GetChunkPayloadBytes(),
+                                                   GetPacketOverheadBytes(),
+                                                   &ringTimes[c],
+                                                   &completion);
         for (uint32_t p = 0; p < ring.size(); ++p)
         {
             est.islandTime[ring[p]] = completion[p];
+        }
+    }
+    // A DIRECT sender, or a TREE root, is done when its streams are sent; a receiver when the
+    // last of them has arrived.
+    for (size_t f = 0; f < drafts.size(); ++f)
+    {
+        const Draft& d = drafts[f];
+        if (d.algorithm == SyncAlgorithm::RING || d.reduce)
+        {
+            continue;
+        }
+        est.islandTime[d.sender] = std::max(est.islandTime[d.sender], sent[f]);
+        for (uint32_t r = 0; r < d.receiverCount; ++r)
+        {
+            const uint32_t j = receivers[d.firstReceiver + r];
+            const double arrival =
+                sent[f] + m_paths.GetPathDelay(d.sender, j) +
+                (m_paths.HasFpga(j) && d.aggregated ? m_fpgaLatency.GetSeconds() : 0.0);
+            est.islandTime[j] = std::max(est.islandTime[j], arrival);
         }
     }
     // Planned load of each resource, for the resend weights of folded streams.
@@ -461,7 +493,10 @@ SyncCostModel::EstimateRound(const Partition& partition,
     {
         for (const auto& [resource, weight] : usages[f])
         {
-            load[resource] += weight * rates[f];
+            if (resource < capacity.size())
+            {
+                load[resource] += weight * rates[f];
+            }
         }
     }
     for (size_t f = 0; f < drafts.size(); ++f)
@@ -470,7 +505,12 @@ SyncCostModel::EstimateRound(const Partition& partition,
         SyncStream stream;
         for (const auto& [resource, weight] : usages[f])
         {
-            if (weight < 1.0 && capacity[resource] > 0)
+            if (resource >= capacity.size())
+            {
+                continue; // a transit FPGA's service: not a WanRouting resource
+            }
+            stream.resources.emplace_back(resource, weight);
+            if (d.algorithm == SyncAlgorithm::DIRECT && weight < 1.0 && capacity[resource] > 0)
             {
                 stream.resendWeight =
                     std::max(stream.resendWeight, load[resource] / (weight * capacity[resource]));
@@ -481,23 +521,29 @@ SyncCostModel::EstimateRound(const Partition& partition,
         stream.receivers.assign(receivers.begin() + d.firstReceiver,
                                 receivers.begin() + d.firstReceiver + d.receiverCount);
         std::sort(stream.receivers.begin(), stream.receivers.end());
-        stream.algorithm = d.ring ? SyncAlgorithm::RING : SyncAlgorithm::DIRECT;
+        stream.algorithm = d.algorithm;
         stream.multicast = d.multicast;
         stream.aggregated = d.aggregated;
+        stream.reduce = d.reduce;
         stream.rateBps = rates[f];
         stream.delay = d.delay;
-        stream.resources = usages[f];
-        if (!d.ring)
+        if (d.algorithm != SyncAlgorithm::RING)
         {
             stream.payloadBytes = d.payloadBytes;
             stream.chunks = GetChunkCount(d.payloadBytes);
             stream.wireBytes = GetWireBytes(d.payloadBytes);
             stream.finishTime = StreamDuration(d, rates[f]);
+            if (d.algorithm == SyncAlgorithm::TREE && !d.reduce)
+            {
+                // The root's down stream: from A until its last chunk reaches the farthest.
+                stream.startTime = downStart[d.clique];
+                stream.finishTime = sent[f] + d.delay;
+            }
             est.streams.push_back(stream);
             continue;
         }
         const uint32_t k = partition[d.clique].size();
-        const uint32_t position = static_cast<uint32_t>(f - ringFirst[d.clique]);
+        const uint32_t position = static_cast<uint32_t>(f - first[d.clique]);
         const auto& times = ringTimes[d.clique];
         for (uint32_t step = 0; step < 2 * (k - 1); ++step)
         {
@@ -544,73 +590,109 @@ SyncCostModel::EstimateSyncTime(const Partition& partition,
     std::vector<Draft> drafts;
     std::vector<uint32_t> receivers;
     std::vector<double> rates;
-    BuildAndSolve(partition, algorithms, modelBytes, drafts, receivers, nullptr, rates);
+    BuildAndSolve(partition,
+                  algorithms,
+                  modelBytes,
+                  SyncAlgorithmChoice::ChooseRoots(*this, partition, algorithms, modelBytes),
+                  drafts,
+                  receivers,
+                  nullptr,
+                  rates);
     double sync = 0;
-    std::vector<bool> ringDone(partition.size(), false);
-    for (size_t f = 0; f < drafts.size(); ++f)
+    for (size_t f = 0; f < drafts.size();)
     {
         const uint32_t c = drafts[f].clique;
-        if (!drafts[f].ring)
+        if (drafts[f].algorithm == SyncAlgorithm::DIRECT)
         {
             sync = std::max(sync, StreamDuration(drafts[f], rates[f]));
+            ++f;
             continue;
         }
-        if (ringDone[c])
+        // The first draft of a RING or TREE clique: the rest of its drafts follow.
+        size_t end = f;
+        while (end < drafts.size() && drafts[end].clique == c)
         {
-            continue;
+            ++end;
         }
-        // The first draft of a RING clique: its k drafts follow in ring position order.
-        ringDone[c] = true;
-        Clique ring = partition[c];
-        std::sort(ring.begin(), ring.end());
-        std::vector<double> ringRates(rates.begin() + f, rates.begin() + f + ring.size());
-        sync = std::max(sync, RingCompletion(ring, ringRates, modelBytes, nullptr, nullptr));
+        if (drafts[f].algorithm == SyncAlgorithm::TREE)
+        {
+            sync = std::max(sync, TreeCompletion(drafts, rates, f, end, modelBytes, nullptr));
+        }
+        else
+        {
+            Clique ring = partition[c];
+            std::sort(ring.begin(), ring.end());
+            std::vector<double> ringRates(rates.begin() + f, rates.begin() + end);
+            sync = std::max(sync,
+                            SyncRingPlan::Complete(m_paths,
+                                                   ring,
+                                                   ringRates,
+                                                   modelBytes,
+                                                   GetChunkPayloadBytes(),
+                                                   GetPacketOverheadBytes(),
+                                                   nullptr,
+                                                   nullptr));
+        }
+        f = end;
     }
     return sync;
 }
 
 double
-SyncCostModel::DirectLowerBound(const Clique& clique, uint64_t modelBytes) const
+SyncCostModel::TreeCompletion(const std::vector<Draft>& drafts,
+                              const std::vector<double>& rates,
+                              size_t first,
+                              size_t end,
+                              uint64_t modelBytes,
+                              SyncTreePlan::Times* times) const
 {
-    // Rates are fair shares of capacities: the streams through an access link share its
-    // capacity, so the slowest of them has at most capacity / streams (with the FPGA's weight
-    // 1/(k-1) on an ingress, that is the whole capacity), and its stream time is at least its
-    // wire bits over that rate (delays only add).
-    const uint32_t k = clique.size();
-    const double wireBits = WanWire::BITS_PER_BYTE * GetWireBytes(modelBytes);
-    double bound = 0;
-    for (uint32_t s : clique)
+    std::vector<SyncTreePlan::Leg> up;
+    std::vector<SyncTreePlan::Leg> down;
+    for (size_t f = first; f < end; ++f)
     {
-        const double streams = m_paths.WalkTree(s, clique, nullptr) ? 1.0 : k - 1.0;
-        bound =
-            std::max(bound,
-                     streams * wireBits / m_paths.GetCapacity(m_routing->GetAccessUpResource(s)));
-        const double ingress = m_paths.HasFpga(s) ? 1.0 : k - 1.0;
-        bound =
-            std::max(bound,
-                     ingress * wireBits / m_paths.GetCapacity(m_routing->GetAccessDownResource(s)));
+        (drafts[f].reduce ? up : down).push_back(SyncTreePlan::Leg{rates[f], drafts[f].delay});
     }
-    return bound;
+    return SyncTreePlan::Complete(up,
+                                  down,
+                                  modelBytes,
+                                  GetChunkPayloadBytes(),
+                                  GetPacketOverheadBytes(),
+                                  times);
+}
+
+double
+SyncCostModel::EstimateTreeTime(const Clique& clique, uint32_t root, uint64_t modelBytes) const
+{
+    std::vector<Draft> drafts;
+    std::vector<uint32_t> receivers;
+    std::vector<double> rates;
+    BuildAndSolve(Partition{clique},
+                  {SyncAlgorithm::TREE},
+                  modelBytes,
+                  {root},
+                  drafts,
+                  receivers,
+                  nullptr,
+                  rates);
+    return TreeCompletion(drafts, rates, 0, drafts.size(), modelBytes, nullptr);
+}
+
+uint32_t
+SyncCostModel::ChooseRoot(const Clique& clique, uint64_t modelBytes) const
+{
+    return SyncAlgorithmChoice::ChooseRoot(*this, clique, modelBytes, nullptr);
 }
 
 SyncAlgorithm
 SyncCostModel::ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const
 {
-    if (clique.size() <= 2)
-    {
-        return SyncAlgorithm::DIRECT;
-    }
-    Partition alone{clique};
-    double ring = EstimateSyncTime(alone, {SyncAlgorithm::RING}, modelBytes);
-    // DIRECT of a large clique without multicast is k(k-1) streams, and its estimate the
-    // costliest of the optimiser; a lower bound that already loses to RING settles it. The
-    // margin covers the rounding of the fair-share sums.
-    if (DirectLowerBound(clique, modelBytes) * (1 - LOWER_BOUND_MARGIN) > ring)
-    {
-        return SyncAlgorithm::RING;
-    }
-    double direct = EstimateSyncTime(alone, {SyncAlgorithm::DIRECT}, modelBytes);
-    return ring < direct ? SyncAlgorithm::RING : SyncAlgorithm::DIRECT;
+    return SyncAlgorithmChoice::ChooseAlgorithm(*this, clique, modelBytes);
+}
+
+const SyncPathTable&
+SyncCostModel::GetPathTable() const
+{
+    return m_paths;
 }
 
 } // namespace ns3

@@ -8,8 +8,11 @@
 #include "clique-schedule.h"
 #include "max-min-fair-share.h"
 #include "sync-path-table.h"
+#include "sync-ring-plan.h"
+#include "sync-tree-plan.h"
 #include "wan-routing.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -27,7 +30,9 @@ namespace ns3
  *        which rate.
  *
  * A DIRECT multicast stream has several receivers; a unicast stream (DIRECT without multicast,
- * or one RING step) has one. Times are seconds from the start of the round's sync phase.
+ * or one RING step) has one. A TREE clique has one up stream per member other than the root
+ * (reduce, receivers {root}) and the root's down stream(s), shaped like a DIRECT sender's.
+ * Times are seconds from the start of the round's sync phase.
  */
 struct SyncStream
 {
@@ -39,23 +44,30 @@ struct SyncStream
     std::vector<uint32_t> receivers;                //!< receiving islands, ascending
     SyncAlgorithm algorithm{SyncAlgorithm::DIRECT}; //!< the clique's algorithm
     bool multicast{false};                          //!< one multicast stream down the sender's tree
-    bool aggregated{false};                         //!< an FPGA folds this stream at some receiver
-    uint32_t ringStep{NO_RING_STEP};                //!< RING step 0 .. 2(k-1)-1, else NO_RING_STEP
-    uint64_t payloadBytes{0}; //!< gradient bytes carried (M, or the step's segment for RING)
-    uint64_t chunks{0};       //!< packets: ceil(payloadBytes / chunk payload)
-    uint64_t wireBytes{0};    //!< payload + chunks x per-packet header bytes
-    double rateBps{0};        //!< max-min fair rate, bit/s (of wire bytes)
+    bool aggregated{false}; //!< an FPGA folds this stream (DIRECT: at a receiver; TREE: on the way)
+    bool reduce{false};     //!< a TREE up stream: member to root, added up by transit FPGAs
+    uint32_t ringStep{NO_RING_STEP}; //!< RING step 0 .. 2(k-1)-1, else NO_RING_STEP
+    uint64_t payloadBytes{0};        //!< gradient bytes carried (M, or the step's segment for RING)
+    uint64_t chunks{0};              //!< packets: ceil(payloadBytes / chunk payload)
+    uint64_t wireBytes{0};           //!< payload + chunks x per-packet header bytes
+    double rateBps{0};               //!< max-min fair rate, bit/s (of wire bytes)
     /**
      * Pacing slots one resend of this stream takes (>= 1). A resend passes the receivers'
      * FPGAs unsummed, so on an access link where an FPGA folds the stream (weight 1/(k-1)) it
      * costs a whole packet: max(1, load / (weight x capacity)) over those links keeps the
-     * link within its capacity when the stream's senders resend.
+     * link within its capacity when the stream's senders resend. TREE streams: 1 (a resend
+     * of a missing contributor is rare and passes the transit FPGAs as one packet; the
+     * model does not reserve room for it).
      */
     double resendWeight{1};
     double delay{0};      //!< propagation (+ FPGA latency), to the farthest receiver
-    double startTime{0};  //!< when the stream starts, s
+    double startTime{0};  //!< when the stream starts (TREE down: once the root can), s
     double finishTime{0}; //!< when its last packet arrives (DIRECT: at the farthest receiver)
-    std::vector<MaxMinFairShare::Usage> resources; //!< (WanRouting resource, weight) used
+    /**
+     * (WanRouting resource, weight) used; a transit FPGA's service (TransitProcessingRate) is
+     * a resource of the estimate only and is not listed.
+     */
+    std::vector<MaxMinFairShare::Usage> resources;
 };
 
 /**
@@ -64,11 +76,17 @@ struct SyncStream
  */
 struct SyncRoundEstimate
 {
+    /** Marker of cliqueRoot for cliques that are not TREE. */
+    static constexpr uint32_t NO_ROOT = 0xffffffff;
+
     std::vector<SyncStream> streams; //!< the plan, by clique then sender (then ring step)
+    /** TREE: each clique's root island (SyncCostModel::ChooseRoot()), else NO_ROOT. */
+    std::vector<uint32_t> cliqueRoot;
     /**
      * Sync time of each clique, s (0 for a singleton): its per-round sync time in steady
      * state. DIRECT: its slowest stream (every member waits for it from the second round on).
-     * RING: the mean of its members' completions (see SyncCostModel).
+     * RING: the mean of its members' completions (see SyncCostModel). TREE: the last
+     * member's arrival of the root's last down chunk (see SyncTreePlan).
      */
     std::vector<double> cliqueTime;
     /** Each island's completion when every island starts the round together, s. */
@@ -95,7 +113,11 @@ struct SyncRoundEstimate
  * members start at their own previous completion, so each member's sync time is its chain plus
  * the difference of two members' previous completions; summed over the ring those differences
  * cancel. A RING clique's time is therefore the mean of its members' chains: the mean sync
- * time of every round, and (odd k) the steady-state round time. All cliques of a round share the
+ * time of every round, and (odd k) the steady-state round time. TREE cliques send every
+ * member's update up the unicast routes to a root, merged at transit FPGAs on the way, and the
+ * root sends the sum down as a DIRECT sender would, never FPGA-folded (SyncTreePlan has the
+ * weights and the times). The root is the member whose tree, estimated alone on the WAN, ends
+ * first (ties: the lowest island index). All cliques of a round share the
  * WAN, so the rates of all their streams are computed together (RING cliques contribute the streams
  * of one step).
  *
@@ -154,11 +176,26 @@ class SyncCostModel : public Object
                             const std::vector<SyncAlgorithm>& algorithms,
                             uint64_t modelBytes) const;
     /**
-     * \brief The faster algorithm for one clique estimated alone on the WAN (DIRECT on ties and
-     *        for k <= 2).
-     * \param clique the members \param modelBytes M \return DIRECT or RING
+     * \brief The fastest algorithm for one clique estimated alone on the WAN: DIRECT on ties
+     *        and for k <= 2, RING if strictly faster than DIRECT, TREE (with its best root) only
+     *        if strictly faster than both and some city has a transit FPGA.
+     * \param clique the members \param modelBytes M \return DIRECT, RING or TREE
      */
     SyncAlgorithm ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const;
+    /**
+     * \brief The root of a TREE clique: the member whose tree, estimated with the clique alone
+     *        on the WAN, has the lowest time; ties to the lowest island index.
+     * \param clique the members (k >= 2) \param modelBytes M \return the root island
+     */
+    uint32_t ChooseRoot(const Clique& clique, uint64_t modelBytes) const;
+    /**
+     * \brief The time of a TREE clique with a given root, alone on the WAN.
+     * \param clique the members \param root a member \param modelBytes M \return s
+     */
+    double EstimateTreeTime(const Clique& clique, uint32_t root, uint64_t modelBytes) const;
+
+    /** \return the routes' paths and trees (SetRouting() must have been called) */
+    const SyncPathTable& GetPathTable() const;
 
     /** \return payload bytes per chunk (attribute, or derived from the MTU) */
     uint32_t GetChunkPayloadBytes() const;
@@ -176,21 +213,23 @@ class SyncCostModel : public Object
     /** A stream under construction, before rates are known. */
     struct Draft
     {
-        uint32_t clique;        //!< clique index
-        uint32_t sender;        //!< sending island
-        uint32_t firstReceiver; //!< index into the receiver pool
-        uint32_t receiverCount; //!< receivers
-        bool multicast;         //!< multicast stream
-        bool aggregated;        //!< folded by an FPGA somewhere
-        bool ring;              //!< a RING step stream
-        uint64_t payloadBytes;  //!< gradient bytes
-        double delay;           //!< propagation + FPGA latency
+        uint32_t clique;         //!< clique index
+        uint32_t sender;         //!< sending island
+        uint32_t firstReceiver;  //!< index into the receiver pool
+        uint32_t receiverCount;  //!< receivers
+        bool multicast;          //!< multicast stream
+        bool aggregated;         //!< folded by an FPGA somewhere
+        SyncAlgorithm algorithm; //!< the clique's algorithm
+        bool reduce;             //!< a TREE up stream
+        uint64_t payloadBytes;   //!< gradient bytes
+        double delay;            //!< propagation + FPGA latency
     };
 
     /**
      * \brief Build the drafts and the fair-share problem of a round, and solve it.
      * \param partition the partition \param algorithms per clique \param modelBytes M
-     * \param drafts receives the streams (RING: step 0 only)
+     * \param roots per clique: the root of a TREE clique (others ignore it)
+     * \param drafts receives the streams (RING: step 0 only; TREE: ups, then the root's)
      * \param receivers receives the receiver pool
      * \param usages receives each draft's usages (if not null)
      * \param rates receives each draft's rate
@@ -198,49 +237,53 @@ class SyncCostModel : public Object
     void BuildAndSolve(const Partition& partition,
                        const std::vector<SyncAlgorithm>& algorithms,
                        uint64_t modelBytes,
+                       const std::vector<uint32_t>& roots,
                        std::vector<Draft>& drafts,
                        std::vector<uint32_t>& receivers,
                        std::vector<std::vector<MaxMinFairShare::Usage>>* usages,
                        std::vector<double>& rates) const;
     /**
+     * \brief Add the streams of one sender that sends its whole update to the rest of its
+     *        clique: one multicast stream if its tree is multicast-capable, else one unicast
+     *        stream per peer (the DIRECT senders and a TREE root's down streams).
+     * \param c the clique index \param s the sender \param clique the members
+     * \param algorithm DIRECT (FPGAs in front of receivers fold the stream) or TREE (no fold)
+     * \param modelBytes M \param mm the fair-share problem
+     * \param drafts, receivers, usages as in BuildAndSolve()
+     */
+    void AddSenderStreams(uint32_t c,
+                          uint32_t s,
+                          const Clique& clique,
+                          SyncAlgorithm algorithm,
+                          uint64_t modelBytes,
+                          MaxMinFairShare& mm,
+                          std::vector<Draft>& drafts,
+                          std::vector<uint32_t>& receivers,
+                          std::vector<std::vector<MaxMinFairShare::Usage>>* usages) const;
+    /**
      * \param draft a solved draft \param rate its rate \return seconds to finish it
      */
     double StreamDuration(const Draft& draft, double rate) const;
-
-    /** When one ring member sends one step, s from the start of the sync phase. */
-    struct RingStepTime
-    {
-        double start;   //!< first packet leaves
-        double arrival; //!< last packet reaches the successor
-    };
-
     /**
-     * \brief A RING clique's completion by the application's step recurrence: a member starts
-     *        step s once it has handed its step s-1 to the socket and has received all of its
-     *        predecessor's step s-1; it is done when it has sent every step and received the
-     *        last.
-     * \param ring members in ring order \param rates by ring position, bit/s
-     * \param modelBytes M
-     * \param times if not null, receives [position][step] times
-     * \param completion if not null, receives each position's completion, s
-     * \return the clique's sync time: the mean of its members' completions, s
+     * \brief A TREE clique's time from its solved drafts (SyncTreePlan::Complete()).
+     * \param drafts the drafts \param rates their rates \param first its first draft
+     * \param end one past its last draft \param modelBytes M
+     * \param times if not null, receives the tree's times
+     * \return the clique's time, s
      */
-    double RingCompletion(const Clique& ring,
+    double TreeCompletion(const std::vector<Draft>& drafts,
                           const std::vector<double>& rates,
+                          size_t first,
+                          size_t end,
                           uint64_t modelBytes,
-                          std::vector<std::vector<RingStepTime>>* times,
-                          std::vector<double>* completion) const;
-    /**
-     * \brief A lower bound on the DIRECT estimate of a clique alone on the WAN, from the
-     *        access links: the streams through one share its capacity.
-     * \param clique the members \param modelBytes M \return the bound, s
-     */
-    double DirectLowerBound(const Clique& clique, uint64_t modelBytes) const;
+                          SyncTreePlan::Times* times) const;
+
     /** \return gradient header bytes per packet (attribute, or the DATA header size) */
     uint32_t GetGradientHeaderBytes() const;
 
     std::unique_ptr<WanRouting> m_routing; //!< the routes (copy)
     SyncPathTable m_paths;                 //!< the routes' paths and trees, precomputed
+    SyncTreePlan m_tree;                   //!< the routes' city paths and transit cities
 
     uint32_t m_mtu;                 //!< IP MTU, bytes (for the default chunk size)
     uint32_t m_chunkPayloadBytes;   //!< 0: largest multiple of 4 that fits the MTU
@@ -249,6 +292,8 @@ class SyncCostModel : public Object
     uint32_t m_gradientHeaderBytes; //!< 0: GradientHeader size for the island count
     uint32_t m_pppHeaderBytes;      //!< PPP header bytes per link
     Time m_fpgaLatency;             //!< FPGA pipeline latency added to aggregated streams
+    DataRate m_transitRate;         //!< a transit FPGA's service rate (0: unlimited)
+    Time m_transitLatency;          //!< added per transit city on a TREE up stream's path
 
     /** Fired by EstimateRound(): sync time (s) and number of streams in the plan. */
     TracedCallback<double, uint32_t> m_roundEstimated;

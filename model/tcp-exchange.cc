@@ -34,6 +34,9 @@ TcpExchange::TcpExchange(ExchangeContext& context,
 std::unique_ptr<RoundExchange>
 TcpExchange::Create(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config)
 {
+    // TrainingHelper refuses such a schedule before the run; this catches hand-made configs.
+    NS_ABORT_MSG_IF(config.algorithm == SyncAlgorithm::TREE && config.members.size() > 1,
+                    "round " << round << ": the tcp transport has no reduction trees (TREE)");
     if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
     {
         return std::make_unique<TcpRingExchange>(context, round, config);

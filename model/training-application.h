@@ -55,7 +55,10 @@ struct TrainingRoundConfig
     uint32_t clique{0};                             //!< clique index within the round's partition
     std::vector<uint32_t> members;                  //!< the clique's islands, ascending (self too)
     SyncAlgorithm algorithm{SyncAlgorithm::DIRECT}; //!< how the clique exchanges
-    std::vector<TrainingStreamConfig> streams;      //!< DIRECT: one multicast or k-1 unicast
+    uint32_t root{0};                               //!< TREE: the clique's root island
+    std::vector<TrainingStreamConfig> streams;      //!< DIRECT: one multicast or k-1 unicast;
+                                                    //!< TREE: a member's one stream up to the
+                                                    //!< root, the root's down (like DIRECT's)
     std::vector<double> ringRateBps;                //!< RING: pacing rate per step, bit/s
     double estimatedSyncTime{0};                    //!< the cost model's sync time of the round, s
 };

@@ -12,52 +12,59 @@ namespace ns3
 WanCapabilities
 WanCapabilities::Parse(const std::string& text, const std::string& what)
 {
+    static const std::string TRANSIT = "transit";
+    static const std::string PLUS_TRANSIT = "+transit";
     WanCapabilities caps;
-    if (text == "none")
+    std::string edge = text;
+    if (text == TRANSIT)
     {
+        caps.transit = true;
         return caps;
     }
-    if (text == "multicast")
+    if (text.size() > PLUS_TRANSIT.size() &&
+        text.compare(text.size() - PLUS_TRANSIT.size(), PLUS_TRANSIT.size(), PLUS_TRANSIT) == 0)
     {
-        caps.multicast = true;
-        return caps;
+        caps.transit = true;
+        edge = text.substr(0, text.size() - PLUS_TRANSIT.size());
     }
-    if (text == "fpga")
+    caps.multicast = edge == "multicast" || edge == "both";
+    caps.fpga = edge == "fpga" || edge == "both";
+    if (!caps.multicast && !caps.fpga && !(edge == "none" && !caps.transit))
     {
-        caps.fpga = true;
-        return caps;
+        throw WanInputError(what + ": \"" + text +
+                            "\": expected none|multicast|fpga|both, each but none optionally "
+                            "with +transit, or transit");
     }
-    if (text == "both")
-    {
-        caps.multicast = true;
-        caps.fpga = true;
-        return caps;
-    }
-    throw WanInputError(what + ": \"" + text + "\": expected none|multicast|fpga|both");
+    return caps;
 }
 
 std::string
 WanCapabilities::ToString() const
 {
+    std::string edge = "none";
     if (multicast && fpga)
     {
-        return "both";
+        edge = "both";
     }
-    if (multicast)
+    else if (multicast)
     {
-        return "multicast";
+        edge = "multicast";
     }
-    if (fpga)
+    else if (fpga)
     {
-        return "fpga";
+        edge = "fpga";
     }
-    return "none";
+    if (!transit)
+    {
+        return edge;
+    }
+    return edge == "none" ? "transit" : edge + "+transit";
 }
 
 bool
 WanCapabilities::operator==(const WanCapabilities& other) const
 {
-    return multicast == other.multicast && fpga == other.fpga;
+    return multicast == other.multicast && fpga == other.fpga && transit == other.transit;
 }
 
 } // namespace ns3

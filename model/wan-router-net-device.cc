@@ -4,6 +4,7 @@
 
 #include "wan-router-net-device.h"
 
+#include "gradient-header.h"
 #include "wan-ipv4-header-bytes.h"
 #include "wan-wire.h"
 
@@ -78,6 +79,12 @@ WanRouterNetDevice::GetTypeId()
                           UintegerValue(std::numeric_limits<uint32_t>::max()),
                           MakeUintegerAccessor(&WanRouterNetDevice::m_maxFanOut),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("GradientPort",
+                          "UDP destination port of gradient traffic: reduction-tree pieces to "
+                          "it are diverted to the transit port, if any (SetTransitPort)",
+                          UintegerValue(GradientHeader::DEFAULT_PORT),
+                          MakeUintegerAccessor(&WanRouterNetDevice::m_gradientPort),
+                          MakeUintegerChecker<uint16_t>(1))
             .AddTraceSource("Forward",
                             "A copy of a packet leaves by an egress port",
                             MakeTraceSourceAccessor(&WanRouterNetDevice::m_forwardTrace),
@@ -89,7 +96,11 @@ WanRouterNetDevice::GetTypeId()
             .AddTraceSource("Drop",
                             "A received packet is dropped, with the reason",
                             MakeTraceSourceAccessor(&WanRouterNetDevice::m_dropTrace),
-                            "ns3::WanRouterNetDevice::DropTracedCallback");
+                            "ns3::WanRouterNetDevice::DropTracedCallback")
+            .AddTraceSource("Divert",
+                            "A reduction-tree piece leaves by the transit port, unchanged",
+                            MakeTraceSourceAccessor(&WanRouterNetDevice::m_divertTrace),
+                            "ns3::WanRouterNetDevice::ForwardTracedCallback");
     return tid;
 }
 
@@ -124,6 +135,9 @@ WanRouterNetDevice::WanRouterNetDevice()
       m_forwardingDelay(Seconds(0)),
       m_maxFanOut(std::numeric_limits<uint32_t>::max()),
       m_checksumEnabled(Node::ChecksumEnabled()),
+      m_gradientPort(GradientHeader::DEFAULT_PORT),
+      m_transitPort(NO_PORT),
+      m_divertCount(0),
       m_linkDestination(Mac48Address::GetBroadcast()),
       m_forwardCount(0)
 {
@@ -218,6 +232,28 @@ WanRouterNetDevice::AddMulticastRoute(Ipv4Address source,
     m_multicastRoutes[MulticastKey(source, group)] = ports;
 }
 
+void
+WanRouterNetDevice::SetTransitPort(uint32_t port)
+{
+    NS_LOG_FUNCTION(this << port);
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "WanRouterNetDevice::SetTransitPort: port " << port << " of "
+                                                                << m_ports.size());
+    m_transitPort = port;
+}
+
+uint32_t
+WanRouterNetDevice::GetTransitPort() const
+{
+    return m_transitPort;
+}
+
+uint64_t
+WanRouterNetDevice::GetDivertCount() const
+{
+    return m_divertCount;
+}
+
 uint64_t
 WanRouterNetDevice::GetDropCount(DropReason reason) const
 {
@@ -290,10 +326,36 @@ WanRouterNetDevice::ReceiveFromPort(uint32_t inPort,
     {
         ForwardMulticast(packet, inPort, fields);
     }
+    else if (m_transitPort != NO_PORT && inPort != m_transitPort && IsReducePiece(packet))
+    {
+        // To the transit FPGA as it came (it is forwarded, TTL and all, when it comes back).
+        ++m_divertCount;
+        m_divertTrace(packet, inPort, m_transitPort);
+        m_ports[m_transitPort]->Send(packet->Copy(), m_linkDestination, WanWire::IPV4_ETHERTYPE);
+    }
     else
     {
         ForwardUnicast(packet, inPort, fields);
     }
+}
+
+bool
+WanRouterNetDevice::IsReducePiece(Ptr<const Packet> packet) const
+{
+    constexpr uint32_t PROBE_SIZE = WanWire::IPV4_UDP_BYTES + GradientHeader::PEEK_SIZE;
+    if (packet->GetSize() < PROBE_SIZE)
+    {
+        return false;
+    }
+    uint8_t probe[PROBE_SIZE];
+    packet->CopyData(probe, PROBE_SIZE);
+    if (!WanWire::IsPlainUdpTo(probe, m_gradientPort))
+    {
+        return false;
+    }
+    const uint16_t flags = GradientHeader::PeekFlags(probe + WanWire::IPV4_UDP_BYTES);
+    return (flags & GradientHeader::FLAG_REDUCE) != 0 &&
+           (flags & GradientHeader::FLAG_RETRANSMISSION) == 0;
 }
 
 WanRouterNetDevice::DropReason

@@ -35,6 +35,12 @@ class Packet;
  * and sends copies out of the listed ports, never back out of the port the packet came in on.
  * Multicast is replicated only while MulticastEnabled is true; otherwise multicast packets are
  * dropped and counted. The tables are installed by WanTopologyHelper (the WAN controller).
+ *
+ * A city with a transit FPGA (TransitAggregatorNetDevice) has one more port, the transit port
+ * (SetTransitPort): unicast reduction-tree pieces (IPv4 without options, not a fragment, UDP
+ * to GradientPort, a gradient header with FLAG_REDUCE and without FLAG_RETRANSMISSION) that
+ * arrive on any other port leave by it, unchanged, instead of being forwarded (trace Divert);
+ * what comes back from it is forwarded as usual. The test reads a few bytes at fixed offsets.
  */
 class WanRouterNetDevice : public WanPortDevice
 {
@@ -112,6 +118,15 @@ class WanRouterNetDevice : public WanPortDevice
     void AddMulticastRoute(Ipv4Address source,
                            Ipv4Address group,
                            const std::vector<uint32_t>& ports);
+    /**
+     * \brief Divert reduction-tree pieces arriving on other ports to a transit FPGA.
+     * \param port index of the port towards the transit FPGA
+     */
+    void SetTransitPort(uint32_t port);
+    /** \return the transit port, or NO_PORT if there is none */
+    uint32_t GetTransitPort() const;
+    /** \return packets diverted to the transit port */
+    uint64_t GetDivertCount() const;
     /** \param reason a drop reason \return how many packets were dropped for it */
     uint64_t GetDropCount(DropReason reason) const;
     /** \return packets forwarded (each copy sent counts once) */
@@ -168,6 +183,11 @@ class WanRouterNetDevice : public WanPortDevice
      */
     Ptr<Packet> CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4Fields& fields) const;
     /**
+     * \param packet a well-formed IPv4 packet
+     * \return true if it is a reduction-tree piece for the transit FPGA
+     */
+    bool IsReducePiece(Ptr<const Packet> packet) const;
+    /**
      * \brief Forward a unicast packet by the host route table.
      * \param packet the packet \param inPort ingress port \param fields its IPv4 fields
      */
@@ -202,6 +222,9 @@ class WanRouterNetDevice : public WanPortDevice
     Time m_forwardingDelay;  //!< processing delay per forwarded packet
     uint32_t m_maxFanOut;    //!< largest multicast entry served
     bool m_checksumEnabled;  //!< verify and rewrite IPv4 header checksums
+    uint16_t m_gradientPort; //!< UDP destination port of gradient traffic
+    uint32_t m_transitPort;  //!< port towards the transit FPGA, or NO_PORT
+    uint64_t m_divertCount;  //!< pieces sent to the transit port
     /// Link destination of every Send: point-to-point ports ignore it, and building it once
     /// saves a string parse per packet (Mac48Address::GetBroadcast parses "ff:ff:...").
     Address m_linkDestination;
@@ -216,6 +239,7 @@ class WanRouterNetDevice : public WanPortDevice
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace;   //!< Forward
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_replicateTrace; //!< Replicate
     TracedCallback<Ptr<const Packet>, uint32_t, DropReason> m_dropTrace;    //!< Drop
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_divertTrace;    //!< Divert
 };
 
 } // namespace ns3

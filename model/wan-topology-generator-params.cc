@@ -136,6 +136,7 @@ WanTopologyGeneratorParams::Check(const std::vector<std::string>& families) cons
     }
     CheckFraction("multicastFraction", p.multicastFraction);
     CheckFraction("fpgaFraction", p.fpgaFraction);
+    CheckFraction("transitFraction", p.transitFraction);
     CheckRange("k", p.k, 1, MAX_K);
     CheckRange("crossLinks", p.crossLinks, 1, MAX_CROSS_LINKS);
     // Bounds that depend on the number of cities matter to their own family only.
@@ -160,8 +161,9 @@ WanTopologyGeneratorParams::Describe() const
         << " wanBps=" << p.wanBps << " wanBpsMax=" << p.wanBpsMax << " accessBps=" << p.accessBps
         << " accessBpsMax=" << p.accessBpsMax << " accessDelay=" << p.accessDelay
         << " routeFactor=" << p.routeFactor << " multicastFraction=" << p.multicastFraction
-        << " fpgaFraction=" << p.fpgaFraction << " k=" << p.k << " hubs=" << p.hubs
-        << " crossLinks=" << p.crossLinks << " backboneCities=" << p.backboneCities;
+        << " fpgaFraction=" << p.fpgaFraction << " transitFraction=" << p.transitFraction
+        << " k=" << p.k << " hubs=" << p.hubs << " crossLinks=" << p.crossLinks
+        << " backboneCities=" << p.backboneCities;
     return out.str();
 }
 

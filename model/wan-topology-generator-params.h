@@ -46,6 +46,7 @@ struct WanTopologyGeneratorParams
 
     double multicastFraction{1.0}; //!< round(fraction x cities) multicast-capable cities
     double fpgaFraction{1.0};      //!< round(fraction x cities) cities with an FPGA
+    double transitFraction{0.0};   //!< round(fraction x cities) cities with a transit FPGA
 
     uint32_t k{3};              //!< geometric, continents: nearest neighbours linked (1..32)
     uint32_t hubs{1};           //!< hub: hub cities, fully meshed (1..min(cities-1, 64))

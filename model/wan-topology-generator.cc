@@ -372,6 +372,10 @@ WanTopologyGenerator::AssignCapabilities()
     {
         m_caps[c].fpga = true;
     }
+    for (uint32_t c : m_capabilityRng.Sample(n, RoundedShare(m_params.transitFraction, n)))
+    {
+        m_caps[c].transit = true;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

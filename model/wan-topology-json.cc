@@ -57,11 +57,16 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
     JsonDefaults defaults;
     if (root.Has("defaults"))
     {
-        const WanJsonObject d(
-            doc.at("defaults"),
-            source,
-            "defaults",
-            {"wanBandwidth", "accessBandwidth", "accessDelay", "routeFactor", "multicast", "fpga"});
+        const WanJsonObject d(doc.at("defaults"),
+                              source,
+                              "defaults",
+                              {"wanBandwidth",
+                               "accessBandwidth",
+                               "accessDelay",
+                               "routeFactor",
+                               "multicast",
+                               "fpga",
+                               "transit"});
         defaults.wanBps = d.Rate("wanBandwidth", defaults.wanBps);
         defaults.accessBps = d.Rate("accessBandwidth", defaults.accessBps);
         defaults.accessDelay =
@@ -81,15 +86,17 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
         }
         defaults.caps.multicast = d.Bool("multicast", defaults.caps.multicast);
         defaults.caps.fpga = d.Bool("fpga", defaults.caps.fpga);
+        defaults.caps.transit = d.Bool("transit", defaults.caps.transit);
     }
 
     const Json& cities = root.Array("cities", true);
     for (std::size_t i = 0; i < cities.size(); ++i)
     {
-        const WanJsonObject c(cities[i],
-                              source,
-                              WanJsonInput::Element("cities", i),
-                              {"code", "name", "latitude", "longitude", "multicast", "fpga"});
+        const WanJsonObject c(
+            cities[i],
+            source,
+            WanJsonInput::Element("cities", i),
+            {"code", "name", "latitude", "longitude", "multicast", "fpga", "transit"});
         WanCity city;
         city.code = c.String("code", true);
         city.name = c.String("name", false, city.code);
@@ -97,6 +104,7 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
         city.longitude = c.Number("longitude");
         city.caps.multicast = c.Bool("multicast", defaults.caps.multicast);
         city.caps.fpga = c.Bool("fpga", defaults.caps.fpga);
+        city.caps.transit = c.Bool("transit", defaults.caps.transit);
         topology.AddCity(city);
     }
 
@@ -176,7 +184,8 @@ WanTopologyJson::ToJson(const WanTopology& topology)
                           {"latitude", city.latitude},
                           {"longitude", city.longitude},
                           {"multicast", city.caps.multicast},
-                          {"fpga", city.caps.fpga}});
+                          {"fpga", city.caps.fpga},
+                          {"transit", city.caps.transit}});
     }
     doc["cities"] = cities;
     Json islands = Json::array();

@@ -274,7 +274,7 @@ WanTopology::ApplyCityCapabilities(const std::string& overrides, const std::stri
         if (colon == std::string::npos)
         {
             throw WanTopologyError(what + ": " + Quote(entry) +
-                                   ": expected CODE:none|multicast|fpga|both");
+                                   ": expected CODE:none|multicast|fpga|both|transit|SET+transit");
         }
         const std::string code = entry.substr(0, colon);
         const std::string set = entry.substr(colon + 1);

@@ -60,6 +60,28 @@ struct WanWire
 
     static constexpr double BITS_PER_BYTE = 8.0; //!< bits per byte
 
+    /** Bytes IsPlainUdpTo() reads: the IPv4 header without options and the UDP header. */
+    static constexpr uint32_t IPV4_UDP_BYTES = IPV4_HEADER_BYTES + UDP_HEADER_BYTES;
+
+    /**
+     * \brief The per-packet test of the router and the FPGAs, on bytes copied from the start of
+     *        an IPv4 packet: no header object, a few compares at fixed offsets.
+     * \param bytes the first IPV4_UDP_BYTES bytes of the packet \param port a UDP port
+     * \return true for IPv4 without options, not a fragment, UDP to \p port
+     */
+    static bool IsPlainUdpTo(const uint8_t* bytes, uint16_t port)
+    {
+        const uint8_t versionIhl = bytes[0];
+        const uint16_t fragment = static_cast<uint16_t>((bytes[IPV4_FRAGMENT_OFFSET] << 8) |
+                                                        bytes[IPV4_FRAGMENT_OFFSET + 1]);
+        const uint8_t* udp = bytes + IPV4_HEADER_BYTES;
+        const uint16_t destination = static_cast<uint16_t>((udp[UDP_DESTINATION_PORT_OFFSET] << 8) |
+                                                           udp[UDP_DESTINATION_PORT_OFFSET + 1]);
+        return (versionIhl >> 4) == IPV4_VERSION && (versionIhl & 0x0f) == IPV4_PLAIN_IHL &&
+               (fragment & IPV4_FRAGMENT_MASK) == 0 &&
+               bytes[IPV4_PROTOCOL_OFFSET] == UDP_PROTOCOL && destination == port;
+    }
+
     /**
      * \param bytes a header \param length its length in bytes (even)
      * \return the one's complement of the one's complement sum of its 16-bit words: zero for a

@@ -449,7 +449,9 @@ class ScheduleHelperCsvQuotingTestCase : public TestCase
                               "quoted row: " << first);
         NS_TEST_ASSERT_MSG_EQ(second.rfind("plain,baseline,1,", 0), 0u, "plain row: " << second);
         const size_t columns = SplitCsv(header).size();
-        NS_TEST_ASSERT_MSG_EQ(columns, 8u, "header: " << header);
+        NS_TEST_ASSERT_MSG_EQ(columns, 9u, "header: " << header);
+        NS_TEST_ASSERT_MSG_EQ(SplitCsv(header)[4], "sync", "the algorithms' column");
+        NS_TEST_ASSERT_MSG_EQ(SplitCsv(first)[4], "direct", "a global clique, DIRECT");
         NS_TEST_ASSERT_MSG_EQ(SplitCsv(first).size(), columns, "quoted row width: " << first);
         NS_TEST_ASSERT_MSG_EQ(SplitCsv(first)[0], "cities \"east, west\"", "name read back");
         NS_TEST_ASSERT_MSG_EQ(SplitCsv(first)[1], "given,file", "family read back");

@@ -3,7 +3,7 @@
 #   0  a small lossless run: every round complete (summary.json, rounds.csv's complete column);
 #   3  a 1 bit/s access link with a 200 kB model (1.6 million seconds per update) and
 #      --maxSimTime=30s: the run stops within seconds of wall time, writes its results, and
-#      every round is unfinished; the same with --jobs=2 over all four capability sets (the
+#      every round is unfinished; the same with --jobs=2 over all six capability sets (the
 #      parent combines its children's codes); a 2 GB model with --maxWallTime=2s;
 #   the default results folder: results/nine-city-training/<UTC stamp>/ and results/latest a
 #      link to it; the same under the root the environment variable RESULTS names.
@@ -84,9 +84,9 @@ grep -qF "stopped by --maxSimTime" "$scratch/slow-link.err" ||
 # shellcheck disable=SC2086
 run slow-link-jobs 3 $small --rounds=1 --accessBandwidth=1bps --maxSimTime=30s \
     --capabilities=all --jobs=2
-has slow-link-jobs '"stopped_by": "maxSimTime"' 4
+has slow-link-jobs '"stopped_by": "maxSimTime"' 6
 has slow-link-jobs '"exit_code": 3' 1
-complete slow-link-jobs 0 $((4 * islands))
+complete slow-link-jobs 0 $((6 * islands))
 
 run wall 3 --modelBytes=2000000000 --schedule=global --colocated=false --rounds=1 \
     --maxWallTime=2s

@@ -383,6 +383,39 @@ class GradientHeaderRejectTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(aggregate))),
                               false,
                               "AGGREGATE without contributors");
+
+        // FLAG_REDUCE: data going up a reduction tree, on DATA and AGGREGATE only; PeekFlags
+        // reads it without a parse.
+        aggregate.SetContributors(SmallData().GetContributors());
+        GradientHeader ring = SmallData();
+        ring.SetType(GradientHeader::RING);
+        GradientHeader ack = nack;
+        ack.SetType(GradientHeader::ACK);
+        ack.SetNackRanges({});
+        const std::pair<GradientHeader, bool> reduce[] = {{SmallData(), true},
+                                                          {aggregate, true},
+                                                          {nack, false},
+                                                          {ring, false},
+                                                          {ack, false}};
+        for (const auto& [header, valid] : reduce)
+        {
+            GradientHeader flagged = header;
+            flagged.SetFlags(GradientHeader::FLAG_REDUCE | GradientHeader::FLAG_RETRANSMISSION);
+            const std::vector<uint8_t> bytes =
+                ToBytes(GradientHeader::CreateVirtualPacket(flagged));
+            NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(header))),
+                                  true,
+                                  GradientHeader::TypeName(header.GetType()) << " unflagged");
+            NS_TEST_ASSERT_MSG_EQ(Accepts(bytes),
+                                  valid,
+                                  "FLAG_REDUCE on " << GradientHeader::TypeName(header.GetType()));
+            NS_TEST_ASSERT_MSG_EQ(GradientHeader::PeekFlags(bytes.data()),
+                                  0x0041,
+                                  "PeekFlags: REDUCE | RETRANSMISSION at bytes 4-5");
+            std::vector<uint8_t> badMagic = bytes;
+            badMagic[0] = 0x58;
+            NS_TEST_ASSERT_MSG_EQ(GradientHeader::PeekFlags(badMagic.data()), 0, "bad magic");
+        }
     }
 };
 

@@ -2,11 +2,12 @@
 # Checks that nine-city-training writes the same results however its work is spread over
 # processes, comparing every output byte for byte (summary.json apart from its "output" line,
 # which names the folder):
-#   jobs: --jobs=1 against --jobs=3 on a small experiment (all four capability sets, the
+#   jobs: --jobs=1 against --jobs=3 on a small experiment (all capability sets, the
 #         optimiser with its baselines, the colocated reference, real payloads);
 #   mpi:  one process against 2 and 4 MPI ranks under ns-3's distributed simulators
-#         (granted-time-window and null-message), all four capability sets, direct (global
-#         clique) and ring all-reduce, and a run with 1% WAN loss; the 4-rank runs use a
+#         (granted-time-window and null-message), all capability sets, direct (global
+#         clique) and ring all-reduce, a run with 1% WAN loss, and a reduction tree over
+#         transit FPGAs with 1% WAN loss; the 4-rank runs use a
 #         hostfile with 4 slots on this machine, as a cluster's would list its hosts.
 # Usage:
 #   test/outputs-identical.sh jobs <nine-city-training binary> <scratch folder>
@@ -93,6 +94,23 @@ mpi)
         { echo "lossy-1: no packet was lost: the loss comparison shows nothing" >&2; status=1; }
     same lossy-1 lossy-2
     same lossy-1 lossy-4
+    # A reduction tree over transit FPGAs (the global clique's, with 100 Gbps access links
+    # where it is the optimiser's choice), with 1% WAN loss: the pieces the transit FPGAs add
+    # up and the repairs of lost ones cross ranks in the same order.
+    echo '{"islands": 9, "rounds": [{"cliques": [[0, 1, 2, 3, 4, 5, 6, 7, 8]], "algorithms": ["tree"]}]}' \
+        >"$out/tree.json"
+    tree="--capabilities=both+transit --accessBandwidth=100Gbps --modelBytes=300000 --rounds=2 \
+        --schedule=$out/tree.json --lossRate=0.01 --colocated=false"
+    run tree-1 "$example" $tree
+    run tree-2 "$mpirun" -np 2 --oversubscribe "$example" $tree --simulator=granted-time-window
+    run tree-4 "$mpirun" --hostfile "$out/hostfile" -np 4 "$example" $tree \
+        --simulator=null-message
+    grep -q "(tree@" "$out/tree-1.txt" ||
+        { echo "tree-1: the clique did not exchange over a tree" >&2; status=1; }
+    grep -q '"loss_drops": [1-9]' "$out/tree-1/summary.json" ||
+        { echo "tree-1: no packet was lost: the loss comparison shows nothing" >&2; status=1; }
+    same tree-1 tree-2
+    same tree-1 tree-4
     # The runs were split: rank 0 says so on stderr, one line per experiment.
     grep -q "^partition: both / global: .*(granted-time-window, 2 ranks)" "$out/global-2.err" ||
         { echo "global-2: no partition line" >&2; status=1; }

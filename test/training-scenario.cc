@@ -210,13 +210,14 @@ Simulate(const Setup& setup)
     CliqueSchedule schedule = setup.partitions.empty()
                                   ? CliqueSchedule::GlobalClique(n)
                                   : CliqueSchedule(n, setup.partitions, "test");
-    if (setup.ring)
+    if (setup.ring || setup.tree)
     {
+        const SyncAlgorithm algorithm = setup.ring ? SyncAlgorithm::RING : SyncAlgorithm::TREE;
         for (uint32_t t = 0; t < schedule.GetPeriod(); ++t)
         {
             schedule.SetAlgorithms(
                 t,
-                std::vector<SyncAlgorithm>(schedule.GetPartition(t).size(), SyncAlgorithm::RING));
+                std::vector<SyncAlgorithm>(schedule.GetPartition(t).size(), algorithm));
         }
     }
     TrainingHelper helper(wan, schedule);

@@ -154,6 +154,7 @@ struct Setup
     int straggler{-1};                     //!< island computing 10x longer
     std::vector<Partition> partitions;     //!< schedule (empty: global clique)
     bool ring{false};                      //!< RING for every clique
+    bool tree{false};                      //!< TREE for every clique (planned by the helper)
     uint32_t seed{1};                      //!< RNG seed
     uint64_t run{1};                       //!< RNG run (RngSeedManager::SetRun)
     double wanDelay{WAN_DELAY};            //!< delay of every WAN link, s

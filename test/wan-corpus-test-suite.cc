@@ -33,6 +33,7 @@
 // ctest-suite: wan-corpus-fpga
 // ctest-suite: wan-corpus-both
 // ctest-suite: wan-corpus-mixed
+// ctest-suite: wan-corpus-both+transit
 
 #include "ns3/clique-schedule.h"
 #include "ns3/fpga-aggregator-net-device.h"
@@ -47,6 +48,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -72,8 +74,9 @@ enum class Exchange
     DIRECT,   //!< global clique, direct exchange
     RING,     //!< global clique, ring all-reduce
     ROTATING, //!< Moshpit grid (rotating cliques), algorithm chosen per clique by the cost model
-    PAIRS     //!< gossip pairs: cliques of two that finish at different times, so one pair's
+    PAIRS,    //!< gossip pairs: cliques of two that finish at different times, so one pair's
               //!< next round meets a receiver still in its previous round
+    TREE      //!< global clique, reduction tree (root chosen by the cost model)
 };
 
 /** \param exchange an exchange \return its name */
@@ -88,6 +91,8 @@ ExchangeName(Exchange exchange)
         return "ring";
     case Exchange::ROTATING:
         return "rotating";
+    case Exchange::TREE:
+        return "tree";
     default:
         return "pairs";
     }
@@ -125,6 +130,7 @@ Corpus()
         {
             entry.params.multicastFraction = 0.5;
             entry.params.fpgaFraction = 0.5;
+            entry.params.transitFraction = 0.5;
         }
         entry.mixed = mixed;
         corpus.push_back(entry);
@@ -153,6 +159,7 @@ Corpus()
  */
 void
 PlannedBytes(const SyncRoundEstimate& plan,
+             const WanRouting& routing,
              uint32_t island,
              bool fpga,
              uint64_t& sent,
@@ -162,8 +169,33 @@ PlannedBytes(const SyncRoundEstimate& plan,
 {
     sent = received = packetsSent = packetsReceived = 0;
     bool folded = false;
+    // A TREE root receives one piece per transit city where its members' routes last meet
+    // (the last transit city on a member's route), and each member without one on its route
+    // alone: the labels of the pieces that reached it.
+    std::set<std::pair<uint32_t, uint32_t>> pieces;
     for (const SyncStream& stream : plan.streams)
     {
+        if (stream.reduce && stream.receivers.at(0) == island)
+        {
+            const WanTopology& topology = routing.GetTopology();
+            const uint32_t rootCity = topology.GetIslands()[island].city;
+            std::pair<uint32_t, uint32_t> label{0, stream.sender};
+            for (uint32_t c :
+                 routing.GetCityPath(topology.GetIslands()[stream.sender].city, rootCity))
+            {
+                if (topology.GetCities()[c].caps.transit)
+                {
+                    label = {1, c};
+                }
+            }
+            const uint64_t bytes = stream.payloadBytes + stream.chunks * HEADER_BYTES;
+            if (pieces.insert(label).second)
+            {
+                received += bytes;
+                packetsReceived += stream.chunks;
+            }
+            continue;
+        }
         const uint64_t bytes = stream.payloadBytes + stream.chunks * HEADER_BYTES;
         if (stream.sender == island)
         {
@@ -229,9 +261,11 @@ class WanCorpusTestCase : public TestCase
         CliqueSchedule schedule = m_exchange == Exchange::ROTATING ? CliqueSchedule::MoshpitGrid(n)
                                   : m_exchange == Exchange::PAIRS  ? CliqueSchedule::GossipPairs(n)
                                                                   : CliqueSchedule::GlobalClique(n);
-        if (m_exchange == Exchange::RING)
+        if (m_exchange == Exchange::RING || m_exchange == Exchange::TREE)
         {
-            schedule.SetAlgorithms(0, {SyncAlgorithm::RING});
+            schedule.SetAlgorithms(
+                0,
+                {m_exchange == Exchange::RING ? SyncAlgorithm::RING : SyncAlgorithm::TREE});
         }
         TrainingHelper helper(wan, schedule);
         helper.SetModelBytes(MODEL_BYTES);
@@ -265,6 +299,7 @@ class WanCorpusTestCase : public TestCase
             uint64_t packetsSent = 0;
             uint64_t packetsReceived = 0;
             PlannedBytes(plans.at(r.round % plans.size()),
+                         wan.GetRouting(),
                          r.island,
                          wan.GetFpga(r.island) != nullptr,
                          sent,
@@ -294,7 +329,7 @@ class WanCorpusTestCase : public TestCase
  * \ingroup wan-training-tests
  * \brief One shard of the corpus: every WAN x exchange under one capability set, named
  *        wan-corpus-<set>; "mixed" runs the generator's own per-city capabilities on the WANs
- *        that have them. The five shards together are the whole corpus.
+ *        that have them. The six shards together are the whole corpus.
  */
 class WanCorpusTestSuite : public TestSuite
 {
@@ -309,8 +344,22 @@ class WanCorpusTestSuite : public TestSuite
             {
                 continue;
             }
-            for (Exchange exchange :
-                 {Exchange::DIRECT, Exchange::RING, Exchange::ROTATING, Exchange::PAIRS})
+            // Trees where some city may add up the updates on the way: the transit shard,
+            // and the generator's mix (half the cities with transit FPGAs).
+            const bool transit = caps.empty() || caps == "both+transit";
+            std::vector<Exchange> exchanges = {Exchange::DIRECT,
+                                               Exchange::RING,
+                                               Exchange::ROTATING,
+                                               Exchange::PAIRS};
+            if (caps == "both+transit")
+            {
+                exchanges = {Exchange::TREE, Exchange::ROTATING};
+            }
+            else if (transit)
+            {
+                exchanges.push_back(Exchange::TREE);
+            }
+            for (Exchange exchange : exchanges)
             {
                 AddTestCase(new WanCorpusTestCase(entry, caps, exchange));
             }
@@ -324,5 +373,6 @@ static WanCorpusTestSuite g_wanCorpusMulticast("multicast");
 static WanCorpusTestSuite g_wanCorpusFpga("fpga");
 static WanCorpusTestSuite g_wanCorpusBoth("both");
 static WanCorpusTestSuite g_wanCorpusMixed("");
+static WanCorpusTestSuite g_wanCorpusTransit("both+transit");
 
 } // namespace

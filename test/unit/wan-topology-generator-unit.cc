@@ -725,15 +725,19 @@ TEST(WanTopologyGenerator, CapabilityCountsAreExact)
             auto p = Params(family, c.n, 12);
             p.multicastFraction = c.fraction;
             p.fpgaFraction = 1 - c.fraction;
+            p.transitFraction = c.fraction;
             const auto t = WanTopologyGenerator::Generate(p);
             std::size_t multicast = 0;
             std::size_t fpga = 0;
+            std::size_t transit = 0;
             for (const auto& city : t.GetCities())
             {
                 multicast += city.caps.multicast ? 1 : 0;
                 fpga += city.caps.fpga ? 1 : 0;
+                transit += city.caps.transit ? 1 : 0;
             }
             EXPECT_EQ(multicast, c.expected) << family << " " << c.fraction << " x " << c.n;
+            EXPECT_EQ(transit, c.expected) << family << " " << c.fraction << " x " << c.n;
             // round((1 - f) n): the complement, except where f n is a half (then both round up)
             const double fpgaShare = (1 - c.fraction) * c.n;
             EXPECT_EQ(fpga, static_cast<std::size_t>(std::floor(fpgaShare + 0.5)))
@@ -878,6 +882,10 @@ TEST(WanTopologyGenerator, BadParametersAreRejectedByName)
         p = base;
         p.fpgaFraction = f;
         ExpectRejected(p, "fpgaFraction", f < 0 ? "-0.1" : "1.5");
+        p.fpgaFraction = 0.5;
+        p.transitFraction = f;
+        ExpectRejected(p, "transitFraction", f < 0 ? "-0.1" : "1.5");
+        p.transitFraction = 0;
     }
     p = base;
     p.fpgaFraction = std::numeric_limits<double>::quiet_NaN();

@@ -360,3 +360,41 @@ TEST(WanTopologyBuild, RejectsNamesOutputFormatsCannotCarry)
     WanTopology t = TwoCities();
     EXPECT_NO_THROW(t.AddCity(WanCity{"SAO", "S\xc3\xa3o Paulo (BR) - 1.0", 0, 2, {}}));
 }
+
+// Every capability-set name reads back to the flags it names and prints as itself; the names
+// with transit are the edge set followed by "+transit", or "transit" alone.
+TEST(WanCapabilities, NamesRoundTrip)
+{
+    struct Case
+    {
+        const char* name;
+        bool multicast;
+        bool fpga;
+        bool transit;
+    };
+
+    const Case cases[] = {
+        {"none", false, false, false},
+        {"multicast", true, false, false},
+        {"fpga", false, true, false},
+        {"both", true, true, false},
+        {"transit", false, false, true},
+        {"multicast+transit", true, false, true},
+        {"fpga+transit", false, true, true},
+        {"both+transit", true, true, true},
+    };
+    for (const Case& c : cases)
+    {
+        const ns3::WanCapabilities caps = ns3::WanCapabilities::Parse(c.name, "f");
+        EXPECT_EQ(caps.multicast, c.multicast) << c.name;
+        EXPECT_EQ(caps.fpga, c.fpga) << c.name;
+        EXPECT_EQ(caps.transit, c.transit) << c.name;
+        EXPECT_EQ(caps.ToString(), c.name);
+    }
+    for (const char* bad : {"none+transit", "+transit", "transit+both", "all", "", "both+"})
+    {
+        const std::string message = ErrorOf([bad]() { ns3::WanCapabilities::Parse(bad, "f"); });
+        EXPECT_NE(message.find(std::string("f: \"") + bad + "\": expected"), std::string::npos)
+            << message;
+    }
+}

@@ -1,0 +1,258 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fpga-aggregator-base.h"
+
+#include "wan-wire.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FpgaAggregatorBase");
+
+NS_OBJECT_ENSURE_REGISTERED(FpgaAggregatorBase);
+
+TypeId
+FpgaAggregatorBase::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FpgaAggregatorBase")
+            .SetParent<WanPortDevice>()
+            .SetGroupName("WanTraining")
+            .AddAttribute("GradientPort",
+                          "UDP destination port of gradient traffic.",
+                          UintegerValue(GradientHeader::DEFAULT_PORT),
+                          MakeUintegerAccessor(&FpgaAggregatorBase::SetGradientPort,
+                                               &FpgaAggregatorBase::GetGradientPort),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("SlotCount",
+                          "Aggregation slots (SwitchML uses 8192); with none free, a piece "
+                          "passes through.",
+                          UintegerValue(8192),
+                          MakeUintegerAccessor(&FpgaAggregatorBase::m_slotCount),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Timeout",
+                          "A slot not complete this long after it opened is flushed as a "
+                          "partial aggregate carrying its bitmap.",
+                          TimeValue(MilliSeconds(50)),
+                          MakeTimeAccessor(&FpgaAggregatorBase::m_timeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("PipelineLatency",
+                          "Delay from the last contribution to the aggregate's departure.",
+                          TimeValue(NanoSeconds(500)),
+                          MakeTimeAccessor(&FpgaAggregatorBase::SetPipelineLatency,
+                                           &FpgaAggregatorBase::GetPipelineLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PortBacklog",
+                          "Packets the output port may hold (waiting or on the wire) before "
+                          "aggregates wait in slot memory instead, leaving as the port drains: "
+                          "a burst of settled or timed-out slots never overflows the port's "
+                          "transmit queue. At most that queue's size.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&FpgaAggregatorBase::m_portBacklog),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ProcessingRate",
+                          "Rate of the aggregation engine (FIFO, service time = size / rate) "
+                          "for gradient packets. 0: line rate of the ports, no extra delay.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&FpgaAggregatorBase::SetProcessingRate,
+                                               &FpgaAggregatorBase::GetProcessingRate),
+                          MakeDataRateChecker())
+            .AddTraceSource("SlotAllocated",
+                            "A piece opened a slot.",
+                            MakeTraceSourceAccessor(&FpgaAggregatorBase::m_slotAllocatedTrace),
+                            "ns3::FpgaAggregatorBase::HeaderTracedCallback")
+            .AddTraceSource("AggregateEmitted",
+                            "An AGGREGATE packet left (complete or partial).",
+                            MakeTraceSourceAccessor(&FpgaAggregatorBase::m_aggregateEmittedTrace),
+                            "ns3::FpgaAggregatorBase::AggregateTracedCallback")
+            .AddTraceSource("Overflow",
+                            "A piece found no free slot (it passes through).",
+                            MakeTraceSourceAccessor(&FpgaAggregatorBase::m_overflowTrace),
+                            "ns3::FpgaAggregatorBase::HeaderTracedCallback")
+            .AddTraceSource("Duplicate",
+                            "A piece whose contributors were all in its slot was absorbed.",
+                            MakeTraceSourceAccessor(&FpgaAggregatorBase::m_duplicateTrace),
+                            "ns3::FpgaAggregatorBase::DuplicateTracedCallback");
+    return tid;
+}
+
+FpgaAggregatorBase::FpgaAggregatorBase(Mac48Address address, uint16_t mtu)
+    : WanPortDevice(address, mtu),
+      m_slotCount(0),
+      m_portBacklog(1),
+      m_complete(0),
+      m_partial(0)
+{
+}
+
+FpgaAggregatorBase::~FpgaAggregatorBase() = default;
+
+void
+FpgaAggregatorBase::DoDispose()
+{
+    m_table.Clear();
+    m_output.Clear();
+    m_input.Clear();
+    m_routerPort = nullptr;
+    WanPortDevice::DoDispose();
+}
+
+void
+FpgaAggregatorBase::SetRouterPort(Ptr<NetDevice> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    const std::string type = GetInstanceTypeId().GetName();
+    NS_ABORT_MSG_IF(port == nullptr || port->GetNode() == nullptr,
+                    type << ": the router port must be installed on a node");
+    NS_ABORT_MSG_IF(m_routerPort != nullptr, type << ": router port set twice");
+    m_routerPort = port;
+    m_routerBroadcast = port->GetBroadcast();
+    port->GetNode()->RegisterProtocolHandler(
+        MakeCallback(&FpgaAggregatorBase::ReceiveFromRouter, this),
+        0,
+        port,
+        false); // every frame of a point-to-point port reaches a non-promiscuous handler
+}
+
+Ptr<NetDevice>
+FpgaAggregatorBase::GetRouterPort() const
+{
+    return m_routerPort;
+}
+
+void
+FpgaAggregatorBase::SetPipelineLatency(Time latency)
+{
+    m_table.SetPipelineLatency(latency);
+}
+
+Time
+FpgaAggregatorBase::GetPipelineLatency() const
+{
+    return m_table.GetPipelineLatency();
+}
+
+void
+FpgaAggregatorBase::SetProcessingRate(DataRate rate)
+{
+    m_input.SetProcessingRate(rate);
+}
+
+DataRate
+FpgaAggregatorBase::GetProcessingRate() const
+{
+    return m_input.GetProcessingRate();
+}
+
+void
+FpgaAggregatorBase::SetGradientPort(uint16_t port)
+{
+    m_input.SetGradientPort(port);
+}
+
+uint16_t
+FpgaAggregatorBase::GetGradientPort() const
+{
+    return m_input.GetGradientPort();
+}
+
+FpgaSlotTable::AddResult
+FpgaAggregatorBase::Offer(Ptr<const Packet> packet,
+                          const FpgaSlotTable::InputFields& fields,
+                          const GradientHeader& header,
+                          const IslandBitmap& expected,
+                          uint32_t payloadOffset)
+{
+    const FpgaSlotTable::AddResult result =
+        m_table.Offer(header, fields, expected, packet, payloadOffset, m_slotCount, m_timeout);
+    switch (result)
+    {
+    case FpgaSlotTable::OPENED:
+        m_slotAllocatedTrace(header);
+        break;
+    case FpgaSlotTable::DUPLICATE:
+        m_duplicateTrace(packet, header);
+        break;
+    case FpgaSlotTable::OVERFLOW:
+        m_overflowTrace(header);
+        break;
+    default:
+        break;
+    }
+    return result;
+}
+
+void
+FpgaAggregatorBase::EmitAggregate(uint32_t index,
+                                  bool complete,
+                                  uint16_t flags,
+                                  Ipv4Address destination,
+                                  Ptr<NetDevice> port,
+                                  const Address& to)
+{
+    GradientHeader out;
+    Ptr<Packet> packet = m_output.MakeAggregate(m_table.GetSlot(index),
+                                                flags,
+                                                destination,
+                                                m_input.GetGradientPort(),
+                                                out);
+    // Free the slot before sending: the trace sinks and the send see a consistent table.
+    // Its deadline, if any, goes stale and the table's timer skips it.
+    m_table.Free(index);
+    ++(complete ? m_complete : m_partial);
+    m_aggregateEmittedTrace(packet, out, complete);
+    if (!m_outputConfigured)
+    {
+        // Now, not when the port is attached: its DataRate may be set after that.
+        m_output.Configure(port, to, WanWire::IPV4_ETHERTYPE, m_portBacklog);
+        m_outputConfigured = true;
+    }
+    m_output.SendAggregate(packet);
+}
+
+uint64_t
+FpgaAggregatorBase::GetAggregatedCount() const
+{
+    return m_table.GetAggregatedCount();
+}
+
+uint64_t
+FpgaAggregatorBase::GetDuplicateCount() const
+{
+    return m_table.GetDuplicateCount();
+}
+
+uint64_t
+FpgaAggregatorBase::GetCompleteCount() const
+{
+    return m_complete;
+}
+
+uint64_t
+FpgaAggregatorBase::GetPartialCount() const
+{
+    return m_partial;
+}
+
+uint64_t
+FpgaAggregatorBase::GetWrapCount() const
+{
+    return m_table.GetWrapCount();
+}
+
+uint32_t
+FpgaAggregatorBase::GetSlotsInUse() const
+{
+    return m_table.GetSlotsInUse();
+}
+
+} // namespace ns3

@@ -1,0 +1,380 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "stream-exchange.h"
+
+#include "training-application.h"
+#include "wan-wire.h"
+
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("StreamExchange");
+
+namespace
+{
+/** \param packet a gradient packet \return its bytes on a link */
+uint32_t
+WireBytes(Ptr<const Packet> packet)
+{
+    return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+}
+
+} // namespace
+
+StreamExchange::StreamExchange(ExchangeContext& context,
+                               uint32_t round,
+                               const TrainingRoundConfig& config)
+    : GradientExchange(context, round, config),
+      m_incomplete(0)
+{
+    m_in.resize(m_k);
+}
+
+StreamExchange::~StreamExchange()
+{
+    StopControls();
+}
+
+void
+StreamExchange::Shutdown()
+{
+    GradientExchange::Shutdown();
+    StopControls();
+    for (auto& stream : m_streams)
+    {
+        stream->pacer.Cancel();
+    }
+}
+
+void
+StreamExchange::OnFinished()
+{
+    GradientExchange::OnFinished();
+    StopControls(); // resends after the end keep the last rate
+}
+
+void
+StreamExchange::StopControls()
+{
+    for (auto& stream : m_streams)
+    {
+        if (stream->control)
+        {
+            stream->control->Stop();
+        }
+    }
+}
+
+uint32_t
+StreamExchange::StreamTo(uint32_t peer) const
+{
+    for (uint32_t i = 0; i < m_config.streams.size() && i < m_streams.size(); ++i)
+    {
+        const std::vector<uint32_t>& receivers = m_config.streams[i].receivers;
+        if (std::find(receivers.begin(), receivers.end(), peer) != receivers.end())
+        {
+            return i;
+        }
+    }
+    return NO_SLOT;
+}
+
+AdaptiveRateControl*
+StreamExchange::ControlFor(uint32_t peer)
+{
+    const uint32_t index = StreamTo(peer);
+    return index == NO_SLOT ? nullptr : PeekPointer(m_streams[index]->control);
+}
+
+Time
+StreamExchange::HoldAt(uint32_t island) const
+{
+    return island < m_context.hold.size() ? m_context.hold[island] : Time(0);
+}
+
+GradientPacer*
+StreamExchange::PacerToward(uint32_t island)
+{
+    const uint32_t index = StreamTo(island);
+    return index == NO_SLOT ? nullptr : &m_streams[index]->pacer;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Send side
+
+void
+StreamExchange::OpenStreams(uint32_t senders)
+{
+    for (const TrainingStreamConfig& config : m_config.streams)
+    {
+        auto stream = std::make_unique<OutStream>();
+        stream->destination = config.destination;
+        const uint32_t index = static_cast<uint32_t>(m_streams.size());
+        stream->pacer.SetSendFunction([this, index]() { return SendNext(index); });
+        m_streams.push_back(std::move(stream));
+    }
+    for (uint32_t i = 0; i < m_streams.size(); ++i)
+    {
+        const TrainingStreamConfig& config = m_config.streams[i];
+        OutStream& stream = *m_streams[i];
+        stream.control = StartControl(
+            stream.pacer,
+            config.destination,
+            config.rateBps,
+            FairGuess(static_cast<uint32_t>(m_streams.size()), config.receivers, senders));
+        stream.pacer.Restart(stream.control ? stream.control->GetRate() : config.rateBps);
+        stream.clock.Start(FullChunkSlot(stream.pacer.GetRate()));
+    }
+}
+
+bool
+StreamExchange::FirstPassChunk(uint32_t position, uint32_t& chunk) const
+{
+    chunk = position;
+    return position < m_context.layout.GetChunkCount();
+}
+
+uint32_t
+StreamExchange::FirstPassPosition(uint32_t chunk) const
+{
+    return chunk;
+}
+
+void
+StreamExchange::WakeStreams()
+{
+    for (auto& stream : m_streams)
+    {
+        stream->pacer.Wake();
+    }
+}
+
+bool
+StreamExchange::StreamsSent() const
+{
+    for (const auto& stream : m_streams)
+    {
+        if (!stream->done)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+uint32_t
+StreamExchange::SendNext(uint32_t index)
+{
+    OutStream& stream = *m_streams[index];
+    uint64_t key = 0;
+    uint32_t asker = 0;
+    Ptr<Packet> packet;
+    if (stream.resends.Pop(key, asker))
+    {
+        packet = BuildChunk(static_cast<uint32_t>(key), GradientHeader::FLAG_RETRANSMISSION);
+        stream.resends.Sent(key, Simulator::Now());
+        m_context.send(m_round, packet, stream.destination, false);
+        m_context.resent(m_round, asker);
+        // Where FPGAs fold the stream, the resend passes them unsummed and weighs more at the
+        // plan's rates. An adaptive stream's rate follows the marks instead, which count it.
+        const double weight = stream.control ? 1.0 : m_config.streams[index].resendWeight;
+        return static_cast<uint32_t>(std::ceil(WireBytes(packet) * weight));
+    }
+    const uint32_t chunks = m_context.layout.GetChunkCount();
+    uint32_t chunk = 0;
+    if (!stream.done && FirstPassChunk(stream.next, chunk))
+    {
+        packet = BuildChunk(chunk, 0);
+        m_context.send(m_round, packet, stream.destination, false);
+        stream.clock.Note(stream.next, Simulator::Now());
+        if (++stream.next == chunks)
+        {
+            stream.done = true;
+            stream.endPending = true;
+            CheckComplete();
+            // The END waits a full chunk's slot: a short last chunk and its END never take
+            // more queue room than one full chunk per stream.
+            return FullChunkWireBytes();
+        }
+        return WireBytes(packet);
+    }
+    if (stream.endPending)
+    {
+        stream.endPending = false;
+        return SendEnd(stream.destination, chunks, 0);
+    }
+    return 0;
+}
+
+uint32_t
+StreamExchange::QueueResends(const GradientHeader& nack, bool& notYet)
+{
+    const uint32_t peer = nack.GetSender();
+    const uint32_t index = StreamTo(peer);
+    OutStream* stream = index == NO_SLOT ? nullptr : m_streams[index].get();
+    if (stream == nullptr || nack.GetRingStep() != 0)
+    {
+        ++m_context.dropped;
+        return 0;
+    }
+    const Time now = Simulator::Now();
+    const Time spacing = ResendSpacing(peer);
+    uint32_t queued = 0;
+    for (const GradientHeader::ChunkRange& range : nack.GetNackRanges())
+    {
+        for (uint32_t c = range.first; c < range.first + range.count; ++c)
+        {
+            const uint32_t position = FirstPassPosition(c);
+            if (position == NO_SLOT || position >= stream->next ||
+                MayBeOnItsWay(stream->clock.SentAt(position), nack))
+            {
+                notYet = true; // not sent yet, or the asker cannot know it is missing
+                continue;
+            }
+            const bool fresh =
+                stream->resends.Request(c, peer, now, spacing, m_context.repeatResendCopies);
+            NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": chunk " << c
+                                   << " asked by " << peer
+                                   << (fresh ? ", resend queued" : ", resend already due"));
+            queued += fresh;
+        }
+    }
+    if (queued > 0)
+    {
+        stream->pacer.Wake();
+    }
+    return queued;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receive side
+
+void
+StreamExchange::ExpectFrom(uint32_t slot)
+{
+    m_in[slot].Init(m_context.layout.GetChunkCount());
+    ++m_incomplete;
+}
+
+ChunkTracker*
+StreamExchange::Expected(uint32_t slot)
+{
+    return slot < m_k && m_in[slot].GetChunkCount() > 0 ? &m_in[slot] : nullptr;
+}
+
+bool
+StreamExchange::AcceptPiece(const GradientHeader& header, uint32_t& fresh)
+{
+    const uint32_t chunk = header.GetChunkIndex();
+    const IslandBitmap& contributors = header.GetContributors();
+    bool overlap = false;
+    fresh = 0;
+    contributors.ForEach([&](uint32_t island) {
+        const ChunkTracker* tracker = Expected(SlotOf(island));
+        overlap = overlap || tracker == nullptr || tracker->Has(chunk);
+        ++fresh;
+    });
+    if (overlap)
+    {
+        // Real sums cannot be split: drop it, and ask its fresh contributors again.
+        NS_LOG_DEBUG(
+            "island " << m_context.island << " round " << m_round << ": chunk " << chunk << " from "
+                      << header.GetSender() << " already in"
+                      << (header.HasFlag(GradientHeader::FLAG_RETRANSMISSION) ? " (resend)" : ""));
+        ++m_context.duplicates;
+        contributors.ForEach([&](uint32_t island) {
+            const uint32_t slot = SlotOf(island);
+            const ChunkTracker* tracker = Expected(slot);
+            if (tracker != nullptr && !tracker->Has(chunk))
+            {
+                NoteLost(slot, chunk);
+            }
+        });
+        return false;
+    }
+    const bool firstPass = !header.HasFlag(GradientHeader::FLAG_RETRANSMISSION);
+    contributors.ForEach([&](uint32_t island) { MarkIn(SlotOf(island), chunk, firstPass); });
+    return true;
+}
+
+void
+StreamExchange::MarkIn(uint32_t slot, uint32_t chunk, bool firstPass)
+{
+    m_in[slot].Mark(chunk);
+    NoteProgress(slot);
+    if (m_in[slot].IsComplete() && !m_lost[slot])
+    {
+        --m_incomplete;
+    }
+    // First passes arrive in chunk order: anything below this chunk still missing is lost.
+    if (firstPass && m_in[slot].Advance(chunk + 1))
+    {
+        ScheduleNack(slot, 0);
+    }
+}
+
+void
+StreamExchange::NoteLost(uint32_t slot, uint32_t chunk)
+{
+    if (m_in[slot].MarkLost(chunk))
+    {
+        ScheduleNack(slot, 0);
+    }
+}
+
+void
+StreamExchange::ReceiveEnd(const GradientHeader& header)
+{
+    const uint32_t slot = SlotOf(header.GetSender());
+    ChunkTracker* tracker = slot == m_position ? nullptr : Expected(slot);
+    if (tracker == nullptr || header.GetChunkCount() != m_context.layout.GetChunkCount())
+    {
+        ++m_context.dropped;
+        return;
+    }
+    if (HoldAt(m_context.island).IsStrictlyPositive())
+    {
+        // Behind an FPGA the END overtakes the sender's chunks still waiting in their slots:
+        // the FPGA itself uses it to flush them, and partial aggregates tell what is lost.
+        return;
+    }
+    if (!m_finished && tracker->Advance(header.GetChunkCount()))
+    {
+        ScheduleNack(slot, 0);
+    }
+}
+
+ChunkTracker*
+StreamExchange::SilentStream(uint32_t slot, uint16_t& step)
+{
+    step = 0;
+    ChunkTracker* tracker = slot == m_position ? nullptr : Expected(slot);
+    return tracker != nullptr && !tracker->IsComplete() ? tracker : nullptr;
+}
+
+ChunkTracker*
+StreamExchange::StreamOf(uint32_t slot, uint16_t step)
+{
+    return step == 0 && slot != m_position ? Expected(slot) : nullptr;
+}
+
+void
+StreamExchange::OnPeerLost(uint32_t slot)
+{
+    const ChunkTracker* tracker = Expected(slot);
+    if (tracker != nullptr && !tracker->IsComplete())
+    {
+        --m_incomplete;
+    }
+}
+
+} // namespace ns3

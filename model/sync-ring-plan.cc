@@ -1,0 +1,105 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "sync-ring-plan.h"
+
+#include "chunk-layout.h"
+#include "sync-path-table.h"
+#include "wan-wire.h"
+
+#include "ns3/assert.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+double
+SyncRingPlan::Complete(const SyncPathTable& paths,
+                       const Clique& ring,
+                       const std::vector<double>& rates,
+                       uint64_t modelBytes,
+                       uint64_t chunkPayload,
+                       uint64_t overhead,
+                       std::vector<std::vector<StepTime>>* times,
+                       std::vector<double>* completion)
+{
+    const uint32_t k = ring.size();
+    NS_ASSERT_MSG(k >= 2 && rates.size() == k, "one rate per ring member");
+    const uint32_t steps = 2 * (k - 1);
+    if (times)
+    {
+        times->assign(k, std::vector<StepTime>(steps, StepTime{0, 0}));
+    }
+    // handed[p]: member p handed its previous step's last packet to the socket.
+    // input[p]: the last packet of the predecessor's previous step reached p.
+    std::vector<double> handed(k, 0.0);
+    std::vector<double> input(k, 0.0);
+    std::vector<double> nextInput(k, 0.0);
+    // Per segment: its packets, the wire bits of its last packet and of the whole segment.
+    std::vector<uint64_t> segmentLastWire(k);
+    std::vector<double> segmentWireBits(k);
+    for (uint32_t g = 0; g < k; ++g)
+    {
+        const uint64_t bytes = ChunkLayout::RingSegmentBytes(modelBytes, k, g);
+        // An empty segment still sends one header-only packet.
+        const uint64_t chunks = std::max<uint64_t>(1, ChunkLayout::ChunksOf(bytes, chunkPayload));
+        segmentLastWire[g] = bytes - (chunks - 1) * chunkPayload + overhead;
+        segmentWireBits[g] = WanWire::BITS_PER_BYTE * (bytes + chunks * overhead);
+    }
+    // Per member: the last-packet size whose transit to the successor is in transitTime.
+    std::vector<uint64_t> transitWire(k, std::numeric_limits<uint64_t>::max());
+    std::vector<double> transitTime(k, 0.0);
+    for (uint32_t step = 0; step < steps; ++step)
+    {
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            if (!(rates[p] > 0))
+            {
+                return std::numeric_limits<double>::infinity();
+            }
+            const uint32_t q = (p + 1) % k;
+            const double start = std::max(handed[p], input[p]);
+            const uint32_t segment = ChunkLayout::RingSendSegment(k, p, step);
+            const uint64_t lastWire = segmentLastWire[segment];
+            const double wireBits = segmentWireBits[segment];
+            // Pacing hands packet n to the socket when the bits before it are paid for at the
+            // stream's rate: the step is handed off one packet before its fluid end.
+            handed[p] = start + (wireBits - WanWire::BITS_PER_BYTE * lastWire) / rates[p];
+            // The last packet then crosses every link store-and-forward, then propagates.
+            // Segments share a few sizes, so the transit is recomputed only when the size of
+            // this member's last packet changes.
+            if (lastWire != transitWire[p])
+            {
+                transitWire[p] = lastWire;
+                transitTime[p] = paths.GetPacketTransit(ring[p], ring[q], lastWire);
+            }
+            nextInput[q] = handed[p] + transitTime[p];
+            if (times)
+            {
+                (*times)[p][step] = StepTime{start, nextInput[q]};
+            }
+        }
+        input.swap(nextInput);
+    }
+    // A member is done when it has sent its last step and received its predecessor's.
+    double sum = 0;
+    if (completion)
+    {
+        completion->assign(k, 0.0);
+    }
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        const double done = std::max(handed[p], input[p]);
+        sum += done;
+        if (completion)
+        {
+            (*completion)[p] = done;
+        }
+    }
+    return sum / k;
+}
+
+} // namespace ns3
