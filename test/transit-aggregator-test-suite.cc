@@ -220,11 +220,12 @@ class TransitTestCase : public TestCase
                 uint32_t chunks,
                 bool resend = false)
     {
-        Simulator::ScheduleWithContext(m_sockets[island]->GetNode()->GetId(),
-                                       at,
-                                       &TransitTestCase::Send,
-                                       this,
-                                       Chunk{island, root, members, clique, chunk, chunks, resend});
+        Simulator::ScheduleWithContext(
+            m_sockets[island]->GetNode()->GetId(),
+            at,
+            &TransitTestCase::Send,
+            this,
+            Chunk{island, root, members, clique, chunk, chunks, resend, IslandBitmap(), false});
     }
 
     /** One piece to send (SendAt's arguments, or a crafted piece's). */

@@ -1147,9 +1147,12 @@ class TreeTransitTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ((pieces.aggregates > 0), transit, "aggregates iff transit");
             return;
         }
-        NS_TEST_EXPECT_MSG_EQ(pieces.aggregates, transit ? chunkRounds : 0, "aggregates");
-        NS_TEST_EXPECT_MSG_EQ(pieces.complete, transit ? chunkRounds : 0, "of all seven");
-        NS_TEST_EXPECT_MSG_EQ(pieces.data, transit ? 0 : 7 * chunkRounds, "single pieces");
+        // The expected counts in variables: the test macros compare their arguments unbracketed.
+        const uint64_t aggregates = transit ? chunkRounds : 0;
+        const uint64_t singles = transit ? 0 : 7 * chunkRounds;
+        NS_TEST_EXPECT_MSG_EQ(pieces.aggregates, aggregates, "aggregates");
+        NS_TEST_EXPECT_MSG_EQ(pieces.complete, aggregates, "of all seven");
+        NS_TEST_EXPECT_MSG_EQ(pieces.data, singles, "single pieces");
     }
 
     std::string m_caps; //!< capability set
