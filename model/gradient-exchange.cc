@@ -351,10 +351,8 @@ GradientExchange::SendNotYet(uint32_t peer)
 void
 GradientExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
 {
-    // At the plan's rates the stream's budget must hold its control packets too. An adaptive
-    // stream's rate follows the marks, which the control packets draw like any other.
-    GradientPacer* pacer = ControlFor(peer) == nullptr ? PacerToward(peer) : nullptr;
-    if (pacer != nullptr)
+    // The stream's budget holds its control packets (GradientPacer::Charge says when).
+    if (GradientPacer* pacer = PacerToward(peer))
     {
         pacer->Charge(packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD);
     }

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ns3
@@ -75,8 +76,24 @@ GradientPacer::Wake()
 }
 
 void
+GradientPacer::SetResendWeight(double weight)
+{
+    m_resendWeight = std::max(1.0, weight);
+}
+
+uint32_t
+GradientPacer::ResendCost(uint32_t wireBytes) const
+{
+    return m_rate ? wireBytes : static_cast<uint32_t>(std::ceil(wireBytes * m_resendWeight));
+}
+
+void
 GradientPacer::Charge(uint32_t bytes)
 {
+    if (m_rate)
+    {
+        return;
+    }
     const Time now = Simulator::Now();
     if (NextSendTime() < now)
     {

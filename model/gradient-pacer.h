@@ -55,9 +55,25 @@ class GradientPacer
     /**
      * \brief Count \p bytes sent on the stream's path outside the pacer (a NACK, an answer)
      *        as if the pacer had sent them: its next packet leaves that much later.
+     *
+     * Only at a planned rate (no rate function): the plan's budget must hold the stream's
+     * control packets too. A rate function (transport adaptive) follows the marks, which the
+     * control packets draw like any other packet, so it is not charged.
      * \param bytes wire bytes
      */
     void Charge(uint32_t bytes);
+    /**
+     * \param weight pacing slots one resend takes at a planned rate (SyncStream::resendWeight,
+     *        at least 1)
+     */
+    void SetResendWeight(double weight);
+    /**
+     * \brief The bytes of the pacing budget a resend of \p wireBytes uses: its size times the
+     *        resend weight at a planned rate (where FPGAs fold the stream, a resend passes them
+     *        unsummed), its size under a rate function (the marks count it).
+     * \param wireBytes the resend's wire bytes \return the budget it uses
+     */
+    uint32_t ResendCost(uint32_t wireBytes) const;
     /** \brief Stop: no more sends until Restart() or Wake(). */
     void Cancel();
     /** \return the pacing rate, bit/s */
@@ -69,12 +85,13 @@ class GradientPacer
     /** \return the time the next packet may leave by the clock */
     Time NextSendTime() const;
 
-    SendFunction m_send; //!< sends the next packet
-    RateFunction m_rate; //!< current rate, or none
-    double m_rateBps;    //!< pacing rate
-    Time m_origin;       //!< start of the clock
-    double m_bits;       //!< wire bits sent since the origin
-    EventId m_timer;     //!< next pacing instant
+    SendFunction m_send;      //!< sends the next packet
+    RateFunction m_rate;      //!< current rate, or none
+    double m_rateBps;         //!< pacing rate
+    double m_resendWeight{1}; //!< pacing slots of one resend at a planned rate
+    Time m_origin;            //!< start of the clock
+    double m_bits;            //!< wire bits sent since the origin
+    EventId m_timer;          //!< next pacing instant
 };
 
 } // namespace ns3

@@ -120,6 +120,7 @@ StreamExchange::OpenStreams(uint32_t senders)
         stream->destination = config.destination;
         const uint32_t index = static_cast<uint32_t>(m_streams.size());
         stream->pacer.SetSendFunction([this, index]() { return SendNext(index); });
+        stream->pacer.SetResendWeight(config.resendWeight);
         m_streams.push_back(std::move(stream));
     }
     for (uint32_t i = 0; i < m_streams.size(); ++i)
@@ -184,10 +185,7 @@ StreamExchange::SendNext(uint32_t index)
         stream.resends.Sent(key, Simulator::Now());
         m_context.send(m_round, packet, stream.destination, false);
         m_context.resent(m_round, asker);
-        // Where FPGAs fold the stream, the resend passes them unsummed and weighs more at the
-        // plan's rates. An adaptive stream's rate follows the marks instead, which count it.
-        const double weight = stream.control ? 1.0 : m_config.streams[index].resendWeight;
-        return static_cast<uint32_t>(std::ceil(WireBytes(packet) * weight));
+        return stream.pacer.ResendCost(WireBytes(packet));
     }
     const uint32_t chunks = m_context.layout.GetChunkCount();
     uint32_t chunk = 0;
