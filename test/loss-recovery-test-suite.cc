@@ -797,6 +797,59 @@ class GradientPacerChargeTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The plan's budget rules live in GradientPacer: at a planned rate a resend costs its
+ *        size times the resend weight (1,000 bytes, weight 2.5: 2,500) and a charge delays
+ *        the next packet; under a rate function (transport adaptive) a resend costs its size
+ *        and a charge changes nothing. At 8 Mbit/s a byte takes 1 us: with a rate function
+ *        the pacer sends at 0, 1,000 and 2,000 us although 500 bytes were charged at 100 us.
+ */
+class GradientPacerBudgetTestCase : public TestCase
+{
+  public:
+    GradientPacerBudgetTestCase()
+        : TestCase("pacer: resend cost and charges at a planned rate, not under a rate function")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        GradientPacer planned;
+        planned.SetResendWeight(2.5);
+        NS_TEST_EXPECT_MSG_EQ(planned.ResendCost(1000), 2500u, "planned: size x weight");
+        planned.SetResendWeight(0.5);
+        NS_TEST_EXPECT_MSG_EQ(planned.ResendCost(1000), 1000u, "a weight below 1 counts as 1");
+
+        GradientPacer adaptive;
+        adaptive.SetResendWeight(2.5);
+        adaptive.SetRateFunction([]() { return 8e6; });
+        NS_TEST_EXPECT_MSG_EQ(adaptive.ResendCost(1000), 1000u, "rate function: its size");
+        std::vector<Time> calls;
+        uint32_t packets = 0;
+        adaptive.SetSendFunction([&]() -> uint32_t {
+            calls.push_back(Simulator::Now());
+            return packets-- > 0 ? 1000 : 0;
+        });
+        Simulator::Schedule(Time(0), [&]() {
+            packets = 2;
+            adaptive.Restart(8e6);
+        });
+        Simulator::Schedule(MicroSeconds(100), [&]() { adaptive.Charge(500); });
+        Simulator::Run();
+        Simulator::Destroy();
+        const std::vector<Time> expected = {MicroSeconds(0),
+                                            MicroSeconds(1000),
+                                            MicroSeconds(2000)};
+        NS_TEST_ASSERT_MSG_EQ(calls.size(), expected.size(), "send calls");
+        for (size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(calls[i], expected[i], "call " << i);
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The loss-recovery test suite.
  */
 class LossRecoveryTestSuite : public TestSuite
@@ -806,6 +859,7 @@ class LossRecoveryTestSuite : public TestSuite
         : TestSuite("loss-recovery")
     {
         AddTestCase(new GradientPacerChargeTestCase);
+        AddTestCase(new GradientPacerBudgetTestCase);
         AddTestCase(new TrainingSingleDropTestCase);
         AddTestCase(new TrainingMulticastDropTestCase);
         AddTestCase(new TrainingFpgaDropTestCase);
