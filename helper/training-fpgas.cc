@@ -27,17 +27,6 @@ namespace
 {
 /** FPGA slots provisioned per slot the delay spread needs (bursts, stragglers). */
 constexpr double FPGA_SLOT_HEADROOM = 2.0;
-
-/**
- * \param routing the routes \param src a city \param dst a city \param city a city
- * \return true if the city path src -> dst passes the city (both ends included)
- */
-bool
-OnPath(const WanRouting& routing, uint32_t src, uint32_t dst, uint32_t city)
-{
-    const std::vector<uint32_t> path = routing.GetCityPath(src, dst);
-    return std::find(path.begin(), path.end(), city) != path.end();
-}
 } // namespace
 
 Time
@@ -108,6 +97,7 @@ TrainingFpgas::TransitNeed(const WanTopologyHelper& topology,
 {
     const WanRouting& routing = topology.GetRouting();
     const auto& islands = topology.GetTopology().GetIslands();
+    const std::vector<IslandBitmap> below = WanTransitFpgas::BelowSets(routing, city);
     Need need;
     for (const SyncRoundEstimate& plan : plans)
     {
@@ -119,12 +109,11 @@ TrainingFpgas::TransitNeed(const WanTopologyHelper& topology,
             {
                 continue;
             }
-            const WanIsland& sender = islands[stream.sender];
-            const uint32_t rootCity = islands[stream.receivers.at(0)].city;
-            if (!OnPath(routing, sender.city, rootCity, city))
+            if (!below.at(stream.receivers.at(0)).Test(stream.sender))
             {
                 continue;
             }
+            const WanIsland& sender = islands[stream.sender];
             const double d = sender.accessDelay + routing.GetPathDelay(sender.city, city);
             auto [it, fresh] = range.emplace(stream.clique, std::make_pair(d, d));
             it->second.first = std::min(it->second.first, d);

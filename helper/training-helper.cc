@@ -300,17 +300,6 @@ TrainingHelper::Install()
                 config.ringRateBps[stream.ringStep] = stream.rateBps;
                 continue;
             }
-            if (stream.reduce)
-            {
-                // A TREE member's update, up the unicast route to its root.
-                TrainingStreamConfig s;
-                s.receivers = stream.receivers;
-                s.destination = addresses[stream.receivers.at(0)];
-                s.rateBps = stream.rateBps;
-                s.resendWeight = stream.resendWeight;
-                config.streams.push_back(s);
-                continue;
-            }
             if (stream.multicast && multicastOk[stream.sender])
             {
                 TrainingStreamConfig s;
