@@ -110,14 +110,29 @@ void
 FpgaAggregatorBase::SetRouterPort(Ptr<NetDevice> port)
 {
     NS_LOG_FUNCTION(this << port);
+    AttachPort(port,
+               "router",
+               m_routerPort,
+               m_routerBroadcast,
+               MakeCallback(&FpgaAggregatorBase::ReceiveFromRouter, this));
+}
+
+void
+FpgaAggregatorBase::AttachPort(Ptr<NetDevice> port,
+                               const char* role,
+                               Ptr<NetDevice>& slot,
+                               Address& broadcast,
+                               Node::ProtocolHandler handler)
+{
     const std::string type = GetInstanceTypeId().GetName();
     NS_ABORT_MSG_IF(port == nullptr || port->GetNode() == nullptr,
-                    type << ": the router port must be installed on a node");
-    NS_ABORT_MSG_IF(m_routerPort != nullptr, type << ": router port set twice");
-    m_routerPort = port;
-    m_routerBroadcast = port->GetBroadcast();
+                    type << ": the " << role << " port must be installed on a node");
+    NS_ABORT_MSG_IF(slot != nullptr, type << ": " << role << " port set twice");
+    slot = port;
+    broadcast = port->GetBroadcast();
+    // The port's node is the FPGA's node, whether or not AddDevice(this) came first.
     port->GetNode()->RegisterProtocolHandler(
-        MakeCallback(&FpgaAggregatorBase::ReceiveFromRouter, this),
+        handler,
         0,
         port,
         false); // every frame of a point-to-point port reaches a non-promiscuous handler

@@ -13,6 +13,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
@@ -93,6 +94,18 @@ class FpgaAggregatorBase : public WanPortDevice
      * \param source source address \param destination destination address
      * \param packetType packet type
      */
+    /**
+     * \brief Attach one port: check it, keep it and its broadcast address, and hand what it
+     *        receives to \p handler.
+     * \param port the device, on the FPGA's node \param role "router" or "island", for the
+     *        abort messages \param slot where the port is kept (must be empty)
+     * \param broadcast where its broadcast address is kept \param handler its receive handler
+     */
+    void AttachPort(Ptr<NetDevice> port,
+                    const char* role,
+                    Ptr<NetDevice>& slot,
+                    Address& broadcast,
+                    Node::ProtocolHandler handler);
     virtual void ReceiveFromRouter(Ptr<NetDevice> device,
                                    Ptr<const Packet> packet,
                                    uint16_t protocol,

@@ -120,17 +120,11 @@ void
 FpgaAggregatorNetDevice::SetIslandPort(Ptr<NetDevice> port)
 {
     NS_LOG_FUNCTION(this << port);
-    NS_ABORT_MSG_IF(port == nullptr || port->GetNode() == nullptr,
-                    "FpgaAggregatorNetDevice: the island port must be installed on a node");
-    NS_ABORT_MSG_IF(m_islandPort != nullptr, "FpgaAggregatorNetDevice: island port set twice");
-    m_islandPort = port;
-    m_islandBroadcast = port->GetBroadcast();
-    // The port's node is the FPGA's node, whether or not AddDevice(this) came first.
-    port->GetNode()->RegisterProtocolHandler(
-        MakeCallback(&FpgaAggregatorNetDevice::ReceiveFromIsland, this),
-        0,
-        port,
-        false); // every frame of a point-to-point port reaches a non-promiscuous handler
+    AttachPort(port,
+               "island",
+               m_islandPort,
+               m_islandBroadcast,
+               MakeCallback(&FpgaAggregatorNetDevice::ReceiveFromIsland, this));
 }
 
 Ptr<NetDevice>
