@@ -271,19 +271,22 @@ OverrideRates(const WanTopology& topology, uint64_t wanBps, uint64_t accessBps)
     copy.SetName(topology.GetName());
     copy.SetDescription(topology.GetDescription());
     copy.SetSource(topology.GetSource());
+    copy.SetDefaultQueue(topology.GetDefaultQueue());
     for (const WanCity& city : topology.GetCities())
     {
         copy.AddCity(city);
     }
-    for (WanIsland island : topology.GetIslands())
+    for (uint32_t i = 0; i < topology.GetIslands().size(); ++i)
     {
+        WanIsland island = topology.GetIslands()[i];
         island.accessBps = accessBps > 0 ? accessBps : island.accessBps;
-        copy.AddIsland(island);
+        copy.SetIslandQueue(copy.AddIsland(island), topology.GetIslandQueue(i));
     }
-    for (WanLink link : topology.GetLinks())
+    for (uint32_t l = 0; l < topology.GetLinks().size(); ++l)
     {
+        WanLink link = topology.GetLinks()[l];
         link.bps = wanBps > 0 ? wanBps : link.bps;
-        copy.AddLink(link);
+        copy.SetLinkQueue(copy.AddLink(link), topology.GetLinkQueue(l));
     }
     return copy;
 }
