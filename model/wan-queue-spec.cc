@@ -103,6 +103,21 @@ WanQueueSpec::ToString() const
     return m_text;
 }
 
+std::string
+WanQueueSpec::Describe() const
+{
+    switch (m_kind)
+    {
+    case TIME:
+        return m_text + " at the link's rate";
+    case BDP:
+        return "one bandwidth-delay product (the link's rate times the longest round trip "
+               "routed over it)";
+    default:
+        return m_text;
+    }
+}
+
 uint64_t
 WanQueueSpec::Resolve(double bps, double roundTrip, uint32_t mtu) const
 {

@@ -65,6 +65,8 @@ class WanQueueSpec
     double GetValue() const;
     /** \return the text form; Parse(ToString()) gives an equal spec */
     const std::string& ToString() const;
+    /** \return the text form with what it means, e.g. "50ms at the link's rate" */
+    std::string Describe() const;
 
     /**
      * \brief The bound of one device's queue.
