@@ -35,7 +35,8 @@ WAIT_LIMIT_S = 120  # only a guard against a hung sweep; nothing asserts on time
 
 def spec_24(example=None, **extra):
     spec = {"name": "fake24", "example": example or FAKE_RELATIVE,
-            "fixed": {"rounds": 2, "payload": "real"},
+            "fixed": {"rounds": 2, "payload": "real", "baselines": "false",
+                      "colocated": "false"},
             "grid": {"capabilities": CAPS, "modelBytes": MODEL_BYTES, "schedule": SCHEDULES}}
     spec.update(extra)
     return spec
@@ -186,8 +187,9 @@ class SweepTest(ToolTestCase):
         # Parameter columns first (grid then fixed), then the summary's scalar fields; fields
         # named like a parameter are prefixed result_.
         header = list(rows[0])
-        self.assertEqual(header[:7], ["point", "capabilities", "modelBytes", "schedule",
-                                      "rounds", "payload", "exit_code"])
+        self.assertEqual(header[:9], ["point", "capabilities", "modelBytes", "schedule",
+                                      "rounds", "payload", "baselines", "colocated",
+                                      "exit_code"])
         for column in ("result_capabilities", "result_schedule", "mean_round_s",
                        "mean_sync_s", "rounds_to_epsilon"):
             self.assertIn(column, header)
@@ -198,7 +200,8 @@ class SweepTest(ToolTestCase):
         for row in rows:
             self.assertEqual(row["result_capabilities"], row["capabilities"])
             params = {"capabilities": row["capabilities"], "modelBytes": row["modelBytes"],
-                      "schedule": row["schedule"], "rounds": 2, "payload": "real"}
+                      "schedule": row["schedule"], "rounds": 2, "payload": "real",
+                      "baselines": "false", "colocated": "false"}
             self.assertEqual(row["point"], expected_hash(params))
             self.assertEqual(row["exit_code"], "0")
             self.assertEqual(self.marker(out, row["point"])["exit_code"], 0)
@@ -363,7 +366,7 @@ class SweepTest(ToolTestCase):
         self.assertEqual([line.split("\t")[0] for line in lines],
                          [str(i) for i in range(POINTS)])
         first = {"capabilities": "none", "modelBytes": 1000000, "schedule": "global",
-                 "rounds": 2, "payload": "real"}
+                 "rounds": 2, "payload": "real", "baselines": "false", "colocated": "false"}
         self.assertEqual(lines[0].split("\t")[1], expected_hash(first))
         self.assertIn("--capabilities=none --modelBytes=1000000 --schedule=global", lines[0])
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "sweep")))
