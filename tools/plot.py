@@ -192,8 +192,32 @@ def series_styles(keys):
     return styles
 
 
+PANELS_KEY = "wan-training panels"  # PNG text chunk: the figure's panels, for the tests
+
+
+def panels_of(fig):
+    """The visible panels of a figure with a title: [{"title", "rows", "legend"}], rows the
+    y tick labels set on it (the bars of a breakdown), legend its legend's labels. Written
+    into the PNG, so the tests can check what was drawn without matplotlib."""
+    from matplotlib.ticker import FixedFormatter, FuncFormatter
+    found = []
+    for ax in fig.get_axes():
+        title = ax.get_title("left") or ax.get_title()
+        if ax.get_visible() and title:
+            # Labels set as a list (matplotlib keeps them in a Fixed- or FuncFormatter), not
+            # numbers on a scale.
+            fixed = isinstance(ax.yaxis.get_major_formatter(), (FixedFormatter, FuncFormatter))
+            legend = ax.get_legend()
+            found.append({"title": title,
+                          "rows": [t.get_text() for t in ax.get_yticklabels()] if fixed else [],
+                          "legend": [t.get_text() for t in legend.get_texts()] if legend
+                          else []})
+    return found
+
+
 def save(fig, path):
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    fig.savefig(path, dpi=DPI, bbox_inches="tight",
+                metadata={PANELS_KEY: json.dumps(panels_of(fig))})
     import matplotlib.pyplot as plt
     plt.close(fig)
     print(f"plot: wrote {path}", file=sys.stderr)
