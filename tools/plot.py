@@ -3,16 +3,23 @@
 
   plot.py experiment DIR [--out DIR] [--topology FILE]
       DIR is an --output folder of examples/nine-city-training. Writes
-      round-breakdown.png  mean compute and sync time per round, per capability set/schedule
+      round-breakdown.png  per capability set, the mean round time (compute + sync, warm
+                           rounds) of the optimiser, the baselines, the best TCP ring and the
+                           colocated reference on one log time axis (fits 1600x1000 px)
       consensus.png        consensus distance (log) and loss against simulated time
                            (only when DIR has consensus.csv rows: --payload=real)
-      link-utilisation.png WAN link utilisation on a latitude/longitude map of the cities
+      link-utilisation.png WAN link utilisation of the optimiser's schedule, one map per
+                           capability set on one page (fits 1600x1000 px)
+      link-utilisation-all.png  the same maps for every other schedule (when there are any)
   plot.py sweep RESULTS.csv --x FLAG --y METRIC [--by COLUMN] [--where FLAG=VALUE ...]
                             [--out FILE] [--logx|--linx] [--logy]
       A metric of a sweep's results.csv against one parameter, one line per capability set
       (and per value of every other parameter that varies, so points are never averaged).
   plot.py breakdown RESULTS.csv [--where FLAG=VALUE ...] [--out FILE]
       The round-time breakdown of a sweep: one bar per capability set and schedule.
+  plot.py buffer-sensitivity RESULTS.csv [--out FILE]
+      The optimiser's gain over the best TCP ring against --queue, one line per capability
+      set and model size (a tools/buffer-sensitivity.py sweep; reads its points' summaries).
 
 Exit status 1 with a one-line message for missing or unreadable inputs.
 """
