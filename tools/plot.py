@@ -293,10 +293,11 @@ def island_means(rows):
 
 
 def best_tcp(entries, caps):
-    """The TCP ring a capability set is compared with: among the tcp results of the set or
-    of the passive WAN (none), the one marked best_tcp, else the fastest to epsilon (else
-    per round)."""
-    candidates = [e for e in entries if is_tcp(e) and e.get("capabilities") in (caps, "none")]
+    """The TCP ring a capability set is compared with: among the tcp results of the set (else
+    of the passive WAN, none, where --baselineTransports=tcp runs them once), the one marked
+    best_tcp, else the fastest to epsilon (else per round)."""
+    candidates = [e for e in entries if is_tcp(e) and e.get("capabilities") == caps] or \
+        [e for e in entries if is_tcp(e) and e.get("capabilities") == "none"]
     if not candidates:
         return None
     marked = [e for e in candidates if e.get("best_tcp") is True]
@@ -349,6 +350,8 @@ def breakdown_panels(rows, summary):
         note = ""
         if not warm:  # only cold rounds ran (e.g. --baselineRounds=1): shown, and said so
             warm, cold, note = cold, [], " (cold rounds only)"
+        elif is_tcp(entry) and set(per_round) == {0}:  # one round, not marked as warmup
+            note = " (one round: cold)"
         if not warm:
             return None
         compute = sum(v[0] for v in warm) / len(warm)
