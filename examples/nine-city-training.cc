@@ -165,6 +165,7 @@ struct ExperimentConfig
     std::string transport{"planned"};             //!< --transport: planned|adaptive|tcp
     TypeId tcp;                                   //!< --tcp: the TCP congestion control
     uint32_t tcpBufferBytes{0};                   //!< --tcpBufferBytes (0: the path's BDP)
+    uint32_t tcpStreams{1};                       //!< --tcpStreams: connections per peer
     std::chrono::steady_clock::time_point wallDeadline; //!< start + --maxWallTime
     std::vector<CrossTrafficFlow> crossTraffic;         //!< --crossTraffic's flows (WAN runs)
 };
@@ -454,6 +455,7 @@ RunExperiment(const WanTopology& topology,
     {
         helper.SetTcpAttribute("CongestionControl", TypeIdValue(config.tcp));
         helper.SetTcpAttribute("BufferBytes", UintegerValue(config.tcpBufferBytes));
+        helper.SetTcpAttribute("Streams", UintegerValue(config.tcpStreams));
     }
     if (config.real)
     {
@@ -892,11 +894,17 @@ Main(int argc, char** argv)
                                "TcpCubic, TcpBbr, TcpNewReno",
                                config.tcp);
     flags.AddUnsigned("tcpBufferBytes",
-                      "with --transport=tcp: send and receive buffer of every connection, bytes "
-                      "(0: the path's bandwidth-delay product)",
+                      "with --transport=tcp: send and receive buffer per peer, bytes, shared by "
+                      "its --tcpStreams connections (0: the path's bandwidth-delay product)",
                       config.tcpBufferBytes,
                       0,
                       std::numeric_limits<uint32_t>::max());
+    flags.AddUnsigned("tcpStreams",
+                      "with --transport=tcp: TCP connections per peer, each message dealt to one "
+                      "of them in turn",
+                      config.tcpStreams,
+                      1,
+                      TcpTransport::MAX_STREAMS);
     const auto start = std::chrono::steady_clock::now();
     cmd.Parse(argc, argv);
     WanMpi::Init(simulator);
@@ -1167,6 +1175,7 @@ Main(int argc, char** argv)
                          {"transport", config.transport},
                          {"tcp", flags.GetText("tcp")},
                          {"tcpBufferBytes", config.tcpBufferBytes},
+                         {"tcpStreams", config.tcpStreams},
                          {"baselineTransports", baselineTransports}};
     summary["results"] = resultList;
     summary["exit_code"] = exitCode;

@@ -77,6 +77,7 @@ FLAGS = {
     "baselineTransports": ("", "Transports of extra ring baselines (ignored)"),
     "tcp": ("TcpCubic", "TCP congestion control (ignored)"),
     "tcpBufferBytes": ("0", "TCP buffer bytes (ignored)"),
+    "tcpStreams": ("1", "TCP connections per peer (ignored)"),
 }
 TRANSPORTS = ("planned", "adaptive", "tcp")
 
