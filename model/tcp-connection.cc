@@ -72,6 +72,7 @@ TcpConnection::GetKey() const
 void
 TcpConnection::Establish()
 {
+    NS_LOG_FUNCTION(this);
     NS_LOG_INFO("island " << m_context.island << ": connected to " << m_owner.GetPeer() << " (port "
                           << m_key << ")");
     m_established = true;
@@ -99,8 +100,8 @@ TcpConnection::NormalClose(Ptr<Socket> socket)
     {
         NS_LOG_INFO("island " << m_context.island << ": " << m_owner.GetPeer()
                               << " closed a connection");
-        socket->Close(); // our side too: the peer reads nothing more
         MarkClosed(false);
+        socket->Close(); // our side too: the peer reads nothing more
     }
 }
 
@@ -115,6 +116,7 @@ TcpConnection::ErrorClose(Ptr<Socket> /* socket */)
 void
 TcpConnection::Close()
 {
+    NS_LOG_FUNCTION(this);
     if (m_socket && !m_closed)
     {
         m_socket->Close();
@@ -134,6 +136,7 @@ TcpConnection::Abandon(const char* why)
 void
 TcpConnection::MarkClosed(bool failed)
 {
+    NS_LOG_FUNCTION(this << failed);
     if (m_closed)
     {
         return;

@@ -93,6 +93,7 @@ TcpPeer::Close()
 void
 TcpPeer::Ended(bool failed)
 {
+    NS_LOG_FUNCTION(this << m_peer << failed);
     StopWriting();
     if (failed && !m_failed)
     {
@@ -125,6 +126,7 @@ TcpPeer::NextToWrite() const
 void
 TcpPeer::AddSource(const void* owner, Source source)
 {
+    NS_LOG_FUNCTION(this << m_peer << owner);
     if (m_writing)
     {
         m_sources.emplace_back(owner, std::move(source));
@@ -135,6 +137,7 @@ TcpPeer::AddSource(const void* owner, Source source)
 void
 TcpPeer::RemoveSources(const void* owner)
 {
+    NS_LOG_FUNCTION(this << m_peer << owner);
     m_sources.erase(std::remove_if(m_sources.begin(),
                                    m_sources.end(),
                                    [owner](const std::pair<const void*, Source>& entry) {
@@ -151,6 +154,7 @@ TcpPeer::RemoveSources(const void* owner)
 void
 TcpPeer::Announce()
 {
+    NS_LOG_FUNCTION(this << m_peer);
     for (const auto& link : m_links)
     {
         link->Announce();
@@ -330,23 +334,24 @@ TcpPeer::GetHeartbeatsSent() const
 std::vector<uint64_t>
 TcpPeer::GetStreamBytesSent() const
 {
-    std::vector<uint64_t> bytes;
-    for (const auto& link : m_links)
-    {
-        bytes.push_back(link->GetDataBytesSent());
-    }
-    return bytes;
+    return PerStream(&TcpConnection::GetDataBytesSent);
 }
 
 std::vector<uint64_t>
 TcpPeer::GetStreamBytesReceived() const
 {
-    std::vector<uint64_t> bytes;
+    return PerStream(&TcpConnection::GetDataBytesReceived);
+}
+
+std::vector<uint64_t>
+TcpPeer::PerStream(uint64_t (TcpConnection::*count)() const) const
+{
+    std::vector<uint64_t> counts;
     for (const auto& link : m_links)
     {
-        bytes.push_back(link->GetDataBytesReceived());
+        counts.push_back(((*link).*count)());
     }
-    return bytes;
+    return counts;
 }
 
 } // namespace ns3

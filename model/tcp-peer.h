@@ -131,6 +131,8 @@ class TcpPeer
     TcpConnection& NextToRead() const;
     /** \brief Nothing more is written: drop the sources and the unsent message. */
     void StopWriting();
+    /** \param count a counter of TcpConnection \return its value per connection, in order */
+    std::vector<uint64_t> PerStream(uint64_t (TcpConnection::*count)() const) const;
 
     uint32_t m_peer;                                      //!< the peer
     uint32_t m_streams;                                   //!< connections wanted
