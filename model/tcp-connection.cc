@@ -26,6 +26,7 @@ TcpConnection::TcpConnection(TcpPeer& owner, ExchangeContext& context)
       m_established(false),
       m_closed(false),
       m_heartbeatDue(false),
+      m_checkAppLimited(false),
       m_wrote(false),
       m_lastHeard(Simulator::Now()),
       m_peerRound(0),
@@ -157,10 +158,24 @@ TcpConnection::HasRoom(uint32_t bytes) const
     return m_established && !m_closed && m_socket->GetTxAvailable() >= bytes;
 }
 
+void
+TcpConnection::SetCheckAppLimited(bool check)
+{
+    m_checkAppLimited = check;
+}
+
 bool
 TcpConnection::Write(Ptr<Packet> message)
 {
     const uint32_t bytes = message->GetSize();
+    if (m_checkAppLimited)
+    {
+        // ns-3's TcpSocketBase::Send asks whether the connection is application-limited only
+        // after queueing what it is given, so a message of a segment or more never finds it
+        // so; Linux asks before (tcp_rate_check_app_limited). An empty write queues nothing
+        // and asks with the socket as this message finds it.
+        m_socket->Send(Create<Packet>(0));
+    }
     if (!Send(message))
     {
         return false;

@@ -83,6 +83,11 @@ class TcpConnection
      *         and the TcpPeer told)
      */
     bool Write(Ptr<Packet> message);
+    /**
+     * \param check before each message, let the socket check whether the connection is
+     *        application-limited, as Linux does (TcpTransport's CheckAppLimited)
+     */
+    void SetCheckAppLimited(bool check);
     /** \brief A heartbeat is due (if connected): WriteDueHeartbeat makes it. */
     void Announce();
     /**
@@ -147,6 +152,7 @@ class TcpConnection
     bool m_closed;                  //!< ended or failed
     bool m_heartbeatDue;            //!< a heartbeat is to be made
     Ptr<Packet> m_heartbeat;        //!< made, waiting for room
+    bool m_checkAppLimited;         //!< an empty write before each message
     bool m_wrote;                   //!< written since TakeIdle()
     Ptr<Packet> m_pending;          //!< bytes short of a whole message
     std::deque<TcpMessage> m_inbox; //!< read, not yet taken by the TcpPeer

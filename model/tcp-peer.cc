@@ -56,6 +56,7 @@ TcpPeer::AddConnection(Ptr<Socket> socket, uint16_t key, bool accepted)
     NS_ABORT_MSG_IF(IsComplete(), "TcpPeer: more connections to " << m_peer << " than Streams");
     m_links.push_back(std::make_unique<TcpConnection>(*this, m_context));
     TcpConnection& link = *m_links.back();
+    link.SetCheckAppLimited(m_checkAppLimited);
     link.Attach(socket, key);
     if (IsComplete())
     {
@@ -74,6 +75,16 @@ TcpPeer::AddConnection(Ptr<Socket> socket, uint16_t key, bool accepted)
     if (IsComplete())
     {
         Arrived(); // what the first ones read while the rest were still opening
+    }
+}
+
+void
+TcpPeer::SetCheckAppLimited(bool check)
+{
+    m_checkAppLimited = check;
+    for (const auto& link : m_links)
+    {
+        link->SetCheckAppLimited(check);
     }
 }
 

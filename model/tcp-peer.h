@@ -81,6 +81,11 @@ class TcpPeer
      * \brief Take it as one of the streams; with the last, number them by key.
      */
     void AddConnection(Ptr<Socket> socket, uint16_t key, bool accepted);
+    /**
+     * \param check an empty write before each message on every connection, so that the
+     *        socket sees an application-limited connection (TcpTransport's CheckAppLimited)
+     */
+    void SetCheckAppLimited(bool check);
     /** \return true once all its connections are there */
     bool IsComplete() const;
     /** \brief The island stops: close every connection (after the data handed to it). */
@@ -140,6 +145,7 @@ class TcpPeer
     ReceiveCallback m_receive;                            //!< delivers messages
     HeartbeatMaker m_heartbeat;                           //!< makes heartbeats
     std::vector<std::unique_ptr<TcpConnection>> m_links;  //!< in stream order once complete
+    bool m_checkAppLimited{false};                        //!< SetCheckAppLimited
     bool m_failed;                                        //!< a connection failed, or closed
     bool m_writing;                                       //!< messages may still be written
     bool m_pumping;                                       //!< Pump() runs

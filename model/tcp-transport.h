@@ -7,6 +7,7 @@
 
 #include "tcp-peer.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -42,7 +43,11 @@ struct TrainingRoundConfig;
  * (the narrowest link on the path times the round trip); each of its Streams connections gets
  * an equal share, never below TcpSocket's default SndBufSize (with BufferBytes 0) nor two
  * messages. Segments fill the access link's MTU after IPv4 and the largest TCP header (never
- * fragmented).
+ * fragmented). Two of ns-3's TCP defaults that
+ * no real stack has are replaced per connection (doc/training.rst, "The tcp transport"):
+ * MaxPacingRate caps pacing at the island's access rate instead of ns-3's 4 Gbit/s, and
+ * CheckAppLimited lets the socket see an application-limited connection before each message,
+ * as Linux does.
  *
  * Messages: each is a GradientHeader and its payload (virtual or real int32), written whole,
  * dealt round-robin over the peer's connections (TcpPeer); the receiver cuts each byte stream
@@ -156,6 +161,8 @@ class TcpTransport : public Object
     std::vector<uint64_t> GetStreamBytesReceived(uint32_t peer) const;
     /** \return the TCP segment size used, bytes */
     uint32_t GetSegmentSize() const;
+    /** \return the pacing cap of every connection (MaxPacingRate, or the access rate) */
+    DataRate GetMaxPacingRate() const;
     /** \return heartbeats written */
     uint64_t GetHeartbeatsSent() const;
 
@@ -196,8 +203,13 @@ class TcpTransport : public Object
      * \brief open its Streams connections
      */
     void Connect(uint32_t peer, uint16_t port);
-    /** \param buffer bytes \return a TCP socket with the segment size and buffers set */
-    Ptr<Socket> CreateSocket(uint32_t buffer);
+    /** \param buffer bytes \return a TCP socket with the segment size and buffers set */.Two of
+            ns -
+        3's TCP defaults that* no real stack has are replaced per connection(doc / training.rst,
+                                                                             "The tcp transport")
+        : *MaxPacingRate caps pacing at the island 's access rate instead of ns-3' s 4 Gbit / s,
+    and*CheckAppLimited lets the socket see an application - limited connection before each message,
+    *as Linux does.Ptr<Socket> CreateSocket(uint32_t buffer);
     /**
      * \param socket a new connection \param from the peer's address
      * \brief attach it if it comes from a partner that connects to this island
@@ -218,6 +230,8 @@ class TcpTransport : public Object
     uint32_t m_streams;       //!< connections per peer
     Time m_heartbeatInterval; //!< idle heartbeat and check period
     Time m_peerTimeout;       //!< silence before lost
+    DataRate m_maxPacingRate; //!< 0: the access rate
+    bool m_checkAppLimited;   //!< empty write before each message
 
     // State
     Ptr<Node> m_node;                              //!< the island's node
@@ -228,7 +242,12 @@ class TcpTransport : public Object
     std::vector<uint32_t> m_buffers;               //!< per island, per connection bytes
     Ptr<Socket> m_listener;                        //!< accepts lower-index partners
     uint32_t m_usedSegmentSize;                    //!< segment size set on sockets
-    EventId m_tick;                                //!< next heartbeat tick
+    EventId m_tick; //!< next heartbeat tick. Two of ns-3's TCP defaults that
+    *no real stack has are replaced per connection(doc / training.rst, "The tcp transport")
+        : *MaxPacingRate caps pacing at the island 's access rate instead of ns-3' s 4 Gbit
+        / s,
+    and*CheckAppLimited lets the socket see an application - limited connection before each message,
+    *as Linux does.
 };
 
 } // namespace ns3
