@@ -43,11 +43,10 @@ struct TrainingRoundConfig;
  * (the narrowest link on the path times the round trip); each of its Streams connections gets
  * an equal share, never below TcpSocket's default SndBufSize (with BufferBytes 0) nor two
  * messages. Segments fill the access link's MTU after IPv4 and the largest TCP header (never
- * fragmented). Two of ns-3's TCP defaults that
- * no real stack has are replaced per connection (doc/training.rst, "The tcp transport"):
- * MaxPacingRate caps pacing at the island's access rate instead of ns-3's 4 Gbit/s, and
- * CheckAppLimited lets the socket see an application-limited connection before each message,
- * as Linux does.
+ * fragmented). Two of ns-3's TCP defaults that no real stack has are replaced per connection
+ * (doc/training.rst, "The tcp transport"): MaxPacingRate caps pacing at the island's access rate
+ * instead of ns-3's 4 Gbit/s, and CheckAppLimited lets the socket see an application-limited
+ * connection before each message, as Linux does.
  *
  * Messages: each is a GradientHeader and its payload (virtual or real int32), written whole,
  * dealt round-robin over the peer's connections (TcpPeer); the receiver cuts each byte stream
@@ -203,13 +202,11 @@ class TcpTransport : public Object
      * \brief open its Streams connections
      */
     void Connect(uint32_t peer, uint16_t port);
-    /** \param buffer bytes \return a TCP socket with the segment size and buffers set */.Two of
-            ns -
-        3's TCP defaults that* no real stack has are replaced per connection(doc / training.rst,
-                                                                             "The tcp transport")
-        : *MaxPacingRate caps pacing at the island 's access rate instead of ns-3' s 4 Gbit / s,
-    and*CheckAppLimited lets the socket see an application - limited connection before each message,
-    *as Linux does.Ptr<Socket> CreateSocket(uint32_t buffer);
+    /**
+     * \param buffer bytes
+     * \return a TCP socket with the segment size, buffers and pacing cap set
+     */
+    Ptr<Socket> CreateSocket(uint32_t buffer);
     /**
      * \param socket a new connection \param from the peer's address
      * \brief attach it if it comes from a partner that connects to this island
@@ -242,12 +239,8 @@ class TcpTransport : public Object
     std::vector<uint32_t> m_buffers;               //!< per island, per connection bytes
     Ptr<Socket> m_listener;                        //!< accepts lower-index partners
     uint32_t m_usedSegmentSize;                    //!< segment size set on sockets
-    EventId m_tick; //!< next heartbeat tick. Two of ns-3's TCP defaults that
-    *no real stack has are replaced per connection(doc / training.rst, "The tcp transport")
-        : *MaxPacingRate caps pacing at the island 's access rate instead of ns-3' s 4 Gbit
-        / s,
-    and*CheckAppLimited lets the socket see an application - limited connection before each message,
-    *as Linux does.
+    DataRate m_usedMaxPacingRate;                  //!< pacing cap set on sockets
+    EventId m_tick;                                //!< next heartbeat tick
 };
 
 } // namespace ns3
