@@ -740,6 +740,26 @@ PartResult(const nlohmann::json& part)
     return r;
 }
 
+/**
+ * \param job a TCP baseline's job \param signal what ended its process
+ * \return its result: no round finished, and a note that says why
+ */
+ExperimentResult
+CrashedResult(const ExperimentJob& job, int signal)
+{
+    ExperimentResult r;
+    r.capabilities = job.capabilities;
+    r.schedule = job.label;
+    r.scheduleDetail = job.scheduleLabel;
+    r.cliques = job.scheduleLabel + ": (ns-3 crashed)";
+    r.summary.transport = job.transport;
+    r.summary.unfinishedRounds = job.rounds + 1;
+    r.summary.transportNote = "ns-3 crashed in this run (signal " + std::to_string(signal) +
+                              "): no round is counted; see \"Known ns-3 defects\" in "
+                              "doc/training.rst";
+    return r;
+}
+
 /** \param job a job \return how messages name it, e.g. "fpga / optimal" */
 std::string
 JobName(const ExperimentJob& job)
@@ -788,6 +808,7 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
     };
     std::map<pid_t, size_t> running;
     std::vector<std::string> failed;
+    std::map<size_t, int> crashed; // TCP baselines that ns-3 crashed in: their signals
     size_t next = 0;
     while (next < jobs.size() || !running.empty())
     {
@@ -832,8 +853,16 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
         {
             continue;
         }
-        // A partial result was written like a complete one; anything else is a failure.
-        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : WanCommandLine::EXIT_BAD_INPUT;
+        // A partial result was written like a complete one; a TCP baseline that ns-3 crashed in
+        // is one that did not finish; anything else is a failure.
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : WanCommandLine::EXIT_BAD_INPUT;
+        if (WIFSIGNALED(status) && jobs[it->second].tcpBaseline)
+        {
+            crashed[it->second] = WTERMSIG(status);
+            code = WanCommandLine::EXIT_PARTIAL;
+            std::cerr << "warning: " << JobName(jobs[it->second]) << ": ns-3 crashed (signal "
+                      << WTERMSIG(status) << "); recorded as not finished" << std::endl;
+        }
         if (code != WanCommandLine::EXIT_COMPLETE && code != WanCommandLine::EXIT_PARTIAL)
         {
             failed.push_back(JobName(jobs[it->second]));
@@ -844,7 +873,11 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
     for (size_t i = 0; i < jobs.size(); ++i)
     {
         std::ifstream in(partPath(i), std::ios::binary);
-        if (failed.empty())
+        if (failed.empty() && crashed.count(i) > 0)
+        {
+            results.push_back(CrashedResult(jobs[i], crashed[i]));
+        }
+        else if (failed.empty())
         {
             if (!in)
             {
