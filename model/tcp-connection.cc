@@ -32,6 +32,7 @@ TcpConnection::TcpConnection(uint32_t peer,
       m_again(false),
       m_heartbeatDue(false),
       m_wrote(false),
+      m_checkAppLimited(false),
       m_unsentOwner(nullptr),
       m_lastHeard(Simulator::Now()),
       m_peerRound(0),
@@ -179,6 +180,12 @@ TcpConnection::TakeIdle()
 }
 
 void
+TcpConnection::SetCheckAppLimited(bool check)
+{
+    m_checkAppLimited = check;
+}
+
+void
 TcpConnection::HandleSend(Ptr<Socket> /* socket */, uint32_t /* available */)
 {
     Pump();
@@ -227,6 +234,14 @@ TcpConnection::Pump()
             if (!m_unsent || m_socket->GetTxAvailable() < m_unsent->GetSize())
             {
                 break; // nothing to write yet, or no room: HandleSend pumps again
+            }
+            if (m_checkAppLimited)
+            {
+                // ns-3's TcpSocketBase::Send asks whether the connection is application-limited
+                // only after queueing what it is given, so a message of a segment or more never
+                // finds it so; Linux asks before (tcp_rate_check_app_limited). An empty write
+                // queues nothing and asks with the socket as this message finds it.
+                m_socket->Send(Create<Packet>(0));
             }
             if (m_socket->Send(m_unsent) < 0)
             {

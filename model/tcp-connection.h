@@ -84,6 +84,11 @@ class TcpConnection
     void Announce();
     /** \return true if nothing was written since the last call */
     bool TakeIdle();
+    /**
+     * \param check before each message, let the socket check whether the connection is
+     *        application-limited, as Linux does (TcpTransport's CheckAppLimited)
+     */
+    void SetCheckAppLimited(bool check);
 
     /** \return true once the handshake is done */
     bool IsEstablished() const;
@@ -127,6 +132,7 @@ class TcpConnection
     bool m_again;                                         //!< Pump() was asked again meanwhile
     bool m_heartbeatDue;                                  //!< a heartbeat goes next
     bool m_wrote;                                         //!< written since TakeIdle()
+    bool m_checkAppLimited;                               //!< empty write before each message
     Ptr<Packet> m_pending;                                //!< bytes short of a whole message
     Ptr<Packet> m_unsent;                                 //!< pulled, waiting for room
     const void* m_unsentOwner;                            //!< whose (null: a heartbeat)

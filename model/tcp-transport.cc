@@ -9,6 +9,8 @@
 #include "wan-wire.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
@@ -23,6 +25,7 @@
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-socket-base.h"
 #include "ns3/tcp-socket-factory.h"
+#include "ns3/tcp-socket-state.h"
 #include "ns3/tcp-socket.h"
 #include "ns3/uinteger.h"
 
@@ -93,7 +96,31 @@ TcpTransport::GetTypeId()
                           "mistaken for a dead one.",
                           TimeValue(Seconds(120)),
                           MakeTimeAccessor(&TcpTransport::m_peerTimeout),
-                          MakeTimeChecker(NanoSeconds(1)));
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("MaxPacingRate",
+                          "The most any connection is paced at (TcpSocketState::MaxPacingRate "
+                          "of its sockets; congestion controls that pace, e.g. TcpBbr, use it). "
+                          "0: the island's access rate, which no sender exceeds anyway. ns-3's "
+                          "own default, 4 Gbit/s, would hold a BBR connection below 40% of a "
+                          "10 Gbit/s link, and in a data centre's sub-segment round trips its "
+                          "rate samples then fall short of the pacing rate and BBR paces ever "
+                          "slower.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&TcpTransport::m_maxPacingRate),
+                          MakeDataRateChecker())
+            .AddAttribute("CheckAppLimited",
+                          "Before each message is written, let the socket check whether the "
+                          "connection is application-limited (an empty write), as Linux does at "
+                          "the start of every write (tcp_rate_check_app_limited). ns-3 3.37 to "
+                          "3.48 check only after queueing the written data "
+                          "(TcpSocketBase::Send), so a message of a segment or more never finds "
+                          "the connection application-limited, and TcpBbr takes the rate at "
+                          "which a ring all-reduce feeds the socket for the path's bandwidth: "
+                          "its estimate ratchets down until the ring stalls. false: ns-3's "
+                          "behaviour.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&TcpTransport::m_checkAppLimited),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -104,9 +131,12 @@ TcpTransport::TcpTransport()
       m_segmentSize(0),
       m_heartbeatInterval(MilliSeconds(100)),
       m_peerTimeout(Seconds(120)),
+      m_maxPacingRate(0),
+      m_checkAppLimited(true),
       m_context(nullptr),
       m_round(0),
-      m_usedSegmentSize(0)
+      m_usedSegmentSize(0),
+      m_usedMaxPacingRate(0)
 {
 }
 
@@ -241,7 +271,15 @@ TcpTransport::BufferFor(uint32_t peer, uint32_t floor, uint32_t message) const
 Ptr<Socket>
 TcpTransport::CreateSocket(uint32_t buffer)
 {
+    // A socket's TcpSocketState takes its attributes from their defaults when the socket is
+    // made (ns-3 has no setter for them on a socket): set MaxPacingRate's for this socket only.
+    const std::string pacingCap = "ns3::TcpSocketState::MaxPacingRate";
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(TcpSocketState::GetTypeId().LookupAttributeByName("MaxPacingRate", &info));
+    const DataRateValue outside(DynamicCast<const DataRateValue>(info.initialValue)->Get());
+    Config::SetDefault(pacingCap, DataRateValue(m_usedMaxPacingRate));
     Ptr<Socket> socket = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+    Config::SetDefault(pacingCap, outside);
     socket->SetAttribute("SegmentSize", UintegerValue(m_usedSegmentSize));
     socket->SetAttribute("SndBufSize", UintegerValue(buffer));
     socket->SetAttribute("RcvBufSize", UintegerValue(buffer));
@@ -270,6 +308,15 @@ TcpTransport::Start(Ptr<Node> node,
                             ? m_segmentSize
                             : ipv4->GetMtu(interface) - WanWire::IPV4_HEADER_BYTES -
                                   WanWire::TCP_HEADER_BYTES - WanWire::TCP_MAX_OPTION_BYTES;
+    m_usedMaxPacingRate = m_maxPacingRate;
+    if (m_usedMaxPacingRate.GetBitRate() == 0)
+    {
+        DataRateValue access;
+        NS_ABORT_MSG_UNLESS(ipv4->GetNetDevice(interface)->GetAttributeFailSafe("DataRate", access),
+                            "TcpTransport: island " << context.island
+                                                    << "'s device has no DataRate");
+        m_usedMaxPacingRate = access.Get();
+    }
     // The floor: what TcpSocket's SndBufSize gives a socket (its default, or Config's).
     TypeId::AttributeInformation info;
     NS_ABORT_UNLESS(TcpSocket::GetTypeId().LookupAttributeByName("SndBufSize", &info));
@@ -287,6 +334,7 @@ TcpTransport::Start(Ptr<Node> node,
         m_peers[peer] = std::make_unique<TcpConnection>(peer, context, receive, [this]() {
             return MakeHeartbeat();
         });
+        m_peers[peer]->SetCheckAppLimited(m_checkAppLimited);
         m_buffers[peer] = BufferFor(peer, floor, message);
         if (peer < context.island)
         {
@@ -295,8 +343,9 @@ TcpTransport::Start(Ptr<Node> node,
     }
     if (listenBuffer > 0)
     {
-        // Accepted sockets copy the listener's segment size and buffers (its receive buffer
-        // sets the window scale of every connection it accepts): the largest, lowered per peer.
+        // Accepted sockets copy the listener's segment size, buffers and pacing cap (its receive
+        // buffer sets the window scale of every connection it accepts): the largest buffer,
+        // lowered per peer.
         m_listener = CreateSocket(listenBuffer);
         if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0 ||
             m_listener->Listen() != 0)
@@ -509,6 +558,12 @@ uint32_t
 TcpTransport::GetSegmentSize() const
 {
     return m_usedSegmentSize;
+}
+
+DataRate
+TcpTransport::GetMaxPacingRate() const
+{
+    return m_usedMaxPacingRate;
 }
 
 uint64_t

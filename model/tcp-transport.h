@@ -7,6 +7,7 @@
 
 #include "tcp-connection.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -40,7 +41,11 @@ struct TrainingRoundConfig;
  * send and receive buffers are sized to the path's bandwidth-delay product (the narrowest link
  * on the path times the round trip, BdpFactor times that) unless BufferBytes says otherwise,
  * never below TcpSocket's default SndBufSize nor two messages; segments fill the access link's
- * MTU after IPv4 and the largest TCP header (never fragmented).
+ * MTU after IPv4 and the largest TCP header (never fragmented). Two of ns-3's TCP defaults that
+ * no real stack has are replaced per connection (doc/training.rst, "The tcp transport"):
+ * MaxPacingRate caps pacing at the island's access rate instead of ns-3's 4 Gbit/s, and
+ * CheckAppLimited lets the socket see an application-limited connection before each message,
+ * as Linux does.
  *
  * Messages: each is a GradientHeader and its payload (virtual or real int32), written whole;
  * the receiver cuts the byte stream at the sizes the headers announce
@@ -128,6 +133,8 @@ class TcpTransport : public Object
     uint32_t GetBufferBytes(uint32_t peer) const;
     /** \return the TCP segment size used, bytes */
     uint32_t GetSegmentSize() const;
+    /** \return the pacing cap of every connection (MaxPacingRate, or the access rate) */
+    DataRate GetMaxPacingRate() const;
     /** \return heartbeats written */
     uint64_t GetHeartbeatsSent() const;
 
@@ -162,7 +169,10 @@ class TcpTransport : public Object
      * \return the buffer of its connection (BufferBytes or the path's BDP)
      */
     uint32_t BufferFor(uint32_t peer, uint32_t floor, uint32_t message) const;
-    /** \param buffer bytes \return a TCP socket with the segment size and buffers set */
+    /**
+     * \param buffer bytes
+     * \return a TCP socket with the segment size, buffers and pacing cap set
+     */
     Ptr<Socket> CreateSocket(uint32_t buffer);
     /**
      * \param socket a new connection \param from the peer's address
@@ -183,6 +193,8 @@ class TcpTransport : public Object
     uint32_t m_segmentSize;   //!< 0: from the MTU
     Time m_heartbeatInterval; //!< idle heartbeat and check period
     Time m_peerTimeout;       //!< silence before lost
+    DataRate m_maxPacingRate; //!< 0: the access rate
+    bool m_checkAppLimited;   //!< empty write before each message
 
     // State
     Ptr<Node> m_node;                                    //!< the island's node
@@ -193,6 +205,7 @@ class TcpTransport : public Object
     std::vector<uint32_t> m_buffers;                     //!< per island, buffer bytes
     Ptr<Socket> m_listener;                              //!< accepts lower-index partners
     uint32_t m_usedSegmentSize;                          //!< segment size set on sockets
+    DataRate m_usedMaxPacingRate;                        //!< pacing cap set on sockets
     EventId m_tick;                                      //!< next heartbeat tick
 };
 
