@@ -51,6 +51,7 @@
 #include "ns3/exchange-bound.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-baseline-set.h"
 #include "ns3/tcp-transport.h"
 #include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
@@ -123,6 +124,9 @@ struct TransportChoice
     bool oneProcess;                          //!< cannot be split over MPI ranks
 };
 
+/** The TCP transport's flag value: its baselines run as a set (TcpBaselineSet). */
+const char TCP_TRANSPORT[] = "tcp";
+
 /** Every transport, in the order the flags list them: one entry each. */
 const std::vector<TransportChoice> TRANSPORTS = {
     {"planned", TrainingApplication::PLANNED, false, false},
@@ -165,6 +169,7 @@ struct ExperimentConfig
     std::string transport{"planned"};             //!< --transport: planned|adaptive|tcp
     TypeId tcp;                                   //!< --tcp: the TCP congestion control
     uint32_t tcpBufferBytes{0};                   //!< --tcpBufferBytes (0: the path's BDP)
+    uint32_t warmupRounds{0}; //!< first rounds left out of the figures (TCP: 1), run in addition
     std::chrono::steady_clock::time_point wallDeadline; //!< start + --maxWallTime
     std::vector<CrossTrafficFlow> crossTraffic;         //!< --crossTraffic's flows (WAN runs)
 };
@@ -184,7 +189,8 @@ struct ExperimentJob
     bool crossTraffic{true};   //!< carry the --crossTraffic flows (not in the colocated run)
     std::string transport;     //!< its transport (TRANSPORTS)
     std::string label;         //!< its schedule label in the outputs (scheduleLabel, or e.g.
-                               //!< "tcp-ring" for a --baselineTransports run)
+                               //!< "tcp-ring (TcpBbr x8)" for a --baselineTransports run)
+    std::optional<TcpBaseline> tcpBaseline; //!< a TCP baseline's set-up (none: the flags')
 };
 
 /** One experiment's outputs. */
@@ -202,7 +208,8 @@ struct ExperimentResult
     /** Goodput of every cross-traffic flow (empty for a run without them); none: the program
      *  has no --crossTraffic */
     std::optional<std::vector<CrossTrafficResult>> cross;
-    std::string crossCsv; //!< cross-traffic.csv rows
+    std::string crossCsv;        //!< cross-traffic.csv rows
+    std::optional<bool> bestTcp; //!< a TCP baseline: whether it is the fastest of its set
 };
 
 /**
@@ -271,19 +278,22 @@ OverrideRates(const WanTopology& topology, uint64_t wanBps, uint64_t accessBps)
     copy.SetName(topology.GetName());
     copy.SetDescription(topology.GetDescription());
     copy.SetSource(topology.GetSource());
+    copy.SetDefaultQueue(topology.GetDefaultQueue());
     for (const WanCity& city : topology.GetCities())
     {
         copy.AddCity(city);
     }
-    for (WanIsland island : topology.GetIslands())
+    for (uint32_t i = 0; i < topology.GetIslands().size(); ++i)
     {
+        WanIsland island = topology.GetIslands()[i];
         island.accessBps = accessBps > 0 ? accessBps : island.accessBps;
-        copy.AddIsland(island);
+        copy.SetIslandQueue(copy.AddIsland(island), topology.GetIslandQueue(i));
     }
-    for (WanLink link : topology.GetLinks())
+    for (uint32_t l = 0; l < topology.GetLinks().size(); ++l)
     {
+        WanLink link = topology.GetLinks()[l];
         link.bps = wanBps > 0 ? wanBps : link.bps;
-        copy.AddLink(link);
+        copy.SetLinkQueue(copy.AddLink(link), topology.GetLinkQueue(l));
     }
     return copy;
 }
@@ -469,6 +479,7 @@ RunExperiment(const WanTopology& topology,
     const double simLimit = SimTimeLimit(config, helper.GetEstimatedSync());
     experiment.SetMaxSimTime(Seconds(simLimit));
     experiment.SetWallDeadline(config.wallDeadline);
+    experiment.SetWarmupRounds(config.warmupRounds);
     experiment.Run();
     if (!experiment.GetStoppedBy().empty() && WanMpi::GetRank() == 0)
     {
@@ -508,7 +519,7 @@ RunExperiment(const WanTopology& topology,
     // The simulated exchanges against a bound that does not use the cost model.
     const ExchangeBound bound(wan.GetRouting(), config.modelBytes, transport.unicastOnly);
     const ExchangeBound::Comparison comparison =
-        bound.Compare(experiment.GetRecords(), helper.GetSchedule());
+        bound.Compare(experiment.GetRecords(), helper.GetSchedule(), experiment.GetWarmupRounds());
     if (comparison.exchanges > 0)
     {
         result.summary.meanExchange = comparison.meanExchange;
@@ -535,6 +546,91 @@ RunExperiment(const WanTopology& topology,
     return result;
 }
 
+/**
+ * \brief The gain of each --transport run over the --baselineTransports runs: their time to
+ *        epsilon over its own. TCP's is over the fastest of the TCP baselines (marked
+ *        bestTcp), for every capability set; another transport's is over its run on the same
+ *        capability set. The colocated reference has none.
+ * \param jobs the jobs \param results their results, in job order (bestTcp set here)
+ * \param transport --transport
+ */
+void
+AddGains(const std::vector<ExperimentJob>& jobs,
+         std::vector<ExperimentResult>& results,
+         const std::string& transport)
+{
+    std::vector<size_t> tcp;
+    std::vector<TrainingSummary> tcpSummaries;
+    for (size_t j = 0; j < jobs.size(); ++j)
+    {
+        if (jobs[j].tcpBaseline)
+        {
+            tcp.push_back(j);
+            tcpSummaries.push_back(results[j].summary);
+        }
+    }
+    const std::optional<size_t> best = TcpBaselineSet::FindBest(tcpSummaries);
+    for (size_t k = 0; k < tcp.size(); ++k)
+    {
+        results[tcp[k]].bestTcp = best && *best == k;
+    }
+    for (size_t i = 0; i < results.size(); ++i)
+    {
+        const std::optional<double> own = results[i].summary.timeToEpsilon;
+        if (jobs[i].transport != transport || jobs[i].capabilities == "colocated" || !own ||
+            *own <= 0)
+        {
+            continue;
+        }
+        if (best)
+        {
+            const ExperimentResult& fastest = results[tcp[*best]];
+            results[i].summary.gainOver[TCP_TRANSPORT] = *fastest.summary.timeToEpsilon / *own;
+            results[i].summary.gainOverLabel[TCP_TRANSPORT] = fastest.schedule;
+        }
+        for (size_t j = 0; j < results.size(); ++j)
+        {
+            const std::optional<double> other = results[j].summary.timeToEpsilon;
+            if (jobs[j].transport != transport && !jobs[j].tcpBaseline &&
+                jobs[j].capabilities == jobs[i].capabilities && other)
+            {
+                results[i].summary.gainOver[jobs[j].transport] = *other / *own;
+                results[i].summary.gainOverLabel[jobs[j].transport] = results[j].schedule;
+            }
+        }
+    }
+}
+
+/**
+ * \param queue --queue \param jobs the jobs
+ * \return the line above the table that says what its figures assume: the buffers and, with
+ *         TCP baselines, their set-up
+ */
+std::string
+Assumptions(const std::string& queue, const std::vector<ExperimentJob>& jobs)
+{
+    std::string line =
+        "buffers: every link and access queue " +
+        (queue.empty() ? "as the topology file says (default " + WanQueueSpec().Describe() + ")"
+                       : WanQueueSpec::Parse(queue, "--queue").Describe()) +
+        " (--queue)";
+    std::string tcp;
+    for (const ExperimentJob& job : jobs)
+    {
+        if (job.tcpBaseline)
+        {
+            tcp += (tcp.empty() ? "" : ", ") + job.tcpBaseline->GetLabel();
+        }
+    }
+    if (!tcp.empty())
+    {
+        line += "; TCP baselines: ring all-reduce over " + tcp +
+                " (connections per peer), buffers of one bandwidth-delay product per peer, "
+                "connections kept open (first round left out); gains are over the fastest";
+    }
+    return line;
+}
+
 /** \param r a result \return its summary.json entry */
 nlohmann::json
 ResultJson(const ExperimentResult& r)
@@ -543,6 +639,10 @@ ResultJson(const ExperimentResult& r)
     entry["capabilities"] = r.capabilities;
     entry["schedule"] = r.schedule;
     entry["schedule_detail"] = r.scheduleDetail;
+    if (r.bestTcp)
+    {
+        entry["best_tcp"] = *r.bestTcp;
+    }
     if (r.cross)
     {
         entry["cross_traffic"] = TrainingOutput::CrossTrafficToJson(*r.cross);
@@ -575,8 +675,16 @@ RunJob(const ExperimentJob& job, const ExperimentConfig& config)
 {
     const uint32_t n = job.topology.GetIslands().size();
     ExperimentConfig jobConfig = config;
-    jobConfig.rounds = job.rounds;
     jobConfig.transport = job.transport;
+    // TCP's first round opens connections and leaves slow start: run it in addition and leave
+    // it out of the figures, as training keeps its connections for thousands of rounds.
+    jobConfig.warmupRounds =
+        FindTransport(job.transport).transport == TrainingApplication::TCP ? 1 : 0;
+    jobConfig.rounds = job.rounds + jobConfig.warmupRounds;
+    if (job.tcpBaseline)
+    {
+        TcpTransport::LookupCongestionControl(job.tcpBaseline->congestion, jobConfig.tcp);
+    }
     const CliqueSchedule schedule = job.scheduleLabel == "optimal"
                                         ? OptimalSchedule(job.topology, jobConfig)
                                         : MakeSchedule(job.scheduleLabel, n);
@@ -1050,7 +1158,8 @@ Main(int argc, char** argv)
                             added ? baselineRounds : config.rounds,
                             true,
                             config.transport,
-                            spec});
+                            spec,
+                            std::nullopt});
         }
         if (config.schedule != "optimal" || !baselines)
         {
@@ -1058,9 +1167,39 @@ Main(int argc, char** argv)
         }
         for (const std::string& name : extraTransports)
         {
-            // What today's software runs on the same WAN: ring all-reduce over the transport.
-            jobs.push_back(
-                {run.second, run.first, "ring", baselineRounds, true, name, name + "-ring"});
+            // What today's software runs on the same WAN: ring all-reduce over the transport
+            // (TCP's below, once).
+            if (name != TCP_TRANSPORT)
+            {
+                jobs.push_back({run.second,
+                                run.first,
+                                "ring",
+                                baselineRounds,
+                                true,
+                                name,
+                                name + "-ring",
+                                std::nullopt});
+            }
+        }
+    }
+    if (config.schedule == "optimal" && baselines &&
+        std::find(extraTransports.begin(), extraTransports.end(), TCP_TRANSPORT) !=
+            extraTransports.end())
+    {
+        // Today's passive WAN at its best: ring all-reduce over TCP in each set-up of the set,
+        // once (TCP uses neither multicast nor FPGAs); the fastest is the baseline.
+        WanTopology passive = loaded;
+        passive.SetCapabilities(WanCapabilities());
+        for (const TcpBaseline& tcp : TcpBaselineSet::GetDefault())
+        {
+            jobs.push_back({passive,
+                            "none",
+                            "ring",
+                            baselineRounds,
+                            true,
+                            TCP_TRANSPORT,
+                            std::string(TCP_TRANSPORT) + "-ring (" + tcp.GetLabel() + ")",
+                            tcp});
         }
     }
     if (colocated)
@@ -1073,7 +1212,8 @@ Main(int argc, char** argv)
                         baselineRounds,
                         false,
                         config.transport,
-                        "ring"});
+                        "ring",
+                        std::nullopt});
     }
     int exitCode = WanCommandLine::EXIT_COMPLETE;
     std::vector<ExperimentResult> results = RunJobs(jobs, config, workers, output, exitCode);
@@ -1098,21 +1238,7 @@ Main(int argc, char** argv)
         }
     }
 
-    // The gain of each --transport run over the --baselineTransports runs of its capability
-    // set: their time to epsilon over its own.
-    for (size_t i = 0; i < results.size(); ++i)
-    {
-        const std::optional<double> own = results[i].summary.timeToEpsilon;
-        for (size_t j = 0; j < results.size() && jobs[i].transport == config.transport; ++j)
-        {
-            const std::optional<double> other = results[j].summary.timeToEpsilon;
-            if (jobs[j].transport != config.transport &&
-                jobs[j].capabilities == jobs[i].capabilities && own && other && *own > 0)
-            {
-                results[i].summary.gainOver[jobs[j].transport] = *other / *own;
-            }
-        }
-    }
+    AddGains(jobs, results, config.transport);
 
     std::ostringstream rounds;
     std::ostringstream links;
@@ -1167,7 +1293,8 @@ Main(int argc, char** argv)
                          {"transport", config.transport},
                          {"tcp", flags.GetText("tcp")},
                          {"tcpBufferBytes", config.tcpBufferBytes},
-                         {"baselineTransports", baselineTransports}};
+                         {"baselineTransports", baselineTransports},
+                         {"queue", cmd.GetQueue()}};
     summary["results"] = resultList;
     summary["exit_code"] = exitCode;
     WriteFile(output + "/summary.json", summary.dump(2) + "\n");
@@ -1176,7 +1303,7 @@ Main(int argc, char** argv)
     {
         table.push_back({r.capabilities, r.schedule, r.summary, r.cross});
     }
-    TrainingTable::Print(std::cout, table);
+    TrainingTable::Print(std::cout, table, Assumptions(cmd.GetQueue(), jobs));
     if (exitCode != WanCommandLine::EXIT_COMPLETE)
     {
         std::cerr << "partial results (exit code " << exitCode

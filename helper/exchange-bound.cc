@@ -224,7 +224,8 @@ ExchangeBound::GetTreeBound(const std::vector<uint32_t>& members, uint32_t root)
 
 ExchangeBound::Comparison
 ExchangeBound::Compare(const std::vector<TrainingRoundRecord>& records,
-                       const CliqueSchedule& schedule) const
+                       const CliqueSchedule& schedule,
+                       uint32_t firstRound) const
 {
     // Per (round, clique): first sync start, last sync end, members seen, all finished.
     struct Window
@@ -238,6 +239,10 @@ ExchangeBound::Compare(const std::vector<TrainingRoundRecord>& records,
     std::map<std::pair<uint32_t, uint32_t>, Window> windows;
     for (const TrainingRoundRecord& r : records)
     {
+        if (r.round < firstRound)
+        {
+            continue;
+        }
         Window& w = windows[{r.round, r.clique}];
         w.members = r.members;
         if (r.finished)

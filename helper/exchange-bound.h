@@ -101,10 +101,13 @@ class ExchangeBound
     /**
      * \param records every island's round records
      * \param schedule the schedule that ran (algorithms per clique)
-     * \return the comparison over every clique-round that every member finished
+     * \param firstRound rounds before it are left out (warm-up rounds)
+     * \return the comparison over every clique-round from \p firstRound on that every member
+     *         finished
      */
     Comparison Compare(const std::vector<TrainingRoundRecord>& records,
-                       const CliqueSchedule& schedule) const;
+                       const CliqueSchedule& schedule,
+                       uint32_t firstRound = 0) const;
 
   private:
     /** One flow: bytes from a source island to a destination island. */

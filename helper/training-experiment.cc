@@ -604,6 +604,20 @@ TrainingExperiment::GetTopology() const
     return m_training.GetTopologyHelper().GetTopology();
 }
 
+void
+TrainingExperiment::SetWarmupRounds(uint32_t rounds)
+{
+    m_warmupRounds = rounds;
+}
+
+uint32_t
+TrainingExperiment::GetWarmupRounds() const
+{
+    const uint32_t n = m_training.GetTopologyHelper().GetTopology().GetIslands().size();
+    const uint32_t ran = n == 0 ? 0 : m_records.size() / n;
+    return m_warmupRounds < ran ? m_warmupRounds : 0;
+}
+
 TrainingSummary
 TrainingExperiment::Summarise(double epsilon) const
 {
@@ -627,7 +641,9 @@ TrainingExperiment::Summarise(double epsilon) const
     {
         s.lostPeersByIsland.emplace_back(islands[i].name, 0);
     }
-    // Round time: how far the slowest island's end of round advanced.
+    // Round time: how far the slowest island's end of round advanced; the warm-up rounds'
+    // time is reported apart.
+    s.warmupRounds = GetWarmupRounds();
     std::vector<double> roundTimes;
     double previousEnd = 0;
     double syncSum = 0;
@@ -635,6 +651,7 @@ TrainingExperiment::Summarise(double epsilon) const
     uint64_t finished = 0;
     for (uint32_t r = 0; r < s.rounds; ++r)
     {
+        const bool warmup = r < s.warmupRounds;
         double end = 0;
         bool all = true;
         for (uint32_t i = 0; i < n; ++i)
@@ -644,6 +661,9 @@ TrainingExperiment::Summarise(double epsilon) const
             if (record.finished)
             {
                 end = std::max(end, record.syncEnd.GetSeconds());
+            }
+            if (record.finished && !warmup)
+            {
                 syncSum += (record.syncEnd - record.syncStart).GetSeconds();
                 computeSum += (record.syncStart - record.computeStart).GetSeconds();
                 ++finished;
@@ -653,11 +673,19 @@ TrainingExperiment::Summarise(double epsilon) const
             s.lostPeersByIsland[i].second += record.lostPeers.size();
         }
         s.unfinishedRounds += all ? 0 : 1;
-        if (all)
+        if (!all)
+        {
+            continue;
+        }
+        if (warmup)
+        {
+            s.firstRound = end;
+        }
+        else
         {
             roundTimes.push_back(end - previousEnd);
-            previousEnd = end;
         }
+        previousEnd = end;
     }
     if (!roundTimes.empty())
     {

@@ -81,6 +81,8 @@ struct TrainingSummary
     double totalTime{0};     //!< end of the last round, s
     std::optional<uint64_t> roundsToEpsilon; //!< from the schedule's mixing (none: never)
     std::optional<double> timeToEpsilon;     //!< roundsToEpsilon x meanRound, s
+    uint32_t warmupRounds{0};                //!< first rounds left out of the means
+    std::optional<double> firstRound;        //!< how long the warm-up rounds took, s
     uint64_t queueDrops{0};                  //!< packets dropped by device queues
     uint64_t lossDrops{0};                   //!< packets dropped by the WAN error models
     uint64_t retransmissions{0};             //!< chunks resent
@@ -105,6 +107,8 @@ struct TrainingSummary
     /** Per other transport run beside this one on the same capability set (its name): its
      *  time to epsilon over this one's (> 1: this one is faster) */
     std::map<std::string, double> gainOver;
+    /** Per entry of gainOver: the label of the run it is over, e.g. "tcp-ring (TcpBbr x8)" */
+    std::map<std::string, std::string> gainOverLabel;
 
     /** \return true if every round ended with every peer: no lost peer, no unfinished round */
     bool IsComplete() const;
@@ -162,6 +166,16 @@ class TrainingExperiment
      *        so there only SetMaxSimTime applies.
      */
     void SetWallDeadline(std::chrono::steady_clock::time_point deadline);
+    /**
+     * \brief Leave the first rounds out of Summarise's round and sync figures (and so out of
+     *        time to epsilon), reporting their time apart: a TCP run's first round opens its
+     *        connections and leaves slow start, which training's connections, open for
+     *        thousands of rounds, do once.
+     * \param rounds warm-up rounds (default 0); a run of no more rounds keeps them all
+     */
+    void SetWarmupRounds(uint32_t rounds);
+    /** \return the warm-up rounds that Summarise leaves out of the run's rounds */
+    uint32_t GetWarmupRounds() const;
 
     /**
      * \brief Run the simulation to its end, or to a limit, and collect the results
@@ -268,6 +282,7 @@ class TrainingExperiment
     TrainingRouterCounters m_routers;    //!< router counters of the last Run()
     TrainingRunLimits m_limits;          //!< maxSimTime and maxWallTime
     double m_simulatedTime;              //!< end of the last round
+    uint32_t m_warmupRounds{0};          //!< SetWarmupRounds
     std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
     std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line
 };

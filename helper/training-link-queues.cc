@@ -73,38 +73,23 @@ TrainingLinkQueues::Size(const WanRouting& routing,
         routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin()));
     for (const Ptr<NetDevice>& device : GetLinkDevices())
     {
-        Ptr<PointToPointNetDevice> stock = DynamicCast<PointToPointNetDevice>(device);
-        QueueSizeValue size;
-        if (stock)
-        {
-            size.Set(stock->GetQueue()->GetMaxSize());
-        }
-        else
-        {
-            device->GetAttribute("TxQueueMaxSize", size);
-        }
-        if (size.Get().GetUnit() == QueueSizeUnit::PACKETS && size.Get().GetValue() >= needed)
+        const QueueSize size = GetQueueSize(device);
+        const QueueSize bigger = AtLeast(size, needed, device->GetMtu());
+        if (bigger == size)
         {
             continue;
         }
         if (!tune)
         {
             std::ostringstream os;
-            os << "TrainingHelper: a transmit queue holds " << size.Get() << ", but up to "
-               << *busiest << " planned streams share one link direction (" << where
+            os << "TrainingHelper: a transmit queue holds " << size << ", but up to " << *busiest
+               << " planned streams share one link direction (" << where
                << "): in phase they queue one packet each; make queues hold at least " << needed
-               << " packets (WanTopologyHelper::SetQueueSize) or let SetTuneQueues size them";
+               << " packets (WanTopologyHelper::SetQueue, --queue) or let SetTuneQueues size "
+                  "them";
             throw std::runtime_error(os.str());
         }
-        const QueueSize bigger(QueueSizeUnit::PACKETS, needed);
-        if (stock)
-        {
-            stock->GetQueue()->SetMaxSize(bigger);
-        }
-        else
-        {
-            device->SetAttribute("TxQueueMaxSize", QueueSizeValue(bigger));
-        }
+        SetQueueSize(device, bigger);
     }
     if (ecn)
     {
@@ -112,6 +97,46 @@ TrainingLinkQueues::Size(const WanRouting& routing,
     }
     NS_LOG_INFO("transmit queues hold at least " << needed << " packets: up to " << *busiest
                                                  << " streams share " << where);
+}
+
+QueueSize
+TrainingLinkQueues::AtLeast(QueueSize size, uint32_t packets, uint32_t mtu)
+{
+    if (size.GetUnit() == QueueSizeUnit::PACKETS)
+    {
+        return QueueSize(QueueSizeUnit::PACKETS, std::max(size.GetValue(), packets));
+    }
+    // A queue in bytes holds that many packets of the largest size.
+    const uint64_t bytes = std::max<uint64_t>(size.GetValue(), uint64_t(packets) * mtu);
+    return QueueSize(QueueSizeUnit::BYTES,
+                     static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX)));
+}
+
+QueueSize
+TrainingLinkQueues::GetQueueSize(Ptr<NetDevice> device)
+{
+    Ptr<PointToPointNetDevice> stock = DynamicCast<PointToPointNetDevice>(device);
+    if (stock)
+    {
+        return stock->GetQueue()->GetMaxSize();
+    }
+    QueueSizeValue size;
+    device->GetAttribute("TxQueueMaxSize", size);
+    return size.Get();
+}
+
+void
+TrainingLinkQueues::SetQueueSize(Ptr<NetDevice> device, QueueSize size)
+{
+    Ptr<PointToPointNetDevice> stock = DynamicCast<PointToPointNetDevice>(device);
+    if (stock)
+    {
+        stock->GetQueue()->SetMaxSize(size);
+    }
+    else
+    {
+        device->SetAttribute("TxQueueMaxSize", QueueSizeValue(size));
+    }
 }
 
 std::vector<Ptr<NetDevice>>
@@ -146,26 +171,23 @@ TrainingLinkQueues::EnableEcn(uint32_t burst)
         device->SetAttribute("EcnMarking", BooleanValue(true));
         QueueSizeValue kmin;
         QueueSizeValue kmax;
-        QueueSizeValue limit;
         device->GetAttribute("EcnMinThreshold", kmin);
         device->GetAttribute("EcnMaxThreshold", kmax);
-        device->GetAttribute("TxQueueMaxSize", limit);
         if (kmin.Get().GetUnit() != QueueSizeUnit::PACKETS ||
-            kmax.Get().GetUnit() != QueueSizeUnit::PACKETS ||
-            limit.Get().GetUnit() != QueueSizeUnit::PACKETS)
+            kmax.Get().GetUnit() != QueueSizeUnit::PACKETS)
         {
             continue; // the user's byte thresholds stand
         }
         // Streams in phase queue one packet each without any overload: no mark for that.
         const uint32_t low = std::max(kmin.Get().GetValue(), burst);
         const uint32_t high = std::max(kmax.Get().GetValue(), ECN_MAX_OVER_MIN * low);
-        const uint32_t room = std::max(limit.Get().GetValue(), QUEUE_OVER_ECN_MAX * high);
+        const QueueSize room =
+            AtLeast(GetQueueSize(device), QUEUE_OVER_ECN_MAX * high, device->GetMtu());
         device->SetAttribute("EcnMinThreshold",
                              QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, low)));
         device->SetAttribute("EcnMaxThreshold",
                              QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, high)));
-        device->SetAttribute("TxQueueMaxSize",
-                             QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, room)));
+        SetQueueSize(device, room);
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "ns3/net-device.h"
 #include "ns3/ptr.h"
+#include "ns3/queue-size.h"
 #include "ns3/sync-cost-model.h"
 #include "ns3/wan-routing.h"
 
@@ -44,10 +45,24 @@ class TrainingLinkQueues
      * \brief Turn on EcnMarking on every WanLinkNetDevice, with thresholds in packets of at
      *        least: EcnMinThreshold \p burst (streams in phase queue that much with no
      *        overload), EcnMaxThreshold 3 x EcnMinThreshold, TxQueueMaxSize 2 x
-     *        EcnMaxThreshold. Thresholds or queues set in bytes are left as they are.
+     *        EcnMaxThreshold (in bytes: that many packets of the MTU). Thresholds set in bytes
+     *        are left as they are.
      * \param burst the most packets the plans' streams queue in phase on one direction
      */
     static void EnableEcn(uint32_t burst);
+
+    /**
+     * \param size a queue's bound \param packets the packets it must hold
+     * \param mtu the device's MTU (a bound in bytes holds \p packets of this size)
+     * \return \p size, raised (in its own unit) to hold \p packets if it is smaller
+     */
+    static QueueSize AtLeast(QueueSize size, uint32_t packets, uint32_t mtu);
+
+  private:
+    /** \param device a link device \return its transmit queue's bound */
+    static QueueSize GetQueueSize(Ptr<NetDevice> device);
+    /** \param device a link device \param size its transmit queue's new bound */
+    static void SetQueueSize(Ptr<NetDevice> device, QueueSize size);
 };
 
 } // namespace ns3

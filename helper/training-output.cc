@@ -198,6 +198,8 @@ TrainingOutput::SummaryToJson(const TrainingSummary& s)
         {"total_time_s", s.totalTime},
         {"rounds_to_epsilon", OrNull(s.roundsToEpsilon)},
         {"time_to_epsilon_s", OrNull(s.timeToEpsilon)},
+        {"warmup_rounds", s.warmupRounds},
+        {"first_round_s", OrNull(s.firstRound)},
         {"queue_drops", s.queueDrops},
         {"loss_drops", s.lossDrops},
         {"retransmissions", s.retransmissions},
@@ -229,7 +231,8 @@ TrainingOutput::SummaryToJson(const TrainingSummary& s)
          s.meanExchange && s.exchangeBound && *s.exchangeBound > 0
              ? nlohmann::json(*s.meanExchange / *s.exchangeBound)
              : nullptr},
-        {"gain_over", s.gainOver}};
+        {"gain_over", s.gainOver},
+        {"gain_over_label", s.gainOverLabel}};
 }
 
 TrainingSummary
@@ -247,6 +250,8 @@ TrainingOutput::SummaryFromJson(const nlohmann::json& entry)
     s.totalTime = entry.at("total_time_s").get<double>();
     s.roundsToEpsilon = FromNullable<uint64_t>(entry.at("rounds_to_epsilon"));
     s.timeToEpsilon = FromNullable<double>(entry.at("time_to_epsilon_s"));
+    s.warmupRounds = entry.at("warmup_rounds").get<uint32_t>();
+    s.firstRound = FromNullable<double>(entry.at("first_round_s"));
     s.queueDrops = entry.at("queue_drops").get<uint64_t>();
     s.lossDrops = entry.at("loss_drops").get<uint64_t>();
     s.retransmissions = entry.at("retransmissions").get<uint64_t>();
@@ -279,6 +284,7 @@ TrainingOutput::SummaryFromJson(const nlohmann::json& entry)
     s.meanExchange = FromNullable<double>(entry.at("mean_exchange_s"));
     s.exchangeBound = FromNullable<double>(entry.at("exchange_bound_s"));
     s.gainOver = entry.at("gain_over").get<std::map<std::string, double>>();
+    s.gainOverLabel = entry.at("gain_over_label").get<std::map<std::string, std::string>>();
     return s;
 }
 

@@ -79,21 +79,28 @@ TrainingTable::DescribeCrossTraffic(const std::vector<CrossTrafficResult>& resul
 }
 
 void
-TrainingTable::Print(std::ostream& os, const std::vector<TrainingTableRow>& rows)
+TrainingTable::Print(std::ostream& os,
+                     const std::vector<TrainingTableRow>& rows,
+                     const std::string& assumptions)
 {
-    os << std::left << std::setw(13) << "capabilities" << std::setw(22) << "schedule" << std::right
-       << std::setw(12) << "round_s" << std::setw(12) << "sync_s" << std::setw(12) << "est_sync_s"
-       << std::setw(10) << "exch_s" << std::setw(10) << "bound_s" << std::setw(10) << "R_eps"
-       << std::setw(12) << "T_eps_s" << std::setw(9) << "gap" << std::setw(9) << "resends"
-       << std::setw(7) << "lost" << std::setw(8) << "qdrops" << std::setw(8) << "rdrops"
-       << std::setw(10) << "fpga_part" << std::setw(10) << "fpga_full" << std::setw(7) << "unfin"
+    if (!assumptions.empty())
+    {
+        os << assumptions << "\n";
+    }
+    os << std::left << std::setw(13) << "capabilities" << std::setw(SCHEDULE_WIDTH) << "schedule"
+       << std::right << std::setw(12) << "round_s" << std::setw(12) << "sync_s" << std::setw(12)
+       << "est_sync_s" << std::setw(10) << "exch_s" << std::setw(10) << "bound_s" << std::setw(10)
+       << "R_eps" << std::setw(12) << "T_eps_s" << std::setw(9) << "gap" << std::setw(9)
+       << "resends" << std::setw(7) << "lost" << std::setw(8) << "qdrops" << std::setw(8)
+       << "rdrops" << std::setw(10) << "fpga_part" << std::setw(10) << "fpga_full" << std::setw(7)
+       << "unfin"
        << "\n";
     for (const TrainingTableRow& r : rows)
     {
         const TrainingSummary& s = r.summary;
-        os << std::left << std::setw(13) << r.capabilities << std::setw(22) << r.schedule
-           << std::right << std::fixed << std::setprecision(4) << std::setw(12) << s.meanRound
-           << std::setw(12) << s.meanSync << std::setw(12) << s.estimatedSync;
+        os << std::left << std::setw(13) << r.capabilities << std::setw(SCHEDULE_WIDTH)
+           << r.schedule << std::right << std::fixed << std::setprecision(4) << std::setw(12)
+           << s.meanRound << std::setw(12) << s.meanSync << std::setw(12) << s.estimatedSync;
         for (const std::optional<double>& figure : {s.meanExchange, s.exchangeBound})
         {
             os << std::setw(10);
@@ -138,6 +145,12 @@ TrainingTable::Print(std::ostream& os, const std::vector<TrainingTableRow>& rows
         {
             os << "  note: " << s.transportNote << "\n";
         }
+        if (s.firstRound)
+        {
+            os << "  warm-up: the first " << (s.warmupRounds == 1 ? "round" : "rounds")
+               << " (connections open, slow start) took " << std::setprecision(4) << *s.firstRound
+               << " s, left out of round_s, sync_s, exch_s and T_eps_s\n";
+        }
         const std::string gains = DescribeGains(s);
         if (!gains.empty())
         {
@@ -163,7 +176,9 @@ TrainingTable::DescribeGains(const TrainingSummary& s)
     os << std::fixed << std::setprecision(2);
     for (const auto& [transport, gain] : s.gainOver)
     {
-        os << (os.tellp() > 0 ? "; " : "") << "gain over " << transport << ": " << gain << "x";
+        const auto label = s.gainOverLabel.find(transport);
+        os << (os.tellp() > 0 ? "; " : "") << "gain over "
+           << (label == s.gainOverLabel.end() ? transport : label->second) << ": " << gain << "x";
     }
     if (os.tellp() > 0)
     {

@@ -40,8 +40,18 @@ struct TrainingTableRow
 class TrainingTable
 {
   public:
-    /** \param os stream \param rows the experiments, in order \brief print the table */
-    static void Print(std::ostream& os, const std::vector<TrainingTableRow>& rows);
+    /**
+     * \brief Print the table.
+     * \param os stream \param rows the experiments, in order
+     * \param assumptions a line above the header saying what the figures assume (e.g. the
+     *        buffers and the TCP baselines' set-up); "" for none
+     */
+    static void Print(std::ostream& os,
+                      const std::vector<TrainingTableRow>& rows,
+                      const std::string& assumptions = "");
+
+    /** Width of the schedule column: "tcp-ring (TcpCubic x8)" and a space. */
+    static constexpr int SCHEDULE_WIDTH = 24;
 
     /**
      * \param s a summary

@@ -71,6 +71,13 @@ WanCommandLine::WanCommandLine(const std::string& program, const std::string& us
     m_cmd.AddValue("cityCapabilities",
                    "per-city overrides applied after --capabilities, e.g. NYC:none,SIN:multicast",
                    m_cityCapabilities);
+    m_cmd.AddValue("queue",
+                   "transmit queue of every link and access link: packets (100p), bytes "
+                   "(125MB), a time at the link's rate (50ms) or bdp (the rate times the "
+                   "longest round trip routed over the link) (empty: the topology file's "
+                   "queue keys; default " +
+                       std::string(WanQueueSpec::DEFAULT) + ")",
+                   m_queue);
     m_flags.AddUnsigned("seed",
                         "seed of ns-3's random number generators",
                         m_seed,
@@ -100,6 +107,10 @@ WanCommandLine::Parse(int argc, char** argv)
 {
     m_cmd.Parse(argc, argv);
     m_flags.Check();
+    if (!m_queue.empty())
+    {
+        m_queueSpec = WanQueueSpec::Parse(m_queue, "--queue");
+    }
     RngSeedManager::SetSeed(m_seed);
     m_topology = ResolveDataPath(m_topology);
     m_crossTraffic = ResolveDataPath(m_crossTraffic);
@@ -133,7 +144,17 @@ WanCommandLine::LoadTopology() const
         }
     }
     topology.ApplyCityCapabilities(m_cityCapabilities, "--cityCapabilities");
+    if (m_queueSpec)
+    {
+        topology.SetQueue(*m_queueSpec);
+    }
     return topology;
+}
+
+const std::string&
+WanCommandLine::GetQueue() const
+{
+    return m_queue;
 }
 
 std::string

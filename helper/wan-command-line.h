@@ -11,6 +11,7 @@
 #include "ns3/wan-topology.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,8 @@ class WanCommandLine
     const std::string& GetTopologyPath() const;
     /** \return --capabilities ("" when not given: the file's own capabilities stand) */
     const std::string& GetCapabilities() const;
+    /** \return --queue as given ("" when the topology file's queues stand) */
+    const std::string& GetQueue() const;
     /** \return --cityCapabilities ("" when not given) */
     const std::string& GetCityCapabilities() const;
     /** \return --seed */
@@ -133,15 +136,17 @@ class WanCommandLine
     const std::string& GetCrossTrafficPath() const;
 
   private:
-    std::string m_program;          //!< the program's name
-    CommandLine m_cmd;              //!< the ns-3 command line
-    WanFlags m_flags;               //!< numeric flags over m_cmd
-    std::string m_topology;         //!< --topology
-    std::string m_capabilities;     //!< --capabilities
-    std::string m_cityCapabilities; //!< --cityCapabilities
-    uint32_t m_seed;                //!< --seed
-    std::string m_output;           //!< --output
-    std::string m_crossTraffic;     //!< --crossTraffic (AddCrossTrafficFlag)
+    std::string m_program;                   //!< the program's name
+    CommandLine m_cmd;                       //!< the ns-3 command line
+    WanFlags m_flags;                        //!< numeric flags over m_cmd
+    std::string m_topology;                  //!< --topology
+    std::string m_capabilities;              //!< --capabilities
+    std::string m_cityCapabilities;          //!< --cityCapabilities
+    std::string m_queue;                     //!< --queue
+    std::optional<WanQueueSpec> m_queueSpec; //!< --queue, read (none: the file's)
+    uint32_t m_seed;                         //!< --seed
+    std::string m_output;                    //!< --output
+    std::string m_crossTraffic;              //!< --crossTraffic (AddCrossTrafficFlag)
 };
 
 } // namespace ns3

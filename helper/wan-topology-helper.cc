@@ -27,6 +27,7 @@
 #include "ns3/wan-link-net-device.h"
 #include "ns3/wan-mpi.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -40,8 +41,6 @@ namespace
 
 /** Largest number of islands the 10.0.0.0/8 scheme numbers (256 x 256 subnets). */
 constexpr uint32_t MAX_ISLANDS = 1u << 16;
-/** Default bound of every link device's transmit queue (DropTailQueue's own default). */
-const char* const DEFAULT_QUEUE_SIZE = "100p";
 
 /** Islands are numbered into 10.0.0.0/8: island i is 10.(i / 256).(i % 256).1. */
 constexpr uint32_t ISLAND_NET_BASE = 0x0A000000;
@@ -69,7 +68,6 @@ WanTopologyHelper::WanTopologyHelper()
 {
     m_routerFactory.SetTypeId(WanRouterNetDevice::GetTypeId());
     m_fpgaFactory.SetTypeId(FpgaAggregatorNetDevice::GetTypeId());
-    m_queueSize = QueueSize(DEFAULT_QUEUE_SIZE);
 }
 
 WanTopologyHelper::~WanTopologyHelper() = default;
@@ -100,9 +98,25 @@ WanTopologyHelper::SetInBoxLink(DataRate rate, Time delay)
 }
 
 void
+WanTopologyHelper::SetQueue(const WanQueueSpec& queue)
+{
+    m_queue = queue;
+}
+
+void
 WanTopologyHelper::SetQueueSize(QueueSize size)
 {
-    m_queueSize = size;
+    SetQueue(size.GetUnit() == QueueSizeUnit::PACKETS ? WanQueueSpec::Packets(size.GetValue())
+                                                      : WanQueueSpec::Bytes(size.GetValue()));
+}
+
+QueueSize
+WanTopologyHelper::ResolveQueue(const WanQueueSpec& spec, DataRate rate, double roundTrip) const
+{
+    const QueueSizeUnit unit =
+        spec.GetKind() == WanQueueSpec::PACKETS ? QueueSizeUnit::PACKETS : QueueSizeUnit::BYTES;
+    return QueueSize(unit,
+                     static_cast<uint32_t>(spec.Resolve(rate.GetBitRate(), roundTrip, m_mtu)));
 }
 
 void
@@ -152,13 +166,11 @@ WanTopologyHelper::Connect(Ptr<Node> a,
                            Ptr<Node> b,
                            DataRate rate,
                            Time delay,
-                           std::optional<QueueSize> aQueue)
+                           const std::array<QueueSize, 2>& queues)
 {
+    NS_LOG_FUNCTION(this << a->GetId() << b->GetId() << rate << delay << queues[0] << queues[1]);
     std::array<Ptr<NetDevice>, 2> devices;
     const std::array<Ptr<Node>, 2> nodes{a, b};
-    const auto queueBound = [this, &aQueue](uint32_t end) {
-        return end == 0 && aQueue ? *aQueue : m_queueSize;
-    };
     if (!m_stockLinks)
     {
         Ptr<WanLinkChannel> channel =
@@ -171,7 +183,7 @@ WanTopologyHelper::Connect(Ptr<Node> a,
                                                              "Mtu",
                                                              UintegerValue(m_mtu),
                                                              "TxQueueMaxSize",
-                                                             QueueSizeValue(queueBound(end)));
+                                                             QueueSizeValue(queues[end]));
             device->SetAddress(Mac48Address::Allocate());
             nodes[end]->AddDevice(device);
             device->Attach(channel);
@@ -199,7 +211,7 @@ WanTopologyHelper::Connect(Ptr<Node> a,
         nodes[end]->AddDevice(device);
         device->SetQueue(
             CreateObjectWithAttributes<DropTailQueue<Packet>>("MaxSize",
-                                                              QueueSizeValue(queueBound(end))));
+                                                              QueueSizeValue(queues[end])));
         device->Attach(channel);
         WanMpi::AttachReceiver(device, MakeCallback(&PointToPointNetDevice::Receive, device));
         devices[end] = device;
@@ -223,7 +235,19 @@ WanTopologyHelper::Install(const WanTopology& topology)
             " islands exceed the addressing scheme's " + std::to_string(MAX_ISLANDS));
     }
     m_topology = topology;
+    if (m_queue)
+    {
+        m_topology.SetQueue(*m_queue);
+    }
     m_routing = std::make_unique<WanRouting>(m_topology);
+    std::vector<double> linkRoundTrips;
+    std::vector<double> accessRoundTrips;
+    m_routing->GetLongestRoundTrips(linkRoundTrips, accessRoundTrips);
+    m_longestRoundTrip = 0;
+    for (double roundTrip : accessRoundTrips)
+    {
+        m_longestRoundTrip = std::max(m_longestRoundTrip, roundTrip);
+    }
 
     // Nodes: routers by city index, then hosts by island index, then FPGAs as they come; each
     // with its city's system id (the rank that simulates it in a distributed run).
@@ -247,12 +271,18 @@ WanTopologyHelper::Install(const WanTopology& topology)
 
     // WAN links, by link index.
     m_wanDevices.clear();
-    for (const WanLink& link : links)
+    for (uint32_t l = 0; l < links.size(); ++l)
     {
+        const WanLink& link = links[l];
+        const QueueSize queue =
+            ResolveQueue(m_topology.GetLinkQueue(l), DataRate(link.bps), linkRoundTrips[l]);
+        NS_LOG_INFO("link " << cities[link.a].code << "-" << cities[link.b].code << ": queues "
+                            << queue << " (" << m_topology.GetLinkQueue(l).ToString() << ")");
         m_wanDevices.push_back(Connect(m_routerNodes.Get(link.a),
                                        m_routerNodes.Get(link.b),
                                        DataRate(link.bps),
-                                       NanoSeconds(WanRouting::ToNanoSeconds(link.delay))));
+                                       NanoSeconds(WanRouting::ToNanoSeconds(link.delay)),
+                                       {queue, queue}));
     }
 
     // Access links, by island index; split by an FPGA where the city has one.
@@ -268,9 +298,17 @@ WanTopologyHelper::Install(const WanTopology& topology)
         const Ptr<Node> router = m_routerNodes.Get(island.city);
         const DataRate accessRate(island.accessBps);
         const Time accessDelay = NanoSeconds(WanRouting::ToNanoSeconds(island.accessDelay));
+        const QueueSize accessQueue =
+            ResolveQueue(m_topology.GetIslandQueue(i), accessRate, accessRoundTrips[i]);
+        NS_LOG_INFO("island " << island.name << ": access queues " << accessQueue << " ("
+                              << m_topology.GetIslandQueue(i).ToString() << ")");
         if (!cities[island.city].caps.fpga)
         {
-            const auto access = Connect(m_islandNodes.Get(i), router, accessRate, accessDelay);
+            const auto access = Connect(m_islandNodes.Get(i),
+                                        router,
+                                        accessRate,
+                                        accessDelay,
+                                        {accessQueue, accessQueue});
             m_islandDevices[i] = access[0];
             m_accessPeers[i] = access[1];
             routerSide[i] = access[1];
@@ -278,8 +316,15 @@ WanTopologyHelper::Install(const WanTopology& topology)
         }
         const Ptr<Node> fpgaNode = CreateObject<Node>(systemId(island.city));
         m_fpgaNodes.Add(fpgaNode);
-        const auto access = Connect(m_islandNodes.Get(i), fpgaNode, accessRate, accessDelay);
-        const auto inBox = Connect(fpgaNode, router, m_inBoxRate, m_inBoxDelay);
+        const auto access = Connect(m_islandNodes.Get(i),
+                                    fpgaNode,
+                                    accessRate,
+                                    accessDelay,
+                                    {accessQueue, accessQueue});
+        const QueueSize inBoxQueue =
+            ResolveQueue(m_topology.GetIslandQueue(i), m_inBoxRate, accessRoundTrips[i]);
+        const auto inBox =
+            Connect(fpgaNode, router, m_inBoxRate, m_inBoxDelay, {inBoxQueue, inBoxQueue});
         const Ptr<FpgaAggregatorNetDevice> fpga = m_fpgaFactory.Create<FpgaAggregatorNetDevice>();
         fpga->SetAttribute("IslandIndex", UintegerValue(i));
         fpgaNode->AddDevice(fpga);
@@ -334,7 +379,10 @@ WanTopologyHelper::Install(const WanTopology& topology)
                       m_islandAddresses,
                       m_citySystemIds,
                       [this](Ptr<Node> fpga, Ptr<Node> router) {
-                          return Connect(fpga, router, m_inBoxRate, m_inBoxDelay);
+                          const QueueSize queue = ResolveQueue(m_topology.GetDefaultQueue(),
+                                                               m_inBoxRate,
+                                                               m_longestRoundTrip);
+                          return Connect(fpga, router, m_inBoxRate, m_inBoxDelay, {queue, queue});
                       });
 }
 
@@ -680,7 +728,9 @@ WanTopologyHelper::AttachHost(uint32_t city,
     }
     const uint32_t systemId = m_citySystemIds.empty() ? 0 : m_citySystemIds[city];
     const Ptr<Node> node = CreateObject<Node>(systemId);
-    const auto access = Connect(node, m_routerNodes.Get(city), rate, delay, queue);
+    const QueueSize routerQueue =
+        ResolveQueue(m_topology.GetDefaultQueue(), rate, m_longestRoundTrip);
+    const auto access = Connect(node, m_routerNodes.Get(city), rate, delay, {queue, routerQueue});
     const uint32_t port = m_routers[city]->AddPort(access[1]);
     InternetStackHelper stack;
     stack.Install(node);

@@ -74,10 +74,21 @@ class WanTopologyHelper
      */
     void SetInBoxLink(DataRate rate, Time delay);
     /**
-     * \brief Bound every link device's transmit queue (default 100 packets): a
-     *        WanLinkNetDevice's TxQueueMaxSize, or the MaxSize of a stock device's DropTail
-     *        queue. A packet beyond it is dropped (the device's MacTxDrop).
-     * \param size the bound, in packets or bytes
+     * \brief Bound every link device's transmit queue with one spec, in place of the
+     *        topology's own (its links' and access links' "queue", default
+     *        WanQueueSpec::DEFAULT, 50 ms at the link's rate): a WanLinkNetDevice's
+     *        TxQueueMaxSize, or the MaxSize of a stock device's DropTail queue. A packet beyond
+     *        it is dropped (the device's MacTxDrop).
+     *
+     * Install() resolves a spec per device (ResolveQueue): a time at the link's rate, or "bdp"
+     * with the longest round trip of the island pairs routed over the link
+     * (WanRouting::GetLongestRoundTrips); an FPGA's in-box link takes its island's spec at the
+     * in-box rate, a transit FPGA's and AttachHost's router end the topology's default.
+     * \param queue the spec
+     */
+    void SetQueue(const WanQueueSpec& queue);
+    /**
+     * \brief SetQueue with a fixed bound. \param size the bound, in packets or bytes
      */
     void SetQueueSize(QueueSize size);
     /**
@@ -158,7 +169,7 @@ class WanTopologyHelper
      * \param city city index \param address the host's address (outside the islands' block)
      * \param rate access link rate \param delay access link delay
      * \param queue the bound of the host's own transmit queue (the router's end of the access
-     *        link has SetQueueSize's, as every other port)
+     *        link has the topology's default queue, resolved with the WAN's longest round trip)
      * \return the access link's devices: the host's end (its node is the new host), the
      *         router's end
      * \throws WanTopologyError for a city out of range
@@ -231,14 +242,20 @@ class WanTopologyHelper
      * \brief Connect two nodes by a point-to-point link.
      * \param a first node \param b second node \param rate rate in each direction
      * \param delay one-way propagation delay
-     * \param aQueue the bound of a's transmit queue (default: SetQueueSize's, as b's)
+     * \param queues the bounds of a's and b's transmit queues
      * \return the two devices, a's first
      */
     std::array<Ptr<NetDevice>, 2> Connect(Ptr<Node> a,
                                           Ptr<Node> b,
                                           DataRate rate,
                                           Time delay,
-                                          std::optional<QueueSize> aQueue = std::nullopt);
+                                          const std::array<QueueSize, 2>& queues);
+    /**
+     * \param spec a queue spec \param rate the link's rate
+     * \param roundTrip the longest round trip through the link, seconds
+     * \return the bound of a device's queue on that link (WanQueueSpec::Resolve at the MTU)
+     */
+    QueueSize ResolveQueue(const WanQueueSpec& spec, DataRate rate, double roundTrip) const;
     /** \brief Write a pcap file of one device. \param prefix file name prefix
      *  \param device a link device (raw IPv4 for WanLinkNetDevice, PPP for the stock one) */
     void EnablePcap(const std::string& prefix, Ptr<NetDevice> device);
@@ -265,7 +282,8 @@ class WanTopologyHelper
 
     ObjectFactory m_routerFactory;         //!< creates the WanRouterNetDevices
     ObjectFactory m_fpgaFactory;           //!< creates the FpgaAggregatorNetDevices
-    QueueSize m_queueSize;                 //!< bound of every device's transmit queue
+    std::optional<WanQueueSpec> m_queue;   //!< SetQueue's spec, in place of the topology's
+    double m_longestRoundTrip{0};          //!< of any island pair, seconds
     PointToPointHelper m_p2p;              //!< enables pcap on the stock devices
     DataRate m_inBoxRate;                  //!< FPGA to router link rate
     Time m_inBoxDelay;                     //!< FPGA to router link delay

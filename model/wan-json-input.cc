@@ -427,6 +427,21 @@ WanJsonObject::Rate(const char* key, uint64_t fallback) const
     return static_cast<uint64_t>(bps);
 }
 
+WanQueueSpec
+WanJsonObject::Queue(const char* key, const WanQueueSpec& fallback) const
+{
+    if (!Has(key))
+    {
+        return fallback;
+    }
+    const Json& value = Require(key);
+    if (!value.is_string())
+    {
+        Fail(key, value, "expected a queue size such as \"100p\", \"125MB\", \"50ms\" or \"bdp\"");
+    }
+    return WanQueueSpec::Parse(value.get<std::string>(), Where(key));
+}
+
 double
 WanJsonObject::Seconds(const char* key, double fallback, std::string (*problem)(double)) const
 {

@@ -9,6 +9,7 @@
 // the public headers need not have.
 
 #include "wan-input-error.h"
+#include "wan-queue-spec.h"
 
 #include <cstdint>
 #include <initializer_list>
@@ -160,6 +161,12 @@ class WanJsonObject
      * \return seconds
      */
     double Seconds(const char* key, double fallback, std::string (*problem)(double)) const;
+    /**
+     * \brief An optional queue field: a string WanQueueSpec::Parse reads ("100p", "125MB",
+     *        "50ms", "bdp").
+     * \param key a field \param fallback used if missing \return the spec
+     */
+    WanQueueSpec Queue(const char* key, const WanQueueSpec& fallback) const;
     /**
      * \param key a required field whose value is a city code
      * \param topology the topology the code must name a city of

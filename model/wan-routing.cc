@@ -290,6 +290,47 @@ WanRouting::GetIslandDelay(uint32_t srcIsland, uint32_t dstIsland) const
     return static_cast<double>(ns) / NS_PER_S;
 }
 
+void
+WanRouting::GetLongestRoundTrips(std::vector<double>& linkRoundTrips,
+                                 std::vector<double>& accessRoundTrips) const
+{
+    const auto& islands = m_topology.GetIslands();
+    const uint32_t nCities = m_topology.GetCities().size();
+    linkRoundTrips.assign(m_topology.GetLinks().size(), 0);
+    accessRoundTrips.assign(islands.size(), 0);
+    // Per pair of cities, the longest round trip of an island pair between them; every link
+    // on the route between them carries one direction or the other (data or its ACKs).
+    std::vector<std::vector<double>> cityRoundTrip(nCities, std::vector<double>(nCities, 0));
+    for (uint32_t s = 0; s < islands.size(); ++s)
+    {
+        for (uint32_t d = 0; d < islands.size(); ++d)
+        {
+            if (s == d)
+            {
+                continue;
+            }
+            const double roundTrip = GetIslandDelay(s, d) + GetIslandDelay(d, s);
+            accessRoundTrips[s] = std::max(accessRoundTrips[s], roundTrip);
+            double& cities = cityRoundTrip[islands[s].city][islands[d].city];
+            cities = std::max(cities, roundTrip);
+        }
+    }
+    for (uint32_t a = 0; a < nCities; ++a)
+    {
+        for (uint32_t b = 0; b < nCities; ++b)
+        {
+            if (cityRoundTrip[a][b] == 0)
+            {
+                continue;
+            }
+            for (const WanHop& hop : GetPath(a, b))
+            {
+                linkRoundTrips[hop.link] = std::max(linkRoundTrips[hop.link], cityRoundTrip[a][b]);
+            }
+        }
+    }
+}
+
 WanTree
 WanRouting::GetTree(uint32_t srcCity, const std::vector<uint32_t>& dstCities) const
 {

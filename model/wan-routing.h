@@ -109,6 +109,17 @@ class WanRouting
      */
     bool IsMulticastCapable(const WanTree& tree) const;
 
+    /**
+     * \brief The longest round trip of any pair of distinct islands whose route crosses each
+     *        link: what a queue of one bandwidth-delay product holds (WanQueueSpec "bdp").
+     * \param linkRoundTrips receives, per WAN link (by index), the longest round trip of the
+     *        pairs routed over it in either direction (0 if none), seconds
+     * \param accessRoundTrips receives, per island, the longest round trip to another island
+     *        (0 if it is the only one), seconds
+     */
+    void GetLongestRoundTrips(std::vector<double>& linkRoundTrips,
+                              std::vector<double>& accessRoundTrips) const;
+
     /** \return the number of resources (2L + 2I) */
     uint32_t GetResourceCount() const;
     /** \param hop a directed WAN hop \return its resource index */

@@ -29,6 +29,7 @@ struct JsonDefaults
     double accessDelay{50e-6};          //!< island access delay: 50 us
     double routeFactor{1.3};            //!< fibre route length over great-circle distance
     WanCapabilities caps{true, true};   //!< every city multicast-capable with an FPGA
+    WanQueueSpec queue;                 //!< every transmit queue: WanQueueSpec::DEFAULT
 };
 
 } // namespace
@@ -66,7 +67,8 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
                                "routeFactor",
                                "multicast",
                                "fpga",
-                               "transit"});
+                               "transit",
+                               "queue"});
         defaults.wanBps = d.Rate("wanBandwidth", defaults.wanBps);
         defaults.accessBps = d.Rate("accessBandwidth", defaults.accessBps);
         defaults.accessDelay =
@@ -87,7 +89,9 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
         defaults.caps.multicast = d.Bool("multicast", defaults.caps.multicast);
         defaults.caps.fpga = d.Bool("fpga", defaults.caps.fpga);
         defaults.caps.transit = d.Bool("transit", defaults.caps.transit);
+        defaults.queue = d.Queue("queue", defaults.queue);
     }
+    topology.SetDefaultQueue(defaults.queue);
 
     const Json& cities = root.Array("cities", true);
     for (std::size_t i = 0; i < cities.size(); ++i)
@@ -116,14 +120,15 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
             const WanJsonObject is(islands[i],
                                    source,
                                    WanJsonInput::Element("islands", i),
-                                   {"name", "city", "accessBandwidth", "accessDelay"});
+                                   {"name", "city", "accessBandwidth", "accessDelay", "queue"});
             WanIsland island;
             island.name = is.String("name", true);
             island.city = is.City("city", topology);
             island.accessBps = is.Rate("accessBandwidth", defaults.accessBps);
             island.accessDelay =
                 is.Seconds("accessDelay", defaults.accessDelay, &WanTopology::DelayProblem);
-            topology.AddIsland(island);
+            const uint32_t index = topology.AddIsland(island);
+            topology.SetIslandQueue(index, is.Queue("queue", defaults.queue));
         }
     }
     else
@@ -146,7 +151,7 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
         const WanJsonObject l(links[i],
                               source,
                               WanJsonInput::Element("links", i),
-                              {"a", "b", "bandwidth", "delay"});
+                              {"a", "b", "bandwidth", "delay", "queue"});
         WanLink link;
         link.a = l.City("a", topology);
         link.b = l.City("b", topology);
@@ -155,7 +160,7 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
         link.delay = l.Has("delay")
                          ? l.Seconds("delay", 0, &WanTopology::DelayProblem)
                          : topology.DefaultLinkDelay(link.a, link.b, defaults.routeFactor);
-        topology.AddLink(link);
+        topology.SetLinkQueue(topology.AddLink(link), l.Queue("queue", defaults.queue));
     }
 
     topology.Validate();
@@ -176,6 +181,7 @@ WanTopologyJson::ToJson(const WanTopology& topology)
     Json doc = Json::object();
     doc["name"] = topology.GetName();
     doc["description"] = topology.GetDescription();
+    doc["defaults"] = {{"queue", topology.GetDefaultQueue().ToString()}};
     Json cities = Json::array();
     for (const auto& city : topology.GetCities())
     {
@@ -189,21 +195,25 @@ WanTopologyJson::ToJson(const WanTopology& topology)
     }
     doc["cities"] = cities;
     Json islands = Json::array();
-    for (const auto& island : topology.GetIslands())
+    for (uint32_t i = 0; i < topology.GetIslands().size(); ++i)
     {
+        const WanIsland& island = topology.GetIslands()[i];
         islands.push_back({{"name", island.name},
                            {"city", codes[island.city]},
                            {"accessBandwidth", WanUnits::FormatRate(island.accessBps)},
-                           {"accessDelay", island.accessDelay}});
+                           {"accessDelay", island.accessDelay},
+                           {"queue", topology.GetIslandQueue(i).ToString()}});
     }
     doc["islands"] = islands;
     Json links = Json::array();
-    for (const auto& link : topology.GetLinks())
+    for (uint32_t l = 0; l < topology.GetLinks().size(); ++l)
     {
+        const WanLink& link = topology.GetLinks()[l];
         links.push_back({{"a", codes[link.a]},
                          {"b", codes[link.b]},
                          {"bandwidth", WanUnits::FormatRate(link.bps)},
-                         {"delay", link.delay}});
+                         {"delay", link.delay},
+                         {"queue", topology.GetLinkQueue(l).ToString()}});
     }
     doc["links"] = links;
     return doc.dump(2) + "\n";

@@ -156,6 +156,7 @@ WanTopology::AddIsland(const WanIsland& island)
     }
     CheckDelay(field + ".accessDelay", island.accessDelay);
     m_islands.push_back(island);
+    m_islandQueues.push_back(m_defaultQueue);
     return m_islands.size() - 1;
 }
 
@@ -193,6 +194,7 @@ WanTopology::AddLink(const WanLink& link)
     }
     CheckDelay(field + ".delay", link.delay);
     m_links.push_back(link);
+    m_linkQueues.push_back(m_defaultQueue);
     return m_links.size() - 1;
 }
 
@@ -241,6 +243,58 @@ WanTopology::SetCapabilities(const WanCapabilities& caps)
     {
         city.caps = caps;
     }
+}
+
+void
+WanTopology::SetQueue(const WanQueueSpec& queue)
+{
+    m_defaultQueue = queue;
+    m_linkQueues.assign(m_links.size(), queue);
+    m_islandQueues.assign(m_islands.size(), queue);
+}
+
+void
+WanTopology::SetDefaultQueue(const WanQueueSpec& queue)
+{
+    m_defaultQueue = queue;
+}
+
+const WanQueueSpec&
+WanTopology::GetDefaultQueue() const
+{
+    return m_defaultQueue;
+}
+
+void
+WanTopology::SetLinkQueue(uint32_t link, const WanQueueSpec& queue)
+{
+    if (link >= m_linkQueues.size())
+    {
+        Fail("links", std::to_string(link), "no such link for a queue");
+    }
+    m_linkQueues[link] = queue;
+}
+
+void
+WanTopology::SetIslandQueue(uint32_t island, const WanQueueSpec& queue)
+{
+    if (island >= m_islandQueues.size())
+    {
+        Fail("islands", std::to_string(island), "no such island for a queue");
+    }
+    m_islandQueues[island] = queue;
+}
+
+const WanQueueSpec&
+WanTopology::GetLinkQueue(uint32_t link) const
+{
+    return m_linkQueues.at(link);
+}
+
+const WanQueueSpec&
+WanTopology::GetIslandQueue(uint32_t island) const
+{
+    return m_islandQueues.at(island);
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include "wan-capabilities.h"
 #include "wan-input-error.h"
+#include "wan-queue-spec.h"
 
 #include <cstdint>
 #include <string>
@@ -121,6 +122,36 @@ class WanTopology
      */
     void ApplyCityCapabilities(const std::string& overrides);
 
+    /**
+     * \brief Set every queue: every link's, every access link's and the default.
+     * \param queue the spec
+     */
+    void SetQueue(const WanQueueSpec& queue);
+    /**
+     * \brief Set the queue that links and islands get when added (the file's defaults), and
+     *        that transit FPGAs' in-box links and hosts attached later get.
+     * \param queue the spec
+     */
+    void SetDefaultQueue(const WanQueueSpec& queue);
+    /**
+     * \brief Set the transmit queues at both ends of one WAN link.
+     * \param link a link index \param queue the spec \throws WanTopologyError if out of range
+     */
+    void SetLinkQueue(uint32_t link, const WanQueueSpec& queue);
+    /**
+     * \brief Set the transmit queues at both ends of one island's access link (and of its
+     *        FPGA's in-box link).
+     * \param island an island index \param queue the spec
+     * \throws WanTopologyError if out of range
+     */
+    void SetIslandQueue(uint32_t island, const WanQueueSpec& queue);
+    /** \param link a link index \return its queue spec */
+    const WanQueueSpec& GetLinkQueue(uint32_t link) const;
+    /** \param island an island index \return its access link's queue spec */
+    const WanQueueSpec& GetIslandQueue(uint32_t island) const;
+    /** \return the default queue (SetDefaultQueue; WanQueueSpec::DEFAULT unless set) */
+    const WanQueueSpec& GetDefaultQueue() const;
+
     /** \return the topology's name (from the file, or "") */
     const std::string& GetName() const;
     /** \param name the topology's name */
@@ -204,12 +235,15 @@ class WanTopology
     /** \param index a city index \return its code, or the index as text if out of range */
     std::string CityLabel(uint32_t index) const;
 
-    std::string m_source{"WanTopology"}; //!< name used in error messages
-    std::string m_description;           //!< free-text description
-    std::string m_name;                  //!< topology name
-    std::vector<WanCity> m_cities;       //!< cities, by index
-    std::vector<WanIsland> m_islands;    //!< islands, by index
-    std::vector<WanLink> m_links;        //!< links, by index
+    std::string m_source{"WanTopology"};      //!< name used in error messages
+    std::string m_description;                //!< free-text description
+    std::string m_name;                       //!< topology name
+    std::vector<WanCity> m_cities;            //!< cities, by index
+    std::vector<WanIsland> m_islands;         //!< islands, by index
+    std::vector<WanLink> m_links;             //!< links, by index
+    WanQueueSpec m_defaultQueue;              //!< what links and islands get when added
+    std::vector<WanQueueSpec> m_linkQueues;   //!< per link, its queues
+    std::vector<WanQueueSpec> m_islandQueues; //!< per island, its access link's queues
 };
 
 } // namespace ns3

@@ -30,6 +30,22 @@ const Unit RATE_UNITS[] =
 /** The rate units as shown in error messages. */
 const char RATE_UNIT_LIST[] = "bps|Kbps|Mbps|Gbps|Tbps";
 
+/** Size units, multipliers to bytes: decimal (KB = 1000 B) and binary (KiB = 1024 B). */
+const Unit BYTE_UNITS[] = {{"B", 1.0},
+                           {"KB", 1e3},
+                           {"MB", 1e6},
+                           {"GB", 1e9},
+                           {"KiB", 1024.0},
+                           {"MiB", 1048576.0},
+                           {"GiB", 1073741824.0}};
+/** The size units as shown in error messages. */
+const char BYTE_UNIT_LIST[] = "B|KB|MB|GB|KiB|MiB|GiB";
+
+/** Packet-count units. */
+const Unit PACKET_UNITS[] = {{"p", 1.0}, {"packets", 1.0}};
+/** The packet-count units as shown in error messages. */
+const char PACKET_UNIT_LIST[] = "p|packets";
+
 /** Delay units, multipliers to seconds. */
 const Unit DELAY_UNITS[] = {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
 /** The delay units as shown in error messages. */
@@ -147,6 +163,30 @@ ParseWithUnit(const std::string& text,
                         " (expected " + list + ")");
 }
 
+/**
+ * \brief The rule of byte and packet counts: a positive whole number within uint32_t (the
+ *        range of ns-3's QueueSize).
+ * \param text the text \param what where it came from \param count the count it gave
+ * \return the count \throws WanInputError naming \p what and \p text otherwise
+ */
+uint64_t
+WholeCount(const std::string& text, const std::string& what, double count)
+{
+    if (!(count >= 1))
+    {
+        throw WanInputError(what + ": " + Quote(text) + ": must be at least 1");
+    }
+    if (count != std::floor(count))
+    {
+        throw WanInputError(what + ": " + Quote(text) + ": must be a whole number");
+    }
+    if (count > WanUnits::MAX_COUNT)
+    {
+        throw WanInputError(what + ": " + Quote(text) + ": too large (at most 4294967295)");
+    }
+    return static_cast<uint64_t>(count);
+}
+
 } // namespace
 
 uint64_t
@@ -178,6 +218,23 @@ WanUnits::ParseDelay(const std::string& text, const std::string& what)
         throw WanInputError(what + ": " + Quote(text) + ": " + TOO_LARGE_FOR_TIME);
     }
     return seconds;
+}
+
+uint64_t
+WanUnits::ParseBytes(const std::string& text, const std::string& what)
+{
+    double value = 0;
+    const double scale = ParseWithUnit(text, what, BYTE_UNITS, BYTE_UNIT_LIST, "size", value);
+    return WholeCount(text, what, value * scale);
+}
+
+uint64_t
+WanUnits::ParsePackets(const std::string& text, const std::string& what)
+{
+    double value = 0;
+    const double scale =
+        ParseWithUnit(text, what, PACKET_UNITS, PACKET_UNIT_LIST, "packet count", value);
+    return WholeCount(text, what, value * scale);
 }
 
 const char WanUnits::TOO_LARGE_FOR_TIME[] =

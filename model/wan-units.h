@@ -26,6 +26,8 @@ class WanUnits
     static constexpr double MAX_RATE_BPS = 9.2e18;
     /** Largest delay or duration, seconds: 2^63 ns (292 years), what ns-3's Time holds. */
     static constexpr double MAX_TIME_SECONDS = 9.2e9;
+    /** Largest byte or packet count: what ns-3's QueueSize holds (uint32_t). */
+    static constexpr double MAX_COUNT = 4294967295.0;
 
     /**
      * \brief Parse a rate: a number and a unit bps, Kbps (or kbps), Mbps, Gbps or Tbps.
@@ -43,6 +45,22 @@ class WanUnits
      * \throws WanInputError naming \p what and \p text if malformed, negative or too large
      */
     static double ParseDelay(const std::string& text, const std::string& what);
+    /**
+     * \brief Parse a size in bytes: a number and a unit B, KB, MB, GB (powers of 1000) or KiB,
+     *        MiB, GiB (powers of 1024).
+     * \param text e.g. "125MB" or "64KiB"
+     * \param what where the text came from, for the error message
+     * \return the bytes, a whole number in [1, MAX_COUNT]
+     * \throws WanInputError naming \p what and \p text if malformed, fractional or out of range
+     */
+    static uint64_t ParseBytes(const std::string& text, const std::string& what);
+    /**
+     * \brief Parse a packet count: a number and the unit p or packets.
+     * \param text e.g. "100p" \param what where the text came from, for the error message
+     * \return the count, a whole number in [1, MAX_COUNT]
+     * \throws WanInputError naming \p what and \p text if malformed, fractional or out of range
+     */
+    static uint64_t ParsePackets(const std::string& text, const std::string& what);
     /**
      * \brief Format a rate with the largest unit that divides it exactly.
      * \param bps bits per second \return e.g. "100Gbps", "2500Mbps" or "7bps"

@@ -80,16 +80,20 @@ def read_summary(folder):
         raise FidelityError(f"{path}: malformed: {e}")
 
 
-def read_rounds(folder):
-    """Per (capabilities, schedule): [sum of sync times, finished rows, resends, rows]."""
+def read_rounds(folder, warmups):
+    """Per (capabilities, schedule): [sum of sync times, finished rows, resends, rows], the
+    sync times and finished rows without the first warmups[(capabilities, schedule)] rounds
+    (summary.json's warmup_rounds: left out of its mean_sync_s)."""
     path = os.path.join(folder, "rounds.csv")
     groups = {}
     try:
         with open(path, newline="", encoding="utf-8") as f:
             for line, row in enumerate(csv.DictReader(f), start=2):
                 try:
-                    group = groups.setdefault((row["capabilities"], row["schedule"]),
-                                              [0.0, 0, 0, 0])
+                    key = (row["capabilities"], row["schedule"])
+                    if int(row["round"]) < warmups.get(key, 0):
+                        continue
+                    group = groups.setdefault(key, [0.0, 0, 0, 0])
                     group[3] += 1
                     group[2] += int(row["retransmissions"])
                     if row["sync_start_s"] and row["sync_end_s"]:  # empty: unfinished
@@ -117,7 +121,12 @@ def folder_rows(folder):
     """From one output folder: its rows (dicts of COLUMNS, values as text, plus the numbers
     under "_difference" and "_ratio") and whether some rounds are unfinished."""
     entries = read_summary(folder)
-    groups = read_rounds(folder)
+    try:
+        warmups = {(e["capabilities"], e["schedule"]): int(e.get("warmup_rounds", 0))
+                   for e in entries}
+    except (KeyError, TypeError, ValueError) as e:
+        raise FidelityError(f"{folder}/summary.json: malformed results entry: {e}")
+    groups = read_rounds(folder, warmups)
     rows = []
     partial = False
     for entry in entries:

@@ -3,16 +3,23 @@
 
   plot.py experiment DIR [--out DIR] [--topology FILE]
       DIR is an --output folder of examples/nine-city-training. Writes
-      round-breakdown.png  mean compute and sync time per round, per capability set/schedule
+      round-breakdown.png  per capability set, the mean round time (compute + sync, warm
+                           rounds) of the optimiser, the baselines, the best TCP ring and the
+                           colocated reference on one log time axis (fits 1600x1000 px)
       consensus.png        consensus distance (log) and loss against simulated time
                            (only when DIR has consensus.csv rows: --payload=real)
-      link-utilisation.png WAN link utilisation on a latitude/longitude map of the cities
+      link-utilisation.png WAN link utilisation of the optimiser's schedule, one map per
+                           capability set on one page (fits 1600x1000 px)
+      link-utilisation-all.png  the same maps for every other schedule (when there are any)
   plot.py sweep RESULTS.csv --x FLAG --y METRIC [--by COLUMN] [--where FLAG=VALUE ...]
                             [--out FILE] [--logx|--linx] [--logy]
       A metric of a sweep's results.csv against one parameter, one line per capability set
       (and per value of every other parameter that varies, so points are never averaged).
   plot.py breakdown RESULTS.csv [--where FLAG=VALUE ...] [--out FILE]
       The round-time breakdown of a sweep: one bar per capability set and schedule.
+  plot.py buffer-sensitivity RESULTS.csv [--out FILE]
+      The optimiser's gain over the best TCP ring against --queue, one line per capability
+      set and model size (a tools/buffer-sensitivity.py sweep; reads its points' summaries).
 
 Exit status 1 with a one-line message for missing or unreadable inputs.
 """
@@ -192,8 +199,32 @@ def series_styles(keys):
     return styles
 
 
+PANELS_KEY = "wan-training panels"  # PNG text chunk: the figure's panels, for the tests
+
+
+def panels_of(fig):
+    """The visible panels of a figure with a title: [{"title", "rows", "legend"}], rows the
+    y tick labels set on it (the bars of a breakdown), legend its legend's labels. Written
+    into the PNG, so the tests can check what was drawn without matplotlib."""
+    from matplotlib.ticker import FixedFormatter, FuncFormatter
+    found = []
+    for ax in fig.get_axes():
+        title = ax.get_title("left") or ax.get_title()
+        if ax.get_visible() and title:
+            # Labels set as a list (matplotlib keeps them in a Fixed- or FuncFormatter), not
+            # numbers on a scale.
+            fixed = isinstance(ax.yaxis.get_major_formatter(), (FixedFormatter, FuncFormatter))
+            legend = ax.get_legend()
+            found.append({"title": title,
+                          "rows": [t.get_text() for t in ax.get_yticklabels()] if fixed else [],
+                          "legend": [t.get_text() for t in legend.get_texts()] if legend
+                          else []})
+    return found
+
+
 def save(fig, path):
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    fig.savefig(path, dpi=DPI, bbox_inches="tight",
+                metadata={PANELS_KEY: json.dumps(panels_of(fig))})
     import matplotlib.pyplot as plt
     plt.close(fig)
     print(f"plot: wrote {path}", file=sys.stderr)
@@ -229,42 +260,248 @@ def breakdown_figure(bars, title, path, note="", gains=None):
     save(fig, path)
 
 
-def plot_round_breakdown(rows, summary, path):
-    groups = {}
+KIND_COLOURS = {"optimal": "#c44e52", "baseline": "#4c72b0", "tcp": "#8c8c8c",
+                "colocated": "#55a868"}
+KIND_LEGEND = {"optimal": "the optimiser's schedule", "baseline": "baseline schedule",
+               "tcp": "best TCP ring (warm rounds)", "colocated": "colocated reference"}
+BREAKDOWN_BAR_IN = 0.25  # inches per bar of round-breakdown.png (30 px at 120 dpi)
+BREAKDOWN_WIDTH_IN = 12.5
+MAX_FIGURE_PX = (1600, 1000)  # the one-screen figures: round-breakdown, link-utilisation
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+        math.isfinite(value)
+
+
+def is_tcp(entry):
+    return entry.get("transport") == "tcp"
+
+
+def island_means(rows):
+    """Per (capabilities, schedule): {round: [(compute_s, sync_s) per finished island row]}."""
+    found = {}
     for row in rows:
         start, sync_start, sync_end = (to_number(row.get(c)) for c in
                                        ("compute_start_s", "sync_start_s", "sync_end_s"))
+        rnd = to_number(row.get("round"))
         if None in (start, sync_start, sync_end):
             continue
-        acc = groups.setdefault(group_key(row), [0.0, 0.0, 0])
-        acc[0] += sync_start - start
-        acc[1] += sync_end - sync_start
-        acc[2] += 1
-    if not groups:
+        found.setdefault(group_key(row), {}).setdefault(int(rnd or 0), []).append(
+            (sync_start - start, sync_end - sync_start))
+    return found
+
+
+def best_tcp(entries, caps):
+    """The TCP ring a capability set is compared with: among the tcp results of the set (else
+    of the passive WAN, none, where --baselineTransports=tcp runs them once), the one marked
+    best_tcp, else the fastest to epsilon (else per round)."""
+    candidates = [e for e in entries if is_tcp(e) and e.get("capabilities") == caps] or \
+        [e for e in entries if is_tcp(e) and e.get("capabilities") == "none"]
+    if not candidates:
+        return None
+    marked = [e for e in candidates if e.get("best_tcp") is True]
+    if marked:
+        return marked[0]
+
+    def speed(entry):
+        tte, mean = entry.get("time_to_epsilon_s"), entry.get("mean_round_s")
+        return (0, tte) if is_number(tte) else (1, mean if is_number(mean) else math.inf)
+    return min(candidates, key=speed)
+
+
+def gain_text(entry):
+    """'337x' from gain_over.tcp, or ''."""
+    gain = (entry.get("gain_over") or {}).get("tcp") if isinstance(
+        entry.get("gain_over"), dict) else None
+    if not is_number(gain):
+        return ""
+    return f"{gain:.0f}x" if gain >= 10 else f"{gain:.1f}x"
+
+
+def breakdown_panels(rows, summary):
+    """The panels of round-breakdown.png: [(capability set, [bar, ...])], each bar a dict
+    label, kind (optimal, baseline, tcp, colocated), compute_s, sync_s (island means over
+    the warm rounds of rounds.csv), estimate_s (compute + estimated_sync_s, or None), cold_s
+    (island mean of the warmup rounds, or None), gain (text) and a note.
+
+    One panel per capability set; in each, its schedules (the optimiser's first), then the
+    best TCP ring (from the passive WAN when TCP ran once there), then the colocated
+    reference."""
+    entries = [e for e in summary.get("results") or [] if isinstance(e, dict)]
+    if not entries:
+        raise InputError("summary.json has no results")
+    means = island_means(rows)
+    if not means:
         raise InputError("rounds.csv has no rows with compute_start_s, sync_start_s, sync_end_s")
-    estimates, gains = {}, {}
-    for entry in summary.get("results") or []:
-        if not isinstance(entry, dict):
-            continue
+    plain = [e for e in entries if not is_tcp(e) and e.get("capabilities") != "colocated"]
+    sets = []
+    for entry in plain or [e for e in entries if e.get("capabilities") != "colocated"]:
+        if entry.get("capabilities", "") not in sets:
+            sets.append(entry.get("capabilities", ""))
+    colocated = [e for e in entries if e.get("capabilities") == "colocated"]
+
+    def bar(entry, kind, label):
         key = (entry.get("capabilities", ""), entry.get("schedule", ""))
-        if isinstance(entry.get("estimated_sync_s"), (int, float)):
-            estimates[key] = entry["estimated_sync_s"]
-        # The gain over the --baselineTransports rows (e.g. tcp-ring), above the optimiser's
-        # bar: "11.3x over tcp".
-        over = entry.get("gain_over")
-        if key[1] == "optimal" and isinstance(over, dict):
-            gains[key] = "\n".join(f"{g:.1f}x over {t}" for t, g in sorted(over.items())
-                                   if isinstance(g, (int, float)))
-    bars = [(key_label(k), c / n, s / n, estimates.get(k)) for k, (c, s, n) in groups.items()]
-    gain_text = {i: gains[k] for i, k in enumerate(groups) if gains.get(k)}
+        per_round = means.get(key, {})
+        warmup = entry.get("warmup_rounds") if is_number(entry.get("warmup_rounds")) else 0
+        warm = [v for r, vs in per_round.items() if r >= warmup for v in vs]
+        cold = [v for r, vs in per_round.items() if r < warmup for v in vs]
+        note = ""
+        if not warm:  # only cold rounds ran (e.g. --baselineRounds=1): shown, and said so
+            warm, cold, note = cold, [], " (cold rounds only)"
+        elif is_tcp(entry) and set(per_round) == {0}:  # one round, not marked as warmup
+            note = " (one round: cold)"
+        if not warm:
+            return None
+        compute = sum(v[0] for v in warm) / len(warm)
+        sync = sum(v[1] for v in warm) / len(warm)
+        estimate = entry.get("estimated_sync_s")
+        return {"label": label + note, "kind": kind, "compute_s": compute, "sync_s": sync,
+                "estimate_s": compute + estimate if is_number(estimate) else None,
+                "cold_s": sum(a + b for a, b in cold) / len(cold) if cold else None,
+                "gain": "" if kind == "tcp" else gain_text(entry)}
+
+    panels = []
+    passive = False  # a panel shows a TCP ring that ran on the passive WAN (none)
+    for caps in sets:
+        own = [e for e in entries if e.get("capabilities") == caps and
+               (not is_tcp(e) or not plain)]
+        own.sort(key=lambda e: e.get("schedule") != "optimal")  # stable: the optimiser first
+        bars = [bar(e, "optimal" if e.get("schedule") == "optimal" else "baseline",
+                    e.get("schedule", "")) for e in own]
+        tcp = best_tcp(entries, caps) if plain else None
+        if tcp is not None:
+            variants = sum(1 for e in entries if is_tcp(e) and
+                           e.get("capabilities") == tcp.get("capabilities"))
+            of = f", best of {variants}" if variants > 1 else ""
+            bars.append(bar(tcp, "tcp", f"{tcp.get('schedule', 'tcp')}{of}"))
+            passive |= tcp.get("capabilities") != caps
+        bars += [bar(e, "colocated", f"colocated / {e.get('schedule', '')}") for e in colocated]
+        bars = [b for b in bars if b is not None]
+        if bars:
+            panels.append((caps, bars))
+    if not panels:
+        raise InputError("rounds.csv has no finished rows for the results of summary.json")
+    return panels, passive
+
+
+def plot_round_breakdown(rows, summary, path):
+    """round-breakdown.png: one panel per capability set, a horizontal bar per schedule (the
+    optimiser's, the baselines, the best TCP ring, the colocated reference) on one shared log
+    time axis, so that 0.1 s and 50 s rounds are both readable and equal ratios are equal
+    distances; see doc/tools.rst."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    panels, passive = breakdown_panels(rows, summary)
+    sizes = [len(bars) for _, bars in panels]
+    # At most MAX_FIGURE_PX high: many bars get thinner rather than the figure taller.
+    height = min(BREAKDOWN_BAR_IN * sum(sizes) + 0.42 * len(panels) + 1.6,
+                 MAX_FIGURE_PX[1] / DPI - 0.1)
+    fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
+                             figsize=(BREAKDOWN_WIDTH_IN, height),
+                             gridspec_kw={"height_ratios": sizes})
+    values = [v for _, bars in panels for b in bars for v in
+              (b["compute_s"], b["compute_s"] + b["sync_s"], b["estimate_s"], b["cold_s"])
+              if v is not None and v > 0]
+    low, high = min(values), max(values)
+    has = {"estimate": False, "cold": False}
+    kinds = []
+    for (caps, bars), ax in zip(panels, axes[:, 0]):
+        ys = list(range(len(bars)))[::-1]  # first bar on top
+        for y, b in zip(ys, bars):
+            total = b["compute_s"] + b["sync_s"]
+            ax.barh(y, total, height=0.7, color=KIND_COLOURS[b["kind"]], zorder=2)
+            # Where compute ends (the rest of the bar is sync): a white notch in the bar.
+            ax.plot([b["compute_s"]] * 2, [y - 0.35, y + 0.35], color="white", linewidth=1.6,
+                    zorder=3)
+            if b["estimate_s"] is not None:
+                has["estimate"] = True
+                ax.plot([b["estimate_s"]], [y], marker="|", markersize=15, mew=2.2,
+                        color="black", zorder=4, linestyle="None")
+            if b["cold_s"] is not None:
+                has["cold"] = True
+                ax.plot([total, b["cold_s"]], [y, y], color="black", linewidth=0.8,
+                        linestyle=":", zorder=3)
+                ax.plot([b["cold_s"]], [y], marker="D", markersize=6, markerfacecolor="white",
+                        markeredgecolor="black", zorder=4, linestyle="None")
+            if b["kind"] not in kinds:
+                kinds.append(b["kind"])
+            # The numbers, in two columns right of the panel: round time, then the gain (or
+            # TCP's cold first round).
+            ax.annotate(f"{total:.3g} s", (1.01, y), xycoords=("axes fraction", "data"),
+                        va="center", ha="left", fontsize=9)
+            extra = b["gain"] or (f"cold: {b['cold_s']:.3g} s" if b["cold_s"] is not None
+                                  else "")
+            ax.annotate(extra, (1.09, y), xycoords=("axes fraction", "data"), va="center",
+                        ha="left", fontsize=9)
+        ax.set_yticks(ys)
+        ax.set_yticklabels([b["label"] for b in bars], fontsize=9)
+        for tick, b in zip(ax.get_yticklabels(), bars):
+            if b["kind"] == "optimal":
+                tick.set_fontweight("bold")
+        ax.set_ylim(-0.6, len(bars) - 0.4)
+        ax.set_xscale("log")
+        ax.grid(axis="x", which="major", alpha=0.4, zorder=0)
+        ax.grid(axis="x", which="minor", alpha=0.12, zorder=0)
+        ax.set_title(f"capabilities: {caps}", fontsize=10, loc="left", pad=3)
+    gains = any(b["gain"] for _, bars in panels for b in bars)
+    headers = [(1.01, "per round")]
+    if gains:
+        headers.append((1.09, "gain over the best TCP\n(its time to ε / the row's)"))
+    elif has["cold"]:
+        headers.append((1.09, "TCP's cold round"))
+    for x, text in headers:
+        axes[0][0].annotate(text, (x, 1.0), xycoords="axes fraction", va="bottom", ha="left",
+                            fontsize=8, color="dimgray")
+    ax = axes[-1][0]
+    ax.set_xlim(low / 1.6, high * 1.6)
+    narrow = high / low < 20  # then 1-2-3-5 ticks, else 1-2-5
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 3.0, 5.0) if narrow
+                                          else (1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("mean time per island-round, compute + sync, warm rounds (s, log scale)")
+    legend = dict(KIND_LEGEND)
+    if "optimal" not in kinds:
+        legend["baseline"] = "schedule"
+    if passive:
+        legend["tcp"] = "best TCP ring, warm rounds (it ran once, on the passive WAN)"
+    handles = [Patch(color=KIND_COLOURS[k], label=legend[k]) for k in
+               ("optimal", "baseline", "tcp", "colocated") if k in kinds]
+    handles.append((Patch(color="#bbbbbb"),
+                    Line2D([], [], color="white", marker="|", markersize=11, mew=2,
+                           linestyle="None")))
+    labels = [h.get_label() for h in handles[:-1]] + ["end of compute (the rest is sync)"]
+    if has["estimate"]:
+        handles.append(Line2D([], [], color="black", marker="|", markersize=12, mew=2.2,
+                              linestyle="None"))
+        labels.append("cost model: compute + estimated sync")
+    if has["cold"]:
+        handles.append(Line2D([], [], color="black", marker="D", markersize=6,
+                              markerfacecolor="white", linestyle="None"))
+        labels.append("TCP's cold first round (not in the bar)")
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=9, frameon=False,
+               bbox_to_anchor=(0.5, 0.0))
     config = summary.get("config") or {}
     shown = ["modelBytes", "rounds", "mtu"]
-    if config.get("baselineRounds") not in (None, config.get("rounds")):
+    if config.get("baselineRounds") not in (None, 0, config.get("rounds")):
         shown.insert(2, "baselineRounds")
     shown += [k for k in ("accessBandwidth", "wanBandwidth") if config.get(k)]  # "": the file's
     detail = ", ".join(f"{k}={config[k]}" for k in shown if k in config)
-    breakdown_figure(bars, "Round time breakdown (mean over islands and rounds)", path,
-                     detail, gain_text)
+    if "queue" in config:
+        detail += ", queue=" + (config["queue"] or "the topology file's")
+    if "optimal" in kinds:
+        title = "Round time per capability set: the optimiser's schedule against the baselines"
+    else:
+        title = "Round time per capability set and schedule"
+    fig.suptitle(f"{title}\n{detail}", fontsize=11)
+    bottom = (0.6 + 0.2 * math.ceil(len(labels) / 3)) / height
+    fig.subplots_adjust(left=0.2, right=0.8, top=1 - 0.75 / height, bottom=bottom,
+                        hspace=0.45 * len(panels) / max(1, sum(sizes)) * 4)
+    save(fig, path)
 
 
 def plot_consensus(rows, path):
@@ -337,9 +574,8 @@ def label_direction(code, cities):
     return (dx / norm, dy / norm)
 
 
-def plot_link_map(rows, cities, links, topo_path, path):
-    import matplotlib.pyplot as plt
-    from matplotlib import cm, colors
+def link_panels(rows):
+    """{(capabilities, schedule): {(city, city): utilisation of the busier direction}}."""
     panels = {}
     for row in rows:
         util = to_number(row.get("utilisation"))
@@ -353,12 +589,44 @@ def plot_link_map(rows, cities, links, topo_path, path):
         panel[pair] = max(panel.get(pair, 0.0), util)  # the busier direction
     if not panels:
         raise InputError("links.csv has no rows with from, to and utilisation")
-    keys = list(panels)
-    ncols = 1 if len(keys) == 1 else 2
+    return panels
+
+
+def main_map_keys(panels, summary):
+    """The maps of link-utilisation.png: per capability set, the optimiser's schedule (the
+    schedule asked for, config.schedule, when it was not optimal; else the set's first).
+    Sets whose only runs are TCP rings (the passive WAN of --baselineTransports=tcp when
+    --capabilities named another set) and the colocated reference get no map, unless
+    nothing else is there."""
+    wanted = (summary.get("config") or {}).get("schedule") or "optimal"
+    tcp = {(e.get("capabilities", ""), e.get("schedule", "")) for e in
+           summary.get("results") or [] if isinstance(e, dict) and is_tcp(e)}
+    candidates = [k for k in panels if k[0] != "colocated" and k not in tcp] or \
+        [k for k in panels if k[0] != "colocated"] or list(panels)
+    chosen = {}
+    for caps, schedule in candidates:
+        if schedule in ("optimal", wanted) and chosen.get(caps, ("", ""))[1] != "optimal":
+            chosen[caps] = (caps, schedule)
+    for caps, schedule in candidates:  # a set without either: its first schedule
+        chosen.setdefault(caps, (caps, schedule))
+    return list(chosen.values())
+
+
+def plot_link_map(panels, keys, cities, links, topo_path, path, ncols, panel_in, title,
+                  max_px=None):
+    """One map per key of panels, ncols per row, each panel_in (width, height) inches; the
+    colour and width scale is shared by the maps of the figure. max_px: (width, height) the
+    saved image must not exceed (the figure is shrunk to fit)."""
+    import matplotlib.pyplot as plt
+    from matplotlib import cm, colors
+    ncols = min(ncols, len(keys))
     nrows = math.ceil(len(keys) / ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(7.5 * ncols, 4.2 * nrows + 0.8),
-                             squeeze=False)
-    vmax = max(1e-9, max(u for p in panels.values() for u in p.values()))
+    width, height = panel_in[0] * ncols + 1.6, panel_in[1] * nrows + 1.3
+    if max_px:
+        scale = min(1.0, (max_px[0] / DPI - 0.2) / width, (max_px[1] / DPI - 0.2) / height)
+        width, height = width * scale, height * scale
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False)
+    vmax = max(1e-9, max(u for k in keys for u in panels[k].values()))
     norm = colors.Normalize(vmin=0.0, vmax=vmax)  # the busiest link gets the widest line
     cmap = plt.get_cmap("plasma_r")
     crosses = False
@@ -375,17 +643,17 @@ def plot_link_map(rows, cities, links, topo_path, path):
                 if util is None:
                     ax.plot(xs, ys, color="lightgray", linestyle="--", linewidth=1.0, zorder=1)
                 else:
-                    width = MIN_LINK_WIDTH_PT + (MAX_LINK_WIDTH_PT - MIN_LINK_WIDTH_PT) * \
+                    line = MIN_LINK_WIDTH_PT + (MAX_LINK_WIDTH_PT - MIN_LINK_WIDTH_PT) * \
                         min(1.0, util / norm.vmax)
-                    ax.plot(xs, ys, color=cmap(norm(util)), linewidth=width,
+                    ax.plot(xs, ys, color=cmap(norm(util)), linewidth=line,
                             solid_capstyle="round", zorder=2)
         lons = [c[0] for c in cities.values()]
         lats = [c[1] for c in cities.values()]
-        ax.scatter(lons, lats, s=40, color="black", zorder=3)
+        ax.scatter(lons, lats, s=30, color="black", zorder=3)
         for code, (lon, lat, _) in cities.items():
             dx, dy = label_direction(code, cities)
             ax.annotate(code, (lon, lat), xytext=(LABEL_OFFSET_PT * dx, LABEL_OFFSET_PT * dy),
-                        textcoords="offset points", fontsize=9, fontweight="bold", zorder=4,
+                        textcoords="offset points", fontsize=8, fontweight="bold", zorder=4,
                         ha="left" if dx > 0.3 else ("right" if dx < -0.3 else "center"),
                         va="bottom" if dy > 0.3 else ("top" if dy < -0.3 else "center"),
                         bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.8))
@@ -394,8 +662,12 @@ def plot_link_map(rows, cities, links, topo_path, path):
         else:
             ax.set_xlim(min(lons) - 15, max(lons) + 15)
         ax.set_ylim(max(-90, min(lats) - 12), min(90, max(lats) + 12))
-        ax.set_xlabel("longitude (°)")
-        ax.set_ylabel("latitude (°)")
+        # Degrees on the outer panels only: the maps share their extent.
+        if index // ncols == nrows - 1 or index + ncols >= len(keys):
+            ax.set_xlabel("longitude (°)", fontsize=9)
+        if index % ncols == 0:
+            ax.set_ylabel("latitude (°)", fontsize=9)
+        ax.tick_params(labelsize=8)
         ax.set_title(f"capabilities / schedule: {key_label(key)}", fontsize=10)
         ax.grid(alpha=0.3)
     for index in range(len(keys), nrows * ncols):
@@ -405,13 +677,15 @@ def plot_link_map(rows, cities, links, topo_path, path):
                       linewidth=MIN_LINK_WIDTH_PT + (MAX_LINK_WIDTH_PT - MIN_LINK_WIDTH_PT) * f,
                       label=f"utilisation {f * norm.vmax:.2g}") for f in (0.25, 0.5, 1.0)]
     handles.append(Line2D([], [], color="lightgray", linestyle="--", label="no traffic recorded"))
-    # Below the figure (bbox_inches="tight" grows the image), clear of the axis labels.
-    fig.legend(handles=handles, loc="upper center", ncol=len(handles), frameon=False,
-               bbox_to_anchor=(0.5, 0.0))
-    fig.subplots_adjust(hspace=0.4)  # room for each row's x label above the next row's title
-    fig.colorbar(cm.ScalarMappable(norm=norm, cmap=cmap), ax=axes.ravel().tolist(),
-                 label="link utilisation, busier direction (fraction of rate)", shrink=0.8)
-    fig.suptitle(f"WAN link utilisation ({os.path.basename(topo_path)})")
+    fig.subplots_adjust(left=0.9 / width, right=1 - 1.5 / width, top=1 - 0.75 / height,
+                        bottom=0.95 / height, hspace=0.35, wspace=0.12)
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False,
+               bbox_to_anchor=(0.5, 0.0), fontsize=9)
+    cax = fig.add_axes([1 - 1.2 / width, 0.95 / height + 0.05, 0.15 / width,
+                        1 - (0.75 + 0.95) / height - 0.1])
+    fig.colorbar(cm.ScalarMappable(norm=norm, cmap=cmap), cax=cax,
+                 label="link utilisation, busier direction\n(fraction of rate)")
+    fig.suptitle(f"{title} ({os.path.basename(topo_path)})", fontsize=11)
     save(fig, path)
 
 
@@ -567,6 +841,128 @@ def plot_sweep_breakdown(args):
     breakdown_figure(bars, "Round time breakdown per capability set and schedule", out, note)
 
 
+# ---------------------------------------------------------------------------------------------
+# Buffer sensitivity (tools/buffer-sensitivity.py)
+# ---------------------------------------------------------------------------------------------
+
+SENSITIVITY_COLUMNS = ["capabilities", "modelBytes", "queue", "optimal_s", "best_tcp",
+                       "tcp_s", "tcp_cold_s", "gain"]
+
+
+def sweep_grid(results_path):
+    """The spec.json beside a sweep's results.csv (its grid gives the order of the values)."""
+    spec_path = os.path.join(os.path.dirname(os.path.abspath(results_path)), "spec.json")
+    return read_json(spec_path) if os.path.isfile(spec_path) else {}
+
+
+def sensitivity_rows(results_path):
+    """One dict per done point of a buffer-sensitivity sweep (keys SENSITIVITY_COLUMNS):
+    the point's queue, capability set and model size; the optimiser's mean round time; the
+    best TCP ring (best_tcp) with its warm mean round time and cold first round; and the
+    optimiser's gain over it (gain_over.tcp: the best TCP's time to epsilon over the
+    optimiser's). Read from each point's output/summary.json (results.csv has no objects).
+    Rows in the spec's grid order: capability set, model size, then queue."""
+    rows, columns = read_csv(results_path, ("point", "queue", "capabilities", "modelBytes"))
+    if not rows:
+        raise InputError(f"{results_path}: no rows (did the sweep finish any point?)")
+    folder = os.path.dirname(os.path.abspath(results_path))
+    grid = (sweep_grid(results_path).get("grid") or {})
+    caps_col = capability_column(columns)
+    sched_col = "result_schedule" if "result_schedule" in columns else "schedule"
+    out, summaries = [], {}
+    for row in rows:
+        if row.get(sched_col) != "optimal" or row.get("transport") == "tcp":
+            continue
+        point, caps = row["point"], row.get(caps_col, "")
+        path = os.path.join(folder, "points", point, "output", "summary.json")
+        if point not in summaries:
+            summaries[point] = [e for e in read_json(path).get("results") or []
+                                if isinstance(e, dict)]
+        entries = summaries[point]
+        optimal = [e for e in entries if e.get("schedule") == "optimal" and not is_tcp(e) and
+                   e.get("capabilities") == caps]
+        if not optimal:
+            raise InputError(f"{path}: no optimal result for capabilities {caps}")
+        entry = optimal[0]
+        gain = (entry.get("gain_over") or {}).get("tcp")
+        label = (entry.get("gain_over_label") or {}).get("tcp")
+        tcp = [e for e in entries if is_tcp(e) and (label is None or e.get("schedule") == label)]
+        best = ([e for e in tcp if e.get("best_tcp") is True] or tcp or [None])[0]
+        if not is_number(gain) or best is None:
+            raise InputError(f"{path}: the optimal result has no gain_over.tcp (was the point "
+                             f"run with --baselineTransports=tcp?)")
+        out.append({"capabilities": caps, "modelBytes": row["modelBytes"],
+                    "queue": row["queue"], "optimal_s": entry.get("mean_round_s"),
+                    "best_tcp": best.get("schedule", label), "tcp_s": best.get("mean_round_s"),
+                    "tcp_cold_s": best.get("first_round_s"), "gain": gain})
+    if not out:
+        raise InputError(f"{results_path}: no rows of the optimal schedule")
+
+    def order(name, value):
+        values = [flag_text(v) for v in grid.get(name) or []]
+        return (values.index(value), "") if value in values else (len(values), value)
+    out.sort(key=lambda r: (order("capabilities", r["capabilities"]),
+                            order("modelBytes", r["modelBytes"]), order("queue", r["queue"])))
+    return out
+
+
+def flag_text(value):
+    """A spec value as the command line has it (as sweep.py writes it): 1e9 -> 1000000000."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def plot_buffer_sensitivity(args):
+    """The optimiser's gain over the best TCP ring against --queue, one line per capability
+    set and model size."""
+    rows = sensitivity_rows(args.results)
+    grid = sweep_grid(args.results).get("grid") or {}
+    queues = [flag_text(v) for v in grid.get("queue") or []]
+    queues += [q for q in dict.fromkeys(r["queue"] for r in rows) if q not in queues]
+    queues = [q for q in queues if any(r["queue"] == q for r in rows)]
+    lines = {}
+    for r in rows:
+        lines.setdefault((r["capabilities"], r["modelBytes"]), []).append(
+            (queues.index(r["queue"]), r["gain"]))
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import EngFormatter
+    fig, ax = plt.subplots(figsize=(8.5, 5.0))
+    sizes = list(dict.fromkeys(k[1] for k in lines))
+    for (caps, size), pts in lines.items():
+        pts.sort()
+        style = sizes.index(size)
+        bytes_text = EngFormatter(unit="B", sep=" ")(to_number(size)) \
+            if to_number(size) is not None else size
+        ax.plot([p[0] for p in pts], [p[1] for p in pts],
+                color=CAPABILITY_COLOURS.get(caps, "black"),
+                linestyle=LINE_STYLES[style % len(LINE_STYLES)],
+                marker=MARKERS[style % len(MARKERS)], markersize=6,
+                label=f"{caps}, model {bytes_text}")
+    gains = [r["gain"] for r in rows]
+    if min(gains) > 0 and max(gains) / min(gains) >= 10:
+        ax.set_yscale("log")
+        from matplotlib.ticker import FuncFormatter
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.axhline(1.0, color="gray", linewidth=1, linestyle=":", zorder=0)
+    ax.set_xticks(range(len(queues)))
+    ax.set_xticklabels([q + (" (one bandwidth-delay\nproduct per link)" if q == "bdp" else "")
+                        for q in queues])
+    ax.set_xlabel("router and link queue buffer, --queue (time at line rate, or bdp)")
+    ax.set_ylabel("gain over the best TCP ring (x, time to ε)")
+    sweep_name = os.path.basename(os.path.dirname(os.path.abspath(args.results)))
+    ax.set_title(f"The optimiser's gain over the best TCP ring against router buffers\n"
+                 f"(sweep {sweep_name}; dotted: as fast as TCP)", fontsize=11)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(title="capabilities, model size", loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              fontsize=9)
+    out = args.out or os.path.join(os.path.dirname(os.path.abspath(args.results)),
+                                   "buffer-sensitivity.png")
+    save(fig, out)
+
+
 def plot_experiment(args):
     folder = args.dir
     if not os.path.isdir(folder):
@@ -593,7 +989,21 @@ def plot_experiment(args):
     else:
         print(f"plot: no {consensus_path} (virtual payload mode): no consensus.png",
               file=sys.stderr)
-    plot_link_map(links, cities, topo_links, topo_path, os.path.join(out, "link-utilisation.png"))
+    panels = link_panels(links)
+    keys = main_map_keys(panels, summary)
+    schedules = sorted({k[1] for k in keys})
+    what = "the optimiser's schedule" if schedules == ["optimal"] else \
+        "schedule " + ", ".join(schedules)
+    plot_link_map(panels, keys, cities, topo_links, topo_path,
+                  os.path.join(out, "link-utilisation.png"), 2, (6.2, 3.4),
+                  f"WAN link utilisation of {what}, per capability set", MAX_FIGURE_PX)
+    # Every other schedule's map (baselines, TCP rings), for a closer look; not the
+    # colocated reference, which has no WAN.
+    others = [k for k in panels if k not in keys and k[0] != "colocated"]
+    if others:
+        plot_link_map(panels, others, cities, topo_links, topo_path,
+                      os.path.join(out, "link-utilisation-all.png"), 4, (4.6, 2.6),
+                      "WAN link utilisation of the other schedules", (1920, 4000))
 
 
 def import_matplotlib(argv):
@@ -642,6 +1052,11 @@ def parse_args(argv):
                      help="keep only rows with this value (repeatable)")
     brk.add_argument("--out", metavar="FILE",
                      help="PNG to write (default: sweep-round-breakdown.png beside results.csv)")
+    buf = sub.add_parser("buffer-sensitivity", help="gain over the best TCP against --queue "
+                         "(a tools/buffer-sensitivity.py sweep)")
+    buf.add_argument("results", help="the sweep's results.csv")
+    buf.add_argument("--out", metavar="FILE",
+                     help="PNG to write (default: buffer-sensitivity.png beside results.csv)")
     return parser.parse_args(argv)
 
 
@@ -654,6 +1069,8 @@ def main(argv=None):
             plot_experiment(args)
         elif args.command == "sweep":
             plot_sweep(args)
+        elif args.command == "buffer-sensitivity":
+            plot_buffer_sensitivity(args)
         else:
             plot_sweep_breakdown(args)
     except InputError as e:

@@ -7,10 +7,12 @@ import csv
 import hashlib
 import importlib.util
 import json
+import math
 import os
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -23,6 +25,8 @@ SWEEP = os.path.join(TOOLS, "sweep.py")
 PLOT = os.path.join(TOOLS, "plot.py")
 FAKE = os.path.join(TOOLS, "fake-experiment.py")
 FIDELITY = os.path.join(TOOLS, "fidelity.py")
+BUFFER_SENSITIVITY = os.path.join(TOOLS, "buffer-sensitivity.py")
+BUFFER_SPEC = os.path.join(REPO, "examples", "sweeps", "buffer-sensitivity.json")
 FAKE_RELATIVE = "tools/fake-experiment.py"  # specs name examples relative to the repo root
 
 CAPS = ["none", "multicast", "fpga", "both"]
@@ -30,15 +34,45 @@ MODEL_BYTES = [1000000, 4000000]
 SCHEDULES = ["global", "optimal", "moshpit"]
 POINTS = len(CAPS) * len(MODEL_BYTES) * len(SCHEDULES)  # 24
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MAX_SCREEN_PX = (1600, 1000)  # round-breakdown.png and link-utilisation.png fit one screen
+TCP_VARIANTS = ["tcp-ring (TcpCubic x1)", "tcp-ring (TcpCubic x8)", "tcp-ring (TcpBbr x1)",
+                "tcp-ring (TcpBbr x8)"]
 WAIT_LIMIT_S = 120  # only a guard against a hung sweep; nothing asserts on time
 
 
 def spec_24(example=None, **extra):
     spec = {"name": "fake24", "example": example or FAKE_RELATIVE,
-            "fixed": {"rounds": 2, "payload": "real"},
+            "fixed": {"rounds": 2, "payload": "real", "baselines": "false",
+                      "colocated": "false"},
             "grid": {"capabilities": CAPS, "modelBytes": MODEL_BYTES, "schedule": SCHEDULES}}
     spec.update(extra)
     return spec
+
+
+def png_info(path):
+    """(width, height, panels) of a PNG written by plot.py: the size from its IHDR chunk, the
+    panels from its "wan-training panels" text chunk (a JSON list of {title, rows, legend})."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data.startswith(PNG_SIGNATURE), path
+    pos, size, panels = len(PNG_SIGNATURE), None, None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            size = struct.unpack(">II", body[:8])
+        elif kind == b"tEXt":
+            key, _, text = body.partition(b"\0")
+            if key == b"wan-training panels":
+                panels = json.loads(text.decode("latin-1"))
+        pos += 12 + length
+    return size[0], size[1], panels
+
+
+def best_tcp_of(entries):
+    """The fastest TCP ring to epsilon, found here without best_tcp or gain_over."""
+    return min((e for e in entries if e["transport"] == "tcp"),
+               key=lambda e: e["time_to_epsilon_s"])
 
 
 def expected_hash(params):
@@ -186,8 +220,9 @@ class SweepTest(ToolTestCase):
         # Parameter columns first (grid then fixed), then the summary's scalar fields; fields
         # named like a parameter are prefixed result_.
         header = list(rows[0])
-        self.assertEqual(header[:7], ["point", "capabilities", "modelBytes", "schedule",
-                                      "rounds", "payload", "exit_code"])
+        self.assertEqual(header[:9], ["point", "capabilities", "modelBytes", "schedule",
+                                      "rounds", "payload", "baselines", "colocated",
+                                      "exit_code"])
         for column in ("result_capabilities", "result_schedule", "mean_round_s",
                        "mean_sync_s", "rounds_to_epsilon"):
             self.assertIn(column, header)
@@ -198,7 +233,8 @@ class SweepTest(ToolTestCase):
         for row in rows:
             self.assertEqual(row["result_capabilities"], row["capabilities"])
             params = {"capabilities": row["capabilities"], "modelBytes": row["modelBytes"],
-                      "schedule": row["schedule"], "rounds": 2, "payload": "real"}
+                      "schedule": row["schedule"], "rounds": 2, "payload": "real",
+                      "baselines": "false", "colocated": "false"}
             self.assertEqual(row["point"], expected_hash(params))
             self.assertEqual(row["exit_code"], "0")
             self.assertEqual(self.marker(out, row["point"])["exit_code"], 0)
@@ -363,7 +399,7 @@ class SweepTest(ToolTestCase):
         self.assertEqual([line.split("\t")[0] for line in lines],
                          [str(i) for i in range(POINTS)])
         first = {"capabilities": "none", "modelBytes": 1000000, "schedule": "global",
-                 "rounds": 2, "payload": "real"}
+                 "rounds": 2, "payload": "real", "baselines": "false", "colocated": "false"}
         self.assertEqual(lines[0].split("\t")[1], expected_hash(first))
         self.assertIn("--capabilities=none --modelBytes=1000000 --schedule=global", lines[0])
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "sweep")))
@@ -648,7 +684,11 @@ class FidelityTest(ToolTestCase):
     def expected(self, out):
         """One row of HEADER per set: the simulated figures from rounds.csv (the exchange of
         a clique-round: its last sync end - its first sync start, over the clique-rounds every
-        member finished), the estimate and the bound from summary.json."""
+        member finished), the estimate and the bound from summary.json; a run's warm-up rounds
+        (summary.json's warmup_rounds) left out."""
+        with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+            summary = json.load(f)["results"]
+        warmups = {entry["capabilities"]: entry["warmup_rounds"] for entry in summary}
         with open(os.path.join(out, "rounds.csv"), newline="", encoding="utf-8") as f:
             table = list(csv.reader(f))
         col = {name: i for i, name in enumerate(table[0])}
@@ -656,6 +696,8 @@ class FidelityTest(ToolTestCase):
         for row in table[1:]:
             self.assertEqual(len(row), len(table[0]))
             key = row[col["capabilities"]]
+            if int(row[col["round"]]) < warmups[key]:
+                continue
             resends[key] = resends.get(key, 0) + int(row[col["retransmissions"]])
             window = windows.setdefault((key, row[col["round"]], row[col["clique"]]),
                                         [len(row[col["members"]].split()), []])
@@ -668,8 +710,6 @@ class FidelityTest(ToolTestCase):
             if members > 1 and len(times) == members:
                 exchanges.setdefault(key, []).append(max(e for _, e in times) -
                                                      min(b for b, _ in times))
-        with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
-            summary = json.load(f)["results"]
         rows = []
         for entry in summary:
             key = entry["capabilities"]
@@ -813,6 +853,182 @@ class FidelityTest(ToolTestCase):
                          [t for t in module.TRANSPORTS for _ in CAPS])  # 4 sets per transport
         for transport, line in zip(module.TRANSPORTS, after[1:]):
             self.assertTrue(line.startswith(f"{transport}: largest |sim/est-1| "), after)
+
+
+class FakeExperimentTest(ToolTestCase):
+    """The stand-in writes the lead's format: TCP rings once on the passive WAN, warm rounds,
+    gains over the best TCP ring, --queue."""
+
+    def run_fake(self, *flags, name="exp"):
+        out = os.path.join(self.tmp, name)
+        proc = subprocess.run([sys.executable, FAKE, f"--output={out}", *flags],
+                              capture_output=True, text=True, env=self.env, cwd=REPO)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+            summary = json.load(f)
+        with open(os.path.join(out, "rounds.csv"), newline="", encoding="utf-8") as f:
+            rounds = list(csv.DictReader(f))
+        return summary, rounds
+
+    def test_tcp_once_on_the_passive_wan_with_warm_rounds_and_gains(self):
+        summary, rounds = self.run_fake("--capabilities=both", "--baselineTransports=tcp",
+                                        "--rounds=3", "--baselineRounds=3")
+        entries = summary["results"]
+        self.assertEqual([(e["capabilities"], e["schedule"], e["transport"]) for e in entries],
+                         [("both", s, "planned") for s in ("optimal", "global", "ring")] +
+                         [("none", v, "tcp") for v in TCP_VARIANTS] +
+                         [("colocated", "ring", "planned")])
+        self.assertEqual(summary["config"]["queue"], "50ms")
+        best = best_tcp_of(entries)
+        self.assertEqual([e["schedule"] for e in entries if e.get("best_tcp") is True],
+                         [best["schedule"]])
+        for entry in entries:
+            # Round times from rounds.csv: last sync end - first compute start of each round.
+            times = {}
+            for row in rounds:
+                if (row["capabilities"], row["schedule"]) == (entry["capabilities"],
+                                                              entry["schedule"]):
+                    span = times.setdefault(int(row["round"]), [math.inf, 0.0])
+                    span[0] = min(span[0], float(row["compute_start_s"]))
+                    span[1] = max(span[1], float(row["sync_end_s"]))
+            times = [end - start for _, (start, end) in sorted(times.items())]
+            # TCP runs its warm-up round in addition to the rounds asked for.
+            self.assertEqual(len(times), 3 + (entry["transport"] == "tcp"))
+            if entry["transport"] == "tcp":
+                self.assertIn("best_tcp", entry)
+                self.assertEqual(entry["warmup_rounds"], 1)
+                self.assertAlmostEqual(entry["first_round_s"], times[0], places=6)
+                self.assertGreater(times[0], max(times[1:]))  # the cold round is the slowest
+                self.assertAlmostEqual(entry["mean_round_s"], sum(times[1:]) / 3, places=6)
+                self.assertEqual(entry["gain_over"], {})
+            else:
+                self.assertNotIn("best_tcp", entry)
+                self.assertEqual((entry["warmup_rounds"], entry["first_round_s"]), (0, None))
+                self.assertAlmostEqual(entry["mean_round_s"], sum(times) / 3, places=6)
+                self.assertEqual(entry["gain_over"], {
+                    "tcp": best["time_to_epsilon_s"] / entry["time_to_epsilon_s"]})
+                self.assertEqual(entry["gain_over_label"], {"tcp": best["schedule"]})
+            self.assertAlmostEqual(entry["time_to_epsilon_s"],
+                                   entry["rounds_to_epsilon"] * entry["mean_round_s"])
+
+    def test_queue_slows_tcp_and_is_checked(self):
+        tcp = {}
+        for queue in ("1ms", "bdp", "100p", "12MB", ""):
+            summary, _ = self.run_fake("--capabilities=none", "--baselineTransports=tcp",
+                                       f"--queue={queue}", name=f"q{queue}")
+            self.assertEqual(summary["config"]["queue"], queue)
+            tcp[queue] = {e["schedule"]: e["mean_round_s"] for e in summary["results"]
+                          if e["transport"] == "tcp"}
+        for variant in TCP_VARIANTS:
+            self.assertGreater(tcp["1ms"][variant], tcp["bdp"][variant], variant)
+        proc = subprocess.run([sys.executable, FAKE, f"--output={self.tmp}/bad", "--queue=lots"],
+                              capture_output=True, text=True, env=self.env, cwd=REPO)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("--queue=lots: expected", proc.stderr)
+
+
+@unittest.skipUnless(matplotlib_available(), "matplotlib is not installed")
+class BufferSensitivityTest(ToolTestCase):
+    """tools/buffer-sensitivity.py: the shipped spec through sweep.py with the fake example,
+    its Markdown table against numbers this test reads from each point's summary.json."""
+
+    def run_script(self, *args):
+        return subprocess.run([sys.executable, BUFFER_SENSITIVITY, *args], capture_output=True,
+                              text=True, env=self.env, cwd=self.tmp, timeout=WAIT_LIMIT_S)
+
+    def expected_rows(self, out):
+        """The table's rows, from the points' parameters and summary.json: the optimal entry
+        of the point's set; the TCP ring with the smallest time to epsilon; the ratio."""
+        with open(BUFFER_SPEC, encoding="utf-8") as f:
+            grid = json.load(f)["grid"]
+        rows = []
+        for point in os.listdir(os.path.join(out, "points")):
+            folder = os.path.join(out, "points", point)
+            with open(os.path.join(folder, "sweep-params.json"), encoding="utf-8") as f:
+                params = json.load(f)
+            with open(os.path.join(folder, "output", "summary.json"), encoding="utf-8") as f:
+                entries = json.load(f)["results"]
+            optimal, = [e for e in entries if e["schedule"] == "optimal" and
+                        e["capabilities"] == params["capabilities"]]
+            best = best_tcp_of(entries)
+            gain = best["time_to_epsilon_s"] / optimal["time_to_epsilon_s"]
+            rows.append([params["capabilities"], params["modelBytes"], params["queue"],
+                         f"{optimal['mean_round_s']:.3f}", best["schedule"],
+                         f"{best['mean_round_s']:.3f}", f"{best['first_round_s']:.3f}",
+                         f"{gain:.1f}x"])
+        rows.sort(key=lambda r: (grid["capabilities"].index(r[0]),
+                                 [str(m) for m in grid["modelBytes"]].index(r[1]),
+                                 grid["queue"].index(r[2])))
+        return rows
+
+    def table(self, text):
+        lines = [line for line in text.splitlines() if line.startswith("|")]
+        self.assertRegex(lines[1], r"^\|[-:|]+\|$")
+        return [[c.strip() for c in line.strip("|").split("|")] for line in lines[:1] + lines[2:]]
+
+    def test_spec_is_the_documented_grid(self):
+        spec = importlib.util.spec_from_file_location("sweep", SWEEP)
+        sweep = importlib.util.module_from_spec(spec)
+        sys.path.insert(0, TOOLS)  # sweep.py imports results_dir
+        try:
+            spec.loader.exec_module(sweep)
+        finally:
+            sys.path.remove(TOOLS)
+        sample = sweep.load_spec(BUFFER_SPEC)
+        self.assertEqual(sample["grid"], {"queue": ["1ms", "10ms", "50ms", "bdp"],
+                                          "capabilities": ["none", "both"],
+                                          "modelBytes": [100000000, 1000000000]})
+        fixed = {k: sweep.flag_value(v) for k, v in sample["fixed"].items()}
+        for flag, value in (("schedule", "optimal"), ("baselineTransports", "tcp"),
+                            ("mtu", "64000"), ("rounds", "2"), ("baselineRounds", "2")):
+            self.assertEqual(fixed[flag], value, flag)
+        self.assertEqual(len(sweep.expand(sample)), 16)
+
+    def test_table_and_figure_from_the_fake(self):
+        out = os.path.join(self.tmp, "bs")
+        proc = self.run_script("--example", self.example, "--out", out, "-j", "2")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(out, "buffer-sensitivity.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertEqual(proc.stdout, text)  # printed and written
+        cells = self.table(text)
+        self.assertEqual(cells[0], ["capabilities", "model (bytes)", "queue",
+                                    "optimal (s/round)", "best TCP ring", "TCP (s/round, warm)",
+                                    "TCP cold round (s)", "gain over best TCP"])
+        expected = self.expected_rows(out)
+        self.assertEqual(len(expected), 16)
+        self.assertEqual(cells[1:], expected)
+        # The fake's TCP suffers from small buffers: the gain falls from 1ms to bdp.
+        for caps in ("none", "both"):
+            for size in ("100000000", "1000000000"):
+                gains = [float(r[7][:-1]) for r in expected if r[:2] == [caps, size]]
+                self.assertGreater(gains[0], gains[-1], (caps, size))
+        width, height, panels = png_info(os.path.join(out, "buffer-sensitivity.png"))
+        self.assertLessEqual(width, MAX_SCREEN_PX[0])
+        self.assertLessEqual(height, MAX_SCREEN_PX[1])
+        self.assertEqual(len(panels), 1)
+        self.assertEqual(panels[0]["legend"], ["none, model 100 MB", "none, model 1 GB",
+                                               "both, model 100 MB", "both, model 1 GB"])
+        # Again from the folder alone: the same table, nothing run.
+        runs = len(self.runs())
+        os.remove(os.path.join(out, "buffer-sensitivity.png"))
+        proc = self.run_script("--table-only", "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout, text)
+        self.assertTrue(os.path.isfile(os.path.join(out, "buffer-sensitivity.png")))
+        self.assertEqual(len(self.runs()), runs)
+
+    def test_bad_spec_makes_no_folder(self):
+        spec = os.path.join(self.tmp, "spec.json")
+        with open(BUFFER_SPEC, encoding="utf-8") as f:
+            data = json.load(f)
+        data["grid"]["queu"] = data["grid"].pop("queue")
+        with open(spec, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        proc = self.run_script("--spec", spec, "--example", self.example)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("--queu is not a flag", proc.stderr)
+        self.assertFalse(os.path.exists(self.results_root))
 
 
 REAL_EXAMPLE = find_example()
@@ -973,6 +1189,57 @@ class PlotTest(ToolTestCase):
         proc = self.plot("sweep", os.path.join(self.tmp, "results.csv"), "--x", "a", "--y", "b")
         self.assertEqual(proc.returncode, 1)
         self.assertIn("results.csv: file not found", proc.stderr)
+
+    def test_main_command_figures_fit_one_screen(self):
+        # The main command's shape: all four sets, the optimiser with the global and ring
+        # baselines, the TCP ring once on the passive WAN as four variants, colocated.
+        out = os.path.join(self.tmp, "exp")
+        self.run_fake(out, "--capabilities=all", "--baselineTransports=tcp",
+                      "--baselineRounds=2", "--modelBytes=1000000000", "--mtu=64000")
+        with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+            entries = json.load(f)["results"]
+        best = best_tcp_of(entries)["schedule"]
+        figures = os.path.join(self.tmp, "figures")
+        proc = self.plot("experiment", out, "--out", figures)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        # round-breakdown.png: one panel per set, each with the optimiser, the two baselines,
+        # the best TCP ring only (named by its variant) and the colocated reference.
+        width, height, panels = png_info(os.path.join(figures, "round-breakdown.png"))
+        self.assertLessEqual(width, MAX_SCREEN_PX[0], "round-breakdown.png")
+        self.assertLessEqual(height, MAX_SCREEN_PX[1], "round-breakdown.png")
+        self.assertEqual([p["title"] for p in panels], [f"capabilities: {c}" for c in CAPS])
+        for panel in panels:
+            self.assertEqual(panel["rows"], ["optimal", "global", "ring", f"{best}, best of 4",
+                                             "colocated / ring"], panel["title"])
+        # link-utilisation.png: the optimiser's map of each set, on one page.
+        width, height, panels = png_info(os.path.join(figures, "link-utilisation.png"))
+        self.assertLessEqual(width, MAX_SCREEN_PX[0], "link-utilisation.png")
+        self.assertLessEqual(height, MAX_SCREEN_PX[1], "link-utilisation.png")
+        self.assertEqual([p["title"] for p in panels],
+                         [f"capabilities / schedule: {c} / optimal" for c in CAPS])
+        # link-utilisation-all.png: every other WAN run (not the colocated reference).
+        _, _, panels = png_info(os.path.join(figures, "link-utilisation-all.png"))
+        self.assertEqual(sorted(p["title"] for p in panels),
+                         sorted([f"capabilities / schedule: {c} / {s}" for c in CAPS
+                                 for s in ("global", "ring")] +
+                                [f"capabilities / schedule: none / {v}" for v in TCP_VARIANTS]))
+
+    def test_one_set_with_tcp_on_the_passive_wan(self):
+        # --capabilities=both: the TCP rings still run on none, which gets no panel or map of
+        # its own; the best one is compared in the both panel.
+        out = os.path.join(self.tmp, "exp")
+        self.run_fake(out, "--capabilities=both", "--baselineTransports=tcp", "--queue=1ms")
+        with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+            best = best_tcp_of(json.load(f)["results"])["schedule"]
+        proc = self.plot("experiment", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        _, _, panels = png_info(os.path.join(out, "round-breakdown.png"))
+        self.assertEqual([(p["title"], p["rows"]) for p in panels],
+                         [("capabilities: both", ["optimal", "global", "ring",
+                                                  f"{best}, best of 4", "colocated / ring"])])
+        _, _, panels = png_info(os.path.join(out, "link-utilisation.png"))
+        self.assertEqual([p["title"] for p in panels],
+                         ["capabilities / schedule: both / optimal"])
 
     def test_sweep_figures(self):
         out = os.path.join(self.tmp, "sweep")

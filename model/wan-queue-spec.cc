@@ -1,0 +1,153 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-queue-spec.h"
+
+#include "wan-input-error.h"
+#include "wan-units.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** \param text any text \param suffix a suffix \return true if \p text ends with \p suffix */
+bool
+EndsWith(const std::string& text, const std::string& suffix)
+{
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/** The spec text of one bandwidth-delay product. */
+const char BDP_TEXT[] = "bdp";
+
+} // namespace
+
+const char WanQueueSpec::DEFAULT[] = "50ms";
+
+WanQueueSpec::WanQueueSpec()
+    : WanQueueSpec(Parse(DEFAULT, "WanQueueSpec::DEFAULT"))
+{
+}
+
+WanQueueSpec::WanQueueSpec(Kind kind, double value, std::string text)
+    : m_kind(kind),
+      m_value(value),
+      m_text(std::move(text))
+{
+}
+
+WanQueueSpec
+WanQueueSpec::Parse(const std::string& text, const std::string& what)
+{
+    if (text == BDP_TEXT)
+    {
+        return WanQueueSpec(BDP, 1, text);
+    }
+    // "packets" ends in 's' like the delay units: packets first.
+    if (EndsWith(text, "p") || EndsWith(text, "packets"))
+    {
+        return WanQueueSpec(PACKETS, WanUnits::ParsePackets(text, what), text);
+    }
+    if (EndsWith(text, "B"))
+    {
+        return WanQueueSpec(BYTES, WanUnits::ParseBytes(text, what), text);
+    }
+    if (EndsWith(text, "s"))
+    {
+        const double seconds = WanUnits::ParseDelay(text, what);
+        if (!(seconds > 0))
+        {
+            throw WanInputError(what + ": \"" + text + "\": a queue of no time holds nothing");
+        }
+        return WanQueueSpec(TIME, seconds, text);
+    }
+    throw WanInputError(what + ": \"" + text +
+                        "\": expected packets (100p), bytes (125MB), a time at the link's rate "
+                        "(50ms) or bdp (one bandwidth-delay product)");
+}
+
+WanQueueSpec
+WanQueueSpec::Packets(uint32_t packets)
+{
+    return Parse(std::to_string(packets) + "p", "WanQueueSpec::Packets");
+}
+
+WanQueueSpec
+WanQueueSpec::Bytes(uint32_t bytes)
+{
+    return Parse(std::to_string(bytes) + "B", "WanQueueSpec::Bytes");
+}
+
+WanQueueSpec::Kind
+WanQueueSpec::GetKind() const
+{
+    return m_kind;
+}
+
+double
+WanQueueSpec::GetValue() const
+{
+    return m_value;
+}
+
+const std::string&
+WanQueueSpec::ToString() const
+{
+    return m_text;
+}
+
+std::string
+WanQueueSpec::Describe() const
+{
+    switch (m_kind)
+    {
+    case TIME:
+        return m_text + " at the link's rate";
+    case BDP:
+        return "one bandwidth-delay product (the link's rate times the longest round trip "
+               "routed over it)";
+    default:
+        return m_text;
+    }
+}
+
+uint64_t
+WanQueueSpec::Resolve(double bps, double roundTrip, uint32_t mtu) const
+{
+    double bytes = m_value;
+    switch (m_kind)
+    {
+    case PACKETS:
+        return static_cast<uint64_t>(m_value);
+    case BYTES:
+        break;
+    case TIME:
+        bytes = std::ceil(bps * m_value / 8);
+        break;
+    case BDP:
+        bytes = std::ceil(bps * roundTrip / 8);
+        break;
+    }
+    return static_cast<uint64_t>(std::min(std::max(bytes, double(mtu)), WanUnits::MAX_COUNT));
+}
+
+bool
+WanQueueSpec::operator==(const WanQueueSpec& other) const
+{
+    return m_kind == other.m_kind && m_value == other.m_value;
+}
+
+bool
+WanQueueSpec::operator!=(const WanQueueSpec& other) const
+{
+    return !(*this == other);
+}
+
+} // namespace ns3
