@@ -41,11 +41,12 @@ struct TrainingRoundConfig;
  * send and receive buffers are sized to the path's bandwidth-delay product (the narrowest link
  * on the path times the round trip, BdpFactor times that) unless BufferBytes says otherwise,
  * never below TcpSocket's default SndBufSize nor two messages; segments fill the access link's
- * MTU after IPv4 and the largest TCP header (never fragmented). Two of ns-3's TCP defaults that
- * no real stack has are replaced per connection (doc/training.rst, "The tcp transport"):
- * MaxPacingRate caps pacing at the island's access rate instead of ns-3's 4 Gbit/s, and
- * CheckAppLimited lets the socket see an application-limited connection before each message,
- * as Linux does.
+ * MTU after IPv4 and the largest TCP header (never fragmented). Three of ns-3's TCP defaults
+ * that no real stack has are replaced per connection (doc/training.rst, "The tcp transport"):
+ * MaxPacingRate caps pacing at the island's access rate instead of ns-3's 4 Gbit/s,
+ * DelAckCount 1 acknowledges every segment (as Linux does in slow start and after idle time),
+ * and CheckAppLimited lets the socket see an application-limited connection before each
+ * message, as Linux does.
  *
  * Messages: each is a GradientHeader and its payload (virtual or real int32), written whole;
  * the receiver cuts the byte stream at the sizes the headers announce
@@ -194,6 +195,7 @@ class TcpTransport : public Object
     Time m_heartbeatInterval; //!< idle heartbeat and check period
     Time m_peerTimeout;       //!< silence before lost
     DataRate m_maxPacingRate; //!< 0: the access rate
+    uint32_t m_delAckCount;   //!< 0: TcpSocket's default
     bool m_checkAppLimited;   //!< empty write before each message
 
     // State
