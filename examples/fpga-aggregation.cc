@@ -52,6 +52,10 @@ const uint32_t MAX_CHUNK_ELEMENTS = 2000; //!< one chunk's payload within a 9000
 const uint32_t MAX_CHUNKS = 1000000;      //!< chunks per sender (reference sums are in memory)
 const double ACCESS_BPS = 10e9;           //!< ACCESS_RATE in bit/s, for pacing
 const uint32_t PACKET_OVERHEAD = 20 + 8;  //!< IPv4 + UDP header bytes, for pacing
+const double ROUND_TRIP_S = 4e-3;         //!< sender to receiver and back: four access delays
+const uint32_t QUEUE_FLOOR_BYTES = 9000;  //!< a resolved queue holds one whole chunk packet
+/** Queues without --queue: room for the whole incast, so that only aggregation differs. */
+const char* const UNBOUNDED_QUEUE = "100000p";
 
 /** What one configuration measured. */
 struct Result
@@ -76,11 +80,12 @@ class Scenario
      * \param k senders \param chunks chunks per sender \param elements int32 per chunk
      * \param real real payloads
      */
-    Scenario(uint32_t k, uint32_t chunks, uint32_t elements, bool real)
+    Scenario(uint32_t k, uint32_t chunks, uint32_t elements, bool real, std::string queue)
         : m_k(k),
           m_chunks(chunks),
           m_elements(elements),
-          m_real(real)
+          m_real(real),
+          m_queue(std::move(queue))
     {
     }
 
@@ -126,7 +131,7 @@ class Scenario
         PointToPointHelper access;
         access.SetDeviceAttribute("DataRate", StringValue(ACCESS_RATE));
         access.SetChannelAttribute("Delay", StringValue(ACCESS_DELAY));
-        access.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("100000p"));
+        access.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue(m_queue));
         Ipv4AddressHelper addresses;
         Ipv4StaticRoutingHelper routing;
         std::vector<Ipv4Address> senderAddresses;
@@ -151,7 +156,7 @@ class Scenario
             PointToPointHelper inBox;
             inBox.SetDeviceAttribute("DataRate", StringValue(INBOX_RATE));
             inBox.SetChannelAttribute("Delay", StringValue(INBOX_DELAY));
-            inBox.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("100000p"));
+            inBox.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue(m_queue));
             NetDeviceContainer box = inBox.Install(routerNode, fpgaNode);
             NetDeviceContainer link = access.Install(fpgaNode, receiver);
             m_fpga = CreateObject<FpgaAggregatorNetDevice>();
@@ -301,6 +306,7 @@ class Scenario
     uint32_t m_chunks;                        //!< chunks per sender
     uint32_t m_elements;                      //!< elements per chunk
     bool m_real;                              //!< real payloads
+    std::string m_queue;                      //!< every transmit queue's MaxSize
     Result m_result;                          //!< measurements of the current run
     Ptr<FpgaAggregatorNetDevice> m_fpga;      //!< the FPGA, if any
     IslandBitmap m_members;                   //!< islands 0..k (k is the receiver)
@@ -341,7 +347,15 @@ Body(int argc, char** argv)
     const std::string output = cmd.PrepareOutput();
     const bool real = payload == "real";
 
-    Scenario scenario(k, chunks, elements, real);
+    // --queue at the access rate, with this network's round trip for "bdp".
+    std::string queue = UNBOUNDED_QUEUE;
+    if (!cmd.GetQueue().empty())
+    {
+        const WanQueueSpec spec = WanQueueSpec::Parse(cmd.GetQueue(), "--queue");
+        queue = std::to_string(spec.Resolve(ACCESS_BPS, ROUND_TRIP_S, QUEUE_FLOOR_BYTES)) +
+                (spec.GetKind() == WanQueueSpec::PACKETS ? "p" : "B");
+    }
+    Scenario scenario(k, chunks, elements, real, queue);
     const Result without = scenario.Run(false);
     const Result with = scenario.Run(true);
 

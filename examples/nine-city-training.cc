@@ -170,6 +170,7 @@ struct ExperimentConfig
     TypeId tcp;                                   //!< --tcp: the TCP congestion control
     uint32_t tcpBufferBytes{0};                   //!< --tcpBufferBytes (0: the path's BDP)
     uint32_t warmupRounds{0}; //!< first rounds left out of the figures (TCP: 1), run in addition
+    uint32_t tcpStreams{1};   //!< --tcpStreams: connections per peer
     std::chrono::steady_clock::time_point wallDeadline; //!< start + --maxWallTime
     std::vector<CrossTrafficFlow> crossTraffic;         //!< --crossTraffic's flows (WAN runs)
 };
@@ -464,6 +465,7 @@ RunExperiment(const WanTopology& topology,
     {
         helper.SetTcpAttribute("CongestionControl", TypeIdValue(config.tcp));
         helper.SetTcpAttribute("BufferBytes", UintegerValue(config.tcpBufferBytes));
+        helper.SetTcpAttribute("Streams", UintegerValue(config.tcpStreams));
     }
     if (config.real)
     {
@@ -684,6 +686,7 @@ RunJob(const ExperimentJob& job, const ExperimentConfig& config)
     if (job.tcpBaseline)
     {
         TcpTransport::LookupCongestionControl(job.tcpBaseline->congestion, jobConfig.tcp);
+        jobConfig.tcpStreams = job.tcpBaseline->streams;
     }
     const CliqueSchedule schedule = job.scheduleLabel == "optimal"
                                         ? OptimalSchedule(job.topology, jobConfig)
@@ -1000,11 +1003,17 @@ Main(int argc, char** argv)
                                "TcpCubic, TcpBbr, TcpNewReno",
                                config.tcp);
     flags.AddUnsigned("tcpBufferBytes",
-                      "with --transport=tcp: send and receive buffer of every connection, bytes "
-                      "(0: the path's bandwidth-delay product)",
+                      "with --transport=tcp: send and receive buffer per peer, bytes, shared by "
+                      "its --tcpStreams connections (0: the path's bandwidth-delay product)",
                       config.tcpBufferBytes,
                       0,
                       std::numeric_limits<uint32_t>::max());
+    flags.AddUnsigned("tcpStreams",
+                      "with --transport=tcp: TCP connections per peer, each message dealt to one "
+                      "of them in turn",
+                      config.tcpStreams,
+                      1,
+                      TcpTransport::MAX_STREAMS);
     const auto start = std::chrono::steady_clock::now();
     cmd.Parse(argc, argv);
     WanMpi::Init(simulator);
@@ -1268,33 +1277,35 @@ Main(int argc, char** argv)
         WriteFile(output + "/cross-traffic.csv", crossTraffic.str());
     }
     nlohmann::json summary;
-    summary["config"] = {{"topology", cmd.GetTopologyPath()},
-                         {"capabilities", cmd.GetCapabilities()},
-                         {"seed", cmd.GetSeed()},
-                         {"output", output},
-                         {"schedule", config.schedule},
-                         {"modelBytes", config.modelBytes},
-                         {"rounds", config.rounds},
-                         {"computeTime", flags.GetText("computeTime")},
-                         {"payload", payload},
-                         {"lossRate", config.lossRate},
-                         {"wanBandwidth", flags.GetText("wanBandwidth")},
-                         {"accessBandwidth", flags.GetText("accessBandwidth")},
-                         {"epsilon", config.epsilon},
-                         {"cityCapabilities", cmd.GetCityCapabilities()},
-                         {"crossTraffic", cmd.GetCrossTrafficPath()},
-                         {"baselines", baselines},
-                         {"colocated", colocated},
-                         {"maxPeriod", config.maxPeriod},
-                         {"mtu", config.mtu},
-                         {"baselineRounds", baselineRounds},
-                         {"maxSimTime", flags.GetText("maxSimTime")},
-                         {"maxWallTime", flags.GetText("maxWallTime")},
-                         {"transport", config.transport},
-                         {"tcp", flags.GetText("tcp")},
-                         {"tcpBufferBytes", config.tcpBufferBytes},
-                         {"baselineTransports", baselineTransports},
-                         {"queue", cmd.GetQueue()}};
+    summary["config"] = {
+        {"topology", cmd.GetTopologyPath()},
+        {"capabilities", cmd.GetCapabilities()},
+        {"seed", cmd.GetSeed()},
+        {"output", output},
+        {"schedule", config.schedule},
+        {"modelBytes", config.modelBytes},
+        {"rounds", config.rounds},
+        {"computeTime", flags.GetText("computeTime")},
+        {"payload", payload},
+        {"lossRate", config.lossRate},
+        {"wanBandwidth", flags.GetText("wanBandwidth")},
+        {"accessBandwidth", flags.GetText("accessBandwidth")},
+        {"epsilon", config.epsilon},
+        {"cityCapabilities", cmd.GetCityCapabilities()},
+        {"crossTraffic", cmd.GetCrossTrafficPath()},
+        {"baselines", baselines},
+        {"colocated", colocated},
+        {"maxPeriod", config.maxPeriod},
+        {"mtu", config.mtu},
+        {"baselineRounds", baselineRounds},
+        {"maxSimTime", flags.GetText("maxSimTime")},
+        {"maxWallTime", flags.GetText("maxWallTime")},
+        {"transport", config.transport},
+        {"tcp", flags.GetText("tcp")},
+        {"tcpBufferBytes", config.tcpBufferBytes},
+        {"tcpStreams", config.tcpStreams},
+        {"baselineTransports", baselineTransports},
+        {"queue", cmd.GetQueue().empty() ? loaded.GetDefaultQueue().ToString() : cmd.GetQueue()}};
     summary["results"] = resultList;
     summary["exit_code"] = exitCode;
     WriteFile(output + "/summary.json", summary.dump(2) + "\n");

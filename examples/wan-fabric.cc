@@ -105,19 +105,25 @@ class FabricRun
     /**
      * \param topology the topology \param sender sending island \param sizes datagram payloads
      * \param mode multicast or unicast copies
+     * \param userQueue the topology's queues come from --queue (else sized for the burst)
      */
     FabricRun(const WanTopology& topology,
               uint32_t sender,
               const std::vector<uint32_t>& sizes,
-              Mode mode)
+              Mode mode,
+              bool userQueue)
         : m_sender(sender),
           m_sizes(sizes),
           m_mode(mode)
     {
         const uint32_t nIslands = topology.GetIslands().size();
-        // Every datagram of every copy may sit in the sender's access queue at once.
+        // Every datagram of every copy may sit in the sender's access queue at once: unless
+        // --queue says otherwise, queues hold them all (the analytic times assume no drop).
         const uint32_t queuePackets = sizes.size() * nIslands + QUEUE_SLACK;
-        m_helper.SetQueueSize(QueueSize(QueueSizeUnit::PACKETS, queuePackets));
+        if (!userQueue)
+        {
+            m_helper.SetQueueSize(QueueSize(QueueSizeUnit::PACKETS, queuePackets));
+        }
         m_helper.Install(topology);
         m_result.lastByte.assign(nIslands, -1.0);
         m_result.receivedBytes.assign(nIslands, 0);
@@ -388,7 +394,7 @@ Body(int argc, char** argv)
     std::vector<std::vector<double>> analytic;
     for (Mode mode : {Mode::MULTICAST, Mode::UNICAST})
     {
-        FabricRun run(topology, sender, sizes, mode);
+        FabricRun run(topology, sender, sizes, mode, !cmd.GetQueue().empty());
         const WanRouting& routing = run.GetHelper().GetRouting();
         const double inBoxBps =
             static_cast<double>(WanTopologyHelper::DEFAULT_IN_BOX_RATE.GetBitRate());

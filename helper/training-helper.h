@@ -75,7 +75,8 @@ class TrainingHelper
     /** \return the transport */
     TrainingApplication::Transport GetTransport() const;
     /**
-     * \brief Set an attribute of every TcpTransport (e.g. "CongestionControl").
+     * \brief Set an attribute of every TcpTransport (e.g. "CongestionControl", or "Streams":
+     *        TCP connections per peer).
      * \param name attribute name \param value its value
      */
     void SetTcpAttribute(const std::string& name, const AttributeValue& value);

@@ -5,6 +5,7 @@
 #include "tcp-connection.h"
 
 #include "round-exchange.h"
+#include "tcp-peer.h"
 
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -18,25 +19,20 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("TcpConnection");
 
-TcpConnection::TcpConnection(uint32_t peer,
-                             ExchangeContext& context,
-                             ReceiveCallback receive,
-                             HeartbeatMaker heartbeat)
-    : m_peer(peer),
+TcpConnection::TcpConnection(TcpPeer& owner, ExchangeContext& context)
+    : m_owner(owner),
       m_context(context),
-      m_receive(std::move(receive)),
-      m_heartbeat(std::move(heartbeat)),
+      m_key(0),
       m_established(false),
       m_closed(false),
-      m_pumping(false),
-      m_again(false),
       m_heartbeatDue(false),
-      m_wrote(false),
       m_checkAppLimited(false),
-      m_unsentOwner(nullptr),
+      m_wrote(false),
       m_lastHeard(Simulator::Now()),
       m_peerRound(0),
-      m_heartbeatsSent(0)
+      m_heartbeatsSent(0),
+      m_dataBytesSent(0),
+      m_dataBytesReceived(0)
 {
 }
 
@@ -55,9 +51,11 @@ TcpConnection::~TcpConnection()
 }
 
 void
-TcpConnection::Attach(Ptr<Socket> socket)
+TcpConnection::Attach(Ptr<Socket> socket, uint16_t key)
 {
+    NS_LOG_FUNCTION(this << socket << key);
     m_socket = socket;
+    m_key = key;
     socket->SetRecvCallback(MakeCallback(&TcpConnection::HandleRead, this));
     socket->SetSendCallback(MakeCallback(&TcpConnection::HandleSend, this));
     socket->SetCloseCallbacks(MakeCallback(&TcpConnection::NormalClose, this),
@@ -66,19 +64,21 @@ TcpConnection::Attach(Ptr<Socket> socket)
                                MakeCallback(&TcpConnection::ConnectionFailed, this));
 }
 
-Ptr<Socket>
-TcpConnection::GetSocket() const
+uint16_t
+TcpConnection::GetKey() const
 {
-    return m_socket;
+    return m_key;
 }
 
 void
 TcpConnection::Establish()
 {
-    NS_LOG_INFO("island " << m_context.island << ": connected to " << m_peer);
+    NS_LOG_FUNCTION(this);
+    NS_LOG_INFO("island " << m_context.island << ": connected to " << m_owner.GetPeer() << " (port "
+                          << m_key << ")");
     m_established = true;
     m_lastHeard = Simulator::Now();
-    Pump();
+    m_owner.Wake();
 }
 
 void
@@ -90,8 +90,8 @@ TcpConnection::ConnectionSucceeded(Ptr<Socket> /* socket */)
 void
 TcpConnection::ConnectionFailed(Ptr<Socket> /* socket */)
 {
-    NS_LOG_INFO("island " << m_context.island << ": no connection to " << m_peer);
-    MarkClosed();
+    NS_LOG_INFO("island " << m_context.island << ": no connection to " << m_owner.GetPeer());
+    MarkClosed(true);
 }
 
 void
@@ -99,8 +99,9 @@ TcpConnection::NormalClose(Ptr<Socket> socket)
 {
     if (!m_closed)
     {
-        NS_LOG_INFO("island " << m_context.island << ": " << m_peer << " closed its connection");
-        MarkClosed();
+        NS_LOG_INFO("island " << m_context.island << ": " << m_owner.GetPeer()
+                              << " closed a connection");
+        MarkClosed(false);
         socket->Close(); // our side too: the peer reads nothing more
     }
 }
@@ -108,57 +109,92 @@ TcpConnection::NormalClose(Ptr<Socket> socket)
 void
 TcpConnection::ErrorClose(Ptr<Socket> /* socket */)
 {
-    NS_LOG_INFO("island " << m_context.island << ": connection to " << m_peer
+    NS_LOG_INFO("island " << m_context.island << ": connection to " << m_owner.GetPeer()
                           << " reset or given up");
-    MarkClosed();
+    MarkClosed(true);
 }
 
 void
 TcpConnection::Close()
 {
+    NS_LOG_FUNCTION(this);
     if (m_socket && !m_closed)
     {
         m_socket->Close();
     }
-    MarkClosed();
+    MarkClosed(true);
 }
 
 void
-TcpConnection::MarkClosed()
+TcpConnection::Abandon(const char* why)
 {
+    NS_LOG_WARN("island " << m_context.island << ": " << why << " from " << m_owner.GetPeer()
+                          << ": connection closed");
+    ++m_context.dropped;
+    Close();
+}
+
+void
+TcpConnection::MarkClosed(bool failed)
+{
+    NS_LOG_FUNCTION(this << failed);
+    if (m_closed)
+    {
+        return;
+    }
     m_closed = true;
-    m_sources.clear();
-    m_unsent = nullptr;
+    m_heartbeatDue = false;
+    m_heartbeat = nullptr;
     m_pending = nullptr;
+    m_owner.Ended(failed);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-void
-TcpConnection::AddSource(const void* owner, Source source)
+bool
+TcpConnection::HasRoom(uint32_t bytes) const
 {
-    if (!m_closed)
-    {
-        m_sources.emplace_back(owner, std::move(source));
-        Pump();
-    }
+    return m_established && !m_closed && m_socket->GetTxAvailable() >= bytes;
 }
 
 void
-TcpConnection::RemoveSources(const void* owner)
+TcpConnection::SetCheckAppLimited(bool check)
 {
-    m_sources.erase(std::remove_if(m_sources.begin(),
-                                   m_sources.end(),
-                                   [owner](const std::pair<const void*, Source>& entry) {
-                                       return entry.first == owner;
-                                   }),
-                    m_sources.end());
-    if (m_unsent && m_unsentOwner == owner)
+    m_checkAppLimited = check;
+}
+
+bool
+TcpConnection::Write(Ptr<Packet> message)
+{
+    const uint32_t bytes = message->GetSize();
+    if (m_checkAppLimited)
     {
-        m_unsent = nullptr;
+        // ns-3's TcpSocketBase::Send asks whether the connection is application-limited only
+        // after queueing what it is given, so a message of a segment or more never finds it
+        // so; Linux asks before (tcp_rate_check_app_limited). An empty write queues nothing
+        // and asks with the socket as this message finds it.
+        m_socket->Send(Create<Packet>(0));
     }
-    Pump(); // the next source may go now
+    if (!Send(message))
+    {
+        return false;
+    }
+    m_dataBytesSent += bytes;
+    return true;
+}
+
+bool
+TcpConnection::Send(Ptr<Packet> message)
+{
+    if (m_socket->Send(message) < 0)
+    {
+        NS_LOG_WARN("island " << m_context.island << ": cannot write to " << m_owner.GetPeer());
+        MarkClosed(true);
+        return false;
+    }
+    m_wrote = true;
+    return true;
 }
 
 void
@@ -167,8 +203,29 @@ TcpConnection::Announce()
     if (m_established && !m_closed)
     {
         m_heartbeatDue = true;
-        Pump();
     }
+}
+
+bool
+TcpConnection::FlushHeartbeat()
+{
+    if (m_heartbeat && HasRoom(m_heartbeat->GetSize()) && Send(m_heartbeat))
+    {
+        m_heartbeat = nullptr;
+    }
+    return !m_heartbeat;
+}
+
+void
+TcpConnection::WriteDueHeartbeat(const std::function<Ptr<Packet>()>& heartbeat)
+{
+    if (m_heartbeatDue && !m_heartbeat && m_established && !m_closed)
+    {
+        m_heartbeatDue = false;
+        m_heartbeat = heartbeat(); // made now, its round fixed: it goes when there is room
+        ++m_heartbeatsSent;
+    }
+    FlushHeartbeat();
 }
 
 bool
@@ -180,80 +237,9 @@ TcpConnection::TakeIdle()
 }
 
 void
-TcpConnection::SetCheckAppLimited(bool check)
-{
-    m_checkAppLimited = check;
-}
-
-void
 TcpConnection::HandleSend(Ptr<Socket> /* socket */, uint32_t /* available */)
 {
-    Pump();
-}
-
-void
-TcpConnection::Pump()
-{
-    if (m_pumping)
-    {
-        m_again = true; // a source or the application called back in: the outer loop goes on
-        return;
-    }
-    m_pumping = true;
-    do
-    {
-        m_again = false;
-        while (m_established && !m_closed)
-        {
-            if (!m_unsent && !m_sources.empty())
-            {
-                const void* owner = m_sources.front().first;
-                bool exhausted = false;
-                Ptr<Packet> next = m_sources.front().second(exhausted);
-                if (exhausted && !m_sources.empty() && m_sources.front().first == owner)
-                {
-                    m_sources.pop_front();
-                }
-                if (next)
-                {
-                    m_unsent = next;
-                    m_unsentOwner = owner;
-                }
-                else if (exhausted)
-                {
-                    continue;
-                }
-            }
-            if (!m_unsent && m_heartbeatDue)
-            {
-                m_heartbeatDue = false;
-                m_unsent = m_heartbeat();
-                m_unsentOwner = nullptr;
-                ++m_heartbeatsSent;
-            }
-            if (!m_unsent || m_socket->GetTxAvailable() < m_unsent->GetSize())
-            {
-                break; // nothing to write yet, or no room: HandleSend pumps again
-            }
-            if (m_checkAppLimited)
-            {
-                // ns-3's TcpSocketBase::Send asks whether the connection is application-limited
-                // only after queueing what it is given, so a message of a segment or more never
-                // finds it so; Linux asks before (tcp_rate_check_app_limited). An empty write
-                // queues nothing and asks with the socket as this message finds it.
-                m_socket->Send(Create<Packet>(0));
-            }
-            if (m_socket->Send(m_unsent) < 0)
-            {
-                NS_LOG_WARN("island " << m_context.island << ": cannot write to " << m_peer);
-                MarkClosed();
-                break;
-            }
-            m_wrote = true;
-            m_unsent = nullptr;
-        }
-    } while (m_again);
-    m_pumping = false;
+    m_owner.Wake();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,10 +279,7 @@ TcpConnection::Extract()
         if (size == 0)
         {
             // The stream lost its framing: nothing after this can be trusted.
-            NS_LOG_WARN("island " << m_context.island << ": not a gradient message from " << m_peer
-                                  << ": connection closed");
-            ++m_context.dropped;
-            Close();
+            Abandon("not a gradient message");
             return;
         }
         if (m_pending->GetSize() < size)
@@ -309,27 +292,47 @@ TcpConnection::Extract()
         {
             m_pending = nullptr;
         }
-        Deliver(message);
+        Accept(message);
     }
 }
 
 void
-TcpConnection::Deliver(Ptr<Packet> message)
+TcpConnection::Accept(Ptr<Packet> message)
 {
-    GradientHeader header;
-    m_values.clear();
-    if (!GradientHeader::Parse(message, header, m_context.real ? &m_values : nullptr) ||
-        header.GetSender() != m_peer || header.GetJobId() != m_context.jobId)
+    TcpMessage parsed;
+    if (!GradientHeader::Parse(message, parsed.header, m_context.real ? &m_values : nullptr) ||
+        parsed.header.GetSender() != m_owner.GetPeer() ||
+        parsed.header.GetJobId() != m_context.jobId)
     {
-        ++m_context.dropped;
+        // Not the peer's: it cannot be told from a heartbeat, so the order of its messages
+        // across the connections is lost.
+        Abandon("not a message of this peer");
         return;
     }
-    m_peerRound = std::max(m_peerRound, header.GetRound());
-    if (header.GetType() == GradientHeader::ACK && header.GetContributors().IsEmpty())
+    m_peerRound = std::max(m_peerRound, parsed.header.GetRound());
+    if (parsed.header.GetType() == GradientHeader::ACK && parsed.header.GetContributors().IsEmpty())
     {
         return; // a heartbeat
     }
-    m_receive(header, m_values, message->GetSize());
+    parsed.values.swap(m_values);
+    parsed.bytes = message->GetSize();
+    m_dataBytesReceived += parsed.bytes;
+    m_inbox.push_back(std::move(parsed));
+    m_owner.Arrived();
+}
+
+bool
+TcpConnection::HasMessage() const
+{
+    return !m_inbox.empty();
+}
+
+TcpMessage
+TcpConnection::TakeMessage()
+{
+    TcpMessage message = std::move(m_inbox.front());
+    m_inbox.pop_front();
+    return message;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -353,12 +356,6 @@ TcpConnection::GetLastHeard() const
     return m_lastHeard;
 }
 
-void
-TcpConnection::SetLastHeard(Time time)
-{
-    m_lastHeard = time;
-}
-
 uint32_t
 TcpConnection::GetPeerRound() const
 {
@@ -369,6 +366,18 @@ uint64_t
 TcpConnection::GetHeartbeatsSent() const
 {
     return m_heartbeatsSent;
+}
+
+uint64_t
+TcpConnection::GetDataBytesSent() const
+{
+    return m_dataBytesSent;
+}
+
+uint64_t
+TcpConnection::GetDataBytesReceived() const
+{
+    return m_dataBytesReceived;
 }
 
 } // namespace ns3

@@ -7,14 +7,12 @@
 
 #include "gradient-header.h"
 
-#include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <utility>
 #include <vector>
 
 namespace ns3
@@ -22,86 +20,105 @@ namespace ns3
 
 class Packet;
 class Socket;
+class TcpPeer;
 struct ExchangeContext;
 
 /**
  * \ingroup wan-training
- * \brief One TCP connection of an island to a peer (TcpTransport holds one per peer): gradient
- *        messages written whole from queued sources, the byte stream read back into messages.
+ * \brief A gradient message read from a TCP connection: its header, its real payload (empty
+ *        when virtual) and its bytes.
+ */
+struct TcpMessage
+{
+    GradientHeader header;       //!< its header
+    std::vector<int32_t> values; //!< its real payload, or empty
+    uint32_t bytes{0};           //!< header and payload bytes
+};
+
+/**
+ * \ingroup wan-training
+ * \brief One TCP connection of an island to a peer, one of the TcpPeer's streams: whole
+ *        messages written on the TcpPeer's word, the byte stream read back into messages.
  *
- * Writing: exchanges queue sources; the front source is asked for its next message whenever
- * the socket has room for one (a source with nothing yet blocks those behind it, so a round's
- * messages follow the previous round's), and a due heartbeat goes when no message waits.
+ * Writing: the TcpPeer decides which message goes on which connection; the connection writes a
+ * message only whole, when its socket has room for it, and keeps its own heartbeats (due when
+ * announced, written when the TcpPeer has no data waiting for this connection).
  * Reading: the bytes are cut at the sizes the headers announce (GradientHeader::FramedSize);
- * each message is parsed, heartbeats (ACK headers without contributors) are kept to itself, the
- * rest handed on. A stream that loses its framing is closed.
+ * heartbeats (ACK headers without contributors) are consumed here, every other message is
+ * queued for the TcpPeer, which takes them across its connections in the order they were
+ * written. A stream that loses its framing, or carries anything but the peer's gradient
+ * messages, is closed as failed.
  */
 class TcpConnection
 {
   public:
     /**
-     * Pulls a peer's next message from an exchange: null when it has none yet; \p exhausted set
-     * once it will never have more (with or without a last message).
+     * \param owner the TcpPeer (outlives the connection): told of room, messages and the end
+     * \param context the island (outlives the connection; malformed messages count in its
+     *        dropped count)
      */
-    using Source = std::function<Ptr<Packet>(bool& exhausted)>;
-    /** A message from the peer: (its header, its real payload or empty, its bytes). */
-    using ReceiveCallback =
-        Callback<void, const GradientHeader&, const std::vector<int32_t>&, uint32_t>;
-    /** Makes a heartbeat (the island's current round). */
-    using HeartbeatMaker = std::function<Ptr<Packet>()>;
-
-    /**
-     * \param peer the peer \param context the island (outlives the connection; malformed
-     *        messages count in its dropped count) \param receive gets every message but
-     *        heartbeats \param heartbeat makes heartbeats
-     */
-    TcpConnection(uint32_t peer,
-                  ExchangeContext& context,
-                  ReceiveCallback receive,
-                  HeartbeatMaker heartbeat);
+    TcpConnection(TcpPeer& owner, ExchangeContext& context);
     ~TcpConnection();
     TcpConnection(const TcpConnection&) = delete;
     TcpConnection& operator=(const TcpConnection&) = delete;
 
-    /** \param socket its socket (connecting, or accepted) \brief take its callbacks */
-    void Attach(Ptr<Socket> socket);
-    /** \return the socket (null before Attach) */
-    Ptr<Socket> GetSocket() const;
-    /** \brief The handshake is done: write what waits. */
+    /**
+     * \param socket its socket (connecting, or accepted)
+     * \param key the connecting side's port: both ends order a peer's connections by it
+     * \brief take its callbacks
+     */
+    void Attach(Ptr<Socket> socket, uint16_t key);
+    /** \return the connecting side's port given to Attach */
+    uint16_t GetKey() const;
+    /** \brief The handshake is done: the TcpPeer may write. */
     void Establish();
-    /** \brief Close the socket (after the data handed to it); nothing more is delivered. */
+    /** \brief Close the socket (after the data handed to it); nothing more is read. */
     void Close();
-    /** \brief The connection is over (failed, reset, or the peer closed it). */
-    void MarkClosed();
 
-    /** \param owner who removes it \param source the source \brief queue it behind the rest */
-    void AddSource(const void* owner, Source source);
-    /** \param owner an owner \brief drop its sources and its message waiting for room */
-    void RemoveSources(const void* owner);
-    /** \brief Write what fits: pulled messages, then a due heartbeat. */
-    void Pump();
-    /** \brief Send a heartbeat at the next chance (if connected). */
-    void Announce();
-    /** \return true if nothing was written since the last call */
-    bool TakeIdle();
+    /** \param bytes a message's size \return true if it can be written now */
+    bool HasRoom(uint32_t bytes) const;
+    /**
+     * \param message a gradient message that HasRoom() for
+     * \return true if written; false if the socket refused it (the connection is then over
+     *         and the TcpPeer told)
+     */
+    bool Write(Ptr<Packet> message);
     /**
      * \param check before each message, let the socket check whether the connection is
      *        application-limited, as Linux does (TcpTransport's CheckAppLimited)
      */
     void SetCheckAppLimited(bool check);
+    /** \brief A heartbeat is due (if connected): WriteDueHeartbeat makes it. */
+    void Announce();
+    /**
+     * \param heartbeat makes it
+     * \brief Make a due heartbeat (it then counts as sent) and write it when the socket has room.
+     */
+    void WriteDueHeartbeat(const std::function<Ptr<Packet>()>& heartbeat);
+    /** \return true unless a heartbeat made earlier still waits for room (data goes after it) */
+    bool FlushHeartbeat();
+    /** \return true if nothing was written since the last call */
+    bool TakeIdle();
+
+    /** \return true if a message waits for the TcpPeer */
+    bool HasMessage() const;
+    /** \return the oldest waiting message, removed */
+    TcpMessage TakeMessage();
 
     /** \return true once the handshake is done */
     bool IsEstablished() const;
-    /** \return true if the connection ended or could not be opened */
+    /** \return true if the connection ended (the peer closed it, it failed, or it was closed) */
     bool IsClosed() const;
     /** \return when the peer's last byte came (or the connection was made) */
     Time GetLastHeard() const;
-    /** \param time the start of waiting for it \brief reset GetLastHeard */
-    void SetLastHeard(Time time);
-    /** \return the latest round of any of the peer's messages (0 before any) */
+    /** \return the latest round of any of the peer's messages on it (0 before any) */
     uint32_t GetPeerRound() const;
     /** \return heartbeats written */
     uint64_t GetHeartbeatsSent() const;
+    /** \return bytes of gradient messages (not heartbeats) written */
+    uint64_t GetDataBytesSent() const;
+    /** \return bytes of gradient messages (not heartbeats) read */
+    uint64_t GetDataBytesReceived() const;
 
   private:
     /** \param socket the socket \brief read every waiting byte */
@@ -116,31 +133,35 @@ class TcpConnection
     void NormalClose(Ptr<Socket> socket);
     /** \param socket the socket \brief reset, or given up by TCP */
     void ErrorClose(Ptr<Socket> socket);
-    /** \brief Cut the received bytes into messages and deliver them. */
+    /** \param why for the log \brief the stream cannot be trusted: close it, a failure */
+    void Abandon(const char* why);
+    /** \param failed whether it failed \brief over: nothing more is read or written */
+    void MarkClosed(bool failed);
+    /** \brief Cut the received bytes into messages and queue them. */
     void Extract();
-    /** \param message one whole message \brief parse and deliver it */
-    void Deliver(Ptr<Packet> message);
+    /** \param message one whole message \brief parse it: consume a heartbeat, queue the rest */
+    void Accept(Ptr<Packet> message);
+    /** \param message a gradient message or heartbeat \return true if written */
+    bool Send(Ptr<Packet> message);
 
-    uint32_t m_peer;                                      //!< the peer
-    ExchangeContext& m_context;                           //!< the island
-    ReceiveCallback m_receive;                            //!< delivers messages
-    HeartbeatMaker m_heartbeat;                           //!< makes heartbeats
-    Ptr<Socket> m_socket;                                 //!< the socket
-    bool m_established;                                   //!< handshake done
-    bool m_closed;                                        //!< ended or failed
-    bool m_pumping;                                       //!< Pump() runs
-    bool m_again;                                         //!< Pump() was asked again meanwhile
-    bool m_heartbeatDue;                                  //!< a heartbeat goes next
-    bool m_wrote;                                         //!< written since TakeIdle()
-    bool m_checkAppLimited;                               //!< empty write before each message
-    Ptr<Packet> m_pending;                                //!< bytes short of a whole message
-    Ptr<Packet> m_unsent;                                 //!< pulled, waiting for room
-    const void* m_unsentOwner;                            //!< whose (null: a heartbeat)
-    std::deque<std::pair<const void*, Source>> m_sources; //!< queued sources, in order
-    Time m_lastHeard;                                     //!< last byte from the peer
-    uint32_t m_peerRound;                                 //!< latest round it announced
-    std::vector<int32_t> m_values;                        //!< parse scratch
-    uint64_t m_heartbeatsSent;                            //!< heartbeats written
+    TcpPeer& m_owner;               //!< the peer's connections
+    ExchangeContext& m_context;     //!< the island
+    Ptr<Socket> m_socket;           //!< the socket
+    uint16_t m_key;                 //!< the connecting side's port
+    bool m_established;             //!< handshake done
+    bool m_closed;                  //!< ended or failed
+    bool m_heartbeatDue;            //!< a heartbeat is to be made
+    Ptr<Packet> m_heartbeat;        //!< made, waiting for room
+    bool m_checkAppLimited;         //!< an empty write before each message
+    bool m_wrote;                   //!< written since TakeIdle()
+    Ptr<Packet> m_pending;          //!< bytes short of a whole message
+    std::deque<TcpMessage> m_inbox; //!< read, not yet taken by the TcpPeer
+    Time m_lastHeard;               //!< last byte from the peer
+    uint32_t m_peerRound;           //!< latest round it announced
+    std::vector<int32_t> m_values;  //!< parse scratch
+    uint64_t m_heartbeatsSent;      //!< heartbeats written
+    uint64_t m_dataBytesSent;       //!< message bytes written
+    uint64_t m_dataBytesReceived;   //!< message bytes read
 };
 
 } // namespace ns3

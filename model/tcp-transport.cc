@@ -63,10 +63,17 @@ TcpTransport::GetTypeId()
                           MakeTypeIdAccessor(&TcpTransport::SetCongestionControl,
                                              &TcpTransport::GetCongestionControl),
                           MakeTypeIdChecker())
+            .AddAttribute("Streams",
+                          "TCP connections per peer. Messages to a peer are dealt round-robin "
+                          "over them, whole, and read back in the order they were written.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TcpTransport::m_streams),
+                          MakeUintegerChecker<uint32_t>(1, MAX_STREAMS))
             .AddAttribute("BufferBytes",
-                          "Send and receive buffer of every connection, bytes. 0: BdpFactor "
-                          "times the path's bandwidth-delay product (its narrowest link's rate "
-                          "times the round trip). Never below TcpSocket's default SndBufSize "
+                          "Send and receive buffer per peer, bytes, shared equally by its "
+                          "Streams connections. 0: BdpFactor times the path's bandwidth-delay "
+                          "product (its narrowest link's rate times the round trip). A "
+                          "connection's share is never below TcpSocket's default SndBufSize "
                           "(0 only) nor two of the largest messages.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&TcpTransport::m_bufferBytes),
@@ -144,6 +151,7 @@ TcpTransport::TcpTransport()
       m_bufferBytes(0),
       m_bdpFactor(1.0),
       m_segmentSize(0),
+      m_streams(1),
       m_heartbeatInterval(MilliSeconds(100)),
       m_peerTimeout(Seconds(120)),
       m_maxPacingRate(0),
@@ -272,12 +280,14 @@ TcpTransport::SetPathRates(const std::vector<double>& bps)
 uint32_t
 TcpTransport::BufferFor(uint32_t peer, uint32_t floor, uint32_t message) const
 {
-    double bytes = m_bufferBytes;
+    // The peer's buffer, shared by its connections: together they hold what one would.
+    double bytes = static_cast<double>(m_bufferBytes) / m_streams;
     if (m_bufferBytes == 0)
     {
         const double rtt = peer < m_context->rtt.size() ? m_context->rtt[peer].GetSeconds() : 0.0;
         const double rate = peer < m_rates.size() ? m_rates[peer] : 0.0;
-        bytes = std::max<double>(floor, m_bdpFactor * rate * rtt / WanWire::BITS_PER_BYTE);
+        const double bdp = m_bdpFactor * rate * rtt / WanWire::BITS_PER_BYTE;
+        bytes = std::max<double>(floor, bdp / m_streams);
     }
     bytes = std::max<double>(bytes, MIN_BUFFERED_MESSAGES * message);
     return static_cast<uint32_t>(
@@ -351,7 +361,7 @@ TcpTransport::Start(Ptr<Node> node,
     uint32_t listenBuffer = 0;
     for (uint32_t peer : partners)
     {
-        m_peers[peer] = std::make_unique<TcpConnection>(peer, context, receive, [this]() {
+        m_peers[peer] = std::make_unique<TcpPeer>(peer, m_streams, context, receive, [this]() {
             return MakeHeartbeat();
         });
         m_peers[peer]->SetCheckAppLimited(m_checkAppLimited);
@@ -380,13 +390,32 @@ TcpTransport::Start(Ptr<Node> node,
     {
         if (peer > context.island)
         {
-            Ptr<Socket> socket = CreateSocket(m_buffers[peer]);
-            m_peers[peer]->Attach(socket);
-            socket->Bind();
-            socket->Connect(InetSocketAddress(context.addresses[peer], port));
+            Connect(peer, port);
         }
     }
     m_tick = Simulator::Schedule(m_heartbeatInterval, &TcpTransport::Tick, this);
+}
+
+void
+TcpTransport::Connect(uint32_t peer, uint16_t port)
+{
+    NS_LOG_FUNCTION(this << peer << port);
+    std::vector<Ptr<Socket>> sockets;
+    for (uint32_t stream = 0; stream < m_streams; ++stream)
+    {
+        Ptr<Socket> socket = CreateSocket(m_buffers[peer]);
+        socket->Bind();
+        Address local;
+        socket->GetSockName(local);
+        m_peers[peer]->AddConnection(socket,
+                                     InetSocketAddress::ConvertFrom(local).GetPort(),
+                                     false);
+        sockets.push_back(socket);
+    }
+    for (const Ptr<Socket>& socket : sockets)
+    {
+        socket->Connect(InetSocketAddress(m_context->addresses[peer], port));
+    }
 }
 
 void
@@ -400,9 +429,9 @@ TcpTransport::Accepted(Ptr<Socket> socket, const Address& from)
         peer = static_cast<uint32_t>(std::find(addresses.begin(), addresses.end(), address) -
                                      addresses.begin());
     }
-    // Only partners of lower index connect here, once each.
-    TcpConnection* connection = peer < m_context->island ? Find(peer) : nullptr;
-    if (connection == nullptr || connection->GetSocket() || connection->IsClosed())
+    // Only partners of lower index connect here, Streams times each.
+    TcpPeer* partner = peer < m_context->island ? Find(peer) : nullptr;
+    if (partner == nullptr || partner->IsComplete() || partner->IsClosed())
     {
         NS_LOG_WARN("island " << m_context->island << ": refused a connection from " << from);
         socket->Close();
@@ -410,8 +439,7 @@ TcpTransport::Accepted(Ptr<Socket> socket, const Address& from)
     }
     socket->SetAttribute("SndBufSize", UintegerValue(m_buffers[peer]));
     socket->SetAttribute("RcvBufSize", UintegerValue(m_buffers[peer]));
-    connection->Attach(socket);
-    connection->Establish();
+    partner->AddConnection(socket, InetSocketAddress::ConvertFrom(from).GetPort(), true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,11 +450,11 @@ TcpTransport::Stop()
 {
     NS_LOG_FUNCTION(this);
     m_tick.Cancel();
-    for (const auto& connection : m_peers)
+    for (const auto& partner : m_peers)
     {
-        if (connection)
+        if (partner)
         {
-            connection->Close();
+            partner->Close();
         }
     }
     if (m_listener)
@@ -462,20 +490,20 @@ TcpTransport::EndRound(uint32_t next,
 void
 TcpTransport::Announce(uint32_t peer)
 {
-    if (TcpConnection* connection = Find(peer))
+    if (TcpPeer* partner = Find(peer))
     {
-        connection->Announce();
+        partner->Announce();
     }
 }
 
 void
 TcpTransport::Tick()
 {
-    for (const auto& connection : m_peers)
+    for (const auto& partner : m_peers)
     {
-        if (connection && connection->TakeIdle())
+        if (partner)
         {
-            connection->Announce();
+            partner->AnnounceIdle();
         }
     }
     m_tick = Simulator::Schedule(m_heartbeatInterval, &TcpTransport::Tick, this);
@@ -498,7 +526,7 @@ TcpTransport::MakeHeartbeat() const
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-TcpConnection*
+TcpPeer*
 TcpTransport::Find(uint32_t peer) const
 {
     return peer < m_peers.size() ? m_peers[peer].get() : nullptr;
@@ -507,28 +535,28 @@ TcpTransport::Find(uint32_t peer) const
 void
 TcpTransport::AddSource(uint32_t peer, const void* owner, Source source)
 {
-    TcpConnection* connection = Find(peer);
-    NS_ABORT_MSG_IF(connection == nullptr,
+    TcpPeer* partner = Find(peer);
+    NS_ABORT_MSG_IF(partner == nullptr,
                     "TcpTransport: island " << m_context->island << " has no connection to "
                                             << peer);
-    connection->AddSource(owner, std::move(source));
+    partner->AddSource(owner, std::move(source));
 }
 
 void
 TcpTransport::RemoveSources(uint32_t peer, const void* owner)
 {
-    if (TcpConnection* connection = Find(peer))
+    if (TcpPeer* partner = Find(peer))
     {
-        connection->RemoveSources(owner);
+        partner->RemoveSources(owner);
     }
 }
 
 void
 TcpTransport::Wake(uint32_t peer)
 {
-    if (TcpConnection* connection = Find(peer))
+    if (TcpPeer* partner = Find(peer))
     {
-        connection->Pump();
+        partner->Pump();
     }
 }
 
@@ -538,22 +566,22 @@ TcpTransport::Wake(uint32_t peer)
 bool
 TcpTransport::IsClosed(uint32_t peer) const
 {
-    const TcpConnection* connection = Find(peer);
-    return connection == nullptr || connection->IsClosed();
+    const TcpPeer* partner = Find(peer);
+    return partner == nullptr || partner->IsClosed();
 }
 
 Time
 TcpTransport::GetLastHeard(uint32_t peer) const
 {
-    const TcpConnection* connection = Find(peer);
-    return connection != nullptr ? connection->GetLastHeard() : Time(0);
+    const TcpPeer* partner = Find(peer);
+    return partner != nullptr ? partner->GetLastHeard() : Time(0);
 }
 
 uint32_t
 TcpTransport::GetPeerRound(uint32_t peer) const
 {
-    const TcpConnection* connection = Find(peer);
-    return connection != nullptr ? connection->GetPeerRound() : 0;
+    const TcpPeer* partner = Find(peer);
+    return partner != nullptr ? partner->GetPeerRound() : 0;
 }
 
 Time
@@ -575,6 +603,26 @@ TcpTransport::GetBufferBytes(uint32_t peer) const
 }
 
 uint32_t
+TcpTransport::GetStreams() const
+{
+    return m_streams;
+}
+
+std::vector<uint64_t>
+TcpTransport::GetStreamBytesSent(uint32_t peer) const
+{
+    const TcpPeer* partner = Find(peer);
+    return partner != nullptr ? partner->GetStreamBytesSent() : std::vector<uint64_t>();
+}
+
+std::vector<uint64_t>
+TcpTransport::GetStreamBytesReceived(uint32_t peer) const
+{
+    const TcpPeer* partner = Find(peer);
+    return partner != nullptr ? partner->GetStreamBytesReceived() : std::vector<uint64_t>();
+}
+
+uint32_t
 TcpTransport::GetSegmentSize() const
 {
     return m_usedSegmentSize;
@@ -590,9 +638,9 @@ uint64_t
 TcpTransport::GetHeartbeatsSent() const
 {
     uint64_t sent = 0;
-    for (const auto& connection : m_peers)
+    for (const auto& partner : m_peers)
     {
-        sent += connection ? connection->GetHeartbeatsSent() : 0;
+        sent += partner ? partner->GetHeartbeatsSent() : 0;
     }
     return sent;
 }

@@ -5,7 +5,7 @@
 #ifndef TCP_TRANSPORT_H
 #define TCP_TRANSPORT_H
 
-#include "tcp-connection.h"
+#include "tcp-peer.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -32,44 +32,50 @@ struct TrainingRoundConfig;
 
 /**
  * \ingroup wan-training
- * \brief The tcp transport of one island: one ns-3 TCP connection per peer it ever shares a
- *        clique with, kept for the whole run, carrying gradient messages both ways.
+ * \brief The tcp transport of one island: Streams ns-3 TCP connections to every peer it ever
+ *        shares a clique with (a TcpPeer), kept for the whole run, carrying gradient messages
+ *        both ways.
  *
  * Connections: the island with the lower index connects, the other listens on the gradient
  * port; both start when the application starts, so the handshake overlaps the first compute
- * phase. The congestion control is the node's TcpL4Protocol SocketType (CongestionControl);
- * send and receive buffers are sized to the path's bandwidth-delay product (the narrowest link
- * on the path times the round trip, BdpFactor times that) unless BufferBytes says otherwise,
- * never below TcpSocket's default SndBufSize nor two messages; segments fill the access link's
- * MTU after IPv4 and the largest TCP header (never fragmented). Three of ns-3's TCP defaults
- * that no real stack has are replaced per connection (doc/training.rst, "The tcp transport"):
- * MaxPacingRate caps pacing at the island's access rate instead of ns-3's 4 Gbit/s,
- * DelAckCount 1 acknowledges every segment (as Linux does in slow start and after idle time),
- * and CheckAppLimited lets the socket see an application-limited connection before each
- * message, as Linux does.
+ * phase. The congestion control is the node's TcpL4Protocol SocketType (CongestionControl).
+ * Buffers: a peer's buffer is BufferBytes, or BdpFactor times the path's bandwidth-delay product
+ * (the narrowest link on the path times the round trip); each of its Streams connections gets
+ * an equal share, never below TcpSocket's default SndBufSize (with BufferBytes 0) nor two
+ * messages. Segments fill the access link's MTU after IPv4 and the largest TCP header (never
+ * fragmented). Three of ns-3's TCP defaults are replaced per connection (doc/training.rst, "The
+ * tcp transport"): MaxPacingRate caps pacing at the island's access rate instead of ns-3's
+ * 4 Gbit/s, DelAckCount 1 acknowledges every segment (as Linux does in slow start and after
+ * idle time), and CheckAppLimited lets the socket see an application-limited connection before
+ * each message, as Linux does.
  *
- * Messages: each is a GradientHeader and its payload (virtual or real int32), written whole;
- * the receiver cuts the byte stream at the sizes the headers announce
- * (GradientHeader::FramedSize) and hands each message to the application. Exchanges register
- * per-peer sources, pulled in order whenever the socket has room for the next message: a round
- * writes only after the previous round's messages to that peer, so every message reaches the
- * peer after everything the sender wrote before it.
+ * Messages: each is a GradientHeader and its payload (virtual or real int32), written whole,
+ * dealt round-robin over the peer's connections (TcpPeer); the receiver cuts each byte stream
+ * at the sizes the headers announce (GradientHeader::FramedSize) and hands the messages to the
+ * application in the order they were written. Exchanges register per-peer sources, pulled in
+ * order whenever the next connection has room for the next message: a round writes only after
+ * the previous round's messages to that peer, so every message reaches the peer after
+ * everything the sender wrote before it.
  *
  * Liveness: an idle connection carries a heartbeat every HeartbeatInterval (an ACK header with
  * no contributors whose round is the sender's current round; consumed here). GetLastHeard()
- * tells when the peer's last byte came, GetPeerRound() the latest round it announced,
- * IsClosed() whether its connection ended (closed by a stopped peer, reset, or given up by TCP);
- * TcpExchange declares peers lost from these (PeerTimeout). The transport of a stopped
- * application closes every connection; one that finished its last round announces that and
- * stops its heartbeats, but keeps reading (discarding) so that its peers' sockets never stall.
+ * tells when the peer's last byte came on any connection, GetPeerRound() the latest round all
+ * of its connections announced, IsClosed() whether its stream ended (one connection failed, or
+ * the peer closed them); TcpExchange declares peers lost from these (PeerTimeout). The
+ * transport of a stopped application closes every connection; one that finished its last round
+ * announces that and stops its heartbeats, but keeps reading (discarding) so that its peers'
+ * sockets never stall.
  */
 class TcpTransport : public Object
 {
   public:
-    /** Pulls a peer's next message from an exchange (TcpConnection::Source). */
-    using Source = TcpConnection::Source;
-    /** A message from a peer (TcpConnection::ReceiveCallback). */
-    using ReceiveCallback = TcpConnection::ReceiveCallback;
+    /** Pulls a peer's next message from an exchange (TcpPeer::Source). */
+    using Source = TcpPeer::Source;
+    /** A message from a peer (TcpPeer::ReceiveCallback). */
+    using ReceiveCallback = TcpPeer::ReceiveCallback;
+
+    /** The most connections per peer (Streams). */
+    static constexpr uint32_t MAX_STREAMS = 256;
 
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
@@ -120,18 +126,39 @@ class TcpTransport : public Object
     /** \param peer the peer \brief a source of it may have a message now: pull */
     void Wake(uint32_t peer);
 
-    /** \param peer a partner \return true if its connection ended or could not be opened */
+    /**
+     * \param peer a partner
+     * \return true if its stream ended: a connection failed or could not be opened, or the
+     *         next message would have to come on a connection the peer closed
+     */
     bool IsClosed(uint32_t peer) const;
     /** \param peer a partner \return when its last byte arrived (or the transport started) */
     Time GetLastHeard(uint32_t peer) const;
-    /** \param peer a partner \return the latest round of any of its messages (0 before any) */
+    /**
+     * \param peer a partner
+     * \return the latest round every one of its connections announced (0 before any)
+     */
     uint32_t GetPeerRound(uint32_t peer) const;
     /** \return the heartbeat and liveness check interval */
     Time GetHeartbeatInterval() const;
     /** \return the longest silence of a peer before it is declared lost */
     Time GetPeerTimeout() const;
-    /** \param peer a partner \return its connection's send and receive buffer, bytes */
+    /** \param peer a partner \return each of its connections' send and receive buffer, bytes */
     uint32_t GetBufferBytes(uint32_t peer) const;
+    /** \return the connections per peer (Streams) */
+    uint32_t GetStreams() const;
+    /**
+     * \param peer a partner
+     * \return per connection to it, in stream order, the bytes of messages written (heartbeats
+     *         not counted); empty if it is not a partner
+     */
+    std::vector<uint64_t> GetStreamBytesSent(uint32_t peer) const;
+    /**
+     * \param peer a partner
+     * \return per connection from it, in stream order, the bytes of messages read (heartbeats
+     *         not counted); empty if it is not a partner
+     */
+    std::vector<uint64_t> GetStreamBytesReceived(uint32_t peer) const;
     /** \return the TCP segment size used, bytes */
     uint32_t GetSegmentSize() const;
     /** \return the pacing cap of every connection (MaxPacingRate, or the access rate) */
@@ -167,9 +194,15 @@ class TcpTransport : public Object
     TypeId GetCongestionControl() const;
     /**
      * \param peer a partner \param floor the smallest buffer \param message the largest message
-     * \return the buffer of its connection (BufferBytes or the path's BDP)
+     * \return the buffer of each of its connections: its share of BufferBytes or of the path's
+     *         BDP, at least \p floor (BDP only) and two messages
      */
     uint32_t BufferFor(uint32_t peer, uint32_t floor, uint32_t message) const;
+    /**
+     * \param peer a partner (higher index) \param port its gradient port
+     * \brief open its Streams connections
+     */
+    void Connect(uint32_t peer, uint16_t port);
     /**
      * \param buffer bytes
      * \return a TCP socket with the segment size, buffers and pacing cap set
@@ -184,14 +217,15 @@ class TcpTransport : public Object
     void Tick();
     /** \return a heartbeat message for the current round */
     Ptr<Packet> MakeHeartbeat() const;
-    /** \param peer an island \return its connection, or null if it is not a partner */
-    TcpConnection* Find(uint32_t peer) const;
+    /** \param peer an island \return its connections, or null if it is not a partner */
+    TcpPeer* Find(uint32_t peer) const;
 
     // Attributes
     TypeId m_congestion;      //!< congestion control
     uint32_t m_bufferBytes;   //!< 0: from the path
     double m_bdpFactor;       //!< buffer / bandwidth-delay product
     uint32_t m_segmentSize;   //!< 0: from the MTU
+    uint32_t m_streams;       //!< connections per peer
     Time m_heartbeatInterval; //!< idle heartbeat and check period
     Time m_peerTimeout;       //!< silence before lost
     DataRate m_maxPacingRate; //!< 0: the access rate
@@ -199,16 +233,16 @@ class TcpTransport : public Object
     bool m_checkAppLimited;   //!< empty write before each message
 
     // State
-    Ptr<Node> m_node;                                    //!< the island's node
-    ExchangeContext* m_context;                          //!< the island
-    uint32_t m_round;                                    //!< the island's current round
-    std::vector<double> m_rates;                         //!< per island, narrowest link
-    std::vector<std::unique_ptr<TcpConnection>> m_peers; //!< per island (null: no partner)
-    std::vector<uint32_t> m_buffers;                     //!< per island, buffer bytes
-    Ptr<Socket> m_listener;                              //!< accepts lower-index partners
-    uint32_t m_usedSegmentSize;                          //!< segment size set on sockets
-    DataRate m_usedMaxPacingRate;                        //!< pacing cap set on sockets
-    EventId m_tick;                                      //!< next heartbeat tick
+    Ptr<Node> m_node;                              //!< the island's node
+    ExchangeContext* m_context;                    //!< the island
+    uint32_t m_round;                              //!< the island's current round
+    std::vector<double> m_rates;                   //!< per island, narrowest link
+    std::vector<std::unique_ptr<TcpPeer>> m_peers; //!< per island (null: no partner)
+    std::vector<uint32_t> m_buffers;               //!< per island, per connection bytes
+    Ptr<Socket> m_listener;                        //!< accepts lower-index partners
+    uint32_t m_usedSegmentSize;                    //!< segment size set on sockets
+    DataRate m_usedMaxPacingRate;                  //!< pacing cap set on sockets
+    EventId m_tick;                                //!< next heartbeat tick
 };
 
 } // namespace ns3

@@ -8,7 +8,9 @@
 #include "wan-units.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <initializer_list>
 
 namespace ns3
 {
@@ -16,12 +18,30 @@ namespace ns3
 namespace
 {
 
-/** \param text any text \param suffix a suffix \return true if \p text ends with \p suffix */
-bool
-EndsWith(const std::string& text, const std::string& suffix)
+/** \param text a spec's text \return its unit: the letters it ends with */
+std::string
+UnitOf(const std::string& text)
 {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+    std::size_t start = text.size();
+    while (start > 0 && std::isalpha(static_cast<unsigned char>(text[start - 1])))
+    {
+        --start;
+    }
+    return text.substr(start);
+}
+
+/** \param unit a unit \param units the units of one kind \return true if among them */
+bool
+IsOneOf(const std::string& unit, std::initializer_list<const char*> units)
+{
+    for (const char* u : units)
+    {
+        if (unit == u)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 /** The spec text of one bandwidth-delay product. */
@@ -50,16 +70,17 @@ WanQueueSpec::Parse(const std::string& text, const std::string& what)
     {
         return WanQueueSpec(BDP, 1, text);
     }
-    // "packets" ends in 's' like the delay units: packets first.
-    if (EndsWith(text, "p") || EndsWith(text, "packets"))
+    // The unit says the kind; the number is then read by that kind's parser.
+    const std::string unit = UnitOf(text);
+    if (IsOneOf(unit, {"p", "packets"}))
     {
         return WanQueueSpec(PACKETS, WanUnits::ParsePackets(text, what), text);
     }
-    if (EndsWith(text, "B"))
+    if (IsOneOf(unit, {"B", "KB", "MB", "GB", "KiB", "MiB", "GiB"}))
     {
         return WanQueueSpec(BYTES, WanUnits::ParseBytes(text, what), text);
     }
-    if (EndsWith(text, "s"))
+    if (IsOneOf(unit, {"s", "ms", "us", "ns"}))
     {
         const double seconds = WanUnits::ParseDelay(text, what);
         if (!(seconds > 0))

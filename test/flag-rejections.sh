@@ -96,6 +96,8 @@ reject $n "--baselineTransports=tcp,tcp: \"tcp\" named twice" --baselineTranspor
 reject $n "--tcp=TcpFoo: not a TCP congestion control of this ns-3; expected one of" --tcp=TcpFoo
 reject $n "--tcpBufferBytes=-1: must not be negative" --tcpBufferBytes=-1
 reject $n "--tcpBufferBytes=4294967296: must be in 0..4294967295" --tcpBufferBytes=4294967296
+reject $n "--tcpStreams=0: must be in 1..256" --tcpStreams=0
+reject $n "--tcpStreams=257: must be in 1..256" --tcpStreams=257
 reject $n "--maxSimTime=0s: must be in (0, 9.2e+09] seconds" --maxSimTime=0s
 reject $n "--maxSimTime=-5s: must not be negative" --maxSimTime=-5s
 reject $n "--maxWallTime=0s: must be in (0, 9.2e+09] seconds" --maxWallTime=0s

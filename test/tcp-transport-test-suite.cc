@@ -1,10 +1,12 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Tests of the tcp transport (TcpTransport, TcpDirectExchange, TcpRingExchange): the time of
- * one TCP transfer against slow start and the access rate, exact real-payload sums over TCP
- * for a DIRECT clique and a ring, lost peers (a cut link, a stopped peer) within the
- * documented bound, and the flags that choose the transport and the congestion control.
+ * Tests of the tcp transport (TcpTransport, TcpPeer, TcpDirectExchange, TcpRingExchange): the
+ * time of one TCP transfer against slow start and the access rate, exact real-payload sums over
+ * TCP for a DIRECT clique and a ring with one, two and eight connections per peer (every message
+ * carried once, dealt over the connections), the buffers per connection, lost peers (a cut
+ * link, a stopped peer) within the documented bound, and the flags that choose the transport
+ * and the congestion control.
  */
 
 // ctest-suite: tcp-transport
@@ -22,6 +24,7 @@
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-input-error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -66,6 +69,38 @@ Islands(const std::vector<uint32_t>& peers)
         text << " " << peer;
     }
     return text.str();
+}
+
+/** \param bytes a count per connection \return their sum */
+uint64_t
+Total(const std::vector<uint64_t>& bytes)
+{
+    uint64_t total = 0;
+    for (uint64_t b : bytes)
+    {
+        total += b;
+    }
+    return total;
+}
+
+/**
+ * \param modelBytes M \param k ring members
+ * \return the message bytes (headers and payload) a ring all-reduce of k members writes in all:
+ *         every segment travels k - 1 times in the reduce-scatter and k - 1 times in the
+ *         all-gather; segments of ceil(E / k) int32 elements (E = M / 4), the last shorter
+ */
+uint64_t
+RingBytes(uint64_t modelBytes, uint32_t k)
+{
+    const uint64_t elements = (modelBytes + 3) / 4;
+    const uint64_t size = (elements + k - 1) / k;
+    uint64_t bytes = 0;
+    for (uint32_t g = 0; g < k; ++g)
+    {
+        const uint64_t first = std::min(elements, g * size);
+        bytes += StreamBytes(4 * (std::min(elements, first + size) - first));
+    }
+    return 2 * (k - 1) * bytes;
 }
 
 /**
@@ -174,22 +209,32 @@ class TcpSlowStartTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
- * \brief Real payloads over TCP: a 4-island DIRECT clique and a 4-island ring end with every
- *        island at the exact fixed-point mean, on a WAN with multicast and FPGAs (which TCP
- *        leaves unused, and says so).
+ * \brief Real payloads over TCP with 1, 2 or 8 connections per peer: a 4-island DIRECT clique
+ *        and a 4-island ring end with every island at the exact fixed-point mean, on a WAN with
+ *        multicast and FPGAs (which TCP leaves unused, and says so); every message crosses
+ *        once, on one of the peer's connections, each connection carrying its share.
  *
  * The expectation is computed here from the parameters before the round: each island's value
  * in fixed point, round(x x Scale), summed in int32 with wrap-around, divided by 4 x Scale.
  * Every island must hold exactly that double (the same arithmetic, bit for bit).
+ *
+ * Bytes, counted at the sockets (TcpTransport::GetStreamBytesReceived, whole messages read,
+ * heartbeats apart): from each peer, DIRECT, one update, StreamBytes(M) (21 chunks: payload and
+ * headers); around the ring, RingBytes(M, 4) in all. Each connection reads what the other end
+ * wrote on it, the application takes every message once (its records, no duplicates, nothing
+ * dropped), and with 2 or 8 connections every one carries a share, none all; DIRECT, chunk c
+ * travels on connection c mod N (whole messages dealt in turn).
  */
 class TcpExactSumTestCase : public TestCase
 {
   public:
-    /** \param ring ring all-reduce instead of DIRECT */
-    explicit TcpExactSumTestCase(bool ring)
+    /** \param ring ring all-reduce instead of DIRECT \param streams connections per peer */
+    TcpExactSumTestCase(bool ring, uint32_t streams)
         : TestCase(std::string("real payloads over TCP are summed exactly, ") +
-                   (ring ? "ring" : "direct clique")),
-          m_ring(ring)
+                   (ring ? "ring" : "direct clique") + ", " + std::to_string(streams) +
+                   " connection(s) per peer, every message once"),
+          m_ring(ring),
+          m_streams(streams)
     {
     }
 
@@ -202,12 +247,14 @@ class TcpExactSumTestCase : public TestCase
         setup.tcp = true;
         setup.real = true;
         setup.ring = m_ring;
-        setup.modelBytes = 5 * CHUNK + 36; // a short last chunk, uneven ring segments
+        setup.tcpStreams = m_streams;
+        // A short last chunk, uneven ring segments; at least four messages per connection.
+        setup.modelBytes = 20 * CHUNK + 36;
         const RunResult run = Simulate(setup);
         NS_TEST_ASSERT_MSG_EQ(run.after.size(), 4u, "four islands");
         for (const TrainingRoundRecord& r : run.records)
         {
-            NS_TEST_ASSERT_MSG_EQ(r.finished && r.lostPeers.empty(),
+            NS_TEST_ASSERT_MSG_EQ((r.finished && r.lostPeers.empty()),
                                   true,
                                   "island " << r.island << " ended with every peer");
         }
@@ -224,9 +271,212 @@ class TcpExactSumTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(run.fpga.aggregated, 0, "the FPGAs folded nothing");
         NS_TEST_EXPECT_MSG_EQ(run.transportNote.empty(), false, "a note says so");
+        CheckBytes(run, setup.modelBytes);
     }
 
-    bool m_ring; //!< ring all-reduce
+    /** \param run the run \param modelBytes M \brief every message once, over every connection */
+    void CheckBytes(const RunResult& run, uint64_t modelBytes)
+    {
+        uint64_t ring = 0;
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            uint64_t received = 0;
+            for (uint32_t peer = 0; peer < 4; ++peer)
+            {
+                const std::vector<uint64_t>& in = run.tcpStreamReceived[i][peer];
+                const bool predecessor = (peer + 1) % 4 == i;
+                if (peer == i || (m_ring && !predecessor && (i + 1) % 4 != peer))
+                {
+                    NS_TEST_EXPECT_MSG_EQ(in.size(), 0u, "no connection " << peer << "->" << i);
+                    continue;
+                }
+                NS_TEST_ASSERT_MSG_EQ(in.size(), m_streams, "connections " << peer << "->" << i);
+                NS_TEST_EXPECT_MSG_EQ((in == run.tcpStreamSent[peer][i]),
+                                      true,
+                                      "each connection " << peer << "->" << i
+                                                         << " reads what was written on it");
+                const uint64_t total = Total(in);
+                if (!m_ring)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(total,
+                                          StreamBytes(modelBytes),
+                                          "one update " << peer << "->" << i);
+                    NS_TEST_EXPECT_MSG_EQ((in == DealtUpdate(modelBytes)),
+                                          true,
+                                          "chunk c on connection c mod N, " << peer << "->" << i);
+                }
+                else if (!predecessor)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(total,
+                                          0,
+                                          "ring messages go one way " << peer << "->" << i);
+                }
+                CheckShares(in, peer, i);
+                received += total;
+            }
+            ring += received;
+            NS_TEST_EXPECT_MSG_EQ(RecordOf(run, i, 0).bytesReceived,
+                                  received,
+                                  "island " << i << " took every message read, once");
+        }
+        if (m_ring)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ring, RingBytes(modelBytes, 4), "the ring's messages, once");
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.duplicates, 0, "no message twice");
+        NS_TEST_EXPECT_MSG_EQ(run.dropped, 0, "none out of order");
+    }
+
+    /**
+     * \param modelBytes M
+     * \return per connection, the bytes of one DIRECT update's chunks dealt in turn: chunk c
+     *         (a header and up to CHUNK bytes of payload) on connection c mod Streams
+     */
+    std::vector<uint64_t> DealtUpdate(uint64_t modelBytes) const
+    {
+        std::vector<uint64_t> bytes(m_streams, 0);
+        for (uint64_t c = 0; c < Chunks(modelBytes); ++c)
+        {
+            bytes[c % m_streams] += HEADER + std::min<uint64_t>(CHUNK, modelBytes - c * CHUNK);
+        }
+        return bytes;
+    }
+
+    /**
+     * \param in bytes per connection \param from the writer \param to the reader
+     * \brief with several connections, each carries a share, none all
+     */
+    void CheckShares(const std::vector<uint64_t>& in, uint32_t from, uint32_t to)
+    {
+        const uint64_t total = Total(in);
+        if (m_streams < 2 || total == 0)
+        {
+            return;
+        }
+        for (uint32_t c = 0; c < in.size(); ++c)
+        {
+            NS_TEST_EXPECT_MSG_GT(in[c], 0, "connection " << c << " " << from << "->" << to);
+            NS_TEST_EXPECT_MSG_LT(in[c], total, "connection " << c << " " << from << "->" << to);
+        }
+    }
+
+    bool m_ring;        //!< ring all-reduce
+    uint32_t m_streams; //!< connections per peer
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Eight connections per peer under WAN loss: the connections fall out of step (a lost
+ *        segment holds one back for a retransmission while the others go on), yet every round
+ *        ends with every peer, every message crossing once and in order.
+ *
+ * Three islands, DIRECT, three rounds of 200 chunks each, 1% of the packets on every WAN link
+ * lost. A peer's messages then arrive out of order across its connections; the reader must
+ * hand them on in the order written (the exchange drops a chunk out of order), and must not
+ * take a peer's later round on one connection for the end of its messages on the others (the
+ * peer's round is the lowest its connections announced).
+ */
+class TcpStreamsUnderLossTestCase : public TestCase
+{
+  public:
+    TcpStreamsUnderLossTestCase()
+        : TestCase("TCP, 8 connections per peer, 1% WAN loss: every message once, in order, no "
+                   "peer lost")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 3;
+        setup.rounds = 3;
+        setup.tcp = true;
+        setup.tcpStreams = 8;
+        setup.loss = 0.01;
+        setup.modelBytes = 200 * CHUNK;
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_GT(run.lossDrops, 0u, "the premise: the WAN lost packets");
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 9u, "3 islands x 3 rounds");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ((r.finished && r.lostPeers.empty()),
+                                  true,
+                                  "round "
+                                      << r.round << ", island " << r.island
+                                      << " ended with every peer, lost:" << Islands(r.lostPeers));
+            NS_TEST_EXPECT_MSG_EQ(r.bytesReceived,
+                                  2 * StreamBytes(setup.modelBytes),
+                                  "round " << r.round << ", island " << r.island
+                                           << ": both updates, once");
+        }
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            for (uint32_t peer = 0; peer < 3; ++peer)
+            {
+                if (peer != i)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(Total(run.tcpStreamReceived[i][peer]),
+                                          setup.rounds * StreamBytes(setup.modelBytes),
+                                          "three updates " << peer << "->" << i);
+                }
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.duplicates, 0, "no message twice");
+        NS_TEST_EXPECT_MSG_EQ(run.dropped, 0, "none out of order");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Buffers per connection: a peer's buffer (BufferBytes, or one bandwidth-delay product
+ *        of the path) is shared equally by its Streams connections, never below TcpSocket's
+ *        default SndBufSize (from the path only) nor two messages.
+ *
+ * Two islands, the path's BDP = 10 Gbit/s x 2.2 ms / 8 = 2.75 MB: 8 connections get an eighth
+ * each; 64 connections would get 42,969 bytes, below the 128 KiB floor, so the floor; a
+ * BufferBytes of 1 MB over 4 connections gives 250,000 each; 80,000 over 8 would give 10,000,
+ * below two messages of 8972 bytes, so two messages. Every run still completes.
+ */
+class TcpStreamBuffersTestCase : public TestCase
+{
+  public:
+    TcpStreamBuffersTestCase()
+        : TestCase("TCP buffers: a peer's buffer is shared by its connections, above the floors")
+    {
+    }
+
+  private:
+    /** \param streams Streams \param buffer BufferBytes \return island 0's buffer, per connection
+     */
+    uint32_t BufferOf(uint32_t streams, uint32_t buffer)
+    {
+        Setup setup;
+        setup.cities = 2;
+        setup.tcp = true;
+        setup.tcpStreams = streams;
+        setup.tcpBuffer = buffer;
+        const RunResult run = Simulate(setup);
+        NS_TEST_EXPECT_MSG_EQ(run.tcpStreamReceived[1][0].size(), streams, "connections");
+        NS_TEST_EXPECT_MSG_EQ(RecordOf(run, 1, 0).bytesReceived,
+                              StreamBytes(setup.modelBytes),
+                              "the update arrived, " << streams << " connections");
+        return run.tcpBufferBytes;
+    }
+
+    void DoRun() override
+    {
+        const double rtt = 2 * (2 * ACCESS_DELAY + WAN_DELAY);
+        const double bdp = ACCESS_BPS * rtt / 8;
+        const auto floor = static_cast<uint32_t>(TcpSocketDefault("SndBufSize"));
+        NS_TEST_ASSERT_MSG_LT(bdp / 64, floor, "the premise: 64 shares fall below the floor");
+        NS_TEST_EXPECT_MSG_EQ(BufferOf(8, 0),
+                              static_cast<uint32_t>(std::ceil(bdp / 8)),
+                              "an eighth of the path's BDP");
+        NS_TEST_EXPECT_MSG_EQ(BufferOf(64, 0), floor, "never below SndBufSize's default");
+        NS_TEST_EXPECT_MSG_EQ(BufferOf(4, 1000000), 250000u, "a quarter of BufferBytes");
+        NS_TEST_EXPECT_MSG_EQ(BufferOf(8, 80000), 2 * (HEADER + CHUNK), "never below 2 messages");
+    }
 };
 
 /**
@@ -250,11 +500,16 @@ class TcpExactSumTestCase : public TestCase
 class TcpLostPeerTestCase : public TestCase
 {
   public:
-    /** \param stop stop island 2 (ring) instead of cutting its link (direct) */
-    explicit TcpLostPeerTestCase(bool stop)
+    /**
+     * \param stop stop island 2 (ring) instead of cutting its link (direct)
+     * \param streams connections per peer
+     */
+    TcpLostPeerTestCase(bool stop, uint32_t streams)
         : TestCase(std::string("TCP: a ") + (stop ? "stopped peer (ring)" : "cut link (direct)") +
-                   " is declared lost within the bound, and the run ends"),
-          m_stop(stop)
+                   " is declared lost within the bound, and the run ends, " +
+                   std::to_string(streams) + " connection(s) per peer"),
+          m_stop(stop),
+          m_streams(streams)
     {
     }
 
@@ -266,6 +521,7 @@ class TcpLostPeerTestCase : public TestCase
         setup.rounds = 2;
         setup.tcp = true;
         setup.tcpPeerTimeout = MilliSeconds(200);
+        setup.tcpStreams = m_streams;
         setup.ring = m_stop;
         setup.real = m_stop;
         setup.cut = m_stop ? -1 : 2;
@@ -305,7 +561,8 @@ class TcpLostPeerTestCase : public TestCase
         }
     }
 
-    bool m_stop; //!< stopped peer instead of a cut link
+    bool m_stop;        //!< stopped peer instead of a cut link
+    uint32_t m_streams; //!< connections per peer
 };
 
 /**
@@ -402,10 +659,18 @@ class TcpTransportTestSuite : public TestSuite
     {
         AddTestCase(new TcpFlagsTestCase);
         AddTestCase(new TcpSlowStartTestCase);
-        AddTestCase(new TcpExactSumTestCase(false));
-        AddTestCase(new TcpExactSumTestCase(true));
-        AddTestCase(new TcpLostPeerTestCase(false));
-        AddTestCase(new TcpLostPeerTestCase(true));
+        for (uint32_t streams : {1, 2, 8})
+        {
+            AddTestCase(new TcpExactSumTestCase(false, streams));
+            AddTestCase(new TcpExactSumTestCase(true, streams));
+        }
+        AddTestCase(new TcpStreamBuffersTestCase);
+        AddTestCase(new TcpStreamsUnderLossTestCase);
+        for (uint32_t streams : {1, 8})
+        {
+            AddTestCase(new TcpLostPeerTestCase(false, streams));
+            AddTestCase(new TcpLostPeerTestCase(true, streams));
+        }
     }
 };
 

@@ -551,12 +551,12 @@ struct SlowPairRun
 };
 
 /**
- * \param limit the run's maxSimTime
+ * \param limit the run's maxSimTime \param warmupRounds SetWarmupRounds
  * \return two islands on SLOW_BPS access links, 2 rounds of SLOW_MODEL_BYTES, run to the end
  *         or the limit
  */
 SlowPairRun
-RunSlowPair(Time limit)
+RunSlowPair(Time limit, uint32_t warmupRounds = 0)
 {
     WanTopologyHelper wan;
     wan.Install(TwoIslands("a", "b", SLOW_BPS));
@@ -567,6 +567,7 @@ RunSlowPair(Time limit)
     helper.Install();
     TrainingExperiment experiment(helper);
     experiment.SetMaxSimTime(limit);
+    experiment.SetWarmupRounds(warmupRounds);
     experiment.Run();
     SlowPairRun run;
     run.summary = experiment.Summarise(0.5);
@@ -641,6 +642,55 @@ class SimTimeLimitUnusedTestCase : public TestCase
 
 /**
  * \ingroup wan-training-experiment-tests
+ * \brief Warm-up rounds are reported apart and left out of the round and sync figures: the
+ *        slow pair's two rounds with one warm-up round, against figures taken from its records
+ *        here; a warm-up as long as the run is ignored (nothing would be left).
+ */
+class WarmupRoundsTestCase : public TestCase
+{
+  public:
+    WarmupRoundsTestCase()
+        : TestCase("warm-up rounds: reported apart, left out of round, sync and epsilon times")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const SlowPairRun run = RunSlowPair(Seconds(1000), 1);
+        const TrainingSummary& s = run.summary;
+        NS_TEST_ASSERT_MSG_EQ(s.unfinishedRounds, 0u, "both rounds finished");
+        double end[2] = {0, 0};
+        double sync[2] = {0, 0};
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            end[r.round] = std::max(end[r.round], r.syncEnd.GetSeconds());
+            sync[r.round] += (r.syncEnd - r.syncStart).GetSeconds() / 2;
+        }
+        NS_TEST_EXPECT_MSG_EQ(s.rounds, 2u, "both rounds ran");
+        NS_TEST_EXPECT_MSG_EQ(s.warmupRounds, 1u, "one warm-up round");
+        NS_TEST_ASSERT_MSG_EQ(s.firstRound.has_value(), true, "its time is reported");
+        NS_TEST_EXPECT_MSG_EQ_TOL(*s.firstRound, end[0], 1e-12, "the first round's end");
+        NS_TEST_EXPECT_MSG_EQ_TOL(s.meanRound, end[1] - end[0], 1e-12, "the second round only");
+        NS_TEST_EXPECT_MSG_EQ_TOL(s.meanSync, sync[1], 1e-12, "the second round's syncs only");
+        NS_TEST_ASSERT_MSG_EQ(s.timeToEpsilon.has_value(), true, "reaches epsilon");
+        NS_TEST_EXPECT_MSG_EQ_TOL(*s.timeToEpsilon,
+                                  *s.roundsToEpsilon * (end[1] - end[0]),
+                                  1e-12,
+                                  "from the warm round");
+        // The first round differs from the second (it has nothing before it), so leaving it
+        // out shows.
+        NS_TEST_EXPECT_MSG_GT(std::abs(end[0] - (end[1] - end[0])), 1e-6, "rounds differ");
+
+        const SlowPairRun whole = RunSlowPair(Seconds(1000), 2);
+        NS_TEST_EXPECT_MSG_EQ(whole.summary.warmupRounds, 0u, "a warm-up of every round: none");
+        NS_TEST_EXPECT_MSG_EQ(whole.summary.firstRound.has_value(), false, "no time apart");
+        NS_TEST_EXPECT_MSG_EQ_TOL(whole.summary.meanRound, end[1] / 2, 1e-12, "both rounds");
+    }
+};
+
+/**
+ * \ingroup wan-training-experiment-tests
  * \brief TrainingExperiment suite.
  */
 class TrainingExperimentTestSuite : public TestSuite
@@ -656,6 +706,7 @@ class TrainingExperimentTestSuite : public TestSuite
         AddTestCase(new CountersReachSummaryTestCase());
         AddTestCase(new SimTimeLimitUnusedTestCase());
         AddTestCase(new SimTimeLimitTestCase());
+        AddTestCase(new WarmupRoundsTestCase());
     }
 };
 

@@ -262,6 +262,8 @@ Simulate(const Setup& setup)
         {
             helper.SetTcpAttribute("PeerTimeout", TimeValue(setup.tcpPeerTimeout));
         }
+        helper.SetTcpAttribute("Streams", UintegerValue(setup.tcpStreams));
+        helper.SetTcpAttribute("BufferBytes", UintegerValue(setup.tcpBuffer));
     }
     if (setup.adaptive)
     {
@@ -373,13 +375,26 @@ Simulate(const Setup& setup)
                                   run.linkPackets);
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
     run.transportNote = experiment.Summarise(1e-3).transportNote;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        run.dropped += helper.GetApplication(i)->GetDroppedPackets();
+        run.duplicates += helper.GetApplication(i)->GetDuplicatePackets();
+    }
     if (setup.tcp)
     {
         run.tcpSegmentSize = helper.GetApplication(0)->GetTcpTransport()->GetSegmentSize();
         run.tcpBufferBytes = helper.GetApplication(0)->GetTcpTransport()->GetBufferBytes(1);
+        run.tcpStreamSent.resize(n);
+        run.tcpStreamReceived.resize(n);
         for (uint32_t i = 0; i < n; ++i)
         {
-            run.tcpHeartbeats += helper.GetApplication(i)->GetTcpTransport()->GetHeartbeatsSent();
+            Ptr<TcpTransport> tcp = helper.GetApplication(i)->GetTcpTransport();
+            run.tcpHeartbeats += tcp->GetHeartbeatsSent();
+            for (uint32_t peer = 0; peer < n; ++peer)
+            {
+                run.tcpStreamSent[i].push_back(tcp->GetStreamBytesSent(peer));
+                run.tcpStreamReceived[i].push_back(tcp->GetStreamBytesReceived(peer));
+            }
         }
     }
     if (workload)

@@ -115,7 +115,15 @@ struct RunResult
     uint32_t tcpSegmentSize{0}; //!< transport tcp: island 0's segment size
     uint32_t tcpBufferBytes{0}; //!< transport tcp: island 0's buffer towards island 1
     uint64_t tcpHeartbeats{0};  //!< transport tcp: heartbeats written by every island
-    std::string transportNote;  //!< TrainingSummary::transportNote
+    /** Transport tcp: [island][peer], per connection, bytes of messages written to the peer
+     *  (TcpTransport::GetStreamBytesSent; empty for a non-partner). */
+    std::vector<std::vector<std::vector<uint64_t>>> tcpStreamSent;
+    /** Transport tcp: [island][peer], per connection, bytes of messages read from the peer
+     *  (TcpTransport::GetStreamBytesReceived). */
+    std::vector<std::vector<std::vector<uint64_t>>> tcpStreamReceived;
+    uint64_t dropped{0};       //!< every island's dropped packets (malformed, not matching)
+    uint64_t duplicates{0};    //!< every island's duplicate contributions
+    std::string transportNote; //!< TrainingSummary::transportNote
 
     /** A gradient packet received by Setup::traceIsland's device. */
     struct Arrival
@@ -182,6 +190,8 @@ struct Setup
     bool tcp{false};              //!< transport tcp instead of planned
     std::string congestion;       //!< TcpTransport CongestionControl ("": its default)
     Time tcpPeerTimeout;          //!< if positive, TcpTransport PeerTimeout
+    uint32_t tcpStreams{1};       //!< TcpTransport Streams
+    uint32_t tcpBuffer{0};        //!< TcpTransport BufferBytes (0: from the path)
     int stopIsland{-1};           //!< island whose application stops at stopAt
     Time stopAt;                  //!< when it stops
     bool adaptive{false};         //!< transport adaptive instead of planned

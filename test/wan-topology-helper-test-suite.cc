@@ -642,9 +642,110 @@ class BadInputTest : public TestCase
     }
 };
 
+/**
+ * \ingroup wan-training-tests
+ * \brief Every device's queue is its link's spec resolved at that link's rate and round trip:
+ *        a line NYC -- LON -- FRA with per-link and per-island keys (values by hand below).
+ */
+class QueueResolutionTest : public TestCase
+{
+  public:
+    /** \param override a SetQueue spec ("" for the topology's own) */
+    explicit QueueResolutionTest(const std::string& override)
+        : TestCase("device queues resolved from the topology's specs" +
+                   (override.empty() ? std::string() : " (SetQueue " + override + ")")),
+          m_override(override)
+    {
+    }
+
+  private:
+    /** \param device a link device \return its transmit queue's bound */
+    static QueueSize Bound(Ptr<NetDevice> device)
+    {
+        QueueSizeValue size;
+        device->GetAttribute("TxQueueMaxSize", size);
+        return size.Get();
+    }
+
+    void DoRun() override
+    {
+        // WAN links 100 Gbps (the file's default), access 10 Gbps, access delay 1 ms. One way:
+        // NYC-0 to LON-0 22 ms, to FRA-0 1 + 20 + 2 + 1 = 24 ms; LON-0 to FRA-0 4 ms.
+        const WanTopology t = WanTopology::Parse(R"({
+          "defaults": {"accessDelay": "1ms", "queue": "10ms", "fpga": false},
+          "cities": [{"code": "NYC", "latitude": 40.7, "longitude": -74.0, "fpga": true},
+                     {"code": "LON", "latitude": 51.5, "longitude": -0.1},
+                     {"code": "FRA", "latitude": 50.1, "longitude": 8.7}],
+          "islands": [{"name": "NYC-0", "city": "NYC", "queue": "bdp"},
+                      {"name": "LON-0", "city": "LON", "queue": "300p"},
+                      {"name": "FRA-0", "city": "FRA"}],
+          "links": [{"a": "NYC", "b": "LON", "delay": "20ms", "queue": "bdp"},
+                    {"a": "LON", "b": "FRA", "delay": "2ms"}]})",
+                                                 "line.json");
+        WanTopologyHelper helper;
+        if (!m_override.empty())
+        {
+            helper.SetQueue(WanQueueSpec::Parse(m_override, "test"));
+        }
+        helper.Install(t);
+        const WanHop nycLon{0, 0, 1};
+        const WanHop lonFra{1, 1, 2};
+        std::map<std::string, QueueSize> expected;
+        if (m_override.empty())
+        {
+            // NYC-LON "bdp": 100 Gbps x 48 ms (NYC-0 <-> FRA-0) / 8 = 600,000,000 bytes.
+            expected["NYC-LON"] = QueueSize(QueueSizeUnit::BYTES, 600000000);
+            // LON-FRA "10ms" (the default): 100 Gbps x 10 ms / 8 = 125,000,000 bytes.
+            expected["LON-FRA"] = QueueSize(QueueSizeUnit::BYTES, 125000000);
+            // NYC-0's access "bdp": 10 Gbps x 48 ms / 8 = 60,000,000 bytes; its FPGA's in-box
+            // link the same spec at 400 Gbps: 2,400,000,000 bytes.
+            expected["NYC-0"] = QueueSize(QueueSizeUnit::BYTES, 60000000);
+            expected["NYC-0 in-box"] = QueueSize(QueueSizeUnit::BYTES, 2400000000U);
+            expected["LON-0"] = QueueSize(QueueSizeUnit::PACKETS, 300);
+            // FRA-0 "10ms" at 10 Gbps: 12,500,000 bytes.
+            expected["FRA-0"] = QueueSize(QueueSizeUnit::BYTES, 12500000);
+        }
+        else
+        {
+            // SetQueue("1ms") everywhere: 12,500,000 B at 100 Gbps, 1,250,000 B at 10 Gbps,
+            // 50,000,000 B at 400 Gbps.
+            expected["NYC-LON"] = QueueSize(QueueSizeUnit::BYTES, 12500000);
+            expected["LON-FRA"] = QueueSize(QueueSizeUnit::BYTES, 12500000);
+            expected["NYC-0"] = QueueSize(QueueSizeUnit::BYTES, 1250000);
+            expected["NYC-0 in-box"] = QueueSize(QueueSizeUnit::BYTES, 50000000);
+            expected["LON-0"] = QueueSize(QueueSizeUnit::BYTES, 1250000);
+            expected["FRA-0"] = QueueSize(QueueSizeUnit::BYTES, 1250000);
+        }
+        const WanHop reverse[] = {{0, 1, 0}, {1, 2, 1}};
+        for (const WanHop& hop : {nycLon, reverse[0]})
+        {
+            NS_TEST_EXPECT_MSG_EQ(Bound(helper.GetWanDevice(hop)), expected["NYC-LON"], "NYC-LON");
+        }
+        for (const WanHop& hop : {lonFra, reverse[1]})
+        {
+            NS_TEST_EXPECT_MSG_EQ(Bound(helper.GetWanDevice(hop)), expected["LON-FRA"], "LON-FRA");
+        }
+        const char* names[] = {"NYC-0", "LON-0", "FRA-0"};
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(Bound(helper.GetIslandDevice(i)), expected[names[i]], names[i]);
+            NS_TEST_EXPECT_MSG_EQ(Bound(helper.GetAccessPeerDevice(i)),
+                                  expected[names[i]],
+                                  names[i] << " at the far end");
+        }
+        // NYC-0's in-box link: the router's port towards its FPGA.
+        const Ptr<NetDevice> inBox = helper.GetRouter(0)->GetPort(helper.GetAccessPort(0));
+        NS_TEST_EXPECT_MSG_EQ(Bound(inBox), expected["NYC-0 in-box"], "NYC-0's in-box link");
+        Simulator::Destroy();
+    }
+
+    std::string m_override; //!< SetQueue's spec, or ""
+};
+
 } // namespace
 
 /** The wan-topology-helper suite. */
+
 class WanTopologyHelperTestSuite : public TestSuite
 {
   public:
@@ -659,6 +760,8 @@ class WanTopologyHelperTestSuite : public TestSuite
         AddTestCase(new DeterministicRoutesTest);
         AddTestCase(new FpgaUnicastTest);
         AddTestCase(new BadInputTest);
+        AddTestCase(new QueueResolutionTest(""));
+        AddTestCase(new QueueResolutionTest("1ms"));
     }
 };
 

@@ -94,6 +94,7 @@ FLAGS = {
     "tcpBufferBytes": ("0", "TCP buffer bytes (ignored)"),
     "queue": ("50ms", "Buffer of every router/link queue: TIME (50ms), bdp, Np (packets), "
               "SIZE (12MB); empty: the topology file's"),
+    "tcpStreams": ("1", "TCP connections per peer (ignored)"),
 }
 TRANSPORTS = ("planned", "adaptive", "tcp")
 
