@@ -115,6 +115,21 @@ TcpTransport::GetTypeId()
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&TcpTransport::m_maxPacingRate),
                           MakeDataRateChecker())
+            .AddAttribute("DelAckCount",
+                          "TcpSocket::DelAckCount of every connection: segments received before "
+                          "an ACK is sent without waiting for the delayed-ACK timer. 1 stands in "
+                          "for Linux, which grows a window by the segments acknowledged and "
+                          "acknowledges at once in slow start and after idle time: with ns-3's "
+                          "default 2, TcpNewReno's slow start grows by half a window per round "
+                          "trip, a lone segment waits DelAckTimeout (200 ms) for its ACK, and "
+                          "the heartbeats of an idle connection are acknowledged only on the "
+                          "peer's own segments, which freezes the timestamp ns-3 echoes "
+                          "(TcpSocketBase::SendDataPacket does not advance the last ACK sent, "
+                          "3.37 to 3.48) so that its round-trip estimate grows with the idle "
+                          "time. 0: TcpSocket's default.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TcpTransport::m_delAckCount),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("CheckAppLimited",
                           "Before each message is written, let the socket check whether the "
                           "connection is application-limited (an empty write), as Linux does at "
@@ -140,6 +155,7 @@ TcpTransport::TcpTransport()
       m_heartbeatInterval(MilliSeconds(100)),
       m_peerTimeout(Seconds(120)),
       m_maxPacingRate(0),
+      m_delAckCount(1),
       m_checkAppLimited(true),
       m_context(nullptr),
       m_round(0),
@@ -293,6 +309,10 @@ TcpTransport::CreateSocket(uint32_t buffer)
     socket->SetAttribute("SegmentSize", UintegerValue(m_usedSegmentSize));
     socket->SetAttribute("SndBufSize", UintegerValue(buffer));
     socket->SetAttribute("RcvBufSize", UintegerValue(buffer));
+    if (m_delAckCount != 0)
+    {
+        socket->SetAttribute("DelAckCount", UintegerValue(m_delAckCount));
+    }
     return socket;
 }
 
@@ -353,9 +373,9 @@ TcpTransport::Start(Ptr<Node> node,
     }
     if (listenBuffer > 0)
     {
-        // Accepted sockets copy the listener's segment size, buffers and pacing cap (its receive
-        // buffer sets the window scale of every connection it accepts): the largest buffer,
-        // lowered per peer.
+        // Accepted sockets copy the listener's segment size, buffers, DelAckCount and pacing cap
+        // (its receive buffer sets the window scale of every connection it accepts): the
+        // largest buffer, lowered per peer.
         m_listener = CreateSocket(listenBuffer);
         if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0 ||
             m_listener->Listen() != 0)

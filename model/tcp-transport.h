@@ -43,10 +43,11 @@ struct TrainingRoundConfig;
  * (the narrowest link on the path times the round trip); each of its Streams connections gets
  * an equal share, never below TcpSocket's default SndBufSize (with BufferBytes 0) nor two
  * messages. Segments fill the access link's MTU after IPv4 and the largest TCP header (never
- * fragmented). Two of ns-3's TCP defaults that no real stack has are replaced per connection
- * (doc/training.rst, "The tcp transport"): MaxPacingRate caps pacing at the island's access rate
- * instead of ns-3's 4 Gbit/s, and CheckAppLimited lets the socket see an application-limited
- * connection before each message, as Linux does.
+ * fragmented). Three of ns-3's TCP defaults are replaced per connection (doc/training.rst, "The
+ * tcp transport"): MaxPacingRate caps pacing at the island's access rate instead of ns-3's
+ * 4 Gbit/s, DelAckCount 1 acknowledges every segment (as Linux does in slow start and after
+ * idle time), and CheckAppLimited lets the socket see an application-limited connection before
+ * each message, as Linux does.
  *
  * Messages: each is a GradientHeader and its payload (virtual or real int32), written whole,
  * dealt round-robin over the peer's connections (TcpPeer); the receiver cuts each byte stream
@@ -228,6 +229,7 @@ class TcpTransport : public Object
     Time m_heartbeatInterval; //!< idle heartbeat and check period
     Time m_peerTimeout;       //!< silence before lost
     DataRate m_maxPacingRate; //!< 0: the access rate
+    uint32_t m_delAckCount;   //!< 0: TcpSocket's default
     bool m_checkAppLimited;   //!< empty write before each message
 
     // State

@@ -202,7 +202,11 @@ Simulate(const Setup& setup)
     wan.SetMtu(setup.mtu);
     wan.SetStockLinks(setup.stockLinks);
     wan.SetInBoxLink(DataRate(IN_BOX_BPS), Seconds(IN_BOX_DELAY));
-    if (setup.queuePackets > 0)
+    if (setup.queueBytes > 0)
+    {
+        wan.SetQueueSize(QueueSize(QueueSizeUnit::BYTES, setup.queueBytes));
+    }
+    else if (setup.queuePackets > 0)
     {
         wan.SetQueueSize(QueueSize(QueueSizeUnit::PACKETS, setup.queuePackets));
     }

@@ -179,6 +179,7 @@ struct Setup
     Time fpgaLatency{NanoSeconds(500)}; //!< every FPGA's PipelineLatency
     uint64_t fpgaRateBps{0};            //!< every FPGA's ProcessingRate (0: line rate)
     uint32_t queuePackets{0};           //!< if positive, every device's transmit queue bound
+    uint32_t queueBytes{0};             //!< if positive, that bound in bytes (not queuePackets)
     bool tuneQueues{true};              //!< TrainingHelper::SetTuneQueues
     int traceIsland{-1};  //!< island whose device's received gradient packets are listed
     int dropAtIsland{-1}; //!< island whose device drops the packets of dropUids
