@@ -82,20 +82,6 @@ SlowStartThenRate(double bytes, double window, double growth, double rtt, double
     return time + (bytes - sent) * 8 / bps;
 }
 
-/** \param run a run \param island an island \param round a round \return its record */
-const TrainingRoundRecord&
-RecordOf(const RunResult& run, uint32_t island, uint32_t round)
-{
-    for (const TrainingRoundRecord& r : run.records)
-    {
-        if (r.island == island && r.round == round)
-        {
-            return r;
-        }
-    }
-    NS_ABORT_MSG("no record of island " << island << ", round " << round);
-}
-
 } // namespace
 
 /**

@@ -45,20 +45,6 @@ TcpSocketDefault(const std::string& attribute)
     return DynamicCast<const UintegerValue>(info.initialValue)->Get();
 }
 
-/** \param run a run \param island an island \param round a round \return its record */
-const TrainingRoundRecord&
-RecordOf(const RunResult& run, uint32_t island, uint32_t round)
-{
-    for (const TrainingRoundRecord& r : run.records)
-    {
-        if (r.island == island && r.round == round)
-        {
-            return r;
-        }
-    }
-    NS_ABORT_MSG("no record of island " << island << ", round " << round);
-}
-
 /** \param peers islands \return them as text, e.g. " 0 1" */
 std::string
 Islands(const std::vector<uint32_t>& peers)

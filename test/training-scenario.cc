@@ -7,6 +7,7 @@
 
 #include "training-scenario.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
@@ -457,6 +458,20 @@ AllIslands(uint32_t n)
         all.push_back(i);
     }
     return all;
+}
+
+/** \param run a run \param island an island \param round a round \return its record */
+const TrainingRoundRecord&
+RecordOf(const RunResult& run, uint32_t island, uint32_t round)
+{
+    for (const TrainingRoundRecord& r : run.records)
+    {
+        if (r.island == island && r.round == round)
+        {
+            return r;
+        }
+    }
+    NS_ABORT_MSG("no record of island " << island << ", round " << round);
 }
 
 } // namespace training_test

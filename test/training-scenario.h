@@ -203,6 +203,9 @@ struct Setup
 /** \param setup the run's knobs \return what the checks need */
 RunResult Simulate(const Setup& setup);
 
+/** \param run a run \param island an island \param round a round \return its record */
+const TrainingRoundRecord& RecordOf(const RunResult& run, uint32_t island, uint32_t round);
+
 /**
  * \param setup a run that must be refused
  * \return the message of the \p Error it throws ("" if it ran)
