@@ -56,6 +56,8 @@ struct LossResult
     uint64_t resends{0};    //!< chunks resent
     uint64_t queueDrops{0}; //!< packets dropped by device queues
     uint64_t lostPeers{0};  //!< peers declared lost
+    uint64_t partials{0};   //!< partial aggregates the FPGAs emitted (early flushes included)
+    uint64_t early{0};      //!< of which early flushes
     double worstRtt{0};     //!< the largest island-to-island round trip, s
 };
 
@@ -110,6 +112,8 @@ RunOnce(const std::string& topologyFile,
     }
     result.lost = experiment.GetLossDrops();
     result.queueDrops = experiment.GetQueueDrops();
+    result.partials = experiment.GetFpgaCounters().partial;
+    result.early = experiment.GetFpgaCounters().earlyFlushes;
     for (uint32_t i = 0; i < n; ++i)
     {
         for (uint32_t j = 0; j < n; ++j)
@@ -123,6 +127,8 @@ RunOnce(const std::string& topologyFile,
 
 /// The acceptance: at most this many resends per lost packet, in every run.
 constexpr double MAX_RESENDS_PER_LOST = 1.2;
+/// The acceptance: at most this many FPGA partial aggregates per lost packet, on average.
+constexpr double MAX_PARTIALS_PER_LOST = 2;
 
 } // namespace
 
@@ -157,8 +163,9 @@ main(int argc, char** argv)
               << std::setw(8) << "loss" << std::setw(11) << "sync_s" << std::setw(8) << "ratio"
               << std::setw(9) << "lost" << std::setw(9) << "resends" << std::setw(10) << "res/lost"
               << std::setw(9) << "max_res" << std::setw(8) << "qdrops" << std::setw(7) << "peers"
-              << std::setw(11) << "bound_s" << std::setw(9) << "max_s" << std::setw(6) << "met"
-              << std::setw(7) << "ok";
+              << std::setw(9) << "partial" << std::setw(8) << "early" << std::setw(10)
+              << "part/lost" << std::setw(11) << "bound_s" << std::setw(9) << "max_s"
+              << std::setw(6) << "met" << std::setw(7) << "ok";
     if (wall)
     {
         std::cout << std::setw(9) << "wall_s" << std::setw(8) << "cpu_s";
@@ -194,6 +201,8 @@ main(int argc, char** argv)
                     r.resends += one.resends;
                     r.queueDrops += one.queueDrops;
                     r.lostPeers += one.lostPeers;
+                    r.partials += one.partials;
+                    r.early += one.early;
                     r.worstRtt = one.worstRtt;
                 }
                 if (loss == 0)
@@ -214,7 +223,8 @@ main(int argc, char** argv)
                         return bound == 0 || s <= bound;
                     }));
                 const bool ok = met == syncs.size() && r.queueDrops == 0 &&
-                                worstResends <= MAX_RESENDS_PER_LOST;
+                                worstResends <= MAX_RESENDS_PER_LOST &&
+                                r.partials <= MAX_PARTIALS_PER_LOST * r.lost;
                 allOk = allOk && (loss > 0.01 || ok);
                 std::cout << std::left << std::setw(8) << schedule << std::setw(11) << set
                           << std::right << std::setw(8) << loss << std::fixed
@@ -224,10 +234,11 @@ main(int argc, char** argv)
                           << std::setw(9) << r.resends << std::setw(10)
                           << (r.lost > 0 ? double(r.resends) / r.lost : 0.0) << std::setw(9)
                           << worstResends << std::setw(8) << r.queueDrops << std::setw(7)
-                          << r.lostPeers << std::setprecision(4) << std::setw(11) << bound
-                          << std::setw(9) << *std::max_element(syncs.begin(), syncs.end())
-                          << std::setw(4) << met << "/" << syncs.size() << std::setw(7)
-                          << (ok ? "ok" : "MISS");
+                          << r.lostPeers << std::setw(9) << r.partials << std::setw(8) << r.early
+                          << std::setw(10) << (r.lost > 0 ? double(r.partials) / r.lost : 0.0)
+                          << std::setprecision(4) << std::setw(11) << bound << std::setw(9)
+                          << *std::max_element(syncs.begin(), syncs.end()) << std::setw(4) << met
+                          << "/" << syncs.size() << std::setw(7) << (ok ? "ok" : "MISS");
                 if (wall)
                 {
                     const std::chrono::duration<double> took =

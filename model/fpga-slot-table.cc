@@ -303,6 +303,9 @@ FpgaSlotTable::MaybeSettle(uint32_t index)
         }
         ++m_earlyFlushes;
         slot.settled = true;
+        NS_LOG_INFO("early flush round " << slot.key.round << " chunk " << slot.key.chunkIndex
+                                         << " holds " << slot.contributors << " of "
+                                         << slot.expected);
     }
     slot.emitting = true;
     Unlist(slot);
@@ -458,7 +461,11 @@ FpgaSlotTable::ExpireSlots()
         m_deadlines.pop_front();
         if (IsOpen(d.index, d.serial))
         {
-            EmitEarlierSlots(m_slots[d.index].key);
+            const Slot& slot = m_slots[d.index];
+            NS_LOG_INFO("timeout round " << slot.key.round << " chunk " << slot.key.chunkIndex
+                                         << " holds " << slot.contributors << " of "
+                                         << slot.expected);
+            EmitEarlierSlots(slot.key);
             m_emit(d.index, false);
         }
     }
@@ -513,6 +520,8 @@ FpgaSlotTable::EmitEarlierSlots(const SlotKey& key)
         earlier.push_back(index);
         below = next;
     }
+    NS_LOG_INFO("chunk " << key.chunkIndex << " times out: " << earlier.size()
+                         << " earlier slots sharing a sender go first");
     for (auto it = earlier.rbegin(); it != earlier.rend(); ++it)
     {
         m_emit(*it, false);
