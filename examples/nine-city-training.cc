@@ -769,7 +769,11 @@ JobName(const ExperimentJob& job)
 
 /**
  * \brief Run the jobs, up to \p workers at a time in child processes (in this process when
- *        workers is 1), and return their results in job order.
+ *        workers is 1 and no job is a TCP baseline), and return their results in job order.
+ *
+ * A TCP baseline always runs in a child, even with one worker: ns-3's TCP can crash (see
+ * "Known ns-3 defects" in doc/training.rst), and the crash must end that baseline, recorded
+ * as not finished, not the whole run.
  *
  * Each child runs one job and writes its result as JSON into \p output/.parts; the parent
  * reads them back in order, so the outputs do not depend on the number of workers. A child
@@ -788,7 +792,10 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
 {
     std::vector<ExperimentResult> results;
     exitCode = WanCommandLine::EXIT_COMPLETE;
-    if (workers <= 1 || jobs.size() <= 1)
+    const bool tcpBaselines = std::any_of(jobs.begin(), jobs.end(), [](const ExperimentJob& job) {
+        return job.tcpBaseline;
+    });
+    if ((workers <= 1 || jobs.size() <= 1) && !tcpBaselines)
     {
         for (const ExperimentJob& job : jobs)
         {

@@ -402,17 +402,18 @@ TrainingHelper::Install()
         settings.chunkCount = m_costModel->GetChunkCount(m_modelBytes);
         TrainingFpgas::Size(m_topology, m_plans, settings);
     }
-    TrainingLinkQueues::Size(routing,
-                             m_plans,
-                             m_tuneQueues,
-                             m_transport == TrainingApplication::ADAPTIVE);
     // How long FPGAs may hold a chunk on its way to each island: its apps wait that much
-    // longer for peers.
+    // longer for peers (and align their starts where FPGAs fold their cliques).
     const std::vector<Time> hold = TrainingFpgas::Holds(m_topology, m_plans);
     for (const Ptr<TrainingApplication>& app : m_apps)
     {
         app->SetAggregationHold(hold);
     }
+    TrainingLinkQueues::Size(routing,
+                             m_plans,
+                             m_tuneQueues,
+                             m_transport == TrainingApplication::ADAPTIVE,
+                             tcp ? 0 : ControlBurst());
     // Rounds overlap where cliques run at different paces: hold a round's sending until the
     // clique's receivers are done with their previous round (TrainingPlanner::ReplayRounds).
     std::vector<std::vector<double>> notBefore;
@@ -552,6 +553,17 @@ double
 TrainingHelper::GetEstimatedSync() const
 {
     return m_estimatedSync;
+}
+
+uint32_t
+TrainingHelper::ControlBurst() const
+{
+    uint32_t most = 0;
+    for (const Ptr<TrainingApplication>& app : m_apps)
+    {
+        most = std::max(most, app->GetControlBurst());
+    }
+    return most;
 }
 
 bool

@@ -154,6 +154,8 @@ class TrainingHelper
     bool HasLocalSlotsInUse() const;
     /** \return every point-to-point device of the simulation (module's or stock) */
     static std::vector<Ptr<NetDevice>> GetLinkDevices();
+    /** \return the largest control burst of the applications (GetControlBurst), packets */
+    uint32_t ControlBurst() const;
     /**
      * \param node a node \return true if this process simulates it: always, except in a
      *         distributed run, where only its own system id's nodes

@@ -36,7 +36,8 @@ void
 TrainingLinkQueues::Size(const WanRouting& routing,
                          const std::vector<SyncRoundEstimate>& plans,
                          bool tune,
-                         bool ecn)
+                         bool ecn,
+                         uint32_t controlBurst)
 {
     // Streams paced at fixed rates leave at most one packet each in a queue they share, however
     // their phases fall (per window of time each brings at most one packet more than its rate
@@ -68,7 +69,8 @@ TrainingLinkQueues::Size(const WanRouting& routing,
         }
         return;
     }
-    const uint32_t needed = QUEUE_HEADROOM * *busiest;
+    const uint32_t streamsNeed = QUEUE_HEADROOM * *busiest;
+    const uint32_t needed = streamsNeed + controlBurst;
     const std::string where =
         routing.GetResourceName(static_cast<uint32_t>(busiest - most.begin()));
     for (const Ptr<NetDevice>& device : GetLinkDevices())
@@ -84,7 +86,8 @@ TrainingLinkQueues::Size(const WanRouting& routing,
             std::ostringstream os;
             os << "TrainingHelper: a transmit queue holds " << size << ", but up to " << *busiest
                << " planned streams share one link direction (" << where
-               << "): in phase they queue one packet each; make queues hold at least " << needed
+               << "): in phase they queue one packet each, and control packets come in bursts of "
+               << controlBurst << "; make queues hold at least " << needed
                << " packets (WanTopologyHelper::SetQueue, --queue) or let SetTuneQueues size "
                   "them";
             throw std::runtime_error(os.str());
@@ -93,10 +96,11 @@ TrainingLinkQueues::Size(const WanRouting& routing,
     }
     if (ecn)
     {
-        EnableEcn(needed);
+        EnableEcn(streamsNeed);
     }
     NS_LOG_INFO("transmit queues hold at least " << needed << " packets: up to " << *busiest
-                                                 << " streams share " << where);
+                                                 << " streams share " << where << ", and "
+                                                 << controlBurst << " control packets");
 }
 
 QueueSize

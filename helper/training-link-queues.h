@@ -31,15 +31,19 @@ class TrainingLinkQueues
 
     /**
      * \brief Size every link device's transmit queue for the plans: a link direction crossed
-     *        by S streams holds at least 2 S packets.
+     *        by S streams holds at least 2 S packets, plus \p controlBurst.
      * \param routing the WAN's routing \param plans the period's round plans
      * \param tune raise queues that are too small (else throw std::runtime_error)
-     * \param ecn transport adaptive: also EnableEcn() with the busiest direction's need
+     * \param ecn transport adaptive: also EnableEcn() with the busiest direction's need (the
+     *        streams' packets, without \p controlBurst)
+     * \param controlBurst room for the control packets an island may send at once (a notice
+     *        in copies to every other member of its clique), which paced streams do not hold
      */
     static void Size(const WanRouting& routing,
                      const std::vector<SyncRoundEstimate>& plans,
                      bool tune,
-                     bool ecn);
+                     bool ecn,
+                     uint32_t controlBurst);
 
     /**
      * \brief Turn on EcnMarking on every WanLinkNetDevice, with thresholds in packets of at

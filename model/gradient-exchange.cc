@@ -295,6 +295,10 @@ GradientExchange::SendNack(uint32_t slot,
         {
             break;
         }
+        if (packets == 0 && m_context.repairing)
+        {
+            m_context.repairing(m_round); // this island's round may end late
+        }
         from = ranges.back().first + ranges.back().count;
         NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": NACK to " << peer
                                << " step " << step << " first " << ranges.front().first

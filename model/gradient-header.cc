@@ -5,6 +5,7 @@
 #include "gradient-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/assert.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 
@@ -64,7 +65,7 @@ ReadU64(const uint8_t* p)
 bool
 IsKnownType(uint8_t type)
 {
-    return type >= GradientHeader::DATA && type <= GradientHeader::END;
+    return type >= GradientHeader::DATA && type <= GradientHeader::START;
 }
 
 } // namespace
@@ -220,6 +221,18 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
         }
         break;
     }
+    case LATE:
+    case START: {
+        IslandBitmap self;
+        self.Set(sender);
+        const uint32_t elements = type == START ? START_ELEMENTS : 0;
+        if (header.m_contributors != self || header.m_chunkCount != 1 ||
+            header.m_elementCount != elements || header.HasFlag(FLAG_REAL_PAYLOAD))
+        {
+            return false;
+        }
+        break;
+    }
     case AGGREGATE:
         if (header.m_contributors.IsEmpty())
         {
@@ -322,6 +335,35 @@ GradientHeader::CreateRealPacket(const GradientHeader& header, const std::vector
     return packet;
 }
 
+Ptr<Packet>
+GradientHeader::CreateStartPacket(const GradientHeader& header, Time at)
+{
+    GradientHeader written = header;
+    written.m_type = START;
+    written.m_flags &= ~FLAG_REAL_PAYLOAD;
+    written.m_elementCount = START_ELEMENTS;
+    const auto ns = static_cast<uint64_t>(std::max<int64_t>(0, at.GetNanoSeconds()));
+    uint8_t bytes[START_ELEMENTS * ELEMENT_SIZE];
+    for (uint32_t i = 0; i < sizeof(bytes); ++i)
+    {
+        bytes[i] = static_cast<uint8_t>(ns >> (8 * (sizeof(bytes) - 1 - i)));
+    }
+    Ptr<Packet> packet = Create<Packet>(bytes, sizeof(bytes));
+    packet->AddHeader(written);
+    return packet;
+}
+
+Time
+GradientHeader::ReadStartTime(Ptr<const Packet> packet)
+{
+    // The time is the packet's last 8 bytes (Parse() checked the payload's size).
+    const uint32_t size = packet->GetSize();
+    NS_ASSERT(size >= START_ELEMENTS * ELEMENT_SIZE);
+    std::vector<uint8_t> all(size);
+    packet->CopyData(all.data(), size);
+    return NanoSeconds(static_cast<int64_t>(ReadU64(all.data() + size - 8)));
+}
+
 const char*
 GradientHeader::TypeName(uint8_t type)
 {
@@ -339,6 +381,10 @@ GradientHeader::TypeName(uint8_t type)
         return "ACK";
     case END:
         return "END";
+    case LATE:
+        return "LATE";
+    case START:
+        return "START";
     default:
         return "UNKNOWN";
     }

@@ -8,6 +8,7 @@
 #include "island-bitmap.h"
 
 #include "ns3/header.h"
+#include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -64,6 +65,10 @@ class GradientHeader : public Header
         RING = 4,      //!< one step of ring all-reduce (RingStep); passes FPGAs untouched
         ACK = 5,       //!< the sender has every chunk of the round from the contributor bitmap
         END = 6,       //!< end of a first pass: the sender sent all chunk count chunks once
+        LATE = 7,      //!< the sender is repairing the round before this one: hold this round's
+                       //!< first pass until its START (RoundAlignment)
+        START = 8,     //!< the sender's first pass of this round starts at the time in its
+                       //!< payload (8 bytes, ns, unsigned; RoundAlignment)
     };
 
     /** Flag bits. */
@@ -98,6 +103,7 @@ class GradientHeader : public Header
     static constexpr uint32_t MAX_NACK_RANGES = 64; //!< ranges one NACK may carry
     static constexpr uint16_t DEFAULT_PORT = 47000; //!< well-known UDP port of gradient traffic
     static constexpr uint32_t ELEMENT_SIZE = 4;     //!< bytes per payload element (int32)
+    static constexpr uint32_t START_ELEMENTS = 2;   //!< payload elements of a START: its time
     /** The largest header: 16 words per bitmap and MAX_NACK_RANGES ranges (804 bytes). */
     static constexpr uint32_t MAX_SERIALIZED_SIZE =
         FIXED_SIZE + 2 * 8 * IslandBitmap::MAX_WORDS + 8 * MAX_NACK_RANGES;
@@ -116,7 +122,9 @@ class GradientHeader : public Header
      * member bitmap; contributors a subset of the members; FLAG_REDUCE on DATA and AGGREGATE
      * only; DATA's contributors exactly
      * {sender}; END's contributors exactly {sender}, chunk index chunk count - 1 and no
-     * payload; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
+     * payload; LATE's and START's contributors exactly {sender} and chunk count 1, LATE with
+     * no payload, START with element count 2 (its 8-byte start time) and FLAG_REAL_PAYLOAD
+     * clear; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
      * count; and finally that the payload is exactly element count x 4 bytes.
      *
      * \param packet the packet, starting at the gradient header (IPv4 and UDP removed)
@@ -183,6 +191,18 @@ class GradientHeader : public Header
      */
     static Ptr<Packet> CreateRealPacket(const GradientHeader& header,
                                         const std::vector<int32_t>& values);
+
+    /**
+     * \brief A START packet: \p header (type START) followed by the start time, 8 bytes.
+     * \param header the header \param at when the sender's first pass starts
+     * \return the packet
+     */
+    static Ptr<Packet> CreateStartPacket(const GradientHeader& header, Time at);
+    /**
+     * \param packet a START packet that Parse() accepted (from the gradient header on)
+     * \return the start time it carries
+     */
+    static Time ReadStartTime(Ptr<const Packet> packet);
 
     /** \param type a type \return its name, e.g. "DATA" (or "UNKNOWN") */
     static const char* TypeName(uint8_t type);

@@ -129,6 +129,28 @@ RoundExchange::CheckComplete()
     }
 }
 
+void
+RoundExchange::SendNotice(GradientHeader::Type type, Time at, uint32_t copies)
+{
+    NS_ASSERT(type == GradientHeader::LATE || type == GradientHeader::START);
+    GradientHeader header = MakeHeader(type, 1, 0);
+    IslandBitmap self;
+    self.Set(m_context.island);
+    header.SetContributors(self);
+    for (uint32_t member : m_config.members)
+    {
+        for (uint32_t copy = 0; member != m_context.island && copy < copies; ++copy)
+        {
+            m_context.send(m_round,
+                           type == GradientHeader::START
+                               ? GradientHeader::CreateStartPacket(header, at)
+                               : GradientHeader::CreateVirtualPacket(header),
+                           m_context.addresses[member],
+                           true);
+        }
+    }
+}
+
 GradientHeader
 RoundExchange::MakeHeader(GradientHeader::Type type, uint32_t chunkCount, uint16_t step) const
 {

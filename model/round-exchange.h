@@ -59,6 +59,7 @@ struct ExchangeContext
     std::function<void(uint32_t, uint32_t)> resent;   //!< (round, peer): one chunk resent
     std::function<void(uint32_t, uint32_t)> peerLost; //!< (round, peer) declared lost
     std::function<void(uint32_t)> complete;           //!< (round): the exchange ended
+    std::function<void(uint32_t)> repairing;          //!< (round): the exchange asked for a resend
     uint64_t dropped{0};                              //!< packets dropped on receipt
     uint64_t duplicates{0};                           //!< duplicate contributions ignored
 };
@@ -113,6 +114,13 @@ class RoundExchange
     uint32_t GetClique() const;
     /** \return true if a peer was lost and the result covers fewer members */
     bool IsAbandoned() const;
+    /**
+     * \brief Send a round-alignment notice of this round (RoundAlignment) to every other member.
+     * \param type GradientHeader::LATE, or GradientHeader::START with \p at
+     * \param at START: when this island's first pass of the round starts
+     * \param copies copies of each packet (a lost notice costs the round its alignment)
+     */
+    void SendNotice(GradientHeader::Type type, Time at, uint32_t copies);
 
   protected:
     /** \brief Start() ran: arm the liveness checks (the default has none). */

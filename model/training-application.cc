@@ -11,6 +11,7 @@
 #include "wan-training-compat.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -161,6 +162,27 @@ TrainingApplication::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&TrainingApplication::m_retainedRounds),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("AlignStarts",
+                          "Where in-line FPGAs fold a DIRECT or TREE clique's first passes, "
+                          "a member that asks for a resend sends LATE for its next round, "
+                          "and START once that round's exchange can start; the members hold "
+                          "their first pass of it until then, so that the FPGAs' slots meet "
+                          "every contribution (RoundAlignment). Lossless runs send neither.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&TrainingApplication::m_alignStarts),
+                          MakeBooleanChecker())
+            .AddAttribute("AlignmentLimit",
+                          "Longest hold for the START of a member that sent LATE (it may have "
+                          "stopped, or its START may be lost): then the round starts without.",
+                          TimeValue(Seconds(2)),
+                          MakeTimeAccessor(&TrainingApplication::m_alignmentLimit),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("AlignmentMargin",
+                          "A late member's first pass starts at least its farthest member's "
+                          "one-way delay plus this after its START leaves (room for queues).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&TrainingApplication::m_alignmentMargin),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("RoundStarted",
                             "A round's compute phase started.",
                             MakeTraceSourceAccessor(&TrainingApplication::m_roundStartedTrace),
@@ -198,6 +220,9 @@ TrainingApplication::TrainingApplication()
       m_scale(1 << 16),
       m_jobId(0),
       m_retainedRounds(8),
+      m_alignStarts(true),
+      m_alignmentLimit(Seconds(2)),
+      m_alignmentMargin(MilliSeconds(1)),
       m_round(0),
       m_running(false),
       m_computing(false)
@@ -363,6 +388,7 @@ TrainingApplication::StartApplication()
         m_peerLostTrace(m_context.island, round, peer, 0);
     };
     m_context.complete = [this](uint32_t round) { FinishRound(round); };
+    m_context.repairing = [this](uint32_t round) { AnnounceLate(round); };
     if (m_context.real)
     {
         NS_ABORT_MSG_IF(!m_workload || !m_workload->IsReal() ||
@@ -417,6 +443,7 @@ TrainingApplication::StopApplication()
     m_running = false;
     m_computeEvent.Cancel();
     m_heldSyncEvent.Cancel();
+    m_alignmentLimitEvent.Cancel();
     for (auto& entry : m_exchanges)
     {
         entry.second->Shutdown();
@@ -501,16 +528,43 @@ TrainingApplication::FinishCompute()
     }
     m_computeFinishedTrace(m_context.island, m_round);
     m_records[m_round].syncStart = Simulator::Now();
-    if (m_round < m_syncNotBefore.size() && m_syncNotBefore[m_round] > Simulator::Now())
+    StartOrHoldExchange(m_round);
+}
+
+void
+TrainingApplication::StartOrHoldExchange(uint32_t round)
+{
+    // Held: until then the island answers as if still computing (nothing sent yet).
+    if (m_alignment.IsWaiting(round))
     {
-        // Held: until then the island answers as if still computing (nothing sent yet).
-        m_heldSyncEvent = Simulator::Schedule(m_syncNotBefore[m_round] - Simulator::Now(),
-                                              &TrainingApplication::StartHeldSync,
-                                              this,
-                                              m_round);
+        m_heldSyncEvent.Cancel();
+        NS_LOG_INFO("island " << m_context.island << " round " << round
+                              << ": first pass held for a late member's START");
+        if (m_alignmentLimitEvent.IsExpired())
+        {
+            m_alignmentLimitEvent = Simulator::Schedule(m_alignmentLimit,
+                                                        &TrainingApplication::StopWaiting,
+                                                        this,
+                                                        round);
+        }
         return;
     }
-    StartExchange(m_round);
+    m_alignmentLimitEvent.Cancel();
+    Time notBefore = m_alignment.GetNotBefore(round);
+    if (round < m_syncNotBefore.size())
+    {
+        notBefore = std::max(notBefore, m_syncNotBefore[round]);
+    }
+    if (notBefore > Simulator::Now())
+    {
+        m_heldSyncEvent.Cancel();
+        m_heldSyncEvent = Simulator::Schedule(notBefore - Simulator::Now(),
+                                              &TrainingApplication::StartHeldSync,
+                                              this,
+                                              round);
+        return;
+    }
+    StartExchange(round);
 }
 
 void
@@ -523,6 +577,92 @@ TrainingApplication::StartHeldSync(uint32_t round)
     }
 }
 
+void
+TrainingApplication::StopWaiting(uint32_t round)
+{
+    NS_LOG_FUNCTION(this << round);
+    NS_LOG_WARN("island " << m_context.island << " round " << round << ": no START within "
+                          << m_alignmentLimit.As(Time::S) << "; the round starts without");
+    if (m_running && round == m_round)
+    {
+        StartExchange(round);
+    }
+}
+
+bool
+TrainingApplication::NeedsAlignment(uint32_t round) const
+{
+    const TrainingRoundConfig& config = m_configs[round % m_configs.size()];
+    if (!m_alignStarts || m_transport == TCP || config.algorithm == SyncAlgorithm::RING)
+    {
+        return false;
+    }
+    return std::any_of(config.members.begin(), config.members.end(), [this](uint32_t member) {
+        return member < m_context.hold.size() && m_context.hold[member].IsStrictlyPositive();
+    });
+}
+
+void
+TrainingApplication::AnnounceLate(uint32_t round)
+{
+    const uint32_t next = round + 1;
+    if (round != m_round || next >= m_rounds || !NeedsAlignment(next) ||
+        !m_alignment.Announce(next))
+    {
+        return;
+    }
+    NS_LOG_INFO("island " << m_context.island << " round " << round << " repairs: LATE for round "
+                          << next);
+    if (RoundExchange* exchange = GetExchange(next))
+    {
+        exchange->SendNotice(GradientHeader::LATE, Time(0), m_nackCopies);
+    }
+}
+
+void
+TrainingApplication::AnnounceStart(uint32_t round)
+{
+    const uint32_t next = round + 1;
+    RoundExchange* exchange = next < m_rounds ? GetExchange(next) : nullptr;
+    if (exchange == nullptr || !m_alignment.HasAnnounced(next))
+    {
+        return;
+    }
+    // Late enough for the START to reach the farthest member before it.
+    Time farthest;
+    for (uint32_t member : m_configs[next % m_configs.size()].members)
+    {
+        farthest = std::max(farthest, m_context.rtt.at(member) / 2);
+    }
+    const Time at = Simulator::Now() +
+                    std::max(m_computeTime * m_computeMultiplier, farthest + m_alignmentMargin);
+    NS_LOG_INFO("island " << m_context.island << " START of round " << next << " at "
+                          << at.As(Time::S));
+    m_alignment.NoteStart(next, m_context.island, at);
+    exchange->SendNotice(GradientHeader::START, at, m_nackCopies);
+}
+
+void
+TrainingApplication::ReceiveNotice(const GradientHeader& header, Ptr<const Packet> packet)
+{
+    const uint32_t round = header.GetRound();
+    if (header.GetType() == GradientHeader::START)
+    {
+        m_alignment.NoteStart(round, header.GetSender(), GradientHeader::ReadStartTime(packet));
+    }
+    else
+    {
+        m_alignment.NoteLate(round, header.GetSender());
+    }
+    RoundExchange* exchange = GetExchange(round);
+    const bool held = m_running && round == m_round && !m_computing && exchange != nullptr &&
+                      !exchange->IsStarted() && !exchange->IsFinished();
+    if (held && (!m_alignmentLimitEvent.IsExpired() || !m_heldSyncEvent.IsExpired()))
+    {
+        StartOrHoldExchange(round);
+    }
+}
+
 const std::string&
 TrainingApplication::GetError() const
 {
@@ -532,6 +672,8 @@ TrainingApplication::GetError() const
 void
 TrainingApplication::StartExchange(uint32_t round)
 {
+    m_heldSyncEvent.Cancel();
+    m_alignmentLimitEvent.Cancel();
     std::vector<int32_t> own;
     if (m_context.real)
     {
@@ -580,6 +722,8 @@ TrainingApplication::FinishRound(uint32_t round)
     {
         return;
     }
+    AnnounceStart(round);
+    m_alignment.ForgetBefore(round);
     ++m_round;
     if (m_tcp)
     {
@@ -617,6 +761,17 @@ TrainingApplication::Receive(Ptr<Packet> packet)
         ++m_context.dropped;
         return;
     }
+    if (header.GetType() == GradientHeader::LATE || header.GetType() == GradientHeader::START)
+    {
+        if (header.GetJobId() != m_jobId || header.GetRound() >= m_rounds || !IsFromMember(header))
+        {
+            ++m_context.dropped;
+            return;
+        }
+        m_records[header.GetRound()].CountReceived(packet->GetSize(), true);
+        ReceiveNotice(header, packet);
+        return;
+    }
     Dispatch(header, m_values, packet->GetSize());
 }
 
@@ -647,8 +802,7 @@ TrainingApplication::Dispatch(const GradientHeader& header,
         m_context.duplicates += control ? 0 : 1; // a round already forgotten
         return;
     }
-    if (exchange->GetMembers() != header.GetMembers() ||
-        exchange->GetClique() != header.GetCliqueId() || header.GetSender() == m_context.island)
+    if (!IsFromMember(header))
     {
         ++m_context.dropped;
         return;
@@ -674,6 +828,28 @@ TrainingApplication::Dispatch(const GradientHeader& header,
         exchange->ReceiveChunk(header, values);
         break;
     }
+}
+
+uint32_t
+TrainingApplication::GetControlBurst() const
+{
+    size_t largest = 1; // of the cliques that LATE and START go to
+    for (uint32_t t = 0; t < m_configs.size(); ++t)
+    {
+        if (NeedsAlignment(t))
+        {
+            largest = std::max(largest, m_configs[t].members.size());
+        }
+    }
+    return std::max(m_nackCopies * static_cast<uint32_t>(largest - 1), m_reaskCopies);
+}
+
+bool
+TrainingApplication::IsFromMember(const GradientHeader& header)
+{
+    const RoundExchange* exchange = GetExchange(header.GetRound());
+    return exchange != nullptr && exchange->GetMembers() == header.GetMembers() &&
+           exchange->GetClique() == header.GetCliqueId() && header.GetSender() != m_context.island;
 }
 
 void

@@ -10,6 +10,7 @@
 #include "clique-schedule.h"
 #include "gradient-exchange.h"
 #include "gradient-header.h"
+#include "round-alignment.h"
 #include "training-workload.h"
 #include "wan-wire.h"
 
@@ -243,6 +244,14 @@ class TrainingApplication : public Application
 
     /** \return bytes of payload carried per chunk */
     uint32_t GetChunkPayloadBytes() const;
+    /**
+     * \return the most control packets the island may send at once (round configs and
+     *         aggregation hold set): a LATE or START, in NackCopies copies, to every other
+     *         member of its largest clique that FPGAs fold (NeedsAlignment), or one NACK in
+     *         ReaskCopies copies; a transmit queue that holds the
+     *         paced streams needs this much more room
+     */
+    uint32_t GetControlBurst() const;
 
   protected:
     void DoDispose() override;
@@ -259,6 +268,26 @@ class TrainingApplication : public Application
     void FinishCompute();
     /** \param round the round whose exchange was held \brief start it (SetSyncNotBefore) */
     void StartHeldSync(uint32_t round);
+    /**
+     * \brief Start the exchange of \p round (compute over) now, or hold it: until the
+     *        schedule's SetSyncNotBefore time, and until the START of every member that sent
+     *        LATE and its announced time (RoundAlignment; at most AlignmentLimit).
+     * \param round the current round
+     */
+    void StartOrHoldExchange(uint32_t round);
+    /** \param round a round \return true if its clique's first passes meet FPGAs (AlignStarts) */
+    bool NeedsAlignment(uint32_t round) const;
+    /** \param round the round whose exchange asked for a resend \brief send LATE for the next */
+    void AnnounceLate(uint32_t round);
+    /** \param round the round just ended \brief if LATE was sent for the next, send its START */
+    void AnnounceStart(uint32_t round);
+    /**
+     * \param header a LATE or START of a round, checked by Parse \param packet the packet
+     * \brief note it, and start a held exchange that no longer waits
+     */
+    void ReceiveNotice(const GradientHeader& header, Ptr<const Packet> packet);
+    /** \param round the round \brief AlignmentLimit passed: start without the missing STARTs */
+    void StopWaiting(uint32_t round);
     /** \param round the round \brief start its exchange with the own parameters */
     void StartExchange(uint32_t round);
     /** \param round a round whose exchange ended \brief record, average, go on */
@@ -274,6 +303,12 @@ class TrainingApplication : public Application
      * \param header its header (parsed) \param values its real payload \param bytes its size
      */
     void Dispatch(const GradientHeader& header, const std::vector<int32_t>& values, uint32_t bytes);
+    /**
+     * \param header a packet's header (job and round in range)
+     * \return true if it belongs to its round's exchange: same clique and members, sent by
+     *         another member
+     */
+    bool IsFromMember(const GradientHeader& header);
     /**
      * \param round the packet's round \param packet a packet to send \param to destination
      * \param control a NACK, END or "not yet", not data
@@ -301,6 +336,9 @@ class TrainingApplication : public Application
     std::string m_error;           //!< why this application stopped the run, or empty
     uint32_t m_jobId;              //!< job id in headers
     uint32_t m_retainedRounds;     //!< finished rounds kept to answer NACKs
+    bool m_alignStarts;            //!< send and honour LATE/START (RoundAlignment)
+    Time m_alignmentLimit;         //!< longest wait for an announced START
+    Time m_alignmentMargin;        //!< added to the farthest member's delay in a START's time
 
     // Configuration
     std::vector<TrainingRoundConfig> m_configs; //!< per period round
@@ -317,6 +355,8 @@ class TrainingApplication : public Application
     EventId m_computeEvent;                                         //!< end of compute
     EventId m_heldSyncEvent;                                        //!< a held exchange's start
     std::vector<Time> m_syncNotBefore;                              //!< per round, earliest send
+    RoundAlignment m_alignment;                                     //!< LATE/START notices
+    EventId m_alignmentLimitEvent;                                  //!< AlignmentLimit's end
     std::map<uint32_t, std::unique_ptr<RoundExchange>> m_exchanges; //!< by round
     std::vector<TrainingRoundRecord> m_records;                     //!< per round
     std::vector<int32_t> m_values;                                  //!< receive scratch

@@ -372,9 +372,9 @@ MeanRate(const std::vector<std::pair<Time, double>>& changes, Time from, Time to
  * Nine islands (three cities of three), a global DIRECT clique with multicast: each island
  * sends one multicast stream that every other island receives, so every access link carries
  * eight senders. The fair share is the access capacity / 8 (the senders' own egress carries one
- * stream each). Every stream starts at InitialRate fair, which here is that share (the own
- * access rate over one stream, each receiver's over its eight senders: the smaller), and then
- * climbs by IncreaseBytes per period until the marks at the ingress queues hold it. In steady
+ * stream each). Every stream starts at InitialRate line, eight times that share, so only a
+ * controller that acts on the ingress queues' marks brings it down (one that never updates
+ * keeps it at the line rate and fails both checks below). In steady
  * state (the window: from 100 ms after the exchange starts to when a fair-share sender would be
  * 80% through its update), every sender's time-averaged rate is within 10% of the share, and
  * island 0's ingress queue, sampled every 50 us, stays below EcnMaxThreshold, computed here as
@@ -408,6 +408,7 @@ class AdaptiveIncastTestCase : public TestCase
         setup.adaptive = true;
         setup.modelBytes = 40000000;
         setup.run = run;
+        setup.initialRate = "line";
         const uint32_t senders = 8;
         const double fair = static_cast<double>(ACCESS_BPS) / senders;
         const double kmax = std::max(60.0, 3 * std::max(20.0, 2.0 * senders));
@@ -430,6 +431,9 @@ class AdaptiveIncastTestCase : public TestCase
         const RunResult result = Simulate(setup);
 
         NS_TEST_ASSERT_MSG_NE(trace.port, nullptr, "island 0's ingress port");
+        NS_TEST_ASSERT_MSG_EQ(result.records.size(),
+                              RecordCount(setup),
+                              "a record per island and round");
         for (const TrainingRoundRecord& r : result.records)
         {
             NS_TEST_ASSERT_MSG_EQ(r.finished && r.lostPeers.empty(),
@@ -485,6 +489,9 @@ class AdaptiveTwoIslandTestCase : public TestCase
             bits / ACCESS_BPS +
             (PathTime(FULL_CHUNK_IP) - Serialisation(FULL_CHUNK_IP, ACCESS_BPS)).GetSeconds();
         NS_TEST_ASSERT_MSG_EQ(run.queueDrops, 0u, "nothing lost");
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(),
+                              RecordCount(setup),
+                              "a record per island and round");
         for (const TrainingRoundRecord& r : run.records)
         {
             NS_TEST_ASSERT_MSG_EQ(r.finished, true, "island " << r.island << " finished");
@@ -588,6 +595,9 @@ class AdaptiveFpgaMarkTestCase : public TestCase
             }
         };
         const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(),
+                              RecordCount(setup),
+                              "a record per island and round");
         for (const TrainingRoundRecord& r : run.records)
         {
             NS_TEST_ASSERT_MSG_EQ(r.finished && r.lostPeers.empty(),

@@ -90,6 +90,83 @@ SameFields(const GradientHeader& a, const GradientHeader& b)
 
 /**
  * \ingroup wan-training-tests
+ * LATE and START (round alignment): a START carries its time as the packet's last 8 bytes,
+ * big-endian nanoseconds (1.234567891 s = 0x499602D3 ns, written out here by hand), and reads
+ * back; Parse accepts both only with contributors {sender}, chunk count 1, no real-payload
+ * flag, and element count 0 (LATE) or 2 (START).
+ */
+class GradientHeaderNoticeTestCase : public TestCase
+{
+  public:
+    GradientHeaderNoticeTestCase()
+        : TestCase("LATE and START: layout of the start time, and what Parse refuses")
+    {
+    }
+
+  private:
+    /** \param packet a packet \return Parse's verdict */
+    static bool Accepts(Ptr<const Packet> packet)
+    {
+        GradientHeader parsed;
+        return GradientHeader::Parse(packet, parsed);
+    }
+
+    /** \param type LATE or START \return a valid notice header of sender 3 */
+    static GradientHeader Notice(GradientHeader::Type type)
+    {
+        GradientHeader header = SmallData();
+        header.SetType(type);
+        header.SetChunkIndex(0);
+        header.SetChunkCount(1);
+        header.SetElementCount(type == GradientHeader::START ? 2 : 0);
+        return header;
+    }
+
+    void DoRun() override
+    {
+        const Time at = NanoSeconds(1234567891);
+        Ptr<Packet> start = GradientHeader::CreateStartPacket(Notice(GradientHeader::START), at);
+        const std::vector<uint8_t> bytes = ToBytes(start);
+        const std::vector<uint8_t> tail(bytes.end() - 8, bytes.end());
+        const std::vector<uint8_t> expected = {0, 0, 0, 0, 0x49, 0x96, 0x02, 0xD3};
+        NS_TEST_EXPECT_MSG_EQ((tail == expected), true, "the time's 8 bytes, big-endian");
+        GradientHeader parsed;
+        NS_TEST_ASSERT_MSG_EQ(GradientHeader::Parse(start, parsed), true, "a valid START");
+        NS_TEST_EXPECT_MSG_EQ(parsed.GetType(), GradientHeader::START, "type");
+        NS_TEST_EXPECT_MSG_EQ(parsed.GetElementCount(), 2u, "two elements: the time");
+        NS_TEST_EXPECT_MSG_EQ(GradientHeader::ReadStartTime(start), at, "time read back");
+        NS_TEST_EXPECT_MSG_EQ(
+            Accepts(GradientHeader::CreateVirtualPacket(Notice(GradientHeader::LATE))),
+            true,
+            "a valid LATE");
+
+        for (GradientHeader::Type type : {GradientHeader::LATE, GradientHeader::START})
+        {
+            GradientHeader twoChunks = Notice(type);
+            twoChunks.SetChunkCount(2);
+            GradientHeader others = Notice(type);
+            IslandBitmap both;
+            both.Set(1);
+            both.Set(3);
+            others.SetContributors(both);
+            GradientHeader sized = Notice(type);
+            sized.SetElementCount(type == GradientHeader::START ? 3 : 2);
+            for (const GradientHeader& bad : {twoChunks, others, sized})
+            {
+                NS_TEST_EXPECT_MSG_EQ(Accepts(GradientHeader::CreateVirtualPacket(bad)),
+                                      false,
+                                      GradientHeader::TypeName(type) << " refused: " << bad);
+            }
+            const std::vector<int32_t> values(type == GradientHeader::START ? 2 : 0, 0);
+            NS_TEST_EXPECT_MSG_EQ(Accepts(GradientHeader::CreateRealPacket(Notice(type), values)),
+                                  false,
+                                  GradientHeader::TypeName(type) << " with the real flag");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * Every type round-trips through the wire with extreme field values; sizes follow
  * 36 + 16 W + 8 R.
  */
@@ -599,6 +676,7 @@ class GradientHeaderTestSuite : public TestSuite
         AddTestCase(new GradientHeaderRejectTestCase);
         AddTestCase(new GradientHeaderFramedSizeTestCase);
         AddTestCase(new GradientHeaderFuzzTestCase);
+        AddTestCase(new GradientHeaderNoticeTestCase);
     }
 };
 

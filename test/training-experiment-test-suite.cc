@@ -631,6 +631,7 @@ class SimTimeLimitUnusedTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.summary.unfinishedRounds, 0u, "both rounds finished");
         NS_TEST_EXPECT_MSG_EQ(run.stoppedBy, "", "no limit stopped it");
         Time last;
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 4u, "2 rounds x 2 islands");
         for (const TrainingRoundRecord& r : run.records)
         {
             last = std::max(last, r.syncEnd);
@@ -662,6 +663,7 @@ class WarmupRoundsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(s.unfinishedRounds, 0u, "both rounds finished");
         double end[2] = {0, 0};
         double sync[2] = {0, 0};
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 4u, "2 rounds x 2 islands");
         for (const TrainingRoundRecord& r : run.records)
         {
             end[r.round] = std::max(end[r.round], r.syncEnd.GetSeconds());

@@ -232,6 +232,7 @@ Simulate(const Setup& setup)
     helper.SetAppAttribute("Scale", DoubleValue(setup.scale));
     helper.SetAppAttribute("RetransmissionTimeout", TimeValue(RETRANSMISSION_TIMEOUT));
     helper.SetAppAttribute("MaxRetries", UintegerValue(MAX_RETRIES));
+    helper.SetAppAttribute("AlignStarts", BooleanValue(setup.alignStarts));
     Ptr<QuadraticTrainingWorkload> workload;
     if (setup.real)
     {
@@ -461,6 +462,12 @@ AllIslands(uint32_t n)
 }
 
 /** \param run a run \param island an island \param round a round \return its record */
+uint32_t
+RecordCount(const Setup& setup)
+{
+    return setup.cities * setup.perCity * setup.rounds;
+}
+
 const TrainingRoundRecord&
 RecordOf(const RunResult& run, uint32_t island, uint32_t round)
 {

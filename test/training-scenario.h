@@ -181,6 +181,7 @@ struct Setup
     uint32_t queuePackets{0};           //!< if positive, every device's transmit queue bound
     uint32_t queueBytes{0};             //!< if positive, that bound in bytes (not queuePackets)
     bool tuneQueues{true};              //!< TrainingHelper::SetTuneQueues
+    bool alignStarts{true};             //!< TrainingApplication AlignStarts
     int traceIsland{-1};  //!< island whose device's received gradient packets are listed
     int dropAtIsland{-1}; //!< island whose device drops the packets of dropUids
     /** Trace and drop at the router port of the island's FPGA instead of the island's own
@@ -202,6 +203,9 @@ struct Setup
 
 /** \param setup the run's knobs \return what the checks need */
 RunResult Simulate(const Setup& setup);
+
+/** \param setup a scenario \return the records its run yields: one per island and round */
+uint32_t RecordCount(const Setup& setup);
 
 /** \param run a run \param island an island \param round a round \return its record */
 const TrainingRoundRecord& RecordOf(const RunResult& run, uint32_t island, uint32_t round);

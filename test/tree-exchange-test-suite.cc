@@ -895,6 +895,7 @@ class TreeLossTestCase : public TestCase
         setup.loss = 0.01;
         setup.run = m_run;
         setup.modelBytes = 200 * CHUNK + 400; // about 50 WAN drops per run
+        setup.queuePackets = 1; // raised by the helper to the planned bound: no slack to hide in
         TreePlan plan;
         plan.root = 5;
         plan.upBps = ACCESS_BPS / 7.0;

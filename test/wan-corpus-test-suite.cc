@@ -291,6 +291,9 @@ class WanCorpusTestCase : public TestCase
 
         const std::vector<SyncRoundEstimate>& plans = helper.GetPlans();
         const std::vector<TrainingRoundRecord>& records = experiment.GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(),
+                              size_t{n} * helper.GetRounds(),
+                              "a record per island and round");
         for (const TrainingRoundRecord& r : records)
         {
             NS_TEST_ASSERT_MSG_EQ(r.finished, true, "island " << r.island << " round " << r.round);
