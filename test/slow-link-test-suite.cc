@@ -95,7 +95,7 @@ class LongRoundWarningTestCase : public TestCase
 {
   public:
     LongRoundWarningTestCase()
-        : TestCase("a link of 1 bit per second: warning naming the link, its rate and --maxSimTime")
+        : TestCase("1 bit per second: warning naming the link, its rate and --maxSimTime")
     {
     }
 
@@ -225,7 +225,7 @@ class IdleChecksTestCase : public TestCase
 {
   public:
     IdleChecksTestCase()
-        : TestCase("a link of 1 bit per second: no silence check every interval while nothing can arrive")
+        : TestCase("1 bit per second: no silence check every interval while nothing can arrive")
     {
     }
 
