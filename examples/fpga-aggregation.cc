@@ -361,10 +361,11 @@ Body(int argc, char** argv)
 
     std::cout << "fpga-aggregation: k=" << k << " chunks=" << chunks << " elements=" << elements
               << " payload=" << payload << "\n";
-    std::cout << std::left << std::setw(12) << "config" << std::right << std::setw(16)
-              << "access-packets" << std::setw(16) << "access-bytes" << std::setw(16)
-              << "last-chunk-ms"
-              << "\n";
+    TextTable table;
+    table.AddColumn("config", 12, TextTable::LEFT);
+    table.AddColumn("access-packets", 16, TextTable::RIGHT);
+    table.AddColumn("access-bytes", 16, TextTable::RIGHT);
+    table.AddColumn("last-chunk-ms", 16, TextTable::RIGHT);
     const Result* results[2] = {&without, &with};
     const char* names[2] = {"no-fpga", "fpga"};
     std::ofstream csv(output + "/fpga-aggregation.csv");
@@ -373,10 +374,10 @@ Body(int argc, char** argv)
     for (int i = 0; i < 2; ++i)
     {
         const Result& r = *results[i];
-        std::cout << std::left << std::setw(12) << names[i] << std::right << std::setw(16)
-                  << r.accessPackets << std::setw(16) << r.accessBytes << std::setw(16)
-                  << std::fixed << std::setprecision(3) << r.lastComplete.GetSeconds() * 1e3
-                  << "\n";
+        table.AddRow({names[i],
+                      std::to_string(r.accessPackets),
+                      std::to_string(r.accessBytes),
+                      TextTable::Fixed(r.lastComplete.GetSeconds() * 1e3, 3)});
         csv << TrainingCsv::Field(names[i]) << "," << k << "," << chunks << "," << elements << ","
             << TrainingCsv::Field(payload) << "," << r.accessPackets << "," << r.accessBytes << ","
             << std::setprecision(9) << r.lastComplete.GetSeconds() << "," << r.aggregated << ","
@@ -386,7 +387,10 @@ Body(int argc, char** argv)
     {
         throw std::runtime_error("--output: cannot write " + output + "/fpga-aggregation.csv");
     }
-    std::cout << "access link relief: " << std::setprecision(3)
+    std::cout << table.FormatHeader() << "\n"
+              << table.FormatRow(0) << "\n"
+              << table.FormatRow(1) << "\n";
+    std::cout << "access link relief: " << std::fixed << std::setprecision(3)
               << double(without.accessBytes) / double(std::max<uint64_t>(1, with.accessBytes))
               << "x fewer bytes; FPGA absorbed " << with.aggregated << ", emitted " << with.complete
               << " complete + " << with.partial << " partial, passed " << with.passed << "\n";

@@ -33,6 +33,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/text-table.h"
 #include "ns3/training-csv.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/wan-command-line.h"
@@ -442,11 +443,19 @@ Body(int argc, char** argv)
     std::cout << "wan-fabric: topology " << topology.GetName() << ", sender "
               << islands[sender].name << ", burst " << bytes << " bytes in " << packets
               << " datagrams\n";
-    std::cout << std::left << std::setw(10) << "island" << std::right << std::setw(16)
-              << "multicast_s" << std::setw(16) << "analytic_s" << std::setw(11) << "error"
-              << std::setw(16) << "unicast_s" << std::setw(16) << "analytic_s" << std::setw(11)
-              << "error"
-              << "\n";
+    TextTable table;
+    table.AddColumn("island", 10, TextTable::LEFT);
+    for (const char* mode : {"multicast_s", "unicast_s"})
+    {
+        table.AddColumn(mode, 16, TextTable::RIGHT);
+        table.AddColumn("analytic_s", 16, TextTable::RIGHT);
+        table.AddColumn("error", 11, TextTable::RIGHT);
+    }
+    const auto scientific = [](double value) {
+        std::ostringstream os;
+        os << std::scientific << std::setprecision(2) << value;
+        return os.str();
+    };
     double worst = 0;
     bool complete = true;
     for (uint32_t r = 0; r < islands.size(); ++r)
@@ -455,7 +464,7 @@ Body(int argc, char** argv)
         {
             continue;
         }
-        std::cout << std::left << std::setw(10) << islands[r].name << std::right;
+        std::vector<std::string> cells{islands[r].name};
         for (std::size_t m = 0; m < results.size(); ++m)
         {
             const double got = results[m].lastByte[r];
@@ -466,17 +475,22 @@ Body(int argc, char** argv)
             {
                 complete = false;
             }
-            std::cout << std::fixed << std::setprecision(9) << std::setw(16) << got << std::setw(16)
-                      << want << std::scientific << std::setprecision(2) << std::setw(11) << error;
+            cells.push_back(TextTable::Fixed(got, 9));
+            cells.push_back(TextTable::Fixed(want, 9));
+            cells.push_back(scientific(error));
             csv << TrainingCsv::Field(ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST)) << ","
                 << TrainingCsv::Field(islands[r].name) << ","
                 << TrainingCsv::Field(topology.GetCities()[islands[r].city].code) << ","
                 << results[m].receivedBytes[r] << "," << std::setprecision(12) << got << "," << want
                 << "," << error << "\n";
         }
-        std::cout << "\n";
+        table.AddRow(cells);
     }
-    std::cout << std::defaultfloat;
+    std::cout << table.FormatHeader() << "\n";
+    for (uint32_t row = 0; row + 1 < islands.size(); ++row)
+    {
+        std::cout << table.FormatRow(row) << "\n";
+    }
     for (std::size_t m = 0; m < results.size(); ++m)
     {
         std::cout << "sender access link, " << ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST)

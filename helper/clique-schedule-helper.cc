@@ -7,6 +7,7 @@
 #include "training-csv.h"
 
 #include "ns3/log.h"
+#include "ns3/text-table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,15 +28,6 @@ namespace
 constexpr size_t SIZES_WIDTH = 34;
 /** Width of the sync algorithms column. */
 constexpr size_t SYNC_WIDTH = 24;
-
-/** \param v seconds \return text in milliseconds with 3 decimals */
-std::string
-Ms(double v)
-{
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(3) << v * 1e3;
-    return os.str();
-}
 
 } // namespace
 
@@ -223,12 +215,16 @@ std::string
 CliqueScheduleHelper::FormatTable(const std::vector<ScheduleCandidate>& candidates,
                                   const std::vector<std::string>& islandNames)
 {
-    std::ostringstream os;
-    os << std::left << std::setw(28) << "schedule" << std::setw(18) << "family" << std::setw(4)
-       << "T" << std::setw(SIZES_WIDTH + 2) << "clique sizes" << std::setw(SYNC_WIDTH + 2) << "sync"
-       << std::right << std::setw(10) << "rho" << std::setw(9) << "R" << std::setw(14) << "round ms"
-       << std::setw(14) << "to eps s"
-       << "\n";
+    TextTable table;
+    table.AddColumn("schedule", 28, TextTable::LEFT);
+    table.AddColumn("family", 18, TextTable::LEFT);
+    table.AddColumn("T", 4, TextTable::LEFT);
+    table.AddColumn("clique sizes", SIZES_WIDTH + 2, TextTable::LEFT);
+    table.AddColumn("sync", SYNC_WIDTH + 2, TextTable::LEFT);
+    table.AddColumn("rho", 10, TextTable::RIGHT);
+    table.AddColumn("R", 9, TextTable::RIGHT);
+    table.AddColumn("round ms", 14, TextTable::RIGHT);
+    table.AddColumn("to eps s", 14, TextTable::RIGHT);
     for (const auto& c : candidates)
     {
         std::string sizes = c.schedule.DescribeCliqueSizes();
@@ -247,28 +243,23 @@ CliqueScheduleHelper::FormatTable(const std::vector<ScheduleCandidate>& candidat
             mean += t;
         }
         mean = c.roundTimes.empty() ? 0 : mean / c.roundTimes.size();
-        os << std::left << std::setw(28) << c.schedule.GetName() << std::setw(18) << c.family
-           << std::setw(4) << c.schedule.GetPeriod() << std::setw(SIZES_WIDTH + 2) << sizes
-           << std::setw(SYNC_WIDTH + 2) << sync << std::right << std::setw(10) << std::fixed
-           << std::setprecision(4) << c.rho << std::setw(9);
-        if (c.roundsToEpsilon == CliqueSchedule::UNREACHABLE)
-        {
-            os << "inf";
-        }
-        else
-        {
-            os << c.roundsToEpsilon;
-        }
-        os << std::setw(14) << Ms(mean) << std::setw(14);
-        if (std::isfinite(c.timeToEpsilon))
-        {
-            os << std::fixed << std::setprecision(4) << c.timeToEpsilon;
-        }
-        else
-        {
-            os << "inf";
-        }
-        os << "\n";
+        table.AddRow(
+            {c.schedule.GetName(),
+             c.family,
+             std::to_string(c.schedule.GetPeriod()),
+             sizes,
+             sync,
+             TextTable::Fixed(c.rho, 4),
+             c.roundsToEpsilon == CliqueSchedule::UNREACHABLE ? "inf"
+                                                              : std::to_string(c.roundsToEpsilon),
+             TextTable::Fixed(mean * 1e3, 3),
+             std::isfinite(c.timeToEpsilon) ? TextTable::Fixed(c.timeToEpsilon, 4) : "inf"});
+    }
+    std::ostringstream os;
+    os << table.FormatHeader() << "\n";
+    for (uint32_t i = 0; i < candidates.size(); ++i)
+    {
+        os << table.FormatRow(i) << "\n";
     }
     return os.str();
 }

@@ -5,6 +5,7 @@
 #include "training-experiment.h"
 
 #include "training-helper.h"
+#include "training-planner.h"
 #include "training-rank-results.h"
 
 #include "ns3/callback.h"
@@ -123,6 +124,25 @@ void
 TrainingExperiment::SetMaxSimTime(Time limit)
 {
     m_limits.SetMaxSimTime(limit);
+}
+
+void
+TrainingExperiment::SetLongRoundWarning(Time threshold)
+{
+    m_longRound = threshold;
+}
+
+std::string
+TrainingExperiment::GetLongRoundWarning() const
+{
+    if (!m_longRound.IsStrictlyPositive())
+    {
+        return "";
+    }
+    return TrainingPlanner::DescribeLongRound(m_training.GetCostModel()->GetRouting(),
+                                              m_training.GetPlans(),
+                                              m_longRound,
+                                              m_limits.GetMaxSimTime());
 }
 
 void
@@ -350,6 +370,13 @@ TrainingExperiment::Run()
         Simulator::Schedule(Seconds(TERMINATION_CHECK_SECONDS),
                             &TrainingExperiment::CheckTermination,
                             this);
+    }
+    const std::string longRound = GetLongRoundWarning();
+    if (!longRound.empty() && WanMpi::GetRank() == 0)
+    {
+        NS_LOG_WARN(longRound);
+        std::cerr << "warning: " << (m_progressLabel.empty() ? "" : m_progressLabel + ": ")
+                  << longRound << std::endl;
     }
     m_limits.Arm();
     if (distributed)

@@ -137,6 +137,14 @@ class TrainingExperiment
      * ends at the first multiple of it after the network went quiet. One MPI_Allreduce each.
      */
     static constexpr double TERMINATION_CHECK_SECONDS = 1e-3;
+    /**
+     * Default of SetLongRoundWarning, s: one hour of simulated time for one round's sync is
+     * beyond any WAN training step this module models (a 1 GB update takes a second on the
+     * default WAN; even a 1 TB update over 10 Gbit/s access links syncs in under an hour with
+     * FPGAs or multicast), so a plan that long almost always comes from a rate mistyped in a
+     * topology file, and its run would spend wall time on simulated days.
+     */
+    static constexpr double LONG_ROUND_SECONDS = 3600;
 
     /**
      * \param training a TrainingHelper after Install() (kept by reference; must outlive this)
@@ -176,6 +184,19 @@ class TrainingExperiment
     void SetWarmupRounds(uint32_t rounds);
     /** \return the warm-up rounds that Summarise leaves out of the run's rounds */
     uint32_t GetWarmupRounds() const;
+    /**
+     * \brief Before its simulation, Run() warns once (stderr and NS_LOG_WARN, rank 0) when a
+     *        planned round's sync time exceeds \p threshold: GetLongRoundWarning().
+     * \param threshold the longest planned sync time taken without a word (default
+     *        LONG_ROUND_SECONDS; zero or negative: never warn)
+     */
+    void SetLongRoundWarning(Time threshold);
+    /**
+     * \return the warning Run() prints before the simulation: the planned round's sync time,
+     *         the resource that limits it and that --maxSimTime stops the run
+     *         (TrainingPlanner::DescribeLongRound); "" if the plan's rounds are not too long
+     */
+    std::string GetLongRoundWarning() const;
 
     /**
      * \brief Run the simulation to its end, or to a limit, and collect the results
@@ -283,6 +304,7 @@ class TrainingExperiment
     TrainingRunLimits m_limits;          //!< maxSimTime and maxWallTime
     double m_simulatedTime;              //!< end of the last round
     uint32_t m_warmupRounds{0};          //!< SetWarmupRounds
+    Time m_longRound{Seconds(LONG_ROUND_SECONDS)};        //!< SetLongRoundWarning
     std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
     std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line
 };

@@ -11,9 +11,11 @@
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
+#include "ns3/wan-units.h"
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <utility>
 
 namespace ns3
@@ -314,6 +316,54 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
         previous.swap(arrivals);
     }
     return count > 0 ? sum / count : 0;
+}
+
+std::string
+TrainingPlanner::DescribeLongRound(const WanRouting& routing,
+                                   const std::vector<SyncRoundEstimate>& plans,
+                                   Time threshold,
+                                   Time maxSimTime)
+{
+    const auto longest =
+        std::max_element(plans.begin(),
+                         plans.end(),
+                         [](const SyncRoundEstimate& a, const SyncRoundEstimate& b) {
+                             return a.syncTime < b.syncTime;
+                         });
+    if (longest == plans.end() || longest->syncTime <= threshold.GetSeconds())
+    {
+        return "";
+    }
+    std::ostringstream os;
+    os << "the plan's round " << (longest - plans.begin()) << " syncs in "
+       << WanUnits::FormatNumber(longest->syncTime) << " s of simulated time ("
+       << WanUnits::FormatNumber(longest->syncTime / 86400) << " days), above "
+       << WanUnits::FormatNumber(threshold.GetSeconds()) << " s";
+    // What holds it up: the narrowest share on the path of its last stream to finish.
+    const auto last = std::max_element(
+        longest->streams.begin(),
+        longest->streams.end(),
+        [](const SyncStream& a, const SyncStream& b) { return a.finishTime < b.finishTime; });
+    if (last != longest->streams.end() && !last->resources.empty())
+    {
+        const auto narrowest = std::min_element(
+            last->resources.begin(),
+            last->resources.end(),
+            [&routing](const MaxMinFairShare::Usage& a, const MaxMinFairShare::Usage& b) {
+                return routing.GetResourceCapacity(a.first) / a.second <
+                       routing.GetResourceCapacity(b.first) / b.second;
+            });
+        os << ", limited by " << routing.GetResourceName(narrowest->first) << " at "
+           << WanUnits::FormatRate(
+                  static_cast<uint64_t>(routing.GetResourceCapacity(narrowest->first)));
+    }
+    os << "; is a rate in the topology a typo? --maxSimTime=DURATION stops the run at that much "
+          "simulated time";
+    if (maxSimTime.IsStrictlyPositive())
+    {
+        os << " (this run stops at " << WanUnits::FormatNumber(maxSimTime.GetSeconds()) << " s)";
+    }
+    return os.str();
 }
 
 WanTopology

@@ -107,6 +107,20 @@ class TrainingPlanner
                                                   const std::string& partition);
 
     /**
+     * \brief The warning for plans whose round is absurdly long (often a rate mistyped in a
+     *        topology file, e.g. "1bps"): such a run spends wall time on simulated days.
+     * \param routing the routes the plans were made on \param plans per period round
+     * \param threshold a planned sync time above this is absurd
+     * \param maxSimTime the run's simulated-time limit (zero: none), named in the text
+     * \return "" if no plan's sync time exceeds \p threshold; else the longest plan's sync
+     *         time, the narrowest share (resource and its rate) on the path of its last stream
+     *         to finish, and that --maxSimTime stops the run
+     */
+    static std::string DescribeLongRound(const WanRouting& routing,
+                                         const std::vector<SyncRoundEstimate>& plans,
+                                         Time threshold,
+                                         Time maxSimTime);
+    /**
      * \param topology a WAN \param tcp the exchanges run over TCP
      * \return the WAN the rounds are planned on: \p topology, or with TCP, which uses neither,
      *         the same WAN without multicast and FPGAs

@@ -42,6 +42,12 @@ TrainingRunLimits::SetMaxSimTime(Time limit)
     m_maxSimTime = limit;
 }
 
+Time
+TrainingRunLimits::GetMaxSimTime() const
+{
+    return m_maxSimTime;
+}
+
 void
 TrainingRunLimits::SetWallDeadline(std::chrono::steady_clock::time_point deadline)
 {

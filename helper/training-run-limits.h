@@ -46,6 +46,8 @@ class TrainingRunLimits
 
     /** \param limit simulated time after which the run stops (zero, the default: none) */
     void SetMaxSimTime(Time limit);
+    /** \return the simulated-time limit (zero: none) */
+    Time GetMaxSimTime() const;
     /** \param deadline wall-clock time after which the run stops (default: none) */
     void SetWallDeadline(std::chrono::steady_clock::time_point deadline);
 

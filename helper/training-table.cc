@@ -4,6 +4,7 @@
 
 #include "training-table.h"
 
+#include "ns3/text-table.h"
 #include "ns3/wan-router-net-device.h"
 
 #include <iomanip>
@@ -87,55 +88,54 @@ TrainingTable::Print(std::ostream& os,
     {
         os << assumptions << "\n";
     }
-    os << std::left << std::setw(13) << "capabilities" << std::setw(SCHEDULE_WIDTH) << "schedule"
-       << std::right << std::setw(12) << "round_s" << std::setw(12) << "sync_s" << std::setw(12)
-       << "est_sync_s" << std::setw(10) << "exch_s" << std::setw(10) << "bound_s" << std::setw(10)
-       << "R_eps" << std::setw(12) << "T_eps_s" << std::setw(9) << "gap" << std::setw(9)
-       << "resends" << std::setw(7) << "lost" << std::setw(8) << "qdrops" << std::setw(8)
-       << "rdrops" << std::setw(10) << "fpga_part" << std::setw(10) << "fpga_full" << std::setw(7)
-       << "unfin"
-       << "\n";
+    // The least widths are those of the table before it was sized to its content.
+    TextTable table;
+    table.AddColumn("capabilities", 13, TextTable::LEFT);
+    table.AddColumn("schedule", SCHEDULE_WIDTH, TextTable::LEFT);
+    table.AddColumn("round_s", 12, TextTable::RIGHT);
+    table.AddColumn("sync_s", 12, TextTable::RIGHT);
+    table.AddColumn("est_sync_s", 12, TextTable::RIGHT);
+    table.AddColumn("exch_s", 10, TextTable::RIGHT);
+    table.AddColumn("bound_s", 10, TextTable::RIGHT);
+    table.AddColumn("R_eps", 10, TextTable::RIGHT);
+    table.AddColumn("T_eps_s", 12, TextTable::RIGHT);
+    table.AddColumn("gap", 9, TextTable::RIGHT);
+    table.AddColumn("resends", 9, TextTable::RIGHT);
+    table.AddColumn("lost", 7, TextTable::RIGHT);
+    table.AddColumn("qdrops", 8, TextTable::RIGHT);
+    table.AddColumn("rdrops", 8, TextTable::RIGHT);
+    table.AddColumn("fpga_part", 10, TextTable::RIGHT);
+    table.AddColumn("fpga_full", 10, TextTable::RIGHT);
+    table.AddColumn("unfin", 7, TextTable::RIGHT);
+    const auto figure = [](const std::optional<double>& value, int precision) {
+        return value ? TextTable::Fixed(*value, precision) : std::string("-");
+    };
     for (const TrainingTableRow& r : rows)
     {
         const TrainingSummary& s = r.summary;
-        os << std::left << std::setw(13) << r.capabilities << std::setw(SCHEDULE_WIDTH)
-           << r.schedule << std::right << std::fixed << std::setprecision(4) << std::setw(12)
-           << s.meanRound << std::setw(12) << s.meanSync << std::setw(12) << s.estimatedSync;
-        for (const std::optional<double>& figure : {s.meanExchange, s.exchangeBound})
-        {
-            os << std::setw(10);
-            if (figure)
-            {
-                os << *figure;
-            }
-            else
-            {
-                os << "-";
-            }
-        }
-        os << std::setw(10) << (s.roundsToEpsilon ? std::to_string(*s.roundsToEpsilon) : "never")
-           << std::setw(12);
-        if (s.timeToEpsilon)
-        {
-            os << *s.timeToEpsilon;
-        }
-        else
-        {
-            os << "-";
-        }
-        os << std::setw(9) << std::setprecision(2);
-        if (s.gapToColocated)
-        {
-            os << *s.gapToColocated;
-        }
-        else
-        {
-            os << "-";
-        }
-        os << std::setw(9) << s.retransmissions << std::setw(7) << s.lostPeers << std::setw(8)
-           << s.queueDrops << std::setw(8) << s.routers.GetTotal() << std::setw(10)
-           << s.fpga.partial << std::setw(10) << s.fpga.overflows << std::setw(7)
-           << s.unfinishedRounds << "\n";
+        table.AddRow({r.capabilities,
+                      r.schedule,
+                      TextTable::Fixed(s.meanRound, 4),
+                      TextTable::Fixed(s.meanSync, 4),
+                      TextTable::Fixed(s.estimatedSync, 4),
+                      figure(s.meanExchange, 4),
+                      figure(s.exchangeBound, 4),
+                      s.roundsToEpsilon ? std::to_string(*s.roundsToEpsilon) : "never",
+                      figure(s.timeToEpsilon, 4),
+                      figure(s.gapToColocated, 2),
+                      std::to_string(s.retransmissions),
+                      std::to_string(s.lostPeers),
+                      std::to_string(s.queueDrops),
+                      std::to_string(s.routers.GetTotal()),
+                      std::to_string(s.fpga.partial),
+                      std::to_string(s.fpga.overflows),
+                      std::to_string(s.unfinishedRounds)});
+    }
+    os << table.FormatHeader() << "\n";
+    for (uint32_t i = 0; i < rows.size(); ++i)
+    {
+        const TrainingSummary& s = rows[i].summary;
+        os << table.FormatRow(i) << "\n";
         const std::string details = DescribeTrouble(s);
         if (!details.empty())
         {
@@ -148,7 +148,7 @@ TrainingTable::Print(std::ostream& os,
         if (s.firstRound)
         {
             os << "  warm-up: the first " << (s.warmupRounds == 1 ? "round" : "rounds")
-               << " (connections open, slow start) took " << std::setprecision(4) << *s.firstRound
+               << " (connections open, slow start) took " << TextTable::Fixed(*s.firstRound, 4)
                << " s, left out of round_s, sync_s, exch_s and T_eps_s\n";
         }
         const std::string gains = DescribeGains(s);
@@ -162,9 +162,9 @@ TrainingTable::Print(std::ostream& os,
                << " island-rounds hold their sending until their receivers are done "
                   "with other senders' previous round\n";
         }
-        if (r.cross && !r.cross->empty())
+        if (rows[i].cross && !rows[i].cross->empty())
         {
-            os << "  cross:" << DescribeCrossTraffic(*r.cross) << "\n";
+            os << "  cross:" << DescribeCrossTraffic(*rows[i].cross) << "\n";
         }
     }
 }

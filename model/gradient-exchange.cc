@@ -71,6 +71,7 @@ GradientExchange::Shutdown()
 void
 GradientExchange::StopTimers()
 {
+    m_checking = false;
     m_check.Cancel();
     for (PeerState& peer : m_peers)
     {
@@ -93,14 +94,21 @@ GradientExchange::OnStart()
             m_peers[s].waitUntil = start + RttTo(IslandAt(s)) + hold;
             m_peers[s].lastData = start;
         }
-        m_check =
-            Simulator::Schedule(m_context.checkInterval, &GradientExchange::CheckProgress, this);
+        m_checkOrigin = Simulator::Now();
+        m_checking = true;
+        ArmCheck();
     }
 }
 
 void
 GradientExchange::OnFinished()
 {
+    if (m_checking && m_checkAt > NextCheckPoint())
+    {
+        // A check skipped ahead (ArmCheck) is removed, not cancelled: the clock would run on
+        // to it when the simulator reaches it, and the run would end there.
+        Simulator::Remove(m_check);
+    }
     StopTimers();
 }
 
@@ -179,6 +187,14 @@ GradientExchange::NoteProgress(uint32_t slot)
     PeerState& peer = m_peers[slot];
     ++peer.progress;
     peer.lastData = Simulator::Now();
+    const Time next = NextCheckPoint();
+    if (m_checking && (m_check.IsExpired() || m_checkAt > next))
+    {
+        // The check skipped ahead while the peers were quiet: the next grid point's check
+        // restarts this peer's wait.
+        m_check.Cancel();
+        ScheduleCheck(next);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -523,9 +539,56 @@ GradientExchange::CheckProgress()
     }
     if (!m_finished)
     {
-        m_check =
-            Simulator::Schedule(m_context.checkInterval, &GradientExchange::CheckProgress, this);
+        ArmCheck();
     }
+}
+
+void
+GradientExchange::ArmCheck()
+{
+    // A check acts on a peer only if the peer made progress since the last check (data that
+    // came before the exchange started, or since: NoteProgress brings the check back) or once
+    // its waitUntil has passed.
+    Time at = NextCheckPoint();
+    Time due = Time::Max();
+    for (uint32_t s = 0; s < m_k; ++s)
+    {
+        uint16_t step = 0;
+        if (s != m_position && !m_lost[s] && SilentStream(s, step) != nullptr)
+        {
+            const PeerState& peer = m_peers[s];
+            due = std::min(due, peer.progress != peer.progressAtCheck ? at : peer.waitUntil);
+        }
+    }
+    if (due == Time::Max())
+    {
+        return; // every peer complete or lost: nothing left to check
+    }
+    if (due > at)
+    {
+        const int64_t interval = m_context.checkInterval.GetTimeStep();
+        const int64_t ahead = (due - m_checkOrigin).GetTimeStep();
+        at = m_checkOrigin + TimeStep((ahead + interval - 1) / interval * interval);
+        NS_LOG_LOGIC("island " << m_context.island << " round " << m_round
+                               << ": no peer can be asked before " << due.As(Time::S)
+                               << ": next silence check at " << at.As(Time::S));
+    }
+    ScheduleCheck(at);
+}
+
+Time
+GradientExchange::NextCheckPoint() const
+{
+    const int64_t interval = m_context.checkInterval.GetTimeStep();
+    const int64_t elapsed = (Simulator::Now() - m_checkOrigin).GetTimeStep();
+    return m_checkOrigin + TimeStep((elapsed / interval + 1) * interval);
+}
+
+void
+GradientExchange::ScheduleCheck(Time at)
+{
+    m_checkAt = at;
+    m_check = Simulator::Schedule(at - Simulator::Now(), &GradientExchange::CheckProgress, this);
 }
 
 void

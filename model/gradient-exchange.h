@@ -178,8 +178,28 @@ class GradientExchange : public RoundExchange
         std::vector<uint16_t> gapSteps; //!< steps with a gap waiting for the NACK
     };
 
-    /** \brief Periodic silence check. */
+    /**
+     * \brief Silence check, on the grid of RetransmissionTimeout from the exchange's start.
+     *        A check that would find every peer complete, lost, or quiet before its waitUntil
+     *        does nothing, so ArmCheck() skips such grid points (see ArmCheck).
+     */
     void CheckProgress();
+    /**
+     * \brief Schedule the next silence check at the first grid point after now at which it can
+     *        act: at or after the earliest waitUntil of the peers still missing data, or never
+     *        if there is none. NoteProgress() brings it back to the next grid point (a check
+     *        after progress restarts the peer's wait). The checks that run are those of a
+     *        check every grid point that act, at the same times, so no outcome changes; a
+     *        stream that trickles over a slow link no longer costs a check every interval.
+     */
+    void ArmCheck();
+    /** \return the first point of the check grid after now */
+    Time NextCheckPoint() const;
+    /**
+     * \brief Schedule the silence check at a grid point.
+     * \param at the grid point (after now)
+     */
+    void ScheduleCheck(Time at);
     /** \param slot the peer \brief send the gap NACKs waiting for it */
     void FlushNacks(uint32_t slot);
     /** \param slot the peer \brief re-ask chunks still missing after a repair interval */
@@ -212,6 +232,9 @@ class GradientExchange : public RoundExchange
 
     std::vector<PeerState> m_peers; //!< per member position
     EventId m_check;                //!< silence check timer
+    Time m_checkAt;                 //!< when m_check fires
+    Time m_checkOrigin;             //!< the check grid's origin (OnStart)
+    bool m_checking{false};         //!< silence checks armed (OnStart to StopTimers)
 };
 
 } // namespace ns3
