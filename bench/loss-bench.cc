@@ -3,28 +3,33 @@
  *
  * loss-bench: what random WAN packet loss costs a round, per capability set and exchange.
  *
- *   loss-bench [--topology=PATH] [--modelBytes=10000000] [--rounds=2]
+ *   loss-bench [--topology=PATH] [--modelBytes=10000000] [--mtu=9000] [--rounds=2]
  *              [--losses=0,0.0001,0.001,0.01,0.05] [--sets=none,multicast,fpga,both]
- *              [--schedules=global,ring] [--runs=1] [--wall=false]
+ *              [--schedules=global,ring] [--runs=1] [--alignStarts=true] [--wall=false]
  *
- * For each schedule (the global clique: DIRECT; or ring all-reduce) and capability set, every
- * loss rate runs the same rounds with that loss on every WAN link direction (ns-3's
- * RateErrorModel, per packet), --runs times with different random patterns. Printed per row:
- * the round's exchange time (from the last member's start to the last member's end, averaged
- * over rounds and runs; the slowest run's too, and how many runs met the bound), its ratio to the
- * lossless run of the same row, the packets the WAN dropped, chunks resent, resends per dropped
- * packet (over all runs, and the largest of one run: max_res), queue drops (any is caused by
- * recovery: the lossless runs have none), and the issue's acceptance bound: at 0.1% loss at
- * most 1.25 x lossless + 2 worst-path RTTs, at 1% at most 2 x + 2 RTTs, and at most 1.2 resends per
- * lost packet in every run ("ok" when all hold). --wall adds the row's wall-clock and CPU seconds
- * (all its runs): what simulating the repair costs, e.g. under heavy loss (CPU seconds stay
- * comparable on a loaded machine).
+ * For each schedule (the global clique: DIRECT; ring all-reduce; or a reduction tree, TREE)
+ * and capability set, every loss rate runs the same rounds with that loss on every WAN link
+ * direction (ns-3's RateErrorModel, per packet), --runs times with different random patterns.
+ * Printed per row: the round's exchange time (from the last member's start to the last
+ * member's end, averaged over rounds and runs; the slowest run's too, and how many runs met the
+ * bound), its ratio to the lossless run of the same row, the packets the WAN dropped, chunks
+ * resent, resends per dropped packet (over all runs, and the largest of one run: max_res),
+ * queue drops (any is caused by recovery: the lossless runs have none), the FPGAs' partial
+ * aggregates (early flushes among them) and partial aggregates per lost packet, and the
+ * issue's acceptance bound: at 0.1% loss at most 1.25 x lossless + 2 worst-path RTTs, at 1% at
+ * most 2 x + 2 RTTs, at most 1.2 resends per lost packet in every run and at most 2 partial
+ * aggregates per lost packet ("ok" when all hold). --alignStarts=false turns off the round
+ * alignment (doc/training.rst, "Loss with FPGAs: rounds start together"), to compare. --wall
+ * adds the row's wall-clock and CPU seconds (all its runs): what simulating the repair costs,
+ * e.g. under heavy loss (CPU seconds stay comparable on a loaded machine).
  */
 
 #include "bench-lists.h"
 
+#include "ns3/boolean.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/command-line.h"
+#include "ns3/config.h"
 #include "ns3/nstime.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -69,8 +74,9 @@ struct LossResult
 LossResult
 RunOnce(const std::string& topologyFile,
         const std::string& set,
-        bool ring,
+        const std::string& schedule,
         uint64_t modelBytes,
+        uint32_t mtu,
         uint32_t rounds,
         double loss,
         uint32_t run)
@@ -80,11 +86,12 @@ RunOnce(const std::string& topologyFile,
     topology.SetCapabilities(WanCapabilities::Parse(set, "--sets"));
     const uint32_t n = topology.GetIslands().size();
     CliqueSchedule plan = CliqueSchedule::GlobalClique(n);
-    if (ring)
+    if (schedule != "global")
     {
-        plan.SetAlgorithms(0, {SyncAlgorithm::RING});
+        plan.SetAlgorithms(0, {schedule == "ring" ? SyncAlgorithm::RING : SyncAlgorithm::TREE});
     }
     WanTopologyHelper wan;
+    wan.SetMtu(mtu);
     wan.Install(topology);
     TrainingHelper helper(wan, plan);
     helper.SetModelBytes(modelBytes);
@@ -143,19 +150,39 @@ main(int argc, char** argv)
     std::string schedules = "global,ring";
     uint32_t runs = 1;
     bool wall = false;
+    uint32_t mtu = 9000;
+    bool alignStarts = true;
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "Topology JSON", topology);
     cmd.AddValue("modelBytes", "Bytes of one update", modelBytes);
     cmd.AddValue("rounds", "Rounds per run", rounds);
     cmd.AddValue("losses", "Comma-separated WAN loss rates (the first is the reference)", losses);
     cmd.AddValue("sets", "Comma-separated capability sets", sets);
-    cmd.AddValue("schedules", "global (DIRECT) and/or ring", schedules);
+    cmd.AddValue("schedules",
+                 "global (DIRECT), ring and/or tree (TREE: a reduction tree to one root; with "
+                 "+transit in --sets its transit FPGAs sum on the way)",
+                 schedules);
+    cmd.AddValue("mtu", "MTU of every device (9000; 64000 makes 1 GB runs affordable)", mtu);
+    cmd.AddValue("alignStarts",
+                 "TrainingApplication AlignStarts: members repairing a round announce it so "
+                 "the next round's first passes meet the FPGAs together",
+                 alignStarts);
     cmd.AddValue("runs",
                  "Random loss patterns per lossy row (RNG runs 1..runs): sync_s is their mean, "
                  "max_s the slowest, met how many were within the bound",
                  runs);
     cmd.AddValue("wall", "Also print each row's wall-clock and CPU seconds (wall_s, cpu_s)", wall);
     cmd.Parse(argc, argv);
+    for (const std::string& schedule : SplitBenchList(schedules))
+    {
+        if (schedule != "global" && schedule != "ring" && schedule != "tree")
+        {
+            std::cerr << "error: --schedules: unknown '" << schedule << "' (global, ring or tree)"
+                      << std::endl;
+            return 1;
+        }
+    }
+    Config::SetDefault("ns3::TrainingApplication::AlignStarts", BooleanValue(alignStarts));
 
     std::cout << "loss-bench: " << topology << ", model " << modelBytes << " bytes, " << rounds
               << " round(s)\n";
@@ -190,7 +217,7 @@ main(int argc, char** argv)
                 for (uint32_t run = 1; run <= patterns; ++run)
                 {
                     const LossResult one =
-                        RunOnce(topology, set, schedule == "ring", modelBytes, rounds, loss, run);
+                        RunOnce(topology, set, schedule, modelBytes, mtu, rounds, loss, run);
                     syncs.push_back(one.roundSync);
                     if (one.lost > 0)
                     {

@@ -311,9 +311,9 @@ GradientExchange::SendNack(uint32_t slot,
         {
             break;
         }
-        if (packets == 0 && m_context.repairing)
+        if (packets == 0 && !all && m_context.repairing)
         {
-            m_context.repairing(m_round); // this island's round may end late
+            m_context.repairing(m_round); // a gap: this island's round may end late
         }
         from = ranges.back().first + ranges.back().count;
         NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": NACK to " << peer
