@@ -150,6 +150,11 @@ function(build_lib)
     set_tests_properties(mpi/outputs-identical PROPERTIES WORKING_DIRECTORY
                                                           ${CMAKE_CURRENT_SOURCE_DIR}
                                                           SKIP_RETURN_CODE 77)
+    # With WAN_MPI_REQUIRED=1 (CI) a missing MPI build fails that check instead of skipping it.
+    add_test(NAME mpi/required-is-not-skipped
+             COMMAND sh -c "WAN_MPI_REQUIRED=1 sh \"$0\" mpi /nonexistent \"$1\"; test $? -eq 1"
+                     ${CMAKE_CURRENT_SOURCE_DIR}/test/outputs-identical.sh
+                     ${CMAKE_BINARY_DIR}/smoke/mpi-required)
     # The Python tools' own tests (sweeps, plots): against a stand-in and against this build's
     # nine-city-training (a small sweep of the shipped spec, killed and resumed).
     find_package(Python3 COMPONENTS Interpreter)
