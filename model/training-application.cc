@@ -167,8 +167,10 @@ TrainingApplication::GetTypeId()
                           "a member that asks for a resend sends LATE for its next round, "
                           "and START once that round's exchange can start; the members hold "
                           "their first pass of it until then, so that the FPGAs' slots meet "
-                          "every contribution (RoundAlignment). Lossless runs send neither.",
-                          BooleanValue(true),
+                          "every contribution (RoundAlignment). Lossless runs send neither. "
+                          "Off by default: it folds far more, but the held starts make lossy "
+                          "rounds longer (doc/training.rst).",
+                          BooleanValue(false),
                           MakeBooleanAccessor(&TrainingApplication::m_alignStarts),
                           MakeBooleanChecker())
             .AddAttribute("AlignmentLimit",
@@ -220,7 +222,7 @@ TrainingApplication::TrainingApplication()
       m_scale(1 << 16),
       m_jobId(0),
       m_retainedRounds(8),
-      m_alignStarts(true),
+      m_alignStarts(false),
       m_alignmentLimit(Seconds(2)),
       m_alignmentMargin(MilliSeconds(1)),
       m_round(0),
