@@ -372,9 +372,9 @@ MeanRate(const std::vector<std::pair<Time, double>>& changes, Time from, Time to
  * Nine islands (three cities of three), a global DIRECT clique with multicast: each island
  * sends one multicast stream that every other island receives, so every access link carries
  * eight senders. The fair share is the access capacity / 8 (the senders' own egress carries one
- * stream each). Every stream starts at InitialRate line, eight times that share, so only a
- * controller that acts on the ingress queues' marks brings it down (one that never updates
- * keeps it at the line rate and fails both checks below). In steady
+ * stream each). Every stream starts at InitialRate fair, which here is that share (the own
+ * access rate over one stream, each receiver's over its eight senders: the smaller), and then
+ * climbs by IncreaseBytes per period until the marks at the ingress queues hold it. In steady
  * state (the window: from 100 ms after the exchange starts to when a fair-share sender would be
  * 80% through its update), every sender's time-averaged rate is within 10% of the share, and
  * island 0's ingress queue, sampled every 50 us, stays below EcnMaxThreshold, computed here as
@@ -408,7 +408,6 @@ class AdaptiveIncastTestCase : public TestCase
         setup.adaptive = true;
         setup.modelBytes = 40000000;
         setup.run = run;
-        setup.initialRate = "line";
         const uint32_t senders = 8;
         const double fair = static_cast<double>(ACCESS_BPS) / senders;
         const double kmax = std::max(60.0, 3 * std::max(20.0, 2.0 * senders));
