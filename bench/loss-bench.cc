@@ -45,6 +45,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,52 @@ constexpr double MAX_RESENDS_PER_LOST = 1.2;
 /// The acceptance: at most this many FPGA partial aggregates per lost packet, on average.
 constexpr double MAX_PARTIALS_PER_LOST = 2;
 
+/**
+ * \brief Check the flags before any run, so a typo fails at once with its name.
+ * \param topology topology file \param sets capability sets \param losses loss rates
+ * \param schedules schedules \param mtu MTU
+ * \throws std::exception naming the culprit (the topology file's own errors included)
+ */
+void
+CheckFlags(const std::string& topology,
+           const std::string& sets,
+           const std::string& losses,
+           const std::string& schedules,
+           uint32_t mtu)
+{
+    WanTopology::LoadFile(topology);
+    WanTopologyHelper::CheckMtu(mtu);
+    for (const std::string& set : SplitBenchList(sets))
+    {
+        WanCapabilities::Parse(set, "--sets");
+    }
+    for (const std::string& schedule : SplitBenchList(schedules))
+    {
+        if (schedule != "global" && schedule != "ring" && schedule != "tree")
+        {
+            throw std::invalid_argument("--schedules: unknown '" + schedule +
+                                        "' (global, ring or tree)");
+        }
+    }
+    for (const std::string& text : SplitBenchList(losses))
+    {
+        std::size_t used = 0;
+        double loss = -1;
+        try
+        {
+            loss = std::stod(text, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (used != text.size() || !(loss >= 0 && loss < 1))
+        {
+            throw std::invalid_argument("--losses: '" + text + "' is not a rate in [0, 1)");
+        }
+    }
+}
+
 } // namespace
 
 int
@@ -173,14 +220,14 @@ main(int argc, char** argv)
                  runs);
     cmd.AddValue("wall", "Also print each row's wall-clock and CPU seconds (wall_s, cpu_s)", wall);
     cmd.Parse(argc, argv);
-    for (const std::string& schedule : SplitBenchList(schedules))
+    try
     {
-        if (schedule != "global" && schedule != "ring" && schedule != "tree")
-        {
-            std::cerr << "error: --schedules: unknown '" << schedule << "' (global, ring or tree)"
-                      << std::endl;
-            return 1;
-        }
+        CheckFlags(topology, sets, losses, schedules, mtu);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "loss-bench: error: " << e.what() << std::endl;
+        return 1;
     }
     Config::SetDefault("ns3::TrainingApplication::AlignStarts", BooleanValue(alignStarts));
 

@@ -29,8 +29,6 @@ namespace
 constexpr uint32_t MAX_NACK_PACKETS = 64;
 /** Smallest repair interval derived from the path. */
 const Time MIN_REPAIR_INTERVAL = MilliSeconds(1);
-/** Derived repair interval: this many round trips (plus the FPGA hold). */
-constexpr double REPAIR_RTTS = 1.5;
 } // namespace
 
 GradientExchange::GradientExchange(ExchangeContext& context,
@@ -164,7 +162,7 @@ GradientExchange::RepairInterval(uint32_t slot) const
         return m_context.repairTimeout;
     }
     // Resends pass FPGAs untouched: no hold on their way.
-    const Time derived = RttTo(IslandAt(slot)) * REPAIR_RTTS;
+    const Time derived = RttTo(IslandAt(slot)) * m_context.repairRoundTrips;
     return std::max(derived, MIN_REPAIR_INTERVAL);
 }
 

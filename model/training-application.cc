@@ -105,10 +105,18 @@ TrainingApplication::GetTypeId()
                           MakeTimeChecker(Time(0)))
             .AddAttribute("RepairTimeout",
                           "A chunk asked for and still missing is asked again after this "
-                          "long. 0: 1.5 round trips to the sender, at least 1 ms.",
+                          "long. 0: RepairRoundTrips round trips to the sender, at least 1 ms.",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&TrainingApplication::m_repairTimeout),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("RepairRoundTrips",
+                          "With RepairTimeout 0, a chunk asked for and still missing is asked "
+                          "again after this many round trips to its sender: one for the resend "
+                          "to come back, the rest for queueing on the way (a resend asked for "
+                          "again before its answer could arrive is not sent twice).",
+                          DoubleValue(1.15),
+                          MakeDoubleAccessor(&TrainingApplication::m_repairRoundTrips),
+                          MakeDoubleChecker<double>(1.0, 16.0))
             .AddAttribute("NackCopies",
                           "Copies sent of each NACK packet asking for gaps (a lost NACK costs "
                           "a whole RepairTimeout).",
@@ -374,6 +382,7 @@ TrainingApplication::StartApplication()
     m_context.maxRetries = m_maxRetries;
     m_context.nackDelay = m_nackDelay;
     m_context.repairTimeout = m_repairTimeout;
+    m_context.repairRoundTrips = m_repairRoundTrips;
     m_context.nackCopies = m_nackCopies;
     m_context.reaskCopies = m_reaskCopies;
     m_context.repeatResendCopies = m_repeatResendCopies;

@@ -326,6 +326,7 @@ class TrainingApplication : public Application
     uint32_t m_maxRetries;         //!< unanswered silence NACKs before a peer is lost
     Time m_nackDelay;              //!< gap seen to NACK
     Time m_repairTimeout;          //!< re-ask interval (0: from the path)
+    double m_repairRoundTrips;     //!< re-ask interval from the path, in round trips
     uint32_t m_nackCopies;         //!< copies of each gap NACK packet
     uint32_t m_reaskCopies;        //!< copies of each re-ask NACK packet
     uint32_t m_repeatResendCopies; //!< copies of a chunk resent again

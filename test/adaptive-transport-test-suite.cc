@@ -458,6 +458,111 @@ class AdaptiveIncastTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Incast from the line rate: two senders that start at twice their fair share slow
+ *        down, drain the receiver's queue and climb again.
+ *
+ * Three islands in three cities, a global DIRECT clique with multicast: every access link
+ * receives two streams, so the fair share is half the access rate, and InitialRate line starts
+ * every stream at twice that. A controller that never updated its rate would keep it there (the
+ * incast case above starts at the fair share and would not notice). What the default
+ * controller does from there (MarkDecrease 0.1, HyperAfter 0: tuned for a start at the fair
+ * share): while the queue is over Kmax each receiver marks every packet, but it receives only
+ * half of what a sender sends, so each period cuts about 5%; the queue peaks near 2,600
+ * packets and drains by 60 ms, the rates having fallen to about a sixth of the share, from
+ * which the additive increase (8 x IncreaseBytes per period) climbs back. Checked for RngRun
+ * 1 to 3: every stream's rate falls below 0.8 x the line rate within the exchange's first
+ * 20 ms; island 0's ingress queue, sampled every 50 us from 80 ms to 150 ms after the exchange
+ * starts, stays under EcnMaxThreshold, max(60, 3 x max(20, 2 x 2)) = 60 packets; and every rate
+ * at 150 ms is above its lowest since 80 ms (it climbs).
+ */
+class AdaptiveIncastFromLineTestCase : public TestCase
+{
+  public:
+    AdaptiveIncastFromLineTestCase()
+        : TestCase("adaptive incast from the line rate: 2 senders slow down, drain, climb")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint64_t run = 1; run <= 3; ++run)
+        {
+            RunOnce(run);
+        }
+    }
+
+    /** \param run the RngRun \brief one incast, checked */
+    void RunOnce(uint64_t run)
+    {
+        Setup setup;
+        setup.caps = "multicast";
+        setup.cities = 3;
+        setup.perCity = 1;
+        setup.adaptive = true;
+        setup.initialRate = "line";
+        setup.modelBytes = 100000000; // still sending at 150 ms
+        setup.run = run;
+        const double line = static_cast<double>(ACCESS_BPS);
+        const double kmax = std::max(60.0, 3 * std::max(20.0, 2.0 * 2));
+        const Time slowBy = setup.compute + MilliSeconds(20);
+        IncastTrace trace;
+        trace.from = setup.compute + MilliSeconds(80);
+        trace.to = setup.compute + MilliSeconds(150);
+        trace.step = MicroSeconds(50);
+        setup.beforeRun = [&trace](WanTopologyHelper& wan, TrainingHelper& helper) {
+            trace.port = DynamicCast<WanLinkNetDevice>(wan.GetAccessPeerDevice(0));
+            for (uint32_t i = 0; i < 3; ++i)
+            {
+                helper.GetApplication(i)->GetAdaptiveTransport()->TraceConnectWithoutContext(
+                    "Rate",
+                    MakeBoundCallback(&NoteRate, &trace));
+            }
+            Simulator::Schedule(trace.from, &SampleQueue, &trace);
+        };
+        const RunResult result = Simulate(setup);
+
+        NS_TEST_ASSERT_MSG_NE(trace.port, nullptr, "island 0's ingress port");
+        NS_TEST_ASSERT_MSG_EQ(result.records.size(), RecordCount(setup), "a record per island");
+        for (const TrainingRoundRecord& r : result.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.finished && r.lostPeers.empty(),
+                                  true,
+                                  "run " << run << ": island " << r.island
+                                         << " ended with every peer");
+        }
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            const std::vector<std::pair<Time, double>>& changes = trace.rates[i];
+            NS_TEST_ASSERT_MSG_EQ(changes.empty(), false, "island " << i << "'s rate traced");
+            NS_TEST_EXPECT_MSG_EQ_TOL(changes.front().second / line,
+                                      1.0,
+                                      0.01,
+                                      "run " << run << ": island " << i << " starts at the line");
+            double early = line;  // the lowest rate in the first 20 ms
+            double lowest = line; // the lowest rate from trace.from to trace.to
+            double atEnd = line;  // the rate at trace.to
+            for (const auto& [at, rate] : changes)
+            {
+                early = at <= slowBy ? std::min(early, rate) : early;
+                lowest = at <= trace.to ? std::min(lowest, rate) : lowest;
+                atEnd = at <= trace.to ? rate : atEnd;
+            }
+            NS_TEST_EXPECT_MSG_LT(early,
+                                  0.8 * line,
+                                  "run " << run << ": island " << i << " slows within 20 ms");
+            NS_TEST_EXPECT_MSG_GT(atEnd,
+                                  lowest,
+                                  "run " << run << ": island " << i << " climbs after the drain");
+        }
+        NS_TEST_ASSERT_MSG_EQ(trace.queue.empty(), false, "queue sampled");
+        const uint32_t most = *std::max_element(trace.queue.begin(), trace.queue.end());
+        NS_TEST_EXPECT_MSG_LT(most, kmax, "run " << run << ": island 0's queue has drained");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Two islands: the adaptive exchange takes no longer than the access link needs.
  *
  * Each island sends its update to the other; nothing else shares the access links, so the
@@ -636,6 +741,7 @@ class AdaptiveTransportTestSuite : public TestSuite
         AddTestCase(new AdaptiveTwoIslandTestCase);
         AddTestCase(new AdaptiveExactSumTestCase);
         AddTestCase(new AdaptiveIncastTestCase);
+        AddTestCase(new AdaptiveIncastFromLineTestCase);
         AddTestCase(new AdaptiveFpgaMarkTestCase);
     }
 };
