@@ -357,11 +357,12 @@ Time
 GradientHeader::ReadStartTime(Ptr<const Packet> packet)
 {
     // The time is the packet's last 8 bytes (Parse() checked the payload's size).
+    constexpr uint32_t timeBytes = START_ELEMENTS * ELEMENT_SIZE;
     const uint32_t size = packet->GetSize();
-    NS_ASSERT(size >= START_ELEMENTS * ELEMENT_SIZE);
-    std::vector<uint8_t> all(size);
-    packet->CopyData(all.data(), size);
-    return NanoSeconds(static_cast<int64_t>(ReadU64(all.data() + size - 8)));
+    NS_ASSERT(size >= timeBytes);
+    uint8_t bytes[timeBytes];
+    packet->CreateFragment(size - timeBytes, timeBytes)->CopyData(bytes, timeBytes);
+    return NanoSeconds(static_cast<int64_t>(ReadU64(bytes)));
 }
 
 const char*

@@ -774,7 +774,7 @@ TrainingApplication::Receive(Ptr<Packet> packet)
     }
     if (header.GetType() == GradientHeader::LATE || header.GetType() == GradientHeader::START)
     {
-        if (header.GetJobId() != m_jobId || header.GetRound() >= m_rounds || !IsFromMember(header))
+        if (!IsThisJob(header) || !IsFromMember(header))
         {
             ++m_context.dropped;
             return;
@@ -786,12 +786,18 @@ TrainingApplication::Receive(Ptr<Packet> packet)
     Dispatch(header, m_values, packet->GetSize());
 }
 
+bool
+TrainingApplication::IsThisJob(const GradientHeader& header) const
+{
+    return header.GetJobId() == m_jobId && header.GetRound() < m_rounds;
+}
+
 void
 TrainingApplication::Dispatch(const GradientHeader& header,
                               const std::vector<int32_t>& values,
                               uint32_t bytes)
 {
-    if (header.GetJobId() != m_jobId || header.GetRound() >= m_rounds)
+    if (!IsThisJob(header))
     {
         ++m_context.dropped;
         return;

@@ -304,6 +304,11 @@ class TrainingApplication : public Application
      */
     void Dispatch(const GradientHeader& header, const std::vector<int32_t>& values, uint32_t bytes);
     /**
+     * \param header a packet's header
+     * \return true if it is of this job and of one of its rounds
+     */
+    bool IsThisJob(const GradientHeader& header) const;
+    /**
      * \param header a packet's header (job and round in range)
      * \return true if it belongs to its round's exchange: same clique and members, sent by
      *         another member
