@@ -5,7 +5,7 @@
  *
  *   loss-bench [--topology=PATH] [--modelBytes=10000000] [--mtu=9000] [--rounds=2]
  *              [--losses=0,0.0001,0.001,0.01,0.05] [--sets=none,multicast,fpga,both]
- *              [--schedules=global,ring] [--runs=1] [--alignStarts=false] [--wall=false]
+ *              [--schedules=global,ring] [--runs=1] [--alignStarts=true] [--wall=false]
  *
  * For each schedule (the global clique: DIRECT; ring all-reduce; or a reduction tree, TREE)
  * and capability set, every loss rate runs the same rounds with that loss on every WAN link
@@ -18,8 +18,8 @@
  * aggregates (early flushes among them) and partial aggregates per lost packet, and the
  * issue's acceptance bound: at 0.1% loss at most 1.25 x lossless + 2 worst-path RTTs, at 1% at
  * most 2 x + 2 RTTs, at most 1.2 resends per lost packet in every run and at most 2 partial
- * aggregates per lost packet ("ok" when all hold). --alignStarts=true turns on the round
- * alignment (doc/training.rst, "Loss with FPGAs: rounds start together"), to compare. --wall
+ * aggregates per lost packet ("ok" when all hold). --alignStarts=false turns the round
+ * alignment off (doc/training.rst, "Loss with FPGAs: rounds start together"), to compare. --wall
  * adds the row's wall-clock and CPU seconds (all its runs): what simulating the repair costs,
  * e.g. under heavy loss (CPU seconds stay comparable on a loaded machine).
  */
@@ -198,7 +198,7 @@ main(int argc, char** argv)
     uint32_t runs = 1;
     bool wall = false;
     uint32_t mtu = 9000;
-    bool alignStarts = false;
+    bool alignStarts = true;
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "Topology JSON", topology);
     cmd.AddValue("modelBytes", "Bytes of one update", modelBytes);

@@ -50,6 +50,17 @@ RoundAlignment::NoteStart(uint32_t round, uint32_t member, Time at)
     state.notBefore = std::max(state.notBefore, at);
 }
 
+void
+RoundAlignment::NoteContribution(uint32_t round, uint32_t member)
+{
+    auto it = m_rounds.find(round);
+    if (it != m_rounds.end() && it->second.late.erase(member) != 0)
+    {
+        NS_LOG_LOGIC("round " << round << ": member " << member << " sends, its START is lost");
+        it->second.started.insert(member);
+    }
+}
+
 bool
 RoundAlignment::IsWaiting(uint32_t round) const
 {

@@ -28,7 +28,9 @@ namespace ns3
  * START with the time its next first pass starts (late enough for the START to reach every
  * member first). A member that heard LATE from someone holds the round's first pass until it
  * has the START of every member that sent LATE, then starts at the latest announced time (or
- * at once if that is past). Lossless rounds send neither, and nothing changes.
+ * at once if that is past). A contribution of such a member to the round counts as its START
+ * (every copy of the START may have been lost), so a lost notice costs a one-way delay, not
+ * the AlignmentLimit. Lossless rounds send neither, and nothing changes.
  *
  * This class keeps the bookkeeping of one island; TrainingApplication sends the notices,
  * holds the first pass and bounds the wait (AlignmentLimit).
@@ -50,6 +52,13 @@ class RoundAlignment
      * \param at when its first pass of the round starts
      */
     void NoteStart(uint32_t round, uint32_t member, Time at);
+    /**
+     * \brief A contribution of \p member to \p round arrived: it has started, so its START
+     *        (all of whose copies may have been lost) is no longer waited for. Its start time
+     *        is past and moves nothing.
+     * \param round a round \param member a member of it
+     */
+    void NoteContribution(uint32_t round, uint32_t member);
     /** \param round a round \return true while a member that sent LATE has not sent START */
     bool IsWaiting(uint32_t round) const;
     /** \param round a round \return the latest start a member announced for it (or zero) */

@@ -176,9 +176,9 @@ TrainingApplication::GetTypeId()
                           "and START once that round's exchange can start; the members hold "
                           "their first pass of it until then, so that the FPGAs' slots meet "
                           "every contribution (RoundAlignment). Lossless runs send neither. "
-                          "Off by default: it folds far more, but the held starts make lossy "
-                          "rounds longer (doc/training.rst).",
-                          BooleanValue(false),
+                          "Off, a member late from its repair finds every slot of its round "
+                          "flushed without it (doc/training.rst).",
+                          BooleanValue(true),
                           MakeBooleanAccessor(&TrainingApplication::m_alignStarts),
                           MakeBooleanChecker())
             .AddAttribute("AlignmentLimit",
@@ -665,6 +665,12 @@ TrainingApplication::ReceiveNotice(const GradientHeader& header, Ptr<const Packe
     {
         m_alignment.NoteLate(round, header.GetSender());
     }
+    ResumeIfHeld(round);
+}
+
+void
+TrainingApplication::ResumeIfHeld(uint32_t round)
+{
     RoundExchange* exchange = GetExchange(round);
     const bool held = m_running && round == m_round && !m_computing && exchange != nullptr &&
                       !exchange->IsStarted() && !exchange->IsFinished();
@@ -672,6 +678,19 @@ TrainingApplication::ReceiveNotice(const GradientHeader& header, Ptr<const Packe
     {
         StartOrHoldExchange(round);
     }
+}
+
+void
+TrainingApplication::NoteContributors(const GradientHeader& header)
+{
+    const uint32_t round = header.GetRound();
+    if (!m_alignment.IsWaiting(round))
+    {
+        return;
+    }
+    header.GetContributors().ForEach(
+        [this, round](uint32_t member) { m_alignment.NoteContribution(round, member); });
+    ResumeIfHeld(round);
 }
 
 const std::string&
@@ -843,6 +862,7 @@ TrainingApplication::Dispatch(const GradientHeader& header,
             return;
         }
         exchange->ReceiveChunk(header, values);
+        NoteContributors(header);
         break;
     }
 }

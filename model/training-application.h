@@ -286,6 +286,14 @@ class TrainingApplication : public Application
      * \brief note it, and start a held exchange that no longer waits
      */
     void ReceiveNotice(const GradientHeader& header, Ptr<const Packet> packet);
+    /**
+     * \param header a contribution to a round (DATA, AGGREGATE or RING), received
+     * \brief if the round's start is held for members' STARTs, those among its contributors
+     *        have started: stop waiting for them (RoundAlignment::NoteContribution)
+     */
+    void NoteContributors(const GradientHeader& header);
+    /** \param round a round whose notices changed \brief start it if held and no longer waiting */
+    void ResumeIfHeld(uint32_t round);
     /** \param round the round \brief AlignmentLimit passed: start without the missing STARTs */
     void StopWaiting(uint32_t round);
     /** \param round the round \brief start its exchange with the own parameters */

@@ -181,7 +181,7 @@ struct Setup
     uint32_t queuePackets{0};           //!< if positive, every device's transmit queue bound
     uint32_t queueBytes{0};             //!< if positive, that bound in bytes (not queuePackets)
     bool tuneQueues{true};              //!< TrainingHelper::SetTuneQueues
-    bool alignStarts{false};            //!< TrainingApplication AlignStarts
+    bool alignStarts{true};             //!< TrainingApplication AlignStarts
     int traceIsland{-1};  //!< island whose device's received gradient packets are listed
     int dropAtIsland{-1}; //!< island whose device drops the packets of dropUids
     /** Trace and drop at the router port of the island's FPGA instead of the island's own
