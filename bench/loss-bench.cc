@@ -4,6 +4,7 @@
  * loss-bench: what random WAN packet loss costs a round, per capability set and exchange.
  *
  *   loss-bench [--topology=PATH] [--modelBytes=10000000] [--mtu=9000] [--rounds=2]
+ *              [--accessBandwidth=RATE]
  *              [--losses=0,0.0001,0.001,0.01,0.05] [--sets=none,multicast,fpga,both]
  *              [--schedules=global,ring] [--runs=1] [--alignStarts=true] [--wall=false]
  *
@@ -37,6 +38,7 @@
 #include "ns3/training-helper.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
+#include "ns3/wan-units.h"
 
 #include <algorithm>
 #include <chrono>
@@ -68,8 +70,9 @@ struct LossResult
 };
 
 /**
- * \param topologyFile topology \param set capability set \param ring ring all-reduce
- * \param modelBytes M \param rounds rounds \param loss WAN loss rate
+ * \param topologyFile topology \param set capability set \param schedule global, ring or tree
+ * \param modelBytes M \param mtu MTU \param accessBps rate of every access link (0: the
+ * file's) \param rounds rounds \param loss WAN loss rate
  * \param run ns-3 RNG run number (a different random loss pattern per run) \return the figures
  */
 LossResult
@@ -78,12 +81,13 @@ RunOnce(const std::string& topologyFile,
         const std::string& schedule,
         uint64_t modelBytes,
         uint32_t mtu,
+        uint64_t accessBps,
         uint32_t rounds,
         double loss,
         uint32_t run)
 {
     RngSeedManager::SetRun(run);
-    WanTopology topology = WanTopology::LoadFile(topologyFile);
+    WanTopology topology = WanTopology::LoadFile(topologyFile).WithRates(0, accessBps);
     topology.SetCapabilities(WanCapabilities::Parse(set, "--sets"));
     const uint32_t n = topology.GetIslands().size();
     CliqueSchedule plan = CliqueSchedule::GlobalClique(n);
@@ -199,6 +203,7 @@ main(int argc, char** argv)
     bool wall = false;
     uint32_t mtu = 9000;
     bool alignStarts = true;
+    std::string access;
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "Topology JSON", topology);
     cmd.AddValue("modelBytes", "Bytes of one update", modelBytes);
@@ -210,6 +215,10 @@ main(int argc, char** argv)
                  "+transit in --sets its transit FPGAs sum on the way)",
                  schedules);
     cmd.AddValue("mtu", "MTU of every device (9000; 64000 makes 1 GB runs affordable)", mtu);
+    cmd.AddValue("accessBandwidth",
+                 "Rate of every access link, e.g. 100Gbps (empty: the file's; the tree with "
+                 "+transit needs more than the WAN's rate to gain)",
+                 access);
     cmd.AddValue("alignStarts",
                  "TrainingApplication AlignStarts: members repairing a round announce it so "
                  "the next round's first passes meet the FPGAs together",
@@ -220,9 +229,11 @@ main(int argc, char** argv)
                  runs);
     cmd.AddValue("wall", "Also print each row's wall-clock and CPU seconds (wall_s, cpu_s)", wall);
     cmd.Parse(argc, argv);
+    uint64_t accessBps = 0;
     try
     {
         CheckFlags(topology, sets, losses, schedules, mtu);
+        accessBps = access.empty() ? 0 : WanUnits::ParseRate(access, "--accessBandwidth");
     }
     catch (const std::exception& e)
     {
@@ -232,7 +243,8 @@ main(int argc, char** argv)
     Config::SetDefault("ns3::TrainingApplication::AlignStarts", BooleanValue(alignStarts));
 
     std::cout << "loss-bench: " << topology << ", model " << modelBytes << " bytes, " << rounds
-              << " round(s)\n";
+              << " round(s), MTU " << mtu << (access.empty() ? "" : ", access " + access)
+              << "\n";
     std::cout << std::left << std::setw(8) << "exchange" << std::setw(11) << "set" << std::right
               << std::setw(8) << "loss" << std::setw(11) << "sync_s" << std::setw(8) << "ratio"
               << std::setw(9) << "lost" << std::setw(9) << "resends" << std::setw(10) << "res/lost"
@@ -263,8 +275,15 @@ main(int argc, char** argv)
                 const std::clock_t cpuStart = std::clock();
                 for (uint32_t run = 1; run <= patterns; ++run)
                 {
-                    const LossResult one =
-                        RunOnce(topology, set, schedule, modelBytes, mtu, rounds, loss, run);
+                    const LossResult one = RunOnce(topology,
+                                                   set,
+                                                   schedule,
+                                                   modelBytes,
+                                                   mtu,
+                                                   accessBps,
+                                                   rounds,
+                                                   loss,
+                                                   run);
                     syncs.push_back(one.roundSync);
                     if (one.lost > 0)
                     {

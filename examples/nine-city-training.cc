@@ -267,38 +267,6 @@ MakeSchedule(const std::string& spec, uint32_t n)
     return schedule;
 }
 
-/**
- * \brief A copy of \p topology with every WAN link and/or access link at a new rate.
- * \param topology the topology \param wanBps new WAN rate (0: keep)
- * \param accessBps new access rate (0: keep) \return the copy
- */
-WanTopology
-OverrideRates(const WanTopology& topology, uint64_t wanBps, uint64_t accessBps)
-{
-    WanTopology copy;
-    copy.SetName(topology.GetName());
-    copy.SetDescription(topology.GetDescription());
-    copy.SetSource(topology.GetSource());
-    copy.SetDefaultQueue(topology.GetDefaultQueue());
-    for (const WanCity& city : topology.GetCities())
-    {
-        copy.AddCity(city);
-    }
-    for (uint32_t i = 0; i < topology.GetIslands().size(); ++i)
-    {
-        WanIsland island = topology.GetIslands()[i];
-        island.accessBps = accessBps > 0 ? accessBps : island.accessBps;
-        copy.SetIslandQueue(copy.AddIsland(island), topology.GetIslandQueue(i));
-    }
-    for (uint32_t l = 0; l < topology.GetLinks().size(); ++l)
-    {
-        WanLink link = topology.GetLinks()[l];
-        link.bps = wanBps > 0 ? wanBps : link.bps;
-        copy.SetLinkQueue(copy.AddLink(link), topology.GetLinkQueue(l));
-    }
-    return copy;
-}
-
 /** \param topology a topology \return the capability set shared by all cities, or "mixed" */
 std::string
 CapabilityLabel(const WanTopology& topology)
@@ -1139,7 +1107,7 @@ Main(int argc, char** argv)
                                  "--simulator=granted-time-window|null-message)");
     }
 
-    const WanTopology loaded = OverrideRates(cmd.LoadTopology(), wanBps, accessBps);
+    const WanTopology loaded = cmd.LoadTopology().WithRates(wanBps, accessBps);
     const uint32_t n = loaded.GetIslands().size();
     config.crossTraffic = cmd.LoadCrossTraffic(loaded);
     if (!config.crossTraffic.empty() && WanMpi::GetSize() > 1)

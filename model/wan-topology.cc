@@ -236,6 +236,33 @@ WanTopology::Validate() const
     }
 }
 
+WanTopology
+WanTopology::WithRates(uint64_t wanBps, uint64_t accessBps) const
+{
+    WanTopology copy;
+    copy.SetName(GetName());
+    copy.SetDescription(GetDescription());
+    copy.SetSource(GetSource());
+    copy.SetDefaultQueue(GetDefaultQueue());
+    for (const WanCity& city : GetCities())
+    {
+        copy.AddCity(city);
+    }
+    for (uint32_t i = 0; i < GetIslands().size(); ++i)
+    {
+        WanIsland island = GetIslands()[i];
+        island.accessBps = accessBps > 0 ? accessBps : island.accessBps;
+        copy.SetIslandQueue(copy.AddIsland(island), GetIslandQueue(i));
+    }
+    for (uint32_t l = 0; l < GetLinks().size(); ++l)
+    {
+        WanLink link = GetLinks()[l];
+        link.bps = wanBps > 0 ? wanBps : link.bps;
+        copy.SetLinkQueue(copy.AddLink(link), GetLinkQueue(l));
+    }
+    return copy;
+}
+
 void
 WanTopology::SetCapabilities(const WanCapabilities& caps)
 {

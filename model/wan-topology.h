@@ -116,6 +116,14 @@ class WanTopology
     /** \brief Set every city's capabilities. \param caps the capability set */
     void SetCapabilities(const WanCapabilities& caps);
     /**
+     * \brief A copy with every WAN link and/or every access link at a new rate (a flag such
+     *        as --accessBandwidth), queues and everything else kept.
+     * \param wanBps new rate of every WAN link, bit/s (0: keep each link's)
+     * \param accessBps new rate of every access link, bit/s (0: keep each island's)
+     * \return the copy
+     */
+    WanTopology WithRates(uint64_t wanBps, uint64_t accessBps) const;
+    /**
      * \brief Apply per-city overrides such as "NYC:none,SIN:multicast".
      * \param overrides comma-separated CODE:capability-set pairs
      * \throws WanTopologyError naming the unknown city or capability set
