@@ -366,6 +366,97 @@ MeanRate(const std::vector<std::pair<Time, double>>& changes, Time from, Time to
 
 /**
  * \ingroup wan-training-tests
+ * \brief What the incast cases share: island 0's ingress queue and every island's stream
+ *        rate traced, the run, and the checks that every island ended with every peer.
+ */
+class IncastTestCase : public TestCase
+{
+  protected:
+    /** \param name the case's name \param runs RngRuns 1 to \p runs are checked */
+    IncastTestCase(const std::string& name, uint64_t runs)
+        : TestCase(name),
+          m_runs(runs)
+    {
+    }
+
+    /** \param run the RngRun \brief one incast, checked */
+    virtual void RunOnce(uint64_t run) = 0;
+
+    /**
+     * \param perCity islands in each of the three cities \param modelBytes the update
+     * \param run the RngRun \return a global clique with multicast over the adaptive transport
+     */
+    static Setup IncastSetup(uint32_t perCity, uint64_t modelBytes, uint64_t run)
+    {
+        Setup setup;
+        setup.caps = "multicast";
+        setup.cities = 3;
+        setup.perCity = perCity;
+        setup.adaptive = true;
+        setup.modelBytes = modelBytes;
+        setup.run = run;
+        return setup;
+    }
+
+    /**
+     * \param senders streams sharing an ingress queue
+     * \return its EcnMaxThreshold, packets, as TrainingLinkQueues::EnableEcn computes it
+     */
+    static double Kmax(uint32_t senders)
+    {
+        return std::max(60.0, 3 * std::max(20.0, 2.0 * senders));
+    }
+
+    /**
+     * \brief Run \p setup (adaptive) with \p trace attached; check that island 0's ingress
+     *        port was found and that every island ended every round with every peer.
+     * \param setup the run (its beforeRun is set here) \param trace window and step set,
+     *        filled with rate changes and queue samples
+     * \return false if a check failed (the case should stop)
+     */
+    bool SimulateIncast(Setup& setup, IncastTrace& trace)
+    {
+        const uint32_t islands = setup.cities * setup.perCity;
+        setup.beforeRun = [&trace, islands](WanTopologyHelper& wan, TrainingHelper& helper) {
+            trace.port = DynamicCast<WanLinkNetDevice>(wan.GetAccessPeerDevice(0));
+            for (uint32_t i = 0; i < islands; ++i)
+            {
+                helper.GetApplication(i)->GetAdaptiveTransport()->TraceConnectWithoutContext(
+                    "Rate",
+                    MakeBoundCallback(&NoteRate, &trace));
+            }
+            Simulator::Schedule(trace.from, &SampleQueue, &trace);
+        };
+        const RunResult result = Simulate(setup);
+        NS_TEST_EXPECT_MSG_NE(trace.port, nullptr, "island 0's ingress port");
+        NS_TEST_EXPECT_MSG_EQ(result.records.size(),
+                              RecordCount(setup),
+                              "a record per island and round");
+        for (const TrainingRoundRecord& r : result.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finished && r.lostPeers.empty(),
+                                  true,
+                                  "run " << setup.run << ": island " << r.island
+                                         << " ended with every peer");
+        }
+        NS_TEST_EXPECT_MSG_EQ(trace.queue.empty(), false, "queue sampled");
+        return !IsStatusFailure();
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint64_t run = 1; run <= m_runs; ++run)
+        {
+            RunOnce(run);
+        }
+    }
+
+    uint64_t m_runs; //!< RngRuns checked
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Incast: eight senders into one island share its access link fairly, with its queue
  *        under the marking threshold, for five random stream layouts.
  *
@@ -381,64 +472,31 @@ MeanRate(const std::vector<std::pair<Time, double>>& changes, Time from, Time to
  * TrainingLinkQueues::EnableEcn does: max(60, 3 x max(20, 2 x 8)) packets. RngRun 1 to 5 (the
  * ECN marking draws and every other random stream differ).
  */
-class AdaptiveIncastTestCase : public TestCase
+class AdaptiveIncastTestCase : public IncastTestCase
 {
   public:
     AdaptiveIncastTestCase()
-        : TestCase("adaptive incast: 8 senders converge to the fair share, queue under Kmax")
+        : IncastTestCase("adaptive incast: 8 senders converge to the fair share, queue under Kmax",
+                         5)
     {
     }
 
   private:
-    void DoRun() override
+    void RunOnce(uint64_t run) override
     {
-        for (uint64_t run = 1; run <= 5; ++run)
-        {
-            RunOnce(run);
-        }
-    }
-
-    /** \param run the RngRun \brief one incast, checked */
-    void RunOnce(uint64_t run)
-    {
-        Setup setup;
-        setup.caps = "multicast";
-        setup.cities = 3;
-        setup.perCity = 3;
-        setup.adaptive = true;
-        setup.modelBytes = 40000000;
-        setup.run = run;
+        Setup setup = IncastSetup(3, 40000000, run);
         const uint32_t senders = 8;
         const double fair = static_cast<double>(ACCESS_BPS) / senders;
-        const double kmax = std::max(60.0, 3 * std::max(20.0, 2.0 * senders));
+        const double kmax = Kmax(senders);
         const double updateWireBits =
             8.0 * (StreamBytes(setup.modelBytes) + Chunks(setup.modelBytes) * WIRE_EXTRA);
         IncastTrace trace;
         trace.from = setup.compute + MilliSeconds(100);
         trace.to = setup.compute + Seconds(0.8 * updateWireBits / fair);
         trace.step = MicroSeconds(50);
-        setup.beforeRun = [&trace](WanTopologyHelper& wan, TrainingHelper& helper) {
-            trace.port = DynamicCast<WanLinkNetDevice>(wan.GetAccessPeerDevice(0));
-            for (uint32_t i = 0; i < 9; ++i)
-            {
-                helper.GetApplication(i)->GetAdaptiveTransport()->TraceConnectWithoutContext(
-                    "Rate",
-                    MakeBoundCallback(&NoteRate, &trace));
-            }
-            Simulator::Schedule(trace.from, &SampleQueue, &trace);
-        };
-        const RunResult result = Simulate(setup);
-
-        NS_TEST_ASSERT_MSG_NE(trace.port, nullptr, "island 0's ingress port");
-        NS_TEST_ASSERT_MSG_EQ(result.records.size(),
-                              RecordCount(setup),
-                              "a record per island and round");
-        for (const TrainingRoundRecord& r : result.records)
+        if (!SimulateIncast(setup, trace))
         {
-            NS_TEST_ASSERT_MSG_EQ(r.finished && r.lostPeers.empty(),
-                                  true,
-                                  "run " << run << ": island " << r.island
-                                         << " ended with every peer");
+            return;
         }
         for (uint32_t i = 0; i < 9; ++i)
         {
@@ -448,7 +506,6 @@ class AdaptiveIncastTestCase : public TestCase
                                       0.1,
                                       "run " << run << ": island " << i << "'s rate");
         }
-        NS_TEST_ASSERT_MSG_EQ(trace.queue.empty(), false, "queue sampled");
         const uint32_t most = *std::max_element(trace.queue.begin(), trace.queue.end());
         NS_TEST_EXPECT_MSG_LT(most,
                               kmax,
@@ -475,61 +532,29 @@ class AdaptiveIncastTestCase : public TestCase
  * starts, stays under EcnMaxThreshold, max(60, 3 x max(20, 2 x 2)) = 60 packets; and every rate
  * at 150 ms is above its lowest since 80 ms (it climbs).
  */
-class AdaptiveIncastFromLineTestCase : public TestCase
+class AdaptiveIncastFromLineTestCase : public IncastTestCase
 {
   public:
     AdaptiveIncastFromLineTestCase()
-        : TestCase("adaptive incast from the line rate: 2 senders slow down, drain, climb")
+        : IncastTestCase("adaptive incast from the line rate: 2 senders slow down, drain, climb", 3)
     {
     }
 
   private:
-    void DoRun() override
+    void RunOnce(uint64_t run) override
     {
-        for (uint64_t run = 1; run <= 3; ++run)
-        {
-            RunOnce(run);
-        }
-    }
-
-    /** \param run the RngRun \brief one incast, checked */
-    void RunOnce(uint64_t run)
-    {
-        Setup setup;
-        setup.caps = "multicast";
-        setup.cities = 3;
-        setup.perCity = 1;
-        setup.adaptive = true;
+        Setup setup = IncastSetup(1, 100000000, run); // still sending at 150 ms
         setup.initialRate = "line";
-        setup.modelBytes = 100000000; // still sending at 150 ms
-        setup.run = run;
         const double line = static_cast<double>(ACCESS_BPS);
-        const double kmax = std::max(60.0, 3 * std::max(20.0, 2.0 * 2));
+        const double kmax = Kmax(2);
         const Time slowBy = setup.compute + MilliSeconds(20);
         IncastTrace trace;
         trace.from = setup.compute + MilliSeconds(80);
         trace.to = setup.compute + MilliSeconds(150);
         trace.step = MicroSeconds(50);
-        setup.beforeRun = [&trace](WanTopologyHelper& wan, TrainingHelper& helper) {
-            trace.port = DynamicCast<WanLinkNetDevice>(wan.GetAccessPeerDevice(0));
-            for (uint32_t i = 0; i < 3; ++i)
-            {
-                helper.GetApplication(i)->GetAdaptiveTransport()->TraceConnectWithoutContext(
-                    "Rate",
-                    MakeBoundCallback(&NoteRate, &trace));
-            }
-            Simulator::Schedule(trace.from, &SampleQueue, &trace);
-        };
-        const RunResult result = Simulate(setup);
-
-        NS_TEST_ASSERT_MSG_NE(trace.port, nullptr, "island 0's ingress port");
-        NS_TEST_ASSERT_MSG_EQ(result.records.size(), RecordCount(setup), "a record per island");
-        for (const TrainingRoundRecord& r : result.records)
+        if (!SimulateIncast(setup, trace))
         {
-            NS_TEST_ASSERT_MSG_EQ(r.finished && r.lostPeers.empty(),
-                                  true,
-                                  "run " << run << ": island " << r.island
-                                         << " ended with every peer");
+            return;
         }
         for (uint32_t i = 0; i < 3; ++i)
         {
@@ -555,7 +580,6 @@ class AdaptiveIncastFromLineTestCase : public TestCase
                                   lowest,
                                   "run " << run << ": island " << i << " climbs after the drain");
         }
-        NS_TEST_ASSERT_MSG_EQ(trace.queue.empty(), false, "queue sampled");
         const uint32_t most = *std::max_element(trace.queue.begin(), trace.queue.end());
         NS_TEST_EXPECT_MSG_LT(most, kmax, "run " << run << ": island 0's queue has drained");
     }
