@@ -243,8 +243,7 @@ main(int argc, char** argv)
     Config::SetDefault("ns3::TrainingApplication::AlignStarts", BooleanValue(alignStarts));
 
     std::cout << "loss-bench: " << topology << ", model " << modelBytes << " bytes, " << rounds
-              << " round(s), MTU " << mtu << (access.empty() ? "" : ", access " + access)
-              << "\n";
+              << " round(s), MTU " << mtu << (access.empty() ? "" : ", access " + access) << "\n";
     std::cout << std::left << std::setw(8) << "exchange" << std::setw(11) << "set" << std::right
               << std::setw(8) << "loss" << std::setw(11) << "sync_s" << std::setw(8) << "ratio"
               << std::setw(9) << "lost" << std::setw(9) << "resends" << std::setw(10) << "res/lost"

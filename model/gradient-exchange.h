@@ -30,12 +30,12 @@ class GradientPacer;
  * Incoming streams are tracked per (peer, step) by ChunkTracker. A gap is NACKed NackDelay
  * after it becomes visible (a later chunk or the sender's END arrived, or an FPGA's partial
  * aggregate lacks the peer), and a chunk asked for is asked again every repair interval
- * (RepairTimeout, or by default RepairRoundTrips round trips to the peer, at least 1 ms) while it is missing.
- * Independently, a peer whose stream is incomplete and that has been silent for a whole check
- * interval (RetransmissionTimeout) is asked for everything missing; MaxRetries such checks without
- * an answer declare it lost, and so does answering only "not yet" for longer than PeerPatience. So
- * a peer that stops is declared lost at most start + hold + RTT + (MaxRetries + 1) x
- * (RetransmissionTimeout + RTT + hold) after its last packet, or after PeerPatience of "not yet".
+ * (RepairTimeout, or by default RepairRoundTrips round trips to the peer, at least 1 ms) while it
+ * is missing. Independently, a peer whose stream is incomplete and that has been silent for a whole
+ * check interval (RetransmissionTimeout) is asked for everything missing; MaxRetries such checks
+ * without an answer declare it lost, and so does answering only "not yet" for longer than
+ * PeerPatience. So a peer that stops is declared lost at most start + hold + RTT + (MaxRetries + 1)
+ * x (RetransmissionTimeout + RTT + hold) after its last packet, or after PeerPatience of "not yet".
  */
 class GradientExchange : public RoundExchange
 {

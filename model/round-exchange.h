@@ -46,7 +46,7 @@ struct ExchangeContext
     uint32_t maxRetries{5};               //!< unanswered silence NACKs before lost
     Time nackDelay;                       //!< gap seen to NACK sent (coalescing)
     Time repairTimeout;                   //!< re-ask interval; 0: from the path
-    double repairRoundTrips{1};           //!< re-ask interval from the path, in round trips
+    double repairRoundTrips{1.15};        //!< re-ask interval from the path, in round trips
     uint32_t nackCopies{2};               //!< copies of each gap NACK packet
     uint32_t reaskCopies{3};              //!< copies of each re-ask NACK packet
     uint32_t repeatResendCopies{3};       //!< copies of a chunk asked for again after a resend

@@ -185,7 +185,6 @@ StreamExchange::SendNext(uint32_t index)
         stream.resends.Sent(key, Simulator::Now());
         m_context.send(m_round, packet, stream.destination, false);
         m_context.resent(m_round, asker);
-        ++stream.resent;
         NS_LOG_LOGIC("island " << m_context.island << " round " << m_round << ": chunk " << key
                                << " resent (asked by " << asker << ")");
         return stream.pacer.ResendCost(WireBytes(packet));
@@ -200,8 +199,7 @@ StreamExchange::SendNext(uint32_t index)
         if (++stream.next == chunks)
         {
             NS_LOG_INFO("island " << m_context.island << " round " << m_round << ": first pass to "
-                                  << stream.destination << " sent, " << stream.resent
-                                  << " resends among it");
+                                  << stream.destination << " sent");
             stream.done = true;
             stream.endPending = true;
             CheckComplete();

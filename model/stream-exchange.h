@@ -115,7 +115,6 @@ class StreamExchange : public GradientExchange
         uint32_t next{0};                 //!< next first-pass position
         bool done{false};                 //!< first pass sent
         bool endPending{false};           //!< its END goes at the next pacing instant
-        uint32_t resent{0};               //!< resends sent this round
         GradientPacer pacer;              //!< its pacing
         ResendQueue resends;              //!< chunks asked for again
         FirstPassClock clock;             //!< when each first-pass position left

@@ -230,7 +230,7 @@ TrainingApplication::TrainingApplication()
       m_scale(1 << 16),
       m_jobId(0),
       m_retainedRounds(8),
-      m_alignStarts(false),
+      m_alignStarts(true),
       m_alignmentLimit(Seconds(2)),
       m_alignmentMargin(MilliSeconds(1)),
       m_round(0),
@@ -862,7 +862,10 @@ TrainingApplication::Dispatch(const GradientHeader& header,
             return;
         }
         exchange->ReceiveChunk(header, values);
-        NoteContributors(header);
+        if (!exchange->IsStarted())
+        {
+            NoteContributors(header); // held, perhaps for a START that was lost
+        }
         break;
     }
 }
