@@ -71,6 +71,7 @@ TrainingFpgaCounters::AddTransit(Ptr<const TransitAggregatorNetDevice> transit)
     duplicates += transit->GetDuplicateCount();
     complete += transit->GetCompleteCount();
     partial += transit->GetPartialCount();
+    earlyFlushes += transit->GetEarlyFlushCount();
     overflows += transit->GetPassThroughCount(Transit::PASS_OVERFLOW);
     mismatches += transit->GetPassThroughCount(Transit::PASS_MISMATCH);
     wraps += transit->GetWrapCount();

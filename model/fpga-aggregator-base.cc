@@ -259,6 +259,12 @@ FpgaAggregatorBase::GetPartialCount() const
 }
 
 uint64_t
+FpgaAggregatorBase::GetEarlyFlushCount() const
+{
+    return m_table.GetEarlyFlushCount();
+}
+
+uint64_t
 FpgaAggregatorBase::GetWrapCount() const
 {
     return m_table.GetWrapCount();

@@ -68,8 +68,10 @@ class FpgaAggregatorBase : public WanPortDevice
     uint64_t GetDuplicateCount() const;
     /** \return complete aggregates emitted */
     uint64_t GetCompleteCount() const;
-    /** \return partial aggregates emitted (timeout, or early flush at the edge) */
+    /** \return partial aggregates emitted (timeout, or early flush) */
     uint64_t GetPartialCount() const;
+    /** \return partial aggregates emitted early: every missing sender had gone past */
+    uint64_t GetEarlyFlushCount() const;
     /** \return element additions that wrapped around (int32 overflow) */
     uint64_t GetWrapCount() const;
     /** \return slots in use now */

@@ -325,12 +325,6 @@ FpgaAggregatorNetDevice::GetPassThroughCount(PassReason reason) const
     return m_passCount[reason];
 }
 
-uint64_t
-FpgaAggregatorNetDevice::GetEarlyFlushCount() const
-{
-    return m_table.GetEarlyFlushCount();
-}
-
 // The NetDevice interface (a bump in the wire, invisible to IP) is WanPortDevice's.
 
 } // namespace ns3

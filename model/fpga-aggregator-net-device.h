@@ -103,8 +103,6 @@ class FpgaAggregatorNetDevice : public FpgaAggregatorBase
 
     /** \param reason a reason \return packets passed through for it */
     uint64_t GetPassThroughCount(PassReason reason) const;
-    /** \return partial AGGREGATE packets emitted early: every missing sender had gone past */
-    uint64_t GetEarlyFlushCount() const;
 
   protected:
     void DoDispose() override;

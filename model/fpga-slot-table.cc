@@ -332,6 +332,20 @@ FpgaSlotTable::EmitLater(uint32_t index, bool complete)
 void
 FpgaSlotTable::AdvanceFrontier(const GradientHeader& header, uint32_t next)
 {
+    AdvanceFrontier(header, header.GetSender(), next);
+}
+
+void
+FpgaSlotTable::AdvanceFrontiers(const GradientHeader& header,
+                                const IslandBitmap& senders,
+                                uint32_t next)
+{
+    senders.ForEach([&](uint32_t sender) { AdvanceFrontier(header, sender, next); });
+}
+
+void
+FpgaSlotTable::AdvanceFrontier(const GradientHeader& header, uint32_t sender, uint32_t next)
+{
     const FlowKey flow{header.GetJobId(), header.GetRound(), header.GetCliqueId()};
     auto it = m_frontiers.find(flow);
     if (it == m_frontiers.end())
@@ -350,7 +364,6 @@ FpgaSlotTable::AdvanceFrontier(const GradientHeader& header, uint32_t next)
         it = m_frontiers.emplace(flow, std::vector<uint32_t>()).first;
     }
     std::vector<uint32_t>& frontier = it->second;
-    const uint32_t sender = header.GetSender();
     if (frontier.size() <= sender)
     {
         frontier.resize(sender + 1, 0);

@@ -158,6 +158,14 @@ class FpgaSlotTable
      * \param header a DATA or END header from the sender \param next one past its last chunk
      */
     void AdvanceFrontier(const GradientHeader& header, uint32_t next);
+    /**
+     * \brief The first passes of \p senders have come as far as \p next, together in one
+     *        piece (an aggregate of them, on the one path they all take from here on): settle
+     *        the slots they skipped.
+     * \param header the piece's header (its job, round and clique) \param senders its
+     *        contributors \param next one past its chunk
+     */
+    void AdvanceFrontiers(const GradientHeader& header, const IslandBitmap& senders, uint32_t next);
     /** \param index an open slot's index \return the slot */
     const Slot& GetSlot(uint32_t index) const;
     /**
@@ -237,6 +245,12 @@ class FpgaSlotTable
      * \param slot the slot \param packet the IPv4 packet \param payloadOffset payload offset
      */
     void AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset);
+    /**
+     * \brief One sender's first pass has come as far as \p next: settle the slots it skipped.
+     * \param header a header of the sender's flow (job, round, clique) \param sender the sender
+     * \param next one past its last chunk
+     */
+    void AdvanceFrontier(const GradientHeader& header, uint32_t sender, uint32_t next);
     /**
      * \brief Emit the slot (after the pipeline latency) if it is complete, or if every missing
      *        sender has gone past its chunk.

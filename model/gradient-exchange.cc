@@ -167,10 +167,11 @@ GradientExchange::RepairInterval(uint32_t slot) const
 }
 
 uint32_t
-GradientExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step)
+GradientExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, uint16_t flags)
 {
     GradientHeader header = MakeHeader(GradientHeader::END, chunkCount, step);
     header.SetChunkIndex(chunkCount - 1);
+    header.SetFlags(flags);
     IslandBitmap self;
     self.Set(m_context.island);
     header.SetContributors(self);

@@ -117,9 +117,10 @@ class GradientExchange : public RoundExchange
     Time ResendSpacing(uint32_t island) const;
     /**
      * \param to destination \param chunkCount chunks of the stream \param step ring step
+     * \param flags its flags (FLAG_REDUCE: behind pieces going up a reduction tree)
      * \return the END's bytes on a link (for pacing)
      */
-    uint32_t SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step);
+    uint32_t SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, uint16_t flags = 0);
     /** \param slot tracker owner \param step step \param tracker the stream \brief gap NACK */
     virtual ChunkTracker* StreamOf(uint32_t slot, uint16_t step) = 0;
 

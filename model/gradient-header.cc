@@ -195,8 +195,8 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
     {
         return false;
     }
-    // Only data goes up a reduction tree.
-    if (header.HasFlag(FLAG_REDUCE) && type != DATA && type != AGGREGATE)
+    // Only data goes up a reduction tree, and the END behind it.
+    if (header.HasFlag(FLAG_REDUCE) && type != DATA && type != AGGREGATE && type != END)
     {
         return false;
     }

@@ -87,7 +87,8 @@ class GradientHeader : public Header
                                   //!< the contributor bitmap, as many as the chunk count
         FLAG_REDUCE = 0x0040,     //!< DATA or AGGREGATE going up a reduction tree to its root (the
                                   //!< IPv4 destination): edge FPGAs pass it through, transit
-                                  //!< FPGAs on the way add it into one aggregate per chunk
+                                  //!< FPGAs on the way add it into one aggregate per chunk; or
+                                  //!< a member's END behind its pieces, which transit FPGAs read
     };
 
     /** One NACK range: chunks first .. first + count - 1. */
@@ -119,8 +120,8 @@ class GradientHeader : public Header
      * Checks, in order: enough bytes for the fixed part; magic, version, type; 1 <= W <= 16;
      * R == 0 unless NACK, 1 <= R <= MAX_NACK_RANGES for NACK; enough bytes for bitmaps and
      * ranges; then consistency: chunk count >= 1 and chunk index < chunk count; sender in the
-     * member bitmap; contributors a subset of the members; FLAG_REDUCE on DATA and AGGREGATE
-     * only; DATA's contributors exactly
+     * member bitmap; contributors a subset of the members; FLAG_REDUCE on DATA, AGGREGATE and
+     * END only; DATA's contributors exactly
      * {sender}; END's contributors exactly {sender}, chunk index chunk count - 1 and no
      * payload; LATE's and START's contributors exactly {sender} and chunk count 1, LATE with
      * no payload, START with element count 2 (its 8-byte start time) and FLAG_REAL_PAYLOAD

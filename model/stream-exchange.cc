@@ -150,6 +150,12 @@ StreamExchange::FirstPassPosition(uint32_t chunk) const
     return chunk;
 }
 
+uint16_t
+StreamExchange::EndFlags() const
+{
+    return 0;
+}
+
 void
 StreamExchange::WakeStreams()
 {
@@ -212,7 +218,7 @@ StreamExchange::SendNext(uint32_t index)
     if (stream.endPending)
     {
         stream.endPending = false;
-        return SendEnd(stream.destination, chunks, 0);
+        return SendEnd(stream.destination, chunks, 0, EndFlags());
     }
     return 0;
 }

@@ -80,6 +80,8 @@ class StreamExchange : public GradientExchange
      *         ready yet (by default the chunk itself)
      */
     virtual uint32_t FirstPassPosition(uint32_t chunk) const;
+    /** \return the flags of the END behind a first pass (by default none) */
+    virtual uint16_t EndFlags() const;
     /** \brief A chunk became ready: every idle stream sends it at its next pacing instant. */
     void WakeStreams();
     /** \return true once every stream has sent its first pass */

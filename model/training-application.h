@@ -341,6 +341,7 @@ class TrainingApplication : public Application
     Time m_repairTimeout;          //!< re-ask interval (0: from the path)
     double m_repairRoundTrips;     //!< re-ask interval from the path, in round trips
     uint32_t m_nackCopies;         //!< copies of each gap NACK packet
+    uint32_t m_noticeCopies;       //!< copies of each LATE and START notice
     uint32_t m_reaskCopies;        //!< copies of each re-ask NACK packet
     uint32_t m_repeatResendCopies; //!< copies of a chunk resent again
     Time m_peerPatience;           //!< longest "not yet" wait without data

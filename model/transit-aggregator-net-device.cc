@@ -43,6 +43,8 @@ TransitAggregatorNetDevice::PassReasonName(PassReason reason)
         return "Overlap";
     case PASS_MISMATCH:
         return "Mismatch";
+    case PASS_END:
+        return "End";
     case PASS_OVERFLOW:
         return "Overflow";
     default:
@@ -71,9 +73,6 @@ TransitAggregatorNetDevice::TransitAggregatorNetDevice()
       m_passCount{}
 {
     NS_LOG_FUNCTION(this);
-    // Pieces come up from several directions, not one sender's chunks in order: only the
-    // timeout flushes an incomplete slot.
-    m_table.SetEarlyFlush(false);
     m_table.SetEmitCallback(MakeCallback(&TransitAggregatorNetDevice::Emit, this));
     m_input.SetServeCallback(MakeCallback(&TransitAggregatorNetDevice::Process, this));
 }
@@ -154,6 +153,21 @@ TransitAggregatorNetDevice::Process(Ptr<const Packet> packet)
         PassThrough(packet, WanWire::IPV4_ETHERTYPE, PASS_UNKNOWN_ROOT);
         return;
     }
+    if (header.GetType() == GradientHeader::END)
+    {
+        // A member's END, behind its pieces: a slot waiting only for members gone past its
+        // chunk leaves now (their pieces were lost below).
+        if (root->second.below.Test(header.GetSender()))
+        {
+            m_table.AdvanceFrontier(header, header.GetChunkCount());
+        }
+        // It leaves behind the member's pieces still in slots here, not before them.
+        if (m_endGate.Admit(header, packet))
+        {
+            PassThrough(packet, WanWire::IPV4_ETHERTYPE, PASS_END);
+        }
+        return;
+    }
     IslandBitmap self;
     self.Set(root->second.island);
     const IslandBitmap expected =
@@ -169,7 +183,13 @@ TransitAggregatorNetDevice::Process(Ptr<const Packet> packet)
         PassThrough(packet, WanWire::IPV4_ETHERTYPE, PASS_NOT_BELOW);
         return;
     }
+    // Every member's pieces come up its one path in chunk order, merged below or not: the
+    // slots its contributors skipped settle first (their pieces were lost on the way), so the
+    // aggregates leave in chunk order; then this chunk; then the frontiers move past it.
+    const uint32_t chunk = header.GetChunkIndex();
+    m_table.AdvanceFrontiers(header, pieces, chunk);
     Aggregate(packet, fields, header, expected, payloadOffset);
+    m_table.AdvanceFrontiers(header, pieces, chunk + 1);
 }
 
 void
@@ -179,7 +199,14 @@ TransitAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
                                       const IslandBitmap& expected,
                                       uint32_t payloadOffset)
 {
-    switch (Offer(packet, fields, header, expected, payloadOffset))
+    // Held before the offer: a slot it settles may be emitted within it (no pipeline latency).
+    m_endGate.Hold(header);
+    const FpgaSlotTable::AddResult result = Offer(packet, fields, header, expected, payloadOffset);
+    if (result != FpgaSlotTable::OPENED && result != FpgaSlotTable::ADDED)
+    {
+        PassEnds(m_endGate.Release(header, header.GetContributors()));
+    }
+    switch (result)
     {
     case FpgaSlotTable::OVERLAP:
         PassThrough(packet, WanWire::IPV4_ETHERTYPE, PASS_OVERLAP);
@@ -205,12 +232,24 @@ TransitAggregatorNetDevice::Emit(uint32_t index, bool complete)
                           << slot.contributors << " of " << slot.expected << " to "
                           << slot.fields.destination);
     // Every piece of a slot goes to the same root: the first one's destination.
+    const GradientHeader flow = slot.header;
+    const IslandBitmap contributors = slot.contributors;
     EmitAggregate(index,
                   complete,
                   GradientHeader::FLAG_REDUCE,
                   slot.fields.destination,
                   m_routerPort,
                   m_routerBroadcast);
+    PassEnds(m_endGate.Release(flow, contributors));
+}
+
+void
+TransitAggregatorNetDevice::PassEnds(const std::vector<Ptr<const Packet>>& ends)
+{
+    for (const Ptr<const Packet>& end : ends)
+    {
+        PassThrough(end, WanWire::IPV4_ETHERTYPE, PASS_END);
+    }
 }
 
 void

@@ -9,12 +9,14 @@
 #include "fpga-slot-table.h"
 #include "gradient-header.h"
 #include "island-bitmap.h"
+#include "transit-end-gate.h"
 
 #include "ns3/ipv4-address.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 namespace ns3
 {
@@ -38,12 +40,18 @@ class Packet;
  * are added, per (job, round, clique, chunk), in an FpgaSlotTable slot until the slot holds
  * every expected contributor, and then leave as one AGGREGATE with FLAG_REDUCE towards the
  * root (contributors = the expected set; real payloads summed exactly as int32 with
- * two's-complement wrap-around, as at the edge). A slot still incomplete after Timeout leaves
- * as a partial AGGREGATE carrying its bitmap. With no free slot, a piece passes through; one
- * that shares some but not all of its contributors with its slot passes through untouched (a
- * sum cannot be split); one whose contributors are all in the slot already is a duplicate,
- * absorbed and counted. The attributes (SlotCount, Timeout, PipelineLatency, ProcessingRate,
- * PortBacklog, GradientPort), counters and traces common to both FPGAs are
+ * two's-complement wrap-around, as at the edge). Each member's pieces come up the one path
+ * from it to the root in chunk order (its own DATA, or inside a lower FPGA's aggregate), so the
+ * device keeps every member's frontier (FpgaSlotTable): a slot whose missing members have all
+ * gone past its chunk lost their pieces below, and leaves at once as a partial AGGREGATE (an
+ * early flush), without waiting for the Timeout that covers members merely late; a member's
+ * END (FLAG_REDUCE, behind its pieces) moves its frontier past its last chunk, and leaves
+ * behind the member's pieces still in slots here (TransitEndGate). A slot still
+ * incomplete after Timeout leaves as a partial AGGREGATE carrying its bitmap. With no free slot, a
+ * piece passes through; one that shares some but not all of its contributors with its slot passes
+ * through untouched (a sum cannot be split); one whose contributors are all in the slot already is
+ * a duplicate, absorbed and counted. The attributes (SlotCount, Timeout, PipelineLatency,
+ * ProcessingRate, PortBacklog, GradientPort), counters and traces common to both FPGAs are
  * FpgaAggregatorBase's.
  */
 class TransitAggregatorNetDevice : public FpgaAggregatorBase
@@ -62,6 +70,7 @@ class TransitAggregatorNetDevice : public FpgaAggregatorBase
         PASS_OVERLAP,          //!< shares some, not all, of its contributors with its slot
         PASS_MISMATCH,         //!< element count, members or payload kind differ from the slot
         PASS_OVERFLOW,         //!< no free slot
+        PASS_END,              //!< a member's END, read for its frontier
         PASS_REASON_COUNT      //!< number of reasons (not a reason)
     };
 
@@ -146,8 +155,11 @@ class TransitAggregatorNetDevice : public FpgaAggregatorBase
      * \param packet the packet \param protocol its EtherType \param reason why it passes
      */
     void PassThrough(Ptr<const Packet> packet, uint16_t protocol, PassReason reason);
+    /** \param ends members' ENDs the gate let go \brief send them on (reason End) */
+    void PassEnds(const std::vector<Ptr<const Packet>>& ends);
     /** Roots by address (host order). */
     std::unordered_map<uint32_t, Root> m_roots;
+    TransitEndGate m_endGate; //!< members' ENDs kept behind their pieces in slots here
     uint64_t m_passCount[PASS_REASON_COUNT];                          //!< per pass-through reason
     TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace; //!< PassThrough
 };

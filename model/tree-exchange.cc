@@ -22,7 +22,8 @@ TreeExchange::TreeExchange(ExchangeContext& context,
                            const TrainingRoundConfig& config)
     : StreamExchange(context, round, config),
       m_rootSlot(SlotOf(config.root)),
-      m_lostCount(0)
+      m_lostCount(0),
+      m_endedCount(0)
 {
     NS_ABORT_MSG_IF(m_rootSlot == NO_SLOT,
                     "TREE round " << round << ": root " << config.root << " is not a member");
@@ -39,6 +40,7 @@ TreeExchange::TreeExchange(ExchangeContext& context,
         }
         m_have.assign(chunks, 0);
         m_positionOf.assign(chunks, NO_SLOT);
+        m_ended.assign(m_k, false);
         m_ready.reserve(chunks);
     }
     else
@@ -93,6 +95,12 @@ Time
 TreeExchange::HoldAt(uint32_t island) const
 {
     return island == m_config.root ? StreamExchange::HoldAt(island) : Time(0);
+}
+
+uint16_t
+TreeExchange::EndFlags() const
+{
+    return IsRoot() ? 0 : GradientHeader::FLAG_REDUCE;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,6 +208,65 @@ TreeExchange::ReceiveUp(const GradientHeader& header,
     if (IsCovered(chunk))
     {
         CompleteChunk(chunk);
+    }
+    else if (m_endedCount > 0)
+    {
+        CheckEndedMissing(chunk);
+    }
+}
+
+void
+TreeExchange::ReceiveEnd(const GradientHeader& header)
+{
+    if (!IsRoot() || !HoldAt(m_context.island).IsStrictlyPositive())
+    {
+        StreamExchange::ReceiveEnd(header);
+        return;
+    }
+    const uint32_t slot = SlotOf(header.GetSender());
+    if (slot == NO_SLOT || slot == m_position ||
+        header.GetChunkCount() != m_context.layout.GetChunkCount() || m_ended[slot])
+    {
+        ++m_context.dropped;
+        return;
+    }
+    m_ended[slot] = true;
+    ++m_endedCount;
+    for (uint32_t chunk = 0; chunk < m_positionOf.size(); ++chunk)
+    {
+        if (m_positionOf[chunk] == NO_SLOT && !m_in[slot].Has(chunk))
+        {
+            CheckEndedMissing(chunk);
+        }
+    }
+}
+
+void
+TreeExchange::CheckEndedMissing(uint32_t chunk)
+{
+    if (m_have[chunk] + m_lostCount + 2 < m_k)
+    {
+        return; // two members or more still missing: one may hold the other's piece
+    }
+    uint32_t missing = NO_SLOT;
+    for (uint32_t s = 0; s < m_k; ++s)
+    {
+        if (s == m_position || m_lost[s] || m_in[s].Has(chunk))
+        {
+            continue;
+        }
+        if (missing != NO_SLOT)
+        {
+            return;
+        }
+        missing = s;
+    }
+    if (missing != NO_SLOT && m_ended[missing])
+    {
+        NS_LOG_LOGIC("island " << m_context.island << " round " << m_round << ": chunk " << chunk
+                               << " of " << IslandAt(missing)
+                               << " lost (its END came, every other member is in)");
+        NoteLost(missing, chunk);
     }
 }
 

@@ -27,9 +27,14 @@ namespace ns3
  * aggregate of several) until they cover every member but itself; a piece overlapping what it
  * holds is discarded and its fresh contributors are asked again (StreamExchange::AcceptPiece).
  * Gaps and silence are tracked per member: a member's progress counts when any piece holding it
- * arrives. As each chunk completes, in whatever order, the root adds its own values and queues
- * the total on its down streams (one multicast stream to the clique, or unicast copies), paced
- * at their planned rates; the first pass of the down streams is thus the order of completion.
+ * arrives. A member's END goes up behind its pieces with FLAG_REDUCE, so transit FPGAs read it
+ * (a slot that waits only for a member whose END passed leaves at once). Behind FPGAs the END
+ * may still overtake the member's pieces that wait in a slot for others, so at the root it
+ * shows a member's chunk lost only where every other member is in for that chunk (nothing
+ * can hold the chunk then): the chunk is asked for at once, not after a silence of the hold. As
+ * each chunk completes, in whatever order, the root adds its own values and queues the total on its
+ * down streams (one multicast stream to the clique, or unicast copies), paced at their planned
+ * rates; the first pass of the down streams is thus the order of completion.
  *
  * Lost peers: a member the root declares lost is left out of every chunk it has not reached (the
  * totals name their contributors, and every island divides by their count); a member that
@@ -46,6 +51,7 @@ class TreeExchange : public StreamExchange
     TreeExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
 
     void ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values) override;
+    void ReceiveEnd(const GradientHeader& header) override;
     void Average(std::vector<double>& x, double scale) const override;
     /** \return true if this island is the clique's root */
     bool IsRoot() const;
@@ -56,6 +62,8 @@ class TreeExchange : public StreamExchange
     Ptr<Packet> BuildChunk(uint32_t chunk, uint16_t flags) override;
     bool FirstPassChunk(uint32_t position, uint32_t& chunk) const override;
     uint32_t FirstPassPosition(uint32_t chunk) const override;
+    /** \return FLAG_REDUCE for a member (its END goes up with its pieces), none for the root */
+    uint16_t EndFlags() const override;
     /**
      * \param island an island
      * \return for the root, how long something on the way may hold its members' chunks (the
@@ -85,12 +93,20 @@ class TreeExchange : public StreamExchange
     bool IsCovered(uint32_t chunk) const;
     /** \param chunk a covered chunk \brief queue its total on the down streams */
     void CompleteChunk(uint32_t chunk);
+    /**
+     * \brief Root: NACK \p chunk of the one member still missing from it, if that member's END
+     *        came (every other member is in: nothing on the way can hold the chunk).
+     * \param chunk a chunk not covered yet
+     */
+    void CheckEndedMissing(uint32_t chunk);
 
     uint32_t m_rootSlot;                //!< the root's member position
     uint32_t m_lostCount;               //!< members declared lost
     std::vector<uint16_t> m_have;       //!< root: members in, per chunk
     std::vector<uint32_t> m_ready;      //!< root: complete chunks, in the order they completed
     std::vector<uint32_t> m_positionOf; //!< root: per chunk, its place in m_ready, or NO_SLOT
+    std::vector<bool> m_ended;          //!< root: per member position, its END came
+    uint32_t m_endedCount;              //!< root: members whose END came
     DirectSum m_sums;                   //!< root: the members' sums; member: the totals (real)
     std::vector<int32_t> m_values;      //!< scratch payload
 };

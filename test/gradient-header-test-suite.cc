@@ -461,16 +461,21 @@ class GradientHeaderRejectTestCase : public TestCase
                               false,
                               "AGGREGATE without contributors");
 
-        // FLAG_REDUCE: data going up a reduction tree, on DATA and AGGREGATE only; PeekFlags
-        // reads it without a parse.
+        // FLAG_REDUCE: data going up a reduction tree and its END, on DATA, AGGREGATE and END
+        // only; PeekFlags reads it without a parse.
         aggregate.SetContributors(SmallData().GetContributors());
         GradientHeader ring = SmallData();
         ring.SetType(GradientHeader::RING);
         GradientHeader ack = nack;
         ack.SetType(GradientHeader::ACK);
         ack.SetNackRanges({});
+        GradientHeader end = SmallData();
+        end.SetType(GradientHeader::END);
+        end.SetChunkIndex(end.GetChunkCount() - 1);
+        end.SetElementCount(0);
         const std::pair<GradientHeader, bool> reduce[] = {{SmallData(), true},
                                                           {aggregate, true},
+                                                          {end, true},
                                                           {nack, false},
                                                           {ring, false},
                                                           {ack, false}};

@@ -715,9 +715,10 @@ class TrainingNoNeedlessResendTestCase : public TestCase
  *   Four cities, queues of 16 packets: without the charge, ``none`` drops 11 packets.
  * - with FPGAs and multicast (``both``), resends to a group pass every receiver's FPGA
  *   unsummed, onto an access link the folded stream fills: one resend weighs k-1 = 8 chunks
- *   there (SyncStream::resendWeight). Nine cities, queues of 32 packets (bursts of small
- *   control packets from eight peers need more than 16): weighing resends as one chunk drops
- *   53,342 packets.
+ *   there (SyncStream::resendWeight). Nine cities, queues of 40 packets (8 streams, and a
+ *   burst of 3 copies of a LATE or START to eight peers, TrainingApplication::NoticeCopies,
+ *   which the helper requires room for): weighing resends as one chunk drops 28,222 packets
+ *   (53,342 with queues of 32 when notices went in 2 copies).
  *
  * Zero queue drops, every round finished, nobody lost, and losses were repaired.
  */
@@ -743,7 +744,7 @@ class TrainingRecoveryKeepsToPlanTestCase : public TestCase
         setup.ring = m_ring;
         setup.loss = 0.05;
         setup.modelBytes = 1500 * CHUNK;
-        setup.queuePackets = folded ? 32 : 16;
+        setup.queuePackets = folded ? 40 : 16;
         setup.tuneQueues = false;
         const RunResult run = Simulate(setup);
         NS_TEST_ASSERT_MSG_EQ(run.records.size(), setup.cities, "all records");

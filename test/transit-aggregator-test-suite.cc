@@ -648,33 +648,116 @@ class TransitStarTestCase : public TransitTestCase
 
 /**
  * \ingroup wan-training-tests
- * Loss at a transit hop: R -- T -- L0, L1, L2 (transit at T, Timeout 5 ms), chunk 0 of l0
- * dropped on the L0 -- T link (ReceiveListErrorModel at T's end). T's slot for chunk 0 leaves
- * partial after Timeout with exactly {l1, l2}; the root then has l0 resend chunk 0 with
- * FLAG_RETRANSMISSION, which passes T untouched (not diverted, not added); every chunk's total
- * at the root is exact.
+ * What the loss cases share: islands r (the root), l0, l1 and l2 in cities R, L0, L1 and L2,
+ * transit FPGAs with Timeout 5 ms, one chunk of l0 dropped where its city's link enters the
+ * transit city above it, and the root's NACK in short: when a partial aggregate of that chunk
+ * without l0 arrives, l0 resends it.
  */
-class TransitLossTestCase : public TransitTestCase
+class TransitLossBase : public TransitTestCase
 {
-  public:
-    TransitLossTestCase()
-        : TransitTestCase("loss at a transit hop: partial aggregate, resend passes, exact sum")
+  protected:
+    static constexpr uint32_t CHUNKS = 3; //!< chunks per contributor
+
+    /** \param name the case's name \param lostChunk the chunk of l0 lost */
+    TransitLossBase(const std::string& name, uint32_t lostChunk)
+        : TransitTestCase(name),
+          m_lostChunk(lostChunk)
     {
     }
+
+    /**
+     * \brief Add the islands, build, and drop l0's chunk on the link into \p above.
+     * \param net cities R, L0, L1, L2 and the transit cities, linked \param above the city
+     *        L0's link enters \param link that link's index (links in the order added)
+     */
+    void BuildWithLoss(Net& net, const std::string& above, uint32_t link)
+    {
+        net.Island("r", "R");
+        net.Island("l0", "L0");
+        net.Island("l1", "L1");
+        net.Island("l2", "L2");
+        Build(net, {{"Timeout", Create<TimeValue>(TIMEOUT)}});
+        m_root = net.islands.at("r");
+        m_lost = net.islands.at("l0");
+        m_members = net.Of({"r", "l0", "l1", "l2"});
+        // The packets the city above receives from L0 are l0's chunks, in order.
+        Ptr<ReceiveListErrorModel> loss = CreateObject<ReceiveListErrorModel>();
+        loss->SetList({m_lostChunk});
+        const WanHop into{link, net.cities.at(above), net.cities.at("L0")};
+        m_helper->GetWanDevice(into)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+    }
+
+    /** \param chunk a chunk \return its pieces at the root (checked disjoint and exact) */
+    std::vector<Piece> AtRoot(uint32_t chunk)
+    {
+        return CheckChunk(0, chunk, m_members.Minus(Bitmap({m_root})));
+    }
+
+    /** \brief Every chunk but the lost one reached the root as one complete aggregate. */
+    void CheckOthersComplete()
+    {
+        for (uint32_t chunk = 0; chunk < CHUNKS; ++chunk)
+        {
+            if (chunk != m_lostChunk)
+            {
+                NS_TEST_EXPECT_MSG_EQ(AtRoot(chunk).size(),
+                                      1,
+                                      "chunk " << chunk << ": one complete aggregate");
+            }
+        }
+    }
+
+    static inline const Time TIMEOUT = MilliSeconds(5); //!< every transit FPGA's Timeout
+    uint32_t m_lostChunk;                               //!< the chunk of l0 lost
+    uint32_t m_root{0};                                 //!< root island
+    uint32_t m_lost{0};                                 //!< l0
+    IslandBitmap m_members;                             //!< the clique
+    IslandBitmap m_partial; //!< the root's partial aggregate's contributors
+    Time m_partialAt;       //!< when it arrived
 
   private:
     void OnPiece(const Piece& piece) override
     {
         const GradientHeader& h = piece.header;
-        if (h.GetType() == GradientHeader::AGGREGATE && h.GetChunkIndex() == 0 &&
+        if (h.GetType() == GradientHeader::AGGREGATE && h.GetChunkIndex() == m_lostChunk &&
             !h.GetContributors().Test(m_lost))
         {
-            // The root's NACK, in short: the missing contributor sends the chunk again.
+            m_partial = h.GetContributors();
             m_partialAt = piece.at;
-            SendAt(MicroSeconds(10), m_lost, m_root, m_members, 0, 0, CHUNKS, true);
+            SendAt(MicroSeconds(10), m_lost, m_root, m_members, 0, m_lostChunk, CHUNKS, true);
         }
     }
+};
 
+/**
+ * \ingroup wan-training-tests
+ * Loss at a transit hop: R -- T -- L0, L1, L2 (transit at T, Timeout 5 ms), one chunk of l0
+ * dropped on the L0 -- T link (ReceiveListErrorModel at T's end). T's slot for that chunk leaves
+ * partial with exactly {l1, l2}: at once (an early flush) when l0's next chunk shows that l0
+ * went past it, or after Timeout when it was l0's last chunk (nothing shows it lost, l0 may
+ * only be late). The root then has l0 resend the chunk with FLAG_RETRANSMISSION, which passes
+ * T untouched (not diverted, not added); every chunk's total at the root is exact.
+ */
+class TransitLossTestCase : public TransitLossBase
+{
+  public:
+    /** \param lostChunk the chunk of l0 lost (CHUNKS - 1: its last) */
+    explicit TransitLossTestCase(uint32_t lostChunk)
+        : TransitLossBase("loss at a transit hop, chunk " + std::to_string(lostChunk) + " of " +
+                              std::to_string(CHUNKS) + ": " +
+                              (lostChunk + 1 < CHUNKS ? "early flush" : "partial after Timeout") +
+                              ", resend passes, exact sum",
+                          lostChunk)
+    {
+    }
+
+    /** \return chunks per contributor */
+    static uint32_t Chunks()
+    {
+        return CHUNKS;
+    }
+
+  private:
     void DoRun() override
     {
         Net net;
@@ -686,28 +769,15 @@ class TransitLossTestCase : public TransitTestCase
             net.City(code);
             net.Link("T", code);
         }
-        net.Island("r", "R");
-        net.Island("l0", "L0");
-        net.Island("l1", "L1");
-        net.Island("l2", "L2");
-        const Time timeout = MilliSeconds(5);
-        Build(net, {{"Timeout", Create<TimeValue>(timeout)}});
-        m_root = net.islands.at("r");
-        m_lost = net.islands.at("l0");
-        m_members = net.Of({"r", "l0", "l1", "l2"});
-        // The first packet T receives from L0 is l0's chunk 0.
-        const uint32_t l0t = 1; // links: R-T, T-L0, ...
-        Ptr<ReceiveListErrorModel> loss = CreateObject<ReceiveListErrorModel>();
-        loss->SetList({0});
-        const WanHop fromT{l0t, net.cities.at("T"), net.cities.at("L0")};
-        m_helper->GetWanDevice(fromT)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+        BuildWithLoss(net, "T", 1); // links: R-T, T-L0, ...
         const Time start = MilliSeconds(1);
         SendAll(start, m_root, m_members, 0, CHUNKS);
         Run();
 
         const Ptr<TransitAggregatorNetDevice> t = m_helper->GetTransit(net.cities.at("T"));
-        const IslandBitmap survivors = net.Of({"l1", "l2"});
+        const bool early = m_lostChunk + 1 < CHUNKS;
         NS_TEST_EXPECT_MSG_EQ(t->GetPartialCount(), 1, "one partial aggregate");
+        NS_TEST_EXPECT_MSG_EQ(t->GetEarlyFlushCount(), early ? 1 : 0, "flushed early or not");
         NS_TEST_EXPECT_MSG_EQ(t->GetCompleteCount(), CHUNKS - 1, "the other chunks complete");
         NS_TEST_EXPECT_MSG_EQ(t->GetAggregatedCount(),
                               3 * CHUNKS - 1,
@@ -715,8 +785,8 @@ class TransitLossTestCase : public TransitTestCase
         NS_TEST_EXPECT_MSG_EQ(m_helper->GetRouter(net.cities.at("T"))->GetDivertCount(),
                               3 * CHUNKS - 1,
                               "the resend was not diverted");
-        const std::vector<Piece> pieces = CheckChunk(0, 0, m_members.Minus(Bitmap({m_root})));
-        NS_TEST_EXPECT_MSG_EQ(pieces.size(), 2, "chunk 0: the partial aggregate and the resend");
+        const std::vector<Piece> pieces = AtRoot(m_lostChunk);
+        NS_TEST_EXPECT_MSG_EQ(pieces.size(), 2, "the partial aggregate and the resend");
         if (pieces.size() != 2)
         {
             Destroy();
@@ -724,31 +794,93 @@ class TransitLossTestCase : public TransitTestCase
         }
         const Piece& partial = pieces[0];
         NS_TEST_EXPECT_MSG_EQ(+partial.header.GetType(), +GradientHeader::AGGREGATE, "partial");
-        NS_TEST_EXPECT_MSG_EQ(partial.header.GetContributors(), survivors, "exactly the survivors");
+        NS_TEST_EXPECT_MSG_EQ(partial.header.GetContributors(),
+                              net.Of({"l1", "l2"}),
+                              "exactly the survivors");
         NS_TEST_EXPECT_MSG_EQ(partial.header.GetFlags(), REDUCE_REAL, "REDUCE, real, not settled");
-        // The slot opened when l1's or l2's chunk 0 reached T: after 2 ms of WAN and the
-        // access links; it left Timeout later, and reached the root 1 ms on.
-        NS_TEST_EXPECT_MSG_GT(partial.at, start + MilliSeconds(2) + timeout, "after Timeout");
+        // The slot opened when l1's or l2's chunk reached T: after 2 ms of WAN and the access
+        // links. Flushed early, it left when l0's next chunk came (microseconds later) and
+        // reached the root 1 ms on; otherwise it left Timeout later.
+        if (early)
+        {
+            NS_TEST_EXPECT_MSG_LT(partial.at, start + MilliSeconds(4), "well before Timeout");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(partial.at, start + MilliSeconds(2) + TIMEOUT, "after Timeout");
+        }
         const Piece& resend = pieces[1];
         NS_TEST_EXPECT_MSG_EQ(+resend.header.GetType(), +GradientHeader::DATA, "the resend");
         NS_TEST_EXPECT_MSG_EQ(resend.header.HasFlag(GradientHeader::FLAG_RETRANSMISSION),
                               true,
                               "marked as a resend");
         NS_TEST_EXPECT_MSG_EQ(resend.header.GetContributors(), Bitmap({m_lost}), "from l0");
-        for (uint32_t chunk = 1; chunk < CHUNKS; ++chunk)
-        {
-            NS_TEST_EXPECT_MSG_EQ(CheckChunk(0, chunk, m_members.Minus(Bitmap({m_root}))).size(),
-                                  1,
-                                  "chunk " << chunk << ": one complete aggregate");
-        }
+        CheckOthersComplete();
         Destroy();
     }
+};
 
-    static constexpr uint32_t CHUNKS = 3; //!< chunks per contributor
-    uint32_t m_root{0};                   //!< root island
-    uint32_t m_lost{0};                   //!< the island whose chunk 0 is lost
-    IslandBitmap m_members;               //!< the clique
-    Time m_partialAt;                     //!< when the partial aggregate arrived
+/**
+ * \ingroup wan-training-tests
+ * Loss below two transit FPGAs: R -- T1 -- T2 -- L0, L1 and T1 -- L2 (transit at T1 and T2,
+ * Timeout 5 ms), chunk 0 of l0 dropped on the L0 -- T2 link. At T2, l0's own chunk 1 shows
+ * that l0 went past chunk 0: T2 flushes {l1} early. At T1, l0's chunk 1 comes only inside T2's
+ * aggregate {l0, l1}: T1's slot for chunk 0, holding l2 and T2's {l1}, must settle on that
+ * aggregate's contributors (a frontier per contributor, not per packet sender) and leave as
+ * {l1, l2} at once, not after Timeout. Worked out by hand: one early flush at each FPGA, the
+ * root has chunk 0 as {l1, l2} about 3.1 ms after the start (three 1 ms hops after l0's
+ * chunk 1 left, 100 us late) and l0's resend.
+ */
+class TransitLossBelowTestCase : public TransitLossBase
+{
+  public:
+    TransitLossBelowTestCase()
+        : TransitLossBase("loss below two transit FPGAs: both flush early, per contributor", 0)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Net net;
+        net.City("R");
+        net.City("T1", "transit");
+        net.City("T2", "transit");
+        net.City("L0");
+        net.City("L1");
+        net.City("L2");
+        net.Link("R", "T1");
+        net.Link("T1", "T2");
+        net.Link("T2", "L0");
+        net.Link("T2", "L1");
+        net.Link("T1", "L2");
+        BuildWithLoss(net, "T2", 2); // links: R-T1, T1-T2, T2-L0, ...
+        // l0 starts 100 us after the others, so l1's piece opens each of T2's slots and T2's
+        // aggregates go out under l1's name: T1 must read l0 from their contributors.
+        const Time start = MilliSeconds(1);
+        for (uint32_t chunk = 0; chunk < CHUNKS; ++chunk)
+        {
+            for (const char* name : {"l1", "l2"})
+            {
+                SendAt(start, net.islands.at(name), m_root, m_members, 0, chunk, CHUNKS);
+            }
+            SendAt(start + MicroSeconds(100), m_lost, m_root, m_members, 0, chunk, CHUNKS);
+        }
+        Run();
+
+        const Ptr<TransitAggregatorNetDevice> t1 = m_helper->GetTransit(net.cities.at("T1"));
+        const Ptr<TransitAggregatorNetDevice> t2 = m_helper->GetTransit(net.cities.at("T2"));
+        NS_TEST_EXPECT_MSG_EQ(t2->GetEarlyFlushCount(), 1, "T2 flushes {l1} early");
+        NS_TEST_EXPECT_MSG_EQ(t1->GetEarlyFlushCount(), 1, "T1 flushes {l1, l2} early");
+        NS_TEST_EXPECT_MSG_EQ(t1->GetPartialCount() + t2->GetPartialCount(), 2, "no other");
+        NS_TEST_EXPECT_MSG_EQ(m_partial, net.Of({"l1", "l2"}), "the root's partial");
+        NS_TEST_EXPECT_MSG_LT(m_partialAt, start + MilliSeconds(4), "about 3 ms: no Timeout");
+        NS_TEST_EXPECT_MSG_EQ(AtRoot(0).size(),
+                              2,
+                              "chunk 0: the partial aggregate and the resend, summing exactly");
+        CheckOthersComplete();
+        Destroy();
+    }
 };
 
 /**
@@ -971,7 +1103,9 @@ class TransitTestSuite : public TestSuite
         AddTestCase(new TransitMeetTestCase(8));
         AddTestCase(new TransitLineTestCase);
         AddTestCase(new TransitStarTestCase);
-        AddTestCase(new TransitLossTestCase);
+        AddTestCase(new TransitLossTestCase(0));
+        AddTestCase(new TransitLossTestCase(TransitLossTestCase::Chunks() - 1));
+        AddTestCase(new TransitLossBelowTestCase);
         AddTestCase(new TransitSlotExhaustionTestCase);
         AddTestCase(new TransitOverlapTestCase);
         AddTestCase(new TransitDivertTestCase);

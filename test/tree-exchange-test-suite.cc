@@ -1083,9 +1083,9 @@ CountRootPiece(RootPieces* pieces, Ptr<const Packet> packet)
         ++pieces->aggregates;
         pieces->complete += h.GetContributors().Count() + 1 == pieces->members ? 1 : 0;
     }
-    else if (!h.HasFlag(GradientHeader::FLAG_RETRANSMISSION))
+    else if (h.GetType() == GradientHeader::DATA && !h.HasFlag(GradientHeader::FLAG_RETRANSMISSION))
     {
-        ++pieces->data;
+        ++pieces->data; // not the END behind them, which has FLAG_REDUCE too
     }
 }
 
