@@ -357,8 +357,8 @@ main(int argc, char** argv)
               << std::setw(9) << "lost" << std::setw(9) << "resends" << std::setw(10) << "res/lost"
               << std::setw(9) << "max_res" << std::setw(8) << "qdrops" << std::setw(7) << "peers"
               << std::setw(9) << "partial" << std::setw(8) << "early" << std::setw(10)
-              << "part/lost" << std::setw(11) << "bound_s" << std::setw(9) << "max_s"
-              << std::setw(6) << "met" << std::setw(7) << "ok";
+              << "part/lost" << std::setw(7) << "reach" << std::setw(11) << "bound_s"
+              << std::setw(9) << "max_s" << std::setw(6) << "met" << std::setw(7) << "ok";
     if (wall)
     {
         std::cout << std::setw(9) << "wall_s" << std::setw(8) << "cpu_s";
