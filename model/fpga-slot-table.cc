@@ -60,6 +60,12 @@ FpgaSlotTable::FlowKey::operator==(const FlowKey& other) const
     return jobId == other.jobId && round == other.round && cliqueId == other.cliqueId;
 }
 
+FpgaSlotTable::FlowKey
+FpgaSlotTable::FlowKey::Of(const GradientHeader& header)
+{
+    return FlowKey{header.GetJobId(), header.GetRound(), header.GetCliqueId()};
+}
+
 size_t
 FpgaSlotTable::FlowKeyHash::operator()(const FlowKey& key) const
 {
@@ -332,7 +338,7 @@ FpgaSlotTable::EmitLater(uint32_t index, bool complete)
 void
 FpgaSlotTable::AdvanceFrontier(const GradientHeader& header, uint32_t next)
 {
-    AdvanceFrontier(header, header.GetSender(), next);
+    Advance(FlowKey::Of(header), FrontierOf(header), header.GetSender(), next);
 }
 
 void
@@ -340,13 +346,15 @@ FpgaSlotTable::AdvanceFrontiers(const GradientHeader& header,
                                 const IslandBitmap& senders,
                                 uint32_t next)
 {
-    senders.ForEach([&](uint32_t sender) { AdvanceFrontier(header, sender, next); });
+    const FlowKey flow = FlowKey::Of(header);
+    std::vector<uint32_t>& frontier = FrontierOf(header);
+    senders.ForEach([&](uint32_t sender) { Advance(flow, frontier, sender, next); });
 }
 
-void
-FpgaSlotTable::AdvanceFrontier(const GradientHeader& header, uint32_t sender, uint32_t next)
+std::vector<uint32_t>&
+FpgaSlotTable::FrontierOf(const GradientHeader& header)
 {
-    const FlowKey flow{header.GetJobId(), header.GetRound(), header.GetCliqueId()};
+    const FlowKey flow = FlowKey::Of(header);
     auto it = m_frontiers.find(flow);
     if (it == m_frontiers.end())
     {
@@ -363,7 +371,15 @@ FpgaSlotTable::AdvanceFrontier(const GradientHeader& header, uint32_t sender, ui
         }
         it = m_frontiers.emplace(flow, std::vector<uint32_t>()).first;
     }
-    std::vector<uint32_t>& frontier = it->second;
+    return it->second;
+}
+
+void
+FpgaSlotTable::Advance(const FlowKey& flow,
+                       std::vector<uint32_t>& frontier,
+                       uint32_t sender,
+                       uint32_t next)
+{
     if (frontier.size() <= sender)
     {
         frontier.resize(sender + 1, 0);

@@ -58,6 +58,25 @@ class FpgaSlotTable
         static SlotKey Of(const GradientHeader& header);
     };
 
+    /** One clique's round of one job: the unit whose senders' frontiers are tracked. */
+    struct FlowKey
+    {
+        uint32_t jobId;    //!< job
+        uint32_t round;    //!< round
+        uint32_t cliqueId; //!< clique
+        /** \param other key \return equality */
+        bool operator==(const FlowKey& other) const;
+        /** \param header a gradient header \return the flow it belongs to */
+        static FlowKey Of(const GradientHeader& header);
+    };
+
+    /** Hash of a FlowKey. */
+    struct FlowKeyHash
+    {
+        /** \param key key \return hash */
+        size_t operator()(const FlowKey& key) const;
+    };
+
     /** Hash of a SlotKey. */
     struct SlotKeyHash
     {
@@ -203,23 +222,6 @@ class FpgaSlotTable
         uint64_t serial; //!< the slot's serial when the deadline was set
     };
 
-    /** One clique's round of one job: the unit whose senders' frontiers are tracked. */
-    struct FlowKey
-    {
-        uint32_t jobId;    //!< job
-        uint32_t round;    //!< round
-        uint32_t cliqueId; //!< clique
-        /** \param other key \return equality */
-        bool operator==(const FlowKey& other) const;
-    };
-
-    /** Hash of a FlowKey. */
-    struct FlowKeyHash
-    {
-        /** \param key key \return hash */
-        size_t operator()(const FlowKey& key) const;
-    };
-
     /**
      * \brief Open a slot for a header's chunk (no slot may be open for it).
      * \param header the first piece's header \param fields its IPv4/UDP fields
@@ -246,11 +248,19 @@ class FpgaSlotTable
      */
     void AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset);
     /**
+     * \param header a header of a flow \return the flow's frontiers (created if new; flows of
+     *         rounds long over are forgotten then)
+     */
+    std::vector<uint32_t>& FrontierOf(const GradientHeader& header);
+    /**
      * \brief One sender's first pass has come as far as \p next: settle the slots it skipped.
-     * \param header a header of the sender's flow (job, round, clique) \param sender the sender
+     * \param flow the flow \param frontier its frontiers (FrontierOf) \param sender the sender
      * \param next one past its last chunk
      */
-    void AdvanceFrontier(const GradientHeader& header, uint32_t sender, uint32_t next);
+    void Advance(const FlowKey& flow,
+                 std::vector<uint32_t>& frontier,
+                 uint32_t sender,
+                 uint32_t next);
     /**
      * \brief Emit the slot (after the pipeline latency) if it is complete, or if every missing
      *        sender has gone past its chunk.

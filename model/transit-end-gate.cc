@@ -11,22 +11,17 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("TransitEndGate");
 
-TransitEndGate::FlowKey
-TransitEndGate::KeyOf(const GradientHeader& header)
-{
-    return FlowKey{header.GetJobId(), header.GetRound(), header.GetCliqueId()};
-}
-
 void
 TransitEndGate::Hold(const GradientHeader& header)
 {
-    Flow& flow = m_flows[KeyOf(header)];
+    Flow& flow = m_flows[FpgaSlotTable::FlowKey::Of(header)];
     header.GetContributors().ForEach([&flow](uint32_t member) {
         if (flow.holding.size() <= member)
         {
             flow.holding.resize(member + 1, 0);
         }
         ++flow.holding[member];
+        ++flow.held;
     });
 }
 
@@ -34,7 +29,7 @@ std::vector<Ptr<const Packet>>
 TransitEndGate::Release(const GradientHeader& header, const IslandBitmap& contributors)
 {
     std::vector<Ptr<const Packet>> released;
-    auto it = m_flows.find(KeyOf(header));
+    auto it = m_flows.find(FpgaSlotTable::FlowKey::Of(header));
     if (it == m_flows.end())
     {
         return released;
@@ -44,6 +39,7 @@ TransitEndGate::Release(const GradientHeader& header, const IslandBitmap& contri
         if (member < flow.holding.size() && flow.holding[member] > 0)
         {
             --flow.holding[member];
+            --flow.held;
         }
     });
     auto kept = flow.kept.begin();
@@ -59,12 +55,7 @@ TransitEndGate::Release(const GradientHeader& header, const IslandBitmap& contri
         released.push_back(kept->second);
         kept = flow.kept.erase(kept);
     }
-    bool idle = flow.kept.empty();
-    for (uint32_t count : flow.holding)
-    {
-        idle = idle && count == 0;
-    }
-    if (idle)
+    if (flow.held == 0 && flow.kept.empty())
     {
         m_flows.erase(it);
     }
@@ -74,7 +65,7 @@ TransitEndGate::Release(const GradientHeader& header, const IslandBitmap& contri
 bool
 TransitEndGate::Admit(const GradientHeader& header, Ptr<const Packet> packet)
 {
-    auto it = m_flows.find(KeyOf(header));
+    auto it = m_flows.find(FpgaSlotTable::FlowKey::Of(header));
     const uint32_t member = header.GetSender();
     if (it == m_flows.end() || member >= it->second.holding.size() ||
         it->second.holding[member] == 0)

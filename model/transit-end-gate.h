@@ -5,6 +5,7 @@
 #ifndef TRANSIT_END_GATE_H
 #define TRANSIT_END_GATE_H
 
+#include "fpga-slot-table.h"
 #include "gradient-header.h"
 #include "island-bitmap.h"
 
@@ -12,8 +13,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
-#include <map>
-#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -58,20 +58,16 @@ class TransitEndGate
     uint32_t GetKept() const;
 
   private:
-    /** (job, round, clique). */
-    using FlowKey = std::tuple<uint32_t, uint32_t, uint32_t>;
-
     /** One flow's counts and kept ENDs. */
     struct Flow
     {
-        std::vector<uint32_t> holding;                            //!< per member: slots here
+        std::vector<uint32_t> holding; //!< per member: slots here holding a piece of it
+        uint32_t held{0};              //!< the sum of holding
         std::vector<std::pair<uint32_t, Ptr<const Packet>>> kept; //!< (member, END) in order
     };
 
-    /** \param header a header \return its flow's key */
-    static FlowKey KeyOf(const GradientHeader& header);
-
-    std::map<FlowKey, Flow> m_flows; //!< flows with a slot held or an END kept
+    /** Flows with a slot held or an END kept, by (job, round, clique). */
+    std::unordered_map<FpgaSlotTable::FlowKey, Flow, FpgaSlotTable::FlowKeyHash> m_flows;
 };
 
 } // namespace ns3
