@@ -766,8 +766,9 @@ def main(argv=None, link=True):
           f"{len(points) - len(missing)} points)", file=sys.stderr)
     report_partial(partial)
     if failed:
+        indices = sorted(p['index'] for p in failed)  # completion order varies with -j
         print(f"sweep: {len(failed)} point(s) failed: "
-              f"{', '.join(str(p['index']) for p in failed)}", file=sys.stderr)
+              f"{', '.join(str(i) for i in indices)}", file=sys.stderr)
         return EXIT_POINT_FAILED
     return EXIT_OK
 
