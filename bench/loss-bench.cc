@@ -44,6 +44,7 @@
 #include "ns3/uinteger.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 #include "ns3/wan-units.h"
 
@@ -172,7 +173,7 @@ RunOnce(const std::string& topologyFile,
         uint32_t run)
 {
     RngSeedManager::SetRun(run);
-    WanTopology topology = WanTopology::LoadFile(topologyFile).WithRates(0, accessBps);
+    WanTopology topology = WanTopologyJson::LoadFile(topologyFile).WithRates(0, accessBps);
     topology.SetCapabilities(WanCapabilities::Parse(set, "--sets"));
     const uint32_t n = topology.GetIslands().size();
     CliqueSchedule plan = CliqueSchedule::GlobalClique(n);
@@ -259,7 +260,7 @@ CheckFlags(const std::string& topology,
            const std::string& schedules,
            uint32_t mtu)
 {
-    WanTopology::LoadFile(topology);
+    WanTopologyJson::LoadFile(topology);
     WanTopologyHelper::CheckMtu(mtu);
     for (const std::string& set : SplitBenchList(sets))
     {

@@ -20,6 +20,7 @@
 #include "ns3/nstime.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology-generator.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <algorithm>
@@ -74,7 +75,7 @@ main(int argc, char** argv)
     {
         if (only == 0 || only == 9)
         {
-            topologies.push_back(WanTopology::LoadFile("data/topologies/doublezero-9.json"));
+            topologies.push_back(WanTopologyJson::LoadFile("data/topologies/doublezero-9.json"));
         }
         if (only == 0 || only == 32)
         {

@@ -42,6 +42,7 @@
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-partition.h"
 #include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <algorithm>
@@ -124,7 +125,7 @@ RunSet(const BenchConfig& config,
        bool stock)
 {
     const auto start = std::chrono::steady_clock::now();
-    WanTopology topology = WanTopology::LoadFile(config.topology);
+    WanTopology topology = WanTopologyJson::LoadFile(config.topology);
     topology.SetCapabilities(WanCapabilities::Parse(set, "--sets"));
     const uint32_t n = topology.GetIslands().size();
     CliqueSchedule plan = CliqueSchedule::GlobalClique(n);
@@ -367,7 +368,7 @@ main(int argc, char** argv)
             throw std::invalid_argument("--baseline: runs in one process; not with --simulator=" +
                                         simulator);
         }
-        const WanTopology topology = WanTopology::LoadFile(config.topology);
+        const WanTopology topology = WanTopologyJson::LoadFile(config.topology);
         WanPartition::Check(config.partition, topology, WanMpi::GetSize());
     }
     catch (const std::exception& e)

@@ -165,6 +165,10 @@ function(build_lib)
         tools/python
         PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
                    ENVIRONMENT WAN_NINE_CITY_TRAINING=${CMAKE_BINARY_DIR}/examples/nine-city-training)
+      # The layering check: no two files of model/ and helper/ that include each other and no
+      # function over 100 lines, but for tools/layering-allow.txt (doc/wan-training.rst).
+      add_test(NAME tools/layering COMMAND ${Python3_EXECUTABLE}
+                                           ${CMAKE_CURRENT_SOURCE_DIR}/tools/check-layering.py)
     endif()
   endif()
   if(WAN_TRAINING_BENCH)

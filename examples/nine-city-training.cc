@@ -45,6 +45,7 @@
  */
 
 #include "ns3/chunk-layout.h"
+#include "ns3/clique-schedule-file.h"
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/cross-traffic-helper.h"
@@ -67,6 +68,7 @@
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
 #include "ns3/wan-units.h"
+#include "ns3/wan-wire.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -154,21 +156,21 @@ FindTransport(const std::string& name)
 /** Everything one experiment needs besides the topology. */
 struct ExperimentConfig
 {
-    std::string schedule{"global"};               //!< global|ring|moshpit|gossip|exponential|FILE
-    uint64_t modelBytes{100000000};               //!< M
-    uint32_t rounds{10};                          //!< rounds
-    Time computeTime{MilliSeconds(100)};          //!< compute phase
-    bool real{false};                             //!< real payloads
-    double lossRate{0};                           //!< WAN loss
-    double epsilon{1e-3};                         //!< consensus target
-    uint32_t seed{1};                             //!< optimiser's local-search seed
-    uint32_t maxPeriod{4};                        //!< optimiser's largest period
-    uint32_t mtu{WanTopologyHelper::DEFAULT_MTU}; //!< device MTU; chunks fill it
-    std::string partition;                        //!< --partition (empty: balanced by load)
-    double maxSimTime{0};                         //!< --maxSimTime, s (0: from the plan)
-    std::string transport{"planned"};             //!< --transport: planned|adaptive|tcp
-    TypeId tcp;                                   //!< --tcp: the TCP congestion control
-    uint32_t tcpBufferBytes{0};                   //!< --tcpBufferBytes (0: the path's BDP)
+    std::string schedule{"global"};      //!< global|ring|moshpit|gossip|exponential|FILE
+    uint64_t modelBytes{100000000};      //!< M
+    uint32_t rounds{10};                 //!< rounds
+    Time computeTime{MilliSeconds(100)}; //!< compute phase
+    bool real{false};                    //!< real payloads
+    double lossRate{0};                  //!< WAN loss
+    double epsilon{1e-3};                //!< consensus target
+    uint32_t seed{1};                    //!< optimiser's local-search seed
+    uint32_t maxPeriod{4};               //!< optimiser's largest period
+    uint32_t mtu{WanWire::DEFAULT_MTU};  //!< device MTU; chunks fill it
+    std::string partition;               //!< --partition (empty: balanced by load)
+    double maxSimTime{0};                //!< --maxSimTime, s (0: from the plan)
+    std::string transport{"planned"};    //!< --transport: planned|adaptive|tcp
+    TypeId tcp;                          //!< --tcp: the TCP congestion control
+    uint32_t tcpBufferBytes{0};          //!< --tcpBufferBytes (0: the path's BDP)
     uint32_t warmupRounds{0}; //!< first rounds left out of the figures (TCP: 1), run in addition
     uint32_t tcpStreams{1};   //!< --tcpStreams: connections per peer
     std::chrono::steady_clock::time_point wallDeadline; //!< start + --maxWallTime
@@ -252,7 +254,7 @@ MakeSchedule(const std::string& spec, uint32_t n)
     CliqueSchedule schedule;
     try
     {
-        schedule = CliqueSchedule::LoadFile(spec);
+        schedule = CliqueScheduleFile::LoadFile(spec);
     }
     catch (const std::exception& e)
     {

@@ -17,6 +17,7 @@
  */
 
 #include "ns3/chunk-layout.h"
+#include "ns3/clique-schedule-file.h"
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/nstime.h"
@@ -142,7 +143,7 @@ Body(int argc, char** argv)
               << result.schedulesScored << " schedules scored, " << std::setprecision(3) << wall
               << " s\n";
 
-    best.SaveFile(output + "/best-schedule.json");
+    CliqueScheduleFile::SaveFile(best, output + "/best-schedule.json");
     CliqueScheduleHelper::WriteCsv(result.table, output + "/candidates.csv", names);
     std::cout << "wrote " << output << "/best-schedule.json and " << output << "/candidates.csv\n";
     return 0;

@@ -20,6 +20,7 @@
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-flags.h"
 #include "ns3/wan-topology-generator.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <filesystem>
@@ -188,7 +189,7 @@ Body(int argc, char** argv)
     }
 
     const WanTopology topology = WanTopologyGenerator::Generate(params);
-    const std::string json = topology.ToJson();
+    const std::string json = WanTopologyJson::ToJson(topology);
     if (output.empty())
     {
         std::cout << json;

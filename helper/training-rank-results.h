@@ -6,7 +6,7 @@
 #define TRAINING_RANK_RESULTS_H
 
 #include "ns3/training-application.h"
-#include "ns3/training-experiment.h"
+#include "ns3/training-counters.h"
 
 #include <cstdint>
 #include <string>

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/wan-mpi.h"
+#include "ns3/wan-topology-json.h"
 
 #include <ctime>
 #include <filesystem>
@@ -124,7 +125,7 @@ WanCommandLine::LoadTopology() const
     WanTopology topology;
     try
     {
-        topology = WanTopology::LoadFile(m_topology);
+        topology = WanTopologyJson::LoadFile(m_topology);
     }
     catch (const WanTopologyError& e)
     {

@@ -26,6 +26,7 @@
 #include "ns3/wan-link-channel.h"
 #include "ns3/wan-link-net-device.h"
 #include "ns3/wan-mpi.h"
+#include "ns3/wan-wire.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -63,7 +64,7 @@ const Time WanTopologyHelper::DEFAULT_IN_BOX_DELAY = NanoSeconds(500);
 WanTopologyHelper::WanTopologyHelper()
     : m_inBoxRate(DEFAULT_IN_BOX_RATE),
       m_inBoxDelay(DEFAULT_IN_BOX_DELAY),
-      m_mtu(DEFAULT_MTU),
+      m_mtu(WanWire::DEFAULT_MTU),
       m_nextGroup(FIRST_GROUP)
 {
     m_routerFactory.SetTypeId(WanRouterNetDevice::GetTypeId());

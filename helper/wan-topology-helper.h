@@ -226,8 +226,6 @@ class WanTopologyHelper
     static const DataRate DEFAULT_IN_BOX_RATE;
     /** Default in-box link delay between an FPGA and its router. */
     static const Time DEFAULT_IN_BOX_DELAY;
-    /** Default MTU of every point-to-point device, bytes. */
-    static constexpr uint16_t DEFAULT_MTU = 9000;
     /** Smallest MTU SetMtu accepts: IPv6's minimum link MTU, room for every header and a chunk. */
     static constexpr uint16_t MIN_MTU = 1280;
     /** Largest MTU SetMtu accepts: the largest IPv4 total length. */

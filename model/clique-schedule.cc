@@ -5,7 +5,6 @@
 #include "clique-schedule.h"
 
 #include "clique-mixing.h"
-#include "clique-schedule-file.h"
 
 #include "ns3/assert.h"
 #include "ns3/log.h"
@@ -289,30 +288,6 @@ uint64_t
 CliqueSchedule::GetRoundsToEpsilon(double epsilon, uint64_t maxRounds) const
 {
     return CliqueMixing::PeriodicRoundsToEpsilon(m_islandCount, m_rounds, epsilon, maxRounds);
-}
-
-std::string
-CliqueSchedule::ToJson() const
-{
-    return CliqueScheduleFile::ToJson(*this);
-}
-
-CliqueSchedule
-CliqueSchedule::Parse(const std::string& text, const std::string& source)
-{
-    return CliqueScheduleFile::Parse(text, source);
-}
-
-CliqueSchedule
-CliqueSchedule::LoadFile(const std::string& path)
-{
-    return CliqueScheduleFile::LoadFile(path);
-}
-
-void
-CliqueSchedule::SaveFile(const std::string& path) const
-{
-    CliqueScheduleFile::SaveFile(*this, path);
 }
 
 bool

@@ -153,24 +153,6 @@ class CliqueSchedule
      */
     uint64_t GetRoundsToEpsilon(double epsilon, uint64_t maxRounds = DEFAULT_MAX_ROUNDS) const;
 
-    /** \return the schedule as a JSON document that Parse() reads back to an equal schedule */
-    std::string ToJson() const;
-    /**
-     * \brief Parse and validate a JSON schedule (see CliqueScheduleFile).
-     * \param text the document \param source the name used in error messages (file path)
-     * \return the schedule \throws std::runtime_error naming \p source, the field and value
-     */
-    static CliqueSchedule Parse(const std::string& text, const std::string& source);
-    /**
-     * \param path a JSON schedule file \return the schedule
-     * \throws std::runtime_error naming the file, the field and the value
-     */
-    static CliqueSchedule LoadFile(const std::string& path);
-    /**
-     * \param path the file to write \throws std::runtime_error naming the file on failure
-     */
-    void SaveFile(const std::string& path) const;
-
     /** \param other a schedule \return true if islands, rounds and algorithms are equal */
     bool operator==(const CliqueSchedule& other) const;
 

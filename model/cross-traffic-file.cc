@@ -5,6 +5,7 @@
 #include "cross-traffic-file.h"
 
 #include "wan-json-input.h"
+#include "wan-topology-json.h"
 #include "wan-topology.h"
 #include "wan-units.h"
 
@@ -111,8 +112,8 @@ CrossTrafficFile::Parse(const std::string& text,
                                    WanJsonInput::Element("flows", f),
                                    {"from", "to", "protocol", "rate", "bulk", "start", "stop"});
         CrossTrafficFlow flow;
-        flow.from = object.City("from", topology);
-        flow.to = object.City("to", topology);
+        flow.from = WanTopologyJson::CityField(object, "from", topology);
+        flow.to = WanTopologyJson::CityField(object, "to", topology);
         if (flow.to == flow.from)
         {
             object.Fail("to",

@@ -4,7 +4,7 @@
 
 #include "direct-exchange.h"
 
-#include "training-application.h"
+#include "round-config.h"
 
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -26,9 +26,9 @@ DirectExchange::DirectExchange(ExchangeContext& context,
             ExpectFrom(s);
         }
     }
-    if (context.real)
+    if (context.settings.real)
     {
-        m_sums.Init(context.layout);
+        m_sums.Init(context.settings.layout);
     }
 }
 
@@ -45,7 +45,9 @@ DirectExchange::BuildChunk(uint32_t chunk, uint16_t flags)
 }
 
 void
-DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values)
+DirectExchange::ReceiveChunk(const GradientHeader& header,
+                             const std::vector<int32_t>& values,
+                             bool congested)
 {
     const uint32_t chunk = header.GetChunkIndex();
     uint32_t first = 0;
@@ -53,10 +55,10 @@ DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int
     {
         return;
     }
-    EchoCongestion(header.GetContributors());
+    EchoCongestion(header.GetContributors(), congested);
     if (m_finished)
     {
-        ++m_context.duplicates;
+        ++m_context.counters.duplicates;
         return;
     }
     uint32_t fresh = 0;
@@ -64,7 +66,7 @@ DirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int
     {
         return;
     }
-    if (m_context.real)
+    if (m_context.settings.real)
     {
         m_sums.Add(chunk, first, values, fresh);
     }
@@ -96,7 +98,7 @@ DirectExchange::IsDone() const
 void
 DirectExchange::Average(std::vector<double>& x, double scale) const
 {
-    m_sums.Average(m_context.layout, m_own, x, scale);
+    m_sums.Average(m_context.settings.layout, m_own, x, scale);
 }
 
 } // namespace ns3

@@ -34,7 +34,9 @@ class DirectExchange : public StreamExchange
      */
     DirectExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
 
-    void ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values) override;
+    void ReceiveChunk(const GradientHeader& header,
+                      const std::vector<int32_t>& values,
+                      bool congested) override;
     void Average(std::vector<double>& x, double scale) const override;
 
   protected:

@@ -5,13 +5,11 @@
 #include "gradient-exchange.h"
 
 #include "adaptive-transport.h"
-#include "direct-exchange.h"
 #include "gradient-pacer.h"
-#include "ring-exchange.h"
-#include "training-application.h"
-#include "tree-exchange.h"
+#include "round-config.h"
 #include "wan-wire.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -39,22 +37,6 @@ GradientExchange::GradientExchange(ExchangeContext& context,
     m_peers.resize(m_k);
 }
 
-std::unique_ptr<RoundExchange>
-GradientExchange::Create(ExchangeContext& context,
-                         uint32_t round,
-                         const TrainingRoundConfig& config)
-{
-    if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
-    {
-        return std::make_unique<RingExchange>(context, round, config);
-    }
-    if (config.algorithm == SyncAlgorithm::TREE && config.members.size() > 1)
-    {
-        return std::make_unique<TreeExchange>(context, round, config);
-    }
-    return std::make_unique<DirectExchange>(context, round, config);
-}
-
 GradientExchange::~GradientExchange()
 {
     StopTimers();
@@ -64,6 +46,25 @@ void
 GradientExchange::Shutdown()
 {
     StopTimers();
+}
+
+void
+GradientExchange::ReceiveControl(const GradientHeader& header)
+{
+    switch (header.GetType())
+    {
+    case GradientHeader::NACK:
+        ReceiveNack(header);
+        break;
+    case GradientHeader::ACK:
+        ReceiveAck(header);
+        break;
+    case GradientHeader::END:
+        ReceiveEnd(header);
+        break;
+    default:
+        NS_ABORT_MSG("GradientExchange: not a control packet: type " << header.GetType());
+    }
 }
 
 void
@@ -86,7 +87,7 @@ GradientExchange::OnStart()
         // A peer is not asked before its data could have arrived: the round trip to it, plus
         // the time this island's FPGA may hold its chunks.
         const Time start = GetStartTime();
-        const Time hold = HoldAt(m_context.island);
+        const Time hold = HoldAt(m_context.settings.island);
         for (uint32_t s = 0; s < m_k; ++s)
         {
             m_peers[s].waitUntil = start + RttTo(IslandAt(s)) + hold;
@@ -113,7 +114,7 @@ GradientExchange::OnFinished()
 Time
 GradientExchange::RttTo(uint32_t island) const
 {
-    return island < m_context.rtt.size() ? m_context.rtt[island] : Time(0);
+    return island < m_context.settings.rtt.size() ? m_context.settings.rtt[island] : Time(0);
 }
 
 Time
@@ -125,9 +126,9 @@ GradientExchange::HoldAt(uint32_t /* island */) const
 uint32_t
 GradientExchange::FullChunkWireBytes() const
 {
-    return ChunkLayout::DataWireBytes(m_context.layout.GetChunkElements() *
+    return ChunkLayout::DataWireBytes(m_context.settings.layout.GetChunkElements() *
                                           GradientHeader::ELEMENT_SIZE,
-                                      m_context.islandCount);
+                                      m_context.settings.islandCount);
 }
 
 Time
@@ -157,12 +158,12 @@ GradientExchange::ResendSpacing(uint32_t island) const
 Time
 GradientExchange::RepairInterval(uint32_t slot) const
 {
-    if (m_context.repairTimeout.IsStrictlyPositive())
+    if (m_context.settings.repairTimeout.IsStrictlyPositive())
     {
-        return m_context.repairTimeout;
+        return m_context.settings.repairTimeout;
     }
     // Resends pass FPGAs untouched: no hold on their way.
-    const Time derived = RttTo(IslandAt(slot)) * m_context.repairRoundTrips;
+    const Time derived = RttTo(IslandAt(slot)) * m_context.settings.repairRoundTrips;
     return std::max(derived, MIN_REPAIR_INTERVAL);
 }
 
@@ -173,10 +174,10 @@ GradientExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, ui
     header.SetChunkIndex(chunkCount - 1);
     header.SetFlags(flags);
     IslandBitmap self;
-    self.Set(m_context.island);
+    self.Set(m_context.settings.island);
     header.SetContributors(self);
     Ptr<Packet> packet = GradientHeader::CreateVirtualPacket(header);
-    m_context.send(m_round, packet, to, true);
+    m_context.on.send(m_round, packet, to, true);
     return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
 }
 
@@ -213,8 +214,10 @@ GradientExchange::ScheduleNack(uint32_t slot, uint16_t step)
     }
     if (peer.nack.IsExpired())
     {
-        peer.nack =
-            Simulator::Schedule(m_context.nackDelay, &GradientExchange::FlushNacks, this, slot);
+        peer.nack = Simulator::Schedule(m_context.settings.nackDelay,
+                                        &GradientExchange::FlushNacks,
+                                        this,
+                                        slot);
     }
 }
 
@@ -232,7 +235,7 @@ GradientExchange::FlushNacks(uint32_t slot)
     {
         if (ChunkTracker* tracker = StreamOf(slot, step))
         {
-            SendNack(slot, step, *tracker, false, m_context.nackCopies);
+            SendNack(slot, step, *tracker, false, m_context.settings.nackCopies);
             ArmReask(slot, *tracker);
         }
     }
@@ -265,7 +268,7 @@ GradientExchange::Reask(uint32_t slot)
     Time earliest = Time::Max();
     for (uint16_t s = 0; ChunkTracker* tracker = StreamOf(slot, s); ++s)
     {
-        SendNack(slot, s, *tracker, false, m_context.reaskCopies);
+        SendNack(slot, s, *tracker, false, m_context.settings.reaskCopies);
         const Time due = tracker->NextDue(RepairInterval(slot));
         if (due < earliest)
         {
@@ -276,8 +279,8 @@ GradientExchange::Reask(uint32_t slot)
     }
     if (next != nullptr)
     {
-        NS_LOG_LOGIC("island " << m_context.island << " round " << m_round << " re-ask step "
-                               << step << " of " << IslandAt(slot));
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round
+                               << " re-ask step " << step << " of " << IslandAt(slot));
         ArmReask(slot, *next);
     }
 }
@@ -310,13 +313,13 @@ GradientExchange::SendNack(uint32_t slot,
         {
             break;
         }
-        if (packets == 0 && !all && m_context.repairing)
+        if (packets == 0 && !all && m_context.on.repairing)
         {
-            m_context.repairing(m_round); // a gap: this island's round may end late
+            m_context.on.repairing(m_round); // a gap: this island's round may end late
         }
         from = ranges.back().first + ranges.back().count;
-        NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": NACK to " << peer
-                               << " step " << step << " first " << ranges.front().first
+        NS_LOG_DEBUG("island " << m_context.settings.island << " round " << m_round << ": NACK to "
+                               << peer << " step " << step << " first " << ranges.front().first
                                << " ranges " << ranges.size());
         header.SetNackRanges(ranges);
         for (uint32_t copy = 0; copy < copies; ++copy)
@@ -335,9 +338,9 @@ void
 GradientExchange::ReceiveNack(const GradientHeader& header)
 {
     const uint32_t peer = header.GetSender();
-    if (SlotOf(peer) == NO_SLOT || peer == m_context.island)
+    if (SlotOf(peer) == NO_SLOT || peer == m_context.settings.island)
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
     if (!IsStarted())
@@ -361,7 +364,8 @@ GradientExchange::ReceiveNack(const GradientHeader& header)
 void
 GradientExchange::SendNotYet(uint32_t peer)
 {
-    NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": not yet to " << peer);
+    NS_LOG_DEBUG("island " << m_context.settings.island << " round " << m_round << ": not yet to "
+                           << peer);
     GradientHeader header = MakeHeader(GradientHeader::ACK, 1, 0);
     // An empty contributor bitmap: "I hold nothing of this round for you yet".
     SendControl(GradientHeader::CreateVirtualPacket(header), peer);
@@ -375,7 +379,7 @@ GradientExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
     {
         pacer->Charge(packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD);
     }
-    m_context.send(m_round, packet, m_context.addresses[peer], true);
+    m_context.on.send(m_round, packet, m_context.settings.addresses[peer], true);
 }
 
 void
@@ -387,7 +391,7 @@ GradientExchange::ReceiveAck(const GradientHeader& header)
         return;
     }
     if (header.HasFlag(GradientHeader::FLAG_CONGESTION) &&
-        header.GetContributors().Test(m_context.island))
+        header.GetContributors().Test(m_context.settings.island))
     {
         if (AdaptiveRateControl* control = ControlFor(header.GetSender()))
         {
@@ -447,14 +451,14 @@ GradientExchange::FairGuess(uint32_t ownStreams,
 }
 
 void
-GradientExchange::EchoCongestion(const IslandBitmap& contributors)
+GradientExchange::EchoCongestion(const IslandBitmap& contributors, bool congested)
 {
-    if (!m_context.congested || m_context.adaptive == nullptr)
+    if (!congested || m_context.adaptive == nullptr)
     {
         return;
     }
     contributors.ForEach([this](uint32_t island) {
-        if (island == m_context.island || SlotOf(island) == NO_SLOT)
+        if (island == m_context.settings.island || SlotOf(island) == NO_SLOT)
         {
             return;
         }
@@ -484,7 +488,7 @@ GradientExchange::CheckProgress()
         return;
     }
     const Time now = Simulator::Now();
-    const Time hold = HoldAt(m_context.island);
+    const Time hold = HoldAt(m_context.settings.island);
     for (uint32_t s = 0; s < m_k && !m_finished; ++s)
     {
         if (s == m_position || m_lost[s])
@@ -517,13 +521,13 @@ GradientExchange::CheckProgress()
             // "Not yet": alive, only slow, unless it has kept us waiting too long.
             peer.answered = false;
             peer.retries = 0;
-            if (now - peer.lastData > m_context.peerPatience)
+            if (now - peer.lastData > m_context.settings.peerPatience)
             {
                 DeclareLost(s);
                 continue;
             }
         }
-        else if (peer.nacked && ++peer.retries >= m_context.maxRetries)
+        else if (peer.nacked && ++peer.retries >= m_context.settings.maxRetries)
         {
             DeclareLost(s);
             continue;
@@ -565,10 +569,10 @@ GradientExchange::ArmCheck()
     }
     if (due > at)
     {
-        const int64_t interval = m_context.checkInterval.GetTimeStep();
+        const int64_t interval = m_context.settings.checkInterval.GetTimeStep();
         const int64_t ahead = (due - m_checkOrigin).GetTimeStep();
         at = m_checkOrigin + TimeStep((ahead + interval - 1) / interval * interval);
-        NS_LOG_LOGIC("island " << m_context.island << " round " << m_round
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round
                                << ": no peer can be asked before " << due.As(Time::S)
                                << ": next silence check at " << at.As(Time::S));
     }
@@ -578,7 +582,7 @@ GradientExchange::ArmCheck()
 Time
 GradientExchange::NextCheckPoint() const
 {
-    const int64_t interval = m_context.checkInterval.GetTimeStep();
+    const int64_t interval = m_context.settings.checkInterval.GetTimeStep();
     const int64_t elapsed = (Simulator::Now() - m_checkOrigin).GetTimeStep();
     return m_checkOrigin + TimeStep((elapsed / interval + 1) * interval);
 }
@@ -594,12 +598,12 @@ void
 GradientExchange::DeclareLost(uint32_t slot)
 {
     const uint32_t peer = IslandAt(slot);
-    NS_LOG_INFO("island " << m_context.island << " round " << m_round << ": peer " << peer
+    NS_LOG_INFO("island " << m_context.settings.island << " round " << m_round << ": peer " << peer
                           << " lost");
     m_lost[slot] = true;
     m_peers[slot].nack.Cancel();
     m_peers[slot].reask.Cancel();
-    m_context.peerLost(m_round, peer);
+    m_context.on.peerLost(m_round, peer);
     OnPeerLost(slot);
     CheckComplete();
 }

@@ -47,16 +47,10 @@ class GradientExchange : public RoundExchange
     GradientExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
     ~GradientExchange() override;
 
-    /**
-     * \param context the island \param round the round \param config the island's part
-     * \return the round's exchange over UDP: a RingExchange for a ring of two or more members,
-     *         a TreeExchange for a reduction tree of two or more, else a DirectExchange
-     */
-    static std::unique_ptr<RoundExchange> Create(ExchangeContext& context,
-                                                 uint32_t round,
-                                                 const TrainingRoundConfig& config);
-
     void Shutdown() override;
+    void ReceiveControl(const GradientHeader& header) override;
+
+  protected:
     /** \param header an END of this round from a member */
     virtual void ReceiveEnd(const GradientHeader& header) = 0;
     /** \param header a NACK of this round from a member asking this island */
@@ -67,7 +61,6 @@ class GradientExchange : public RoundExchange
      */
     void ReceiveAck(const GradientHeader& header);
 
-  protected:
     /** \brief Arm the silence checks (called by Start()). */
     void OnStart() override;
     /** \brief Stop the receive side's timers. */
@@ -157,11 +150,12 @@ class GradientExchange : public RoundExchange
      */
     virtual AdaptiveRateControl* ControlFor(uint32_t peer) = 0;
     /**
-     * \brief Transport adaptive: the chunk just received (its contributors) arrived marked
-     *        CE: count its marks and notify them (AdaptiveTransport::CountMark spaces the
-     * notifications). \param contributors the chunk's contributors
+     * \brief Transport adaptive: a chunk that arrived marked CE counts a mark for each of its
+     *        contributors and notifies them (AdaptiveTransport::CountMark spaces the
+     *        notifications).
+     * \param contributors the chunk's contributors \param congested it arrived marked CE
      */
-    void EchoCongestion(const IslandBitmap& contributors);
+    void EchoCongestion(const IslandBitmap& contributors, bool congested);
 
   private:
     /** Liveness of one peer. */

@@ -4,7 +4,7 @@
 
 #include "ring-exchange.h"
 
-#include "training-application.h"
+#include "round-config.h"
 #include "wan-wire.h"
 
 #include "ns3/log.h"
@@ -44,16 +44,16 @@ RingExchange::RingExchange(ExchangeContext& context,
       m_nextChunk(0),
       m_endPending(m_steps)
 {
-    m_successor = context.addresses[m_successorIsland];
+    m_successor = context.settings.addresses[m_successorIsland];
     m_in.resize(m_steps);
     m_clocks.resize(m_steps);
     for (uint32_t s = 0; s < m_steps; ++s)
     {
         m_in[s].Init(RingReceiveChunks(s));
     }
-    if (context.real)
+    if (context.settings.real)
     {
-        m_sums.Init(context.layout.GetElements());
+        m_sums.Init(context.settings.layout.GetElements());
     }
     m_pacer.SetSendFunction([this]() { return SendNext(); });
 }
@@ -143,8 +143,8 @@ RingExchange::SendNext()
                                 GradientHeader::FLAG_RETRANSMISSION,
                                 m_sums);
         m_resends.Sent(key, Simulator::Now());
-        m_context.send(m_round, packet, m_successor, false);
-        m_context.resent(m_round, asker);
+        m_context.on.send(m_round, packet, m_successor, false);
+        m_context.on.resent(m_round, asker);
         return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
     }
     if (m_deferred.PopReady(key))
@@ -155,9 +155,10 @@ RingExchange::SendNext()
                                 0,
                                 m_sums);
         m_deferred.Sent(key, Simulator::Now());
-        NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": late step "
-                               << (key >> KEY_STEP_SHIFT) << " chunk " << uint32_t(key));
-        m_context.send(m_round, packet, m_successor, false);
+        NS_LOG_DEBUG("island " << m_context.settings.island << " round " << m_round
+                               << ": late step " << (key >> KEY_STEP_SHIFT) << " chunk "
+                               << uint32_t(key));
+        m_context.on.send(m_round, packet, m_successor, false);
         CheckComplete();
         return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
     }
@@ -168,15 +169,15 @@ RingExchange::SendNext()
         // A chunk whose input is still being repaired is held back; the pass goes on.
         while (m_nextChunk < chunks && step > 0 && !m_in[step - 1].Has(m_nextChunk))
         {
-            NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": hold step "
-                                   << step << " chunk " << m_nextChunk);
+            NS_LOG_DEBUG("island " << m_context.settings.island << " round " << m_round
+                                   << ": hold step " << step << " chunk " << m_nextChunk);
             m_deferred.Defer(KeyOf(step, m_nextChunk++));
         }
         uint32_t bytes = 0;
         if (m_nextChunk < chunks)
         {
             packet = BuildRingChunk(step, m_nextChunk, 0, m_sums);
-            m_context.send(m_round, packet, m_successor, false);
+            m_context.on.send(m_round, packet, m_successor, false);
             m_clocks[step].Note(m_nextChunk, Simulator::Now());
             bytes = packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
             ++m_nextChunk;
@@ -215,7 +216,7 @@ RingExchange::QueueResends(const GradientHeader& nack, bool& notYet)
     if (peer != m_successorIsland || step >= m_steps || ranges.empty() ||
         ranges.front().first + ranges.front().count > RingSendChunks(step))
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return 0;
     }
     if (m_abandoned)
@@ -239,7 +240,8 @@ RingExchange::QueueResends(const GradientHeader& nack, bool& notYet)
                 notYet = true; // not sent yet, or the asker cannot know it is missing
                 continue;
             }
-            queued += m_resends.Request(key, peer, now, spacing, m_context.repeatResendCopies);
+            queued +=
+                m_resends.Request(key, peer, now, spacing, m_context.settings.repeatResendCopies);
         }
     }
     if (queued > 0)
@@ -253,7 +255,9 @@ RingExchange::QueueResends(const GradientHeader& nack, bool& notYet)
 // Receive side
 
 void
-RingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values)
+RingExchange::ReceiveChunk(const GradientHeader& header,
+                           const std::vector<int32_t>& values,
+                           bool congested)
 {
     const uint32_t step = header.GetRingStep();
     const uint32_t chunk = header.GetChunkIndex();
@@ -264,10 +268,10 @@ RingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32
     }
     IslandBitmap sender; // only the predecessor sends to this island
     sender.Set(header.GetSender());
-    EchoCongestion(sender);
+    EchoCongestion(sender, congested);
     if (m_finished || m_in[step].Has(chunk))
     {
-        ++m_context.duplicates;
+        ++m_context.counters.duplicates;
         return;
     }
     m_in[step].Mark(chunk);
@@ -276,7 +280,7 @@ RingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32
     {
         m_pacer.Wake(); // the chunk it held back can go
     }
-    if (m_context.real)
+    if (m_context.settings.real)
     {
         m_sums.Absorb(m_k, step, first, values);
     }
@@ -314,7 +318,7 @@ RingExchange::ReceiveEnd(const GradientHeader& header)
         header.GetSender() != IslandAt(m_predecessor) ||
         header.GetChunkCount() != m_in[step].GetChunkCount())
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
     if (m_finished)
@@ -373,7 +377,7 @@ RingExchange::OnPeerLost(uint32_t slot)
 void
 RingExchange::Average(std::vector<double>& x, double scale) const
 {
-    m_sums.Average(m_context.layout, m_k, m_position, m_own, x, scale);
+    m_sums.Average(m_context.settings.layout, m_k, m_position, m_own, x, scale);
 }
 
 GradientPacer*

@@ -37,7 +37,9 @@ class RingExchange : public GradientExchange
     ~RingExchange() override;
 
     void Shutdown() override;
-    void ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values) override;
+    void ReceiveChunk(const GradientHeader& header,
+                      const std::vector<int32_t>& values,
+                      bool congested) override;
     void ReceiveEnd(const GradientHeader& header) override;
     void Average(std::vector<double>& x, double scale) const override;
 

@@ -5,7 +5,7 @@
 #include "round-exchange.h"
 
 #include "exchange-sum.h"
-#include "training-application.h"
+#include "round-config.h"
 
 #include "ns3/abort.h"
 #include "ns3/packet.h"
@@ -26,18 +26,19 @@ RoundExchange::RoundExchange(ExchangeContext& context,
       m_finished(false),
       m_started(false)
 {
-    m_slotOf.assign(context.islandCount, NO_SLOT);
+    m_slotOf.assign(context.settings.islandCount, NO_SLOT);
     for (uint32_t s = 0; s < m_k; ++s)
     {
         m_slotOf[config.members[s]] = s;
         m_members.Set(config.members[s]);
-        if (config.members[s] == context.island)
+        if (config.members[s] == context.settings.island)
         {
             m_position = s;
         }
     }
     NS_ABORT_MSG_IF(m_position == NO_SLOT,
-                    "island " << context.island << " not in its clique of round " << round);
+                    "island " << context.settings.island << " not in its clique of round "
+                              << round);
     m_lost.assign(m_k, false);
 }
 
@@ -125,7 +126,7 @@ RoundExchange::CheckComplete()
     {
         m_finished = true;
         OnFinished();
-        m_context.complete(m_round);
+        m_context.on.complete(m_round);
     }
 }
 
@@ -135,18 +136,18 @@ RoundExchange::SendNotice(GradientHeader::Type type, Time at, uint32_t copies)
     NS_ASSERT(type == GradientHeader::LATE || type == GradientHeader::START);
     GradientHeader header = MakeHeader(type, 1, 0);
     IslandBitmap self;
-    self.Set(m_context.island);
+    self.Set(m_context.settings.island);
     header.SetContributors(self);
     for (uint32_t member : m_config.members)
     {
-        for (uint32_t copy = 0; member != m_context.island && copy < copies; ++copy)
+        for (uint32_t copy = 0; member != m_context.settings.island && copy < copies; ++copy)
         {
-            m_context.send(m_round,
-                           type == GradientHeader::START
-                               ? GradientHeader::CreateStartPacket(header, at)
-                               : GradientHeader::CreateVirtualPacket(header),
-                           m_context.addresses[member],
-                           true);
+            m_context.on.send(m_round,
+                              type == GradientHeader::START
+                                  ? GradientHeader::CreateStartPacket(header, at)
+                                  : GradientHeader::CreateVirtualPacket(header),
+                              m_context.settings.addresses[member],
+                              true);
         }
     }
 }
@@ -156,8 +157,8 @@ RoundExchange::MakeHeader(GradientHeader::Type type, uint32_t chunkCount, uint16
 {
     GradientHeader header;
     header.SetType(type);
-    header.SetSender(static_cast<uint16_t>(m_context.island));
-    header.SetJobId(m_context.jobId);
+    header.SetSender(static_cast<uint16_t>(m_context.settings.island));
+    header.SetJobId(m_context.settings.jobId);
     header.SetRound(m_round);
     header.SetCliqueId(m_config.clique);
     header.SetChunkCount(chunkCount);
@@ -170,7 +171,7 @@ Ptr<Packet>
 RoundExchange::BuildDataChunk(uint32_t chunk, uint16_t flags)
 {
     IslandBitmap self;
-    self.Set(m_context.island);
+    self.Set(m_context.settings.island);
     return BuildDirectChunk(GradientHeader::DATA, chunk, self, flags, nullptr);
 }
 
@@ -181,14 +182,14 @@ RoundExchange::BuildDirectChunk(GradientHeader::Type type,
                                 uint16_t flags,
                                 const DirectSum* sums)
 {
-    GradientHeader header = MakeHeader(type, m_context.layout.GetChunkCount(), 0);
+    GradientHeader header = MakeHeader(type, m_context.settings.layout.GetChunkCount(), 0);
     header.SetChunkIndex(chunk);
     header.SetContributors(contributors);
     header.SetFlags(flags);
     uint32_t first = 0;
-    const uint32_t count = m_context.layout.GetChunkSpan(chunk, first);
+    const uint32_t count = m_context.settings.layout.GetChunkSpan(chunk, first);
     header.SetElementCount(count);
-    if (!m_context.real)
+    if (!m_context.settings.real)
     {
         return GradientHeader::CreateVirtualPacket(header);
     }
@@ -207,17 +208,19 @@ Ptr<Packet>
 RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, const RingSum& sums)
 {
     const uint32_t segment = ChunkLayout::RingSendSegment(m_k, m_position, step);
-    GradientHeader header =
-        MakeHeader(GradientHeader::RING, m_context.layout.GetSegmentChunkCount(m_k, segment), step);
+    GradientHeader header = MakeHeader(GradientHeader::RING,
+                                       m_context.settings.layout.GetSegmentChunkCount(m_k, segment),
+                                       step);
     header.SetChunkIndex(chunk);
     IslandBitmap self;
-    self.Set(m_context.island);
+    self.Set(m_context.settings.island);
     header.SetContributors(self);
     header.SetFlags(flags | GradientHeader::FLAG_NO_AGGREGATE);
     uint32_t first = 0;
-    const uint32_t count = m_context.layout.GetSegmentChunkSpan(m_k, segment, chunk, first);
+    const uint32_t count =
+        m_context.settings.layout.GetSegmentChunkSpan(m_k, segment, chunk, first);
     header.SetElementCount(count);
-    if (!m_context.real)
+    if (!m_context.settings.real)
     {
         return GradientHeader::CreateVirtualPacket(header);
     }
@@ -228,11 +231,12 @@ RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, con
 bool
 RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) const
 {
-    const bool fits =
-        m_config.algorithm != SyncAlgorithm::RING && header.GetType() != GradientHeader::RING &&
-        header.GetChunkCount() == m_context.layout.GetChunkCount() &&
-        header.GetElementCount() == m_context.layout.GetChunkSpan(header.GetChunkIndex(), first);
-    m_context.dropped += fits ? 0 : 1;
+    const bool fits = m_config.algorithm != SyncAlgorithm::RING &&
+                      header.GetType() != GradientHeader::RING &&
+                      header.GetChunkCount() == m_context.settings.layout.GetChunkCount() &&
+                      header.GetElementCount() ==
+                          m_context.settings.layout.GetChunkSpan(header.GetChunkIndex(), first);
+    m_context.counters.dropped += fits ? 0 : 1;
     return fits;
 }
 
@@ -241,21 +245,24 @@ RoundExchange::CheckRingChunk(const GradientHeader& header, uint32_t& first) con
 {
     const uint32_t step = header.GetRingStep();
     const uint32_t segment = ChunkLayout::RingReceiveSegment(m_k, m_position, step);
-    const bool fits =
-        m_config.algorithm == SyncAlgorithm::RING && header.GetType() == GradientHeader::RING &&
-        step < ChunkLayout::RingSteps(m_k) &&
-        header.GetSender() == IslandAt((m_position + m_k - 1) % m_k) &&
-        header.GetChunkCount() == RingReceiveChunks(step) &&
-        header.GetElementCount() ==
-            m_context.layout.GetSegmentChunkSpan(m_k, segment, header.GetChunkIndex(), first);
-    m_context.dropped += fits ? 0 : 1;
+    const bool fits = m_config.algorithm == SyncAlgorithm::RING &&
+                      header.GetType() == GradientHeader::RING &&
+                      step < ChunkLayout::RingSteps(m_k) &&
+                      header.GetSender() == IslandAt((m_position + m_k - 1) % m_k) &&
+                      header.GetChunkCount() == RingReceiveChunks(step) &&
+                      header.GetElementCount() ==
+                          m_context.settings.layout.GetSegmentChunkSpan(m_k,
+                                                                        segment,
+                                                                        header.GetChunkIndex(),
+                                                                        first);
+    m_context.counters.dropped += fits ? 0 : 1;
     return fits;
 }
 
 uint32_t
 RoundExchange::RingSendChunks(uint32_t step) const
 {
-    return m_context.layout.GetSegmentChunkCount(
+    return m_context.settings.layout.GetSegmentChunkCount(
         m_k,
         ChunkLayout::RingSendSegment(m_k, m_position, step));
 }
@@ -263,7 +270,7 @@ RoundExchange::RingSendChunks(uint32_t step) const
 uint32_t
 RoundExchange::RingReceiveChunks(uint32_t step) const
 {
-    return m_context.layout.GetSegmentChunkCount(
+    return m_context.settings.layout.GetSegmentChunkCount(
         m_k,
         ChunkLayout::RingReceiveSegment(m_k, m_position, step));
 }

@@ -8,6 +8,7 @@
 #include "chunk-layout.h"
 #include "clique-schedule.h"
 #include "gradient-header.h"
+#include "round-config.h"
 
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
@@ -25,35 +26,40 @@ class DirectSum;
 class Packet;
 class RingSum;
 class TcpTransport;
-struct TrainingRoundConfig;
 
 /**
  * \ingroup wan-training
- * \brief What an exchange needs from the island it runs on: identity, paths, parameters and
- *        the socket or the TCP connections (TrainingApplication fills it once per run).
+ * \brief What an exchange knows of the island it runs on and of the run: identity, paths and
+ *        the repair parameters (TrainingApplication fills them once per run; read only).
  */
-struct ExchangeContext
+struct ExchangeSettings
 {
-    uint32_t island{0};                   //!< this island
-    uint32_t islandCount{1};              //!< N
-    uint32_t jobId{0};                    //!< job id in headers
-    std::vector<Ipv4Address> addresses;   //!< every island's address
-    std::vector<Time> rtt;                //!< per island, round trip to it
-    std::vector<Time> hold;               //!< per island, its FPGA's longest hold
-    ChunkLayout layout;                   //!< how updates are cut
-    bool real{false};                     //!< int32 payloads, else sizes only
-    Time checkInterval;                   //!< silence check (RetransmissionTimeout)
-    uint32_t maxRetries{5};               //!< unanswered silence NACKs before lost
-    Time nackDelay;                       //!< gap seen to NACK sent (coalescing)
-    Time repairTimeout;                   //!< re-ask interval; 0: from the path
-    double repairRoundTrips{1.15};        //!< re-ask interval from the path, in round trips
-    uint32_t nackCopies{2};               //!< copies of each gap NACK packet
-    uint32_t reaskCopies{3};              //!< copies of each re-ask NACK packet
-    uint32_t repeatResendCopies{3};       //!< copies of a chunk asked for again after a resend
-    Time peerPatience;                    //!< longest wait for data from a live peer
-    TcpTransport* tcp{nullptr};           //!< the TCP connections (transport tcp), else null
-    AdaptiveTransport* adaptive{nullptr}; //!< transport adaptive's rate controls, else null
-    bool congested{false};                //!< the packet being received arrived marked CE
+    uint32_t island{0};                 //!< this island
+    uint32_t islandCount{1};            //!< N
+    uint32_t jobId{0};                  //!< job id in headers
+    std::vector<Ipv4Address> addresses; //!< every island's address
+    std::vector<Time> rtt;              //!< per island, round trip to it
+    std::vector<Time> hold;             //!< per island, its FPGA's longest hold
+    ChunkLayout layout;                 //!< how updates are cut
+    bool real{false};                   //!< int32 payloads, else sizes only
+    Time checkInterval;                 //!< silence check (RetransmissionTimeout)
+    uint32_t maxRetries{5};             //!< unanswered silence NACKs before lost
+    Time nackDelay;                     //!< gap seen to NACK sent (coalescing)
+    Time repairTimeout;                 //!< re-ask interval; 0: from the path
+    double repairRoundTrips{1.15};      //!< re-ask interval from the path, in round trips
+    uint32_t nackCopies{2};             //!< copies of each gap NACK packet
+    uint32_t reaskCopies{3};            //!< copies of each re-ask NACK packet
+    uint32_t repeatResendCopies{3};     //!< copies of a chunk asked for again after a resend
+    Time peerPatience;                  //!< longest wait for data from a live peer
+};
+
+/**
+ * \ingroup wan-training
+ * \brief What an exchange tells the island: packets to send and what happened to the round
+ *        (TrainingApplication binds them to its socket, records and trace sources).
+ */
+struct ExchangeCallbacks
+{
     std::function<void(uint32_t, Ptr<Packet>, Ipv4Address, bool)>
         send;                                         //!< (round, packet, to, control)
     std::function<void(uint32_t, uint32_t)> written;  //!< (round, bytes): message to TCP
@@ -61,8 +67,31 @@ struct ExchangeContext
     std::function<void(uint32_t, uint32_t)> peerLost; //!< (round, peer) declared lost
     std::function<void(uint32_t)> complete;           //!< (round): the exchange ended
     std::function<void(uint32_t)> repairing;          //!< (round): the exchange asked for a resend
-    uint64_t dropped{0};                              //!< packets dropped on receipt
-    uint64_t duplicates{0};                           //!< duplicate contributions ignored
+};
+
+/**
+ * \ingroup wan-training
+ * \brief The island's counts of received packets no exchange could use, summed over its
+ *        rounds (read through TrainingApplication's getters).
+ */
+struct ExchangeCounters
+{
+    uint64_t dropped{0};    //!< packets dropped on receipt
+    uint64_t duplicates{0}; //!< duplicate contributions ignored
+};
+
+/**
+ * \ingroup wan-training
+ * \brief What an exchange needs from the island it runs on (one per island; outlives its
+ *        exchanges): settings, callbacks, counters and the transport objects it sends through.
+ */
+struct ExchangeContext
+{
+    ExchangeSettings settings;            //!< identity, paths and parameters
+    ExchangeCallbacks on;                 //!< what the exchange tells the island
+    ExchangeCounters counters;            //!< packets the exchanges could not use
+    TcpTransport* tcp{nullptr};           //!< the TCP connections (transport tcp), else null
+    AdaptiveTransport* adaptive{nullptr}; //!< transport adaptive's rate controls, else null
 };
 
 /**
@@ -99,8 +128,17 @@ class RoundExchange
     /**
      * \brief A DATA, AGGREGATE or RING packet of this round.
      * \param header its header (checked by Parse) \param values its real payload
+     * \param congested it arrived marked CE (transport adaptive echoes the mark to its senders)
      */
-    virtual void ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values) = 0;
+    virtual void ReceiveChunk(const GradientHeader& header,
+                              const std::vector<int32_t>& values,
+                              bool congested) = 0;
+    /**
+     * \brief A NACK, ACK or END of this round from a member (over UDP; TCP repairs its own
+     *        losses and sends none).
+     * \param header its header (checked by Parse; a NACK asks this island)
+     */
+    virtual void ReceiveControl(const GradientHeader& header) = 0;
     /** \param x the island's parameters \param scale fixed-point scale \brief average them */
     virtual void Average(std::vector<double>& x, double scale) const = 0;
     /** \return true once the exchange is over (all in, all sent, or given up) */
@@ -192,16 +230,16 @@ class RoundExchange
     /** Marker for "no member position". */
     static constexpr uint32_t NO_SLOT = 0xffffffff;
 
-    ExchangeContext& m_context;          //!< the island
-    const TrainingRoundConfig& m_config; //!< the island's part of the round
-    uint32_t m_round;                    //!< the training round
-    uint32_t m_k;                        //!< clique size
-    uint32_t m_position;                 //!< own member position
-    IslandBitmap m_members;              //!< the clique
-    std::vector<bool> m_lost;            //!< per member position: declared lost
-    bool m_abandoned;                    //!< a lost peer makes the result incomplete
-    bool m_finished;                     //!< the exchange ended
-    std::vector<int32_t> m_own;          //!< own parameters, fixed point (real payloads)
+    ExchangeContext& m_context;         //!< the island
+    const TrainingRoundConfig m_config; //!< the island's part of the round (a copy)
+    uint32_t m_round;                   //!< the training round
+    uint32_t m_k;                       //!< clique size
+    uint32_t m_position;                //!< own member position
+    IslandBitmap m_members;             //!< the clique
+    std::vector<bool> m_lost;           //!< per member position: declared lost
+    bool m_abandoned;                   //!< a lost peer makes the result incomplete
+    bool m_finished;                    //!< the exchange ended
+    std::vector<int32_t> m_own;         //!< own parameters, fixed point (real payloads)
 
   private:
     std::vector<uint32_t> m_slotOf; //!< island -> member position

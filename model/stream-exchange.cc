@@ -4,7 +4,7 @@
 
 #include "stream-exchange.h"
 
-#include "training-application.h"
+#include "round-config.h"
 #include "wan-wire.h"
 
 #include "ns3/log.h"
@@ -98,7 +98,7 @@ StreamExchange::ControlFor(uint32_t peer)
 Time
 StreamExchange::HoldAt(uint32_t island) const
 {
-    return island < m_context.hold.size() ? m_context.hold[island] : Time(0);
+    return island < m_context.settings.hold.size() ? m_context.settings.hold[island] : Time(0);
 }
 
 GradientPacer*
@@ -141,7 +141,7 @@ bool
 StreamExchange::FirstPassChunk(uint32_t position, uint32_t& chunk) const
 {
     chunk = position;
-    return position < m_context.layout.GetChunkCount();
+    return position < m_context.settings.layout.GetChunkCount();
 }
 
 uint32_t
@@ -189,23 +189,23 @@ StreamExchange::SendNext(uint32_t index)
     {
         packet = BuildChunk(static_cast<uint32_t>(key), GradientHeader::FLAG_RETRANSMISSION);
         stream.resends.Sent(key, Simulator::Now());
-        m_context.send(m_round, packet, stream.destination, false);
-        m_context.resent(m_round, asker);
-        NS_LOG_LOGIC("island " << m_context.island << " round " << m_round << ": chunk " << key
-                               << " resent (asked by " << asker << ")");
+        m_context.on.send(m_round, packet, stream.destination, false);
+        m_context.on.resent(m_round, asker);
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": chunk "
+                               << key << " resent (asked by " << asker << ")");
         return stream.pacer.ResendCost(WireBytes(packet));
     }
-    const uint32_t chunks = m_context.layout.GetChunkCount();
+    const uint32_t chunks = m_context.settings.layout.GetChunkCount();
     uint32_t chunk = 0;
     if (!stream.done && FirstPassChunk(stream.next, chunk))
     {
         packet = BuildChunk(chunk, 0);
-        m_context.send(m_round, packet, stream.destination, false);
+        m_context.on.send(m_round, packet, stream.destination, false);
         stream.clock.Note(stream.next, Simulator::Now());
         if (++stream.next == chunks)
         {
-            NS_LOG_INFO("island " << m_context.island << " round " << m_round << ": first pass to "
-                                  << stream.destination << " sent");
+            NS_LOG_INFO("island " << m_context.settings.island << " round " << m_round
+                                  << ": first pass to " << stream.destination << " sent");
             stream.done = true;
             stream.endPending = true;
             CheckComplete();
@@ -231,7 +231,7 @@ StreamExchange::QueueResends(const GradientHeader& nack, bool& notYet)
     OutStream* stream = index == NO_SLOT ? nullptr : m_streams[index].get();
     if (stream == nullptr || nack.GetRingStep() != 0)
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return 0;
     }
     const Time now = Simulator::Now();
@@ -248,10 +248,13 @@ StreamExchange::QueueResends(const GradientHeader& nack, bool& notYet)
                 notYet = true; // not sent yet, or the asker cannot know it is missing
                 continue;
             }
-            const bool fresh =
-                stream->resends.Request(c, peer, now, spacing, m_context.repeatResendCopies);
-            NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": chunk " << c
-                                   << " asked by " << peer
+            const bool fresh = stream->resends.Request(c,
+                                                       peer,
+                                                       now,
+                                                       spacing,
+                                                       m_context.settings.repeatResendCopies);
+            NS_LOG_DEBUG("island " << m_context.settings.island << " round " << m_round
+                                   << ": chunk " << c << " asked by " << peer
                                    << (fresh ? ", resend queued" : ", resend already due"));
             queued += fresh;
         }
@@ -269,7 +272,7 @@ StreamExchange::QueueResends(const GradientHeader& nack, bool& notYet)
 void
 StreamExchange::ExpectFrom(uint32_t slot)
 {
-    m_in[slot].Init(m_context.layout.GetChunkCount());
+    m_in[slot].Init(m_context.settings.layout.GetChunkCount());
     ++m_incomplete;
 }
 
@@ -295,10 +298,10 @@ StreamExchange::AcceptPiece(const GradientHeader& header, uint32_t& fresh)
     {
         // Real sums cannot be split: drop it, and ask its fresh contributors again.
         NS_LOG_DEBUG(
-            "island " << m_context.island << " round " << m_round << ": chunk " << chunk << " from "
-                      << header.GetSender() << " already in"
+            "island " << m_context.settings.island << " round " << m_round << ": chunk " << chunk
+                      << " from " << header.GetSender() << " already in"
                       << (header.HasFlag(GradientHeader::FLAG_RETRANSMISSION) ? " (resend)" : ""));
-        ++m_context.duplicates;
+        ++m_context.counters.duplicates;
         contributors.ForEach([&](uint32_t island) {
             const uint32_t slot = SlotOf(island);
             const ChunkTracker* tracker = Expected(slot);
@@ -344,12 +347,12 @@ StreamExchange::ReceiveEnd(const GradientHeader& header)
 {
     const uint32_t slot = SlotOf(header.GetSender());
     ChunkTracker* tracker = slot == m_position ? nullptr : Expected(slot);
-    if (tracker == nullptr || header.GetChunkCount() != m_context.layout.GetChunkCount())
+    if (tracker == nullptr || header.GetChunkCount() != m_context.settings.layout.GetChunkCount())
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
-    if (HoldAt(m_context.island).IsStrictlyPositive())
+    if (HoldAt(m_context.settings.island).IsStrictlyPositive())
     {
         // Behind an FPGA the END overtakes the sender's chunks still waiting in their slots:
         // the FPGA itself uses it to flush them, and partial aggregates tell what is lost.

@@ -74,8 +74,8 @@ void
 TcpConnection::Establish()
 {
     NS_LOG_FUNCTION(this);
-    NS_LOG_INFO("island " << m_context.island << ": connected to " << m_owner.GetPeer() << " (port "
-                          << m_key << ")");
+    NS_LOG_INFO("island " << m_context.settings.island << ": connected to " << m_owner.GetPeer()
+                          << " (port " << m_key << ")");
     m_established = true;
     m_lastHeard = Simulator::Now();
     m_owner.Wake();
@@ -90,7 +90,8 @@ TcpConnection::ConnectionSucceeded(Ptr<Socket> /* socket */)
 void
 TcpConnection::ConnectionFailed(Ptr<Socket> /* socket */)
 {
-    NS_LOG_INFO("island " << m_context.island << ": no connection to " << m_owner.GetPeer());
+    NS_LOG_INFO("island " << m_context.settings.island << ": no connection to "
+                          << m_owner.GetPeer());
     MarkClosed(true);
 }
 
@@ -99,7 +100,7 @@ TcpConnection::NormalClose(Ptr<Socket> socket)
 {
     if (!m_closed)
     {
-        NS_LOG_INFO("island " << m_context.island << ": " << m_owner.GetPeer()
+        NS_LOG_INFO("island " << m_context.settings.island << ": " << m_owner.GetPeer()
                               << " closed a connection");
         MarkClosed(false);
         socket->Close(); // our side too: the peer reads nothing more
@@ -109,7 +110,7 @@ TcpConnection::NormalClose(Ptr<Socket> socket)
 void
 TcpConnection::ErrorClose(Ptr<Socket> /* socket */)
 {
-    NS_LOG_INFO("island " << m_context.island << ": connection to " << m_owner.GetPeer()
+    NS_LOG_INFO("island " << m_context.settings.island << ": connection to " << m_owner.GetPeer()
                           << " reset or given up");
     MarkClosed(true);
 }
@@ -128,9 +129,9 @@ TcpConnection::Close()
 void
 TcpConnection::Abandon(const char* why)
 {
-    NS_LOG_WARN("island " << m_context.island << ": " << why << " from " << m_owner.GetPeer()
-                          << ": connection closed");
-    ++m_context.dropped;
+    NS_LOG_WARN("island " << m_context.settings.island << ": " << why << " from "
+                          << m_owner.GetPeer() << ": connection closed");
+    ++m_context.counters.dropped;
     Close();
 }
 
@@ -189,7 +190,8 @@ TcpConnection::Send(Ptr<Packet> message)
 {
     if (m_socket->Send(message) < 0)
     {
-        NS_LOG_WARN("island " << m_context.island << ": cannot write to " << m_owner.GetPeer());
+        NS_LOG_WARN("island " << m_context.settings.island << ": cannot write to "
+                              << m_owner.GetPeer());
         MarkClosed(true);
         return false;
     }
@@ -300,9 +302,11 @@ void
 TcpConnection::Accept(Ptr<Packet> message)
 {
     TcpMessage parsed;
-    if (!GradientHeader::Parse(message, parsed.header, m_context.real ? &m_values : nullptr) ||
+    if (!GradientHeader::Parse(message,
+                               parsed.header,
+                               m_context.settings.real ? &m_values : nullptr) ||
         parsed.header.GetSender() != m_owner.GetPeer() ||
-        parsed.header.GetJobId() != m_context.jobId)
+        parsed.header.GetJobId() != m_context.settings.jobId)
     {
         // Not the peer's: it cannot be told from a heartbeat, so the order of its messages
         // across the connections is lost.

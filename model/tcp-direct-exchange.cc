@@ -4,7 +4,7 @@
 
 #include "tcp-direct-exchange.h"
 
-#include "training-application.h"
+#include "round-config.h"
 
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -18,13 +18,13 @@ TcpDirectExchange::TcpDirectExchange(ExchangeContext& context,
                                      uint32_t round,
                                      const TrainingRoundConfig& config)
     : TcpExchange(context, round, config),
-      m_chunks(context.layout.GetChunkCount())
+      m_chunks(context.settings.layout.GetChunkCount())
 {
     m_sent.assign(m_k, 0);
     m_received.assign(m_k, 0);
-    if (context.real)
+    if (context.settings.real)
     {
-        m_sums.Init(context.layout);
+        m_sums.Init(context.settings.layout);
     }
 }
 
@@ -61,14 +61,16 @@ TcpDirectExchange::Next(uint32_t slot, bool& exhausted)
 }
 
 void
-TcpDirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values)
+TcpDirectExchange::ReceiveChunk(const GradientHeader& header,
+                                const std::vector<int32_t>& values,
+                                bool congested)
 {
     const uint32_t slot = SlotOf(header.GetSender());
     const uint32_t chunk = header.GetChunkIndex();
     uint32_t first = 0;
     if (header.GetType() != GradientHeader::DATA || slot == NO_SLOT || slot == m_position)
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
     if (!CheckDirectChunk(header, first))
@@ -77,22 +79,22 @@ TcpDirectExchange::ReceiveChunk(const GradientHeader& header, const std::vector<
     }
     if (m_finished || m_lost[slot])
     {
-        ++m_context.duplicates; // a peer given up on: its data no longer counts
+        ++m_context.counters.duplicates; // a peer given up on: its data no longer counts
         return;
     }
     if (chunk != m_received[slot])
     {
-        ++m_context.dropped; // TCP delivers in order: anything else is not this stream
+        ++m_context.counters.dropped; // TCP delivers in order: anything else is not this stream
         return;
     }
-    if (m_context.real)
+    if (m_context.settings.real)
     {
         m_sums.Add(chunk, first, values, 1);
     }
     if (++m_received[slot] == m_chunks)
     {
-        NS_LOG_DEBUG("island " << m_context.island << " round " << m_round << ": update of "
-                               << header.GetSender() << " complete");
+        NS_LOG_DEBUG("island " << m_context.settings.island << " round " << m_round
+                               << ": update of " << header.GetSender() << " complete");
     }
     NoteData(slot);
     CheckComplete();
@@ -132,7 +134,7 @@ TcpDirectExchange::OnPeerLost(uint32_t /* slot */)
 void
 TcpDirectExchange::Average(std::vector<double>& x, double scale) const
 {
-    m_sums.Average(m_context.layout, m_own, x, scale);
+    m_sums.Average(m_context.settings.layout, m_own, x, scale);
 }
 
 } // namespace ns3

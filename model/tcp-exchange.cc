@@ -4,10 +4,8 @@
 
 #include "tcp-exchange.h"
 
-#include "tcp-direct-exchange.h"
-#include "tcp-ring-exchange.h"
+#include "round-config.h"
 #include "tcp-transport.h"
-#include "training-application.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -27,27 +25,22 @@ TcpExchange::TcpExchange(ExchangeContext& context,
     : RoundExchange(context, round, config)
 {
     NS_ABORT_MSG_IF(context.tcp == nullptr,
-                    "TcpExchange: island " << context.island << " has no tcp transport");
+                    "TcpExchange: island " << context.settings.island << " has no tcp transport");
     m_lastData.assign(m_k, Time(0));
-}
-
-std::unique_ptr<RoundExchange>
-TcpExchange::Create(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config)
-{
-    // TrainingHelper refuses such a schedule before the run; this catches hand-made configs.
-    NS_ABORT_MSG_IF(config.algorithm == SyncAlgorithm::TREE && config.members.size() > 1,
-                    "round " << round << ": the tcp transport has no reduction trees (TREE)");
-    if (config.algorithm == SyncAlgorithm::RING && config.members.size() > 1)
-    {
-        return std::make_unique<TcpRingExchange>(context, round, config);
-    }
-    return std::make_unique<TcpDirectExchange>(context, round, config);
 }
 
 TcpExchange::~TcpExchange()
 {
     m_check.Cancel();
     RemoveSources();
+}
+
+void
+TcpExchange::ReceiveControl(const GradientHeader& header)
+{
+    NS_LOG_LOGIC("round " << m_round << ": control packet of type " << header.GetType()
+                          << " over TCP dropped");
+    ++m_context.counters.dropped;
 }
 
 void
@@ -108,7 +101,7 @@ TcpExchange::Wake(uint32_t slot)
 void
 TcpExchange::NoteWritten(Ptr<const Packet> packet)
 {
-    m_context.written(m_round, packet->GetSize());
+    m_context.on.written(m_round, packet->GetSize());
 }
 
 void
@@ -140,7 +133,7 @@ TcpExchange::CheckPeers()
         {
             DeclareLost(s, "silent for PeerTimeout");
         }
-        else if (awaits && now - m_lastData[s] > m_context.peerPatience)
+        else if (awaits && now - m_lastData[s] > m_context.settings.peerPatience)
         {
             DeclareLost(s, "no data for PeerPatience");
         }
@@ -155,11 +148,11 @@ void
 TcpExchange::DeclareLost(uint32_t slot, const char* why)
 {
     const uint32_t peer = IslandAt(slot);
-    NS_LOG_INFO("island " << m_context.island << " round " << m_round << ": peer " << peer
+    NS_LOG_INFO("island " << m_context.settings.island << " round " << m_round << ": peer " << peer
                           << " lost: " << why);
     m_lost[slot] = true;
     m_context.tcp->RemoveSources(peer, this);
-    m_context.peerLost(m_round, peer);
+    m_context.on.peerLost(m_round, peer);
     OnPeerLost(slot);
     CheckComplete();
 }

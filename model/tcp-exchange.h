@@ -48,16 +48,9 @@ class TcpExchange : public RoundExchange
     TcpExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
     ~TcpExchange() override;
 
-    /**
-     * \param context the island \param round the round \param config the island's part
-     * \return the round's exchange over TCP: a TcpRingExchange for a ring of two or more
-     *         members, else a TcpDirectExchange
-     */
-    static std::unique_ptr<RoundExchange> Create(ExchangeContext& context,
-                                                 uint32_t round,
-                                                 const TrainingRoundConfig& config);
-
     void Shutdown() override;
+    /** \param header a control packet: never sent over TCP, counted as dropped */
+    void ReceiveControl(const GradientHeader& header) override;
 
   protected:
     /** \brief Arm the liveness checks. */

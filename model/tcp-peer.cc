@@ -226,8 +226,8 @@ TcpPeer::WriteMessages()
         {
             return; // it failed: Ended stopped the writing
         }
-        NS_LOG_LOGIC("island " << m_context.island << ": message " << m_written << " to " << m_peer
-                               << " on stream " << m_written % m_streams);
+        NS_LOG_LOGIC("island " << m_context.settings.island << ": message " << m_written << " to "
+                               << m_peer << " on stream " << m_written % m_streams);
         m_unsent = nullptr;
         ++m_written;
     }

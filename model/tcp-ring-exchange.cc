@@ -4,7 +4,7 @@
 
 #include "tcp-ring-exchange.h"
 
-#include "training-application.h"
+#include "round-config.h"
 
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -26,9 +26,9 @@ TcpRingExchange::TcpRingExchange(ExchangeContext& context,
       m_receiveStep(0)
 {
     m_received.assign(m_steps, 0);
-    if (context.real)
+    if (context.settings.real)
     {
-        m_sums.Init(context.layout.GetElements());
+        m_sums.Init(context.settings.layout.GetElements());
     }
 }
 
@@ -68,7 +68,9 @@ TcpRingExchange::Next(bool& exhausted)
 }
 
 void
-TcpRingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values)
+TcpRingExchange::ReceiveChunk(const GradientHeader& header,
+                              const std::vector<int32_t>& values,
+                              bool congested)
 {
     const uint32_t step = header.GetRingStep();
     const uint32_t chunk = header.GetChunkIndex();
@@ -79,15 +81,15 @@ TcpRingExchange::ReceiveChunk(const GradientHeader& header, const std::vector<in
     }
     if (m_finished || m_abandoned)
     {
-        ++m_context.duplicates;
+        ++m_context.counters.duplicates;
         return;
     }
     if (step != m_receiveStep || chunk != m_received[step])
     {
-        ++m_context.dropped; // TCP delivers in order: anything else is not this stream
+        ++m_context.counters.dropped; // TCP delivers in order: anything else is not this stream
         return;
     }
-    if (m_context.real)
+    if (m_context.settings.real)
     {
         m_sums.Absorb(m_k, step, first, values);
     }
@@ -138,7 +140,7 @@ TcpRingExchange::OnPeerLost(uint32_t slot)
 void
 TcpRingExchange::Average(std::vector<double>& x, double scale) const
 {
-    m_sums.Average(m_context.layout, m_k, m_position, m_own, x, scale);
+    m_sums.Average(m_context.settings.layout, m_k, m_position, m_own, x, scale);
 }
 
 } // namespace ns3

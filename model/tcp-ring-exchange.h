@@ -32,7 +32,9 @@ class TcpRingExchange : public TcpExchange
     TcpRingExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
     ~TcpRingExchange() override;
 
-    void ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values) override;
+    void ReceiveChunk(const GradientHeader& header,
+                      const std::vector<int32_t>& values,
+                      bool congested) override;
     void Average(std::vector<double>& x, double scale) const override;
 
   protected:

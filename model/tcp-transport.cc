@@ -4,8 +4,8 @@
 
 #include "tcp-transport.h"
 
+#include "round-config.h"
 #include "round-exchange.h"
-#include "training-application.h"
 #include "wan-wire.h"
 
 #include "ns3/abort.h"
@@ -284,7 +284,9 @@ TcpTransport::BufferFor(uint32_t peer, uint32_t floor, uint32_t message) const
     double bytes = static_cast<double>(m_bufferBytes) / m_streams;
     if (m_bufferBytes == 0)
     {
-        const double rtt = peer < m_context->rtt.size() ? m_context->rtt[peer].GetSeconds() : 0.0;
+        const double rtt = peer < m_context->settings.rtt.size()
+                               ? m_context->settings.rtt[peer].GetSeconds()
+                               : 0.0;
         const double rate = peer < m_rates.size() ? m_rates[peer] : 0.0;
         const double bdp = m_bdpFactor * rate * rtt / WanWire::BITS_PER_BYTE;
         bytes = std::max<double>(floor, bdp / m_streams);
@@ -323,17 +325,20 @@ TcpTransport::Start(Ptr<Node> node,
                     const std::vector<uint32_t>& partners,
                     ReceiveCallback receive)
 {
-    NS_LOG_FUNCTION(this << context.island);
+    NS_LOG_FUNCTION(this << context.settings.island);
     m_node = node;
     m_context = &context;
     m_round = 0;
     Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
     Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
-    NS_ABORT_MSG_IF(!tcp || !ipv4, "TcpTransport: island " << context.island << " has no TCP/IP");
+    NS_ABORT_MSG_IF(!tcp || !ipv4,
+                    "TcpTransport: island " << context.settings.island << " has no TCP/IP");
     // Sockets created from here on take the congestion control.
     tcp->SetAttribute("SocketType", TypeIdValue(m_congestion));
-    const int32_t interface = ipv4->GetInterfaceForAddress(context.addresses[context.island]);
-    NS_ABORT_MSG_IF(interface < 0, "TcpTransport: island " << context.island << " has no address");
+    const int32_t interface =
+        ipv4->GetInterfaceForAddress(context.settings.addresses[context.settings.island]);
+    NS_ABORT_MSG_IF(interface < 0,
+                    "TcpTransport: island " << context.settings.island << " has no address");
     m_usedSegmentSize = m_segmentSize != 0
                             ? m_segmentSize
                             : ipv4->GetMtu(interface) - WanWire::IPV4_HEADER_BYTES -
@@ -343,7 +348,7 @@ TcpTransport::Start(Ptr<Node> node,
     {
         DataRateValue access;
         NS_ABORT_MSG_UNLESS(ipv4->GetNetDevice(interface)->GetAttributeFailSafe("DataRate", access),
-                            "TcpTransport: island " << context.island
+                            "TcpTransport: island " << context.settings.island
                                                     << "'s device has no DataRate");
         m_usedMaxPacingRate = access.Get();
     }
@@ -352,12 +357,13 @@ TcpTransport::Start(Ptr<Node> node,
     NS_ABORT_UNLESS(TcpSocket::GetTypeId().LookupAttributeByName("SndBufSize", &info));
     const auto floor =
         static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
-    const uint32_t message = ChunkLayout::DataHeaderBytes(context.islandCount) +
-                             context.layout.GetChunkElements() * GradientHeader::ELEMENT_SIZE;
+    const uint32_t message =
+        ChunkLayout::DataHeaderBytes(context.settings.islandCount) +
+        context.settings.layout.GetChunkElements() * GradientHeader::ELEMENT_SIZE;
 
     m_peers.clear();
-    m_peers.resize(context.islandCount);
-    m_buffers.assign(context.islandCount, 0);
+    m_peers.resize(context.settings.islandCount);
+    m_buffers.assign(context.settings.islandCount, 0);
     uint32_t listenBuffer = 0;
     for (uint32_t peer : partners)
     {
@@ -366,7 +372,7 @@ TcpTransport::Start(Ptr<Node> node,
         });
         m_peers[peer]->SetCheckAppLimited(m_checkAppLimited);
         m_buffers[peer] = BufferFor(peer, floor, message);
-        if (peer < context.island)
+        if (peer < context.settings.island)
         {
             listenBuffer = std::max(listenBuffer, m_buffers[peer]);
         }
@@ -380,7 +386,7 @@ TcpTransport::Start(Ptr<Node> node,
         if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0 ||
             m_listener->Listen() != 0)
         {
-            NS_FATAL_ERROR("TcpTransport: island " << context.island
+            NS_FATAL_ERROR("TcpTransport: island " << context.settings.island
                                                    << " cannot listen on TCP port " << port);
         }
         m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
@@ -388,7 +394,7 @@ TcpTransport::Start(Ptr<Node> node,
     }
     for (uint32_t peer : partners)
     {
-        if (peer > context.island)
+        if (peer > context.settings.island)
         {
             Connect(peer, port);
         }
@@ -414,26 +420,27 @@ TcpTransport::Connect(uint32_t peer, uint16_t port)
     }
     for (const Ptr<Socket>& socket : sockets)
     {
-        socket->Connect(InetSocketAddress(m_context->addresses[peer], port));
+        socket->Connect(InetSocketAddress(m_context->settings.addresses[peer], port));
     }
 }
 
 void
 TcpTransport::Accepted(Ptr<Socket> socket, const Address& from)
 {
-    uint32_t peer = m_context->islandCount;
+    uint32_t peer = m_context->settings.islandCount;
     if (InetSocketAddress::IsMatchingType(from))
     {
         const Ipv4Address address = InetSocketAddress::ConvertFrom(from).GetIpv4();
-        const auto& addresses = m_context->addresses;
+        const auto& addresses = m_context->settings.addresses;
         peer = static_cast<uint32_t>(std::find(addresses.begin(), addresses.end(), address) -
                                      addresses.begin());
     }
     // Only partners of lower index connect here, Streams times each.
-    TcpPeer* partner = peer < m_context->island ? Find(peer) : nullptr;
+    TcpPeer* partner = peer < m_context->settings.island ? Find(peer) : nullptr;
     if (partner == nullptr || partner->IsComplete() || partner->IsClosed())
     {
-        NS_LOG_WARN("island " << m_context->island << ": refused a connection from " << from);
+        NS_LOG_WARN("island " << m_context->settings.island << ": refused a connection from "
+                              << from);
         socket->Close();
         return;
     }
@@ -514,11 +521,11 @@ TcpTransport::MakeHeartbeat() const
 {
     GradientHeader header;
     header.SetType(GradientHeader::ACK);
-    header.SetSender(static_cast<uint16_t>(m_context->island));
-    header.SetJobId(m_context->jobId);
+    header.SetSender(static_cast<uint16_t>(m_context->settings.island));
+    header.SetJobId(m_context->settings.jobId);
     header.SetRound(m_round);
     IslandBitmap self;
-    self.Set(m_context->island);
+    self.Set(m_context->settings.island);
     header.SetMembers(self);
     return GradientHeader::CreateVirtualPacket(header); // no contributors: "nothing for you"
 }
@@ -537,8 +544,8 @@ TcpTransport::AddSource(uint32_t peer, const void* owner, Source source)
 {
     TcpPeer* partner = Find(peer);
     NS_ABORT_MSG_IF(partner == nullptr,
-                    "TcpTransport: island " << m_context->island << " has no connection to "
-                                            << peer);
+                    "TcpTransport: island " << m_context->settings.island
+                                            << " has no connection to " << peer);
     partner->AddSource(owner, std::move(source));
 }
 

@@ -4,9 +4,8 @@
 
 #include "training-application.h"
 
+#include "exchange-factory.h"
 #include "exchange-sum.h"
-#include "gradient-exchange.h"
-#include "tcp-exchange.h"
 #include "tcp-transport.h"
 #include "wan-training-compat.h"
 
@@ -274,11 +273,11 @@ TrainingApplication::DoDispose()
     m_context.adaptive = nullptr;
     m_adaptive = nullptr;
     m_workload = nullptr;
-    m_context.written = nullptr;
-    m_context.send = nullptr;
-    m_context.resent = nullptr;
-    m_context.peerLost = nullptr;
-    m_context.complete = nullptr;
+    m_context.on.written = nullptr;
+    m_context.on.send = nullptr;
+    m_context.on.resent = nullptr;
+    m_context.on.peerLost = nullptr;
+    m_context.on.complete = nullptr;
     Application::DoDispose();
 }
 
@@ -290,32 +289,32 @@ TrainingApplication::SetIsland(uint32_t island, uint32_t islandCount)
 {
     NS_ABORT_MSG_IF(island >= islandCount || islandCount > IslandBitmap::MAX_ISLANDS,
                     "SetIsland: island " << island << " of " << islandCount);
-    m_context.island = island;
-    m_context.islandCount = islandCount;
+    m_context.settings.island = island;
+    m_context.settings.islandCount = islandCount;
 }
 
 uint32_t
 TrainingApplication::GetIsland() const
 {
-    return m_context.island;
+    return m_context.settings.island;
 }
 
 void
 TrainingApplication::SetIslandAddresses(const std::vector<Ipv4Address>& addresses)
 {
-    m_context.addresses = addresses;
+    m_context.settings.addresses = addresses;
 }
 
 void
 TrainingApplication::SetPeerRtt(const std::vector<Time>& rtt)
 {
-    m_context.rtt = rtt;
+    m_context.settings.rtt = rtt;
 }
 
 void
 TrainingApplication::SetAggregationHold(const std::vector<Time>& hold)
 {
-    m_context.hold = hold;
+    m_context.settings.hold = hold;
 }
 
 void
@@ -363,9 +362,9 @@ TrainingApplication::IsFinished() const
 uint32_t
 TrainingApplication::GetChunkPayloadBytes() const
 {
-    return m_chunkPayload != 0
-               ? m_chunkPayload
-               : ChunkLayout::DefaultChunkPayload(WanWire::DEFAULT_MTU, m_context.islandCount);
+    return m_chunkPayload != 0 ? m_chunkPayload
+                               : ChunkLayout::DefaultChunkPayload(WanWire::DEFAULT_MTU,
+                                                                  m_context.settings.islandCount);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -379,42 +378,42 @@ TrainingApplication::StartApplication()
     NS_ABORT_MSG_IF(m_chunkPayload == 0 || m_chunkPayload % GradientHeader::ELEMENT_SIZE != 0,
                     "ChunkPayloadBytes " << m_chunkPayload << " is not a positive multiple of 4");
     NS_ABORT_MSG_IF(m_configs.empty() && m_rounds > 0, "TrainingApplication: no round configs");
-    NS_ABORT_MSG_IF(m_context.addresses.size() != m_context.islandCount,
+    NS_ABORT_MSG_IF(m_context.settings.addresses.size() != m_context.settings.islandCount,
                     "TrainingApplication: no addresses");
     NS_ABORT_MSG_IF(m_modelBytes > ChunkLayout::MAX_MODEL_BYTES,
                     "ModelBytes " << m_modelBytes << " beyond "
                                   << ChunkLayout::MAX_MODEL_BYTES_REASON);
-    m_context.layout = ChunkLayout(m_modelBytes, m_chunkPayload);
-    m_context.jobId = m_jobId;
-    m_context.real = m_payloadMode == REAL;
-    m_context.checkInterval = m_retransmissionTimeout;
-    m_context.maxRetries = m_maxRetries;
-    m_context.nackDelay = m_nackDelay;
-    m_context.repairTimeout = m_repairTimeout;
-    m_context.repairRoundTrips = m_repairRoundTrips;
-    m_context.nackCopies = m_nackCopies;
-    m_context.reaskCopies = m_reaskCopies;
-    m_context.repeatResendCopies = m_repeatResendCopies;
-    m_context.peerPatience = m_peerPatience;
-    m_context.send = [this](uint32_t round, Ptr<Packet> packet, Ipv4Address to, bool control) {
+    m_context.settings.layout = ChunkLayout(m_modelBytes, m_chunkPayload);
+    m_context.settings.jobId = m_jobId;
+    m_context.settings.real = m_payloadMode == REAL;
+    m_context.settings.checkInterval = m_retransmissionTimeout;
+    m_context.settings.maxRetries = m_maxRetries;
+    m_context.settings.nackDelay = m_nackDelay;
+    m_context.settings.repairTimeout = m_repairTimeout;
+    m_context.settings.repairRoundTrips = m_repairRoundTrips;
+    m_context.settings.nackCopies = m_nackCopies;
+    m_context.settings.reaskCopies = m_reaskCopies;
+    m_context.settings.repeatResendCopies = m_repeatResendCopies;
+    m_context.settings.peerPatience = m_peerPatience;
+    m_context.on.send = [this](uint32_t round, Ptr<Packet> packet, Ipv4Address to, bool control) {
         Send(round, packet, to, control);
     };
-    m_context.resent = [this](uint32_t round, uint32_t peer) {
+    m_context.on.resent = [this](uint32_t round, uint32_t peer) {
         ++m_records[round].retransmissions;
-        m_retransmissionTrace(m_context.island, round, peer, 1);
+        m_retransmissionTrace(m_context.settings.island, round, peer, 1);
     };
-    m_context.peerLost = [this](uint32_t round, uint32_t peer) {
+    m_context.on.peerLost = [this](uint32_t round, uint32_t peer) {
         m_records[round].lostPeers.push_back(peer);
-        m_peerLostTrace(m_context.island, round, peer, 0);
+        m_peerLostTrace(m_context.settings.island, round, peer, 0);
     };
-    m_context.complete = [this](uint32_t round) { FinishRound(round); };
-    m_context.repairing = [this](uint32_t round) { AnnounceLate(round); };
-    if (m_context.real)
+    m_context.on.complete = [this](uint32_t round) { FinishRound(round); };
+    m_context.on.repairing = [this](uint32_t round) { AnnounceLate(round); };
+    if (m_context.settings.real)
     {
         NS_ABORT_MSG_IF(!m_workload || !m_workload->IsReal() ||
-                            m_workload->GetDimension() != m_context.layout.GetElements(),
+                            m_workload->GetDimension() != m_context.settings.layout.GetElements(),
                         "TrainingApplication: real payloads need a real workload of dimension "
-                            << m_context.layout.GetElements());
+                            << m_context.settings.layout.GetElements());
     }
 
     if (m_transport == TCP)
@@ -434,7 +433,10 @@ TrainingApplication::StartApplication()
     if (m_transport == ADAPTIVE)
     {
         m_adaptive = m_adaptive ? m_adaptive : CreateObject<AdaptiveTransport>();
-        m_adaptive->Start(GetNode(), m_socket, m_context.island, m_context.islandCount);
+        m_adaptive->Start(GetNode(),
+                          m_socket,
+                          m_context.settings.island,
+                          m_context.settings.islandCount);
         m_context.adaptive = PeekPointer(m_adaptive);
     }
 
@@ -443,7 +445,7 @@ TrainingApplication::StartApplication()
     {
         const TrainingRoundConfig& config = m_configs[r % m_configs.size()];
         TrainingRoundRecord& record = m_records[r];
-        record.island = m_context.island;
+        record.island = m_context.settings.island;
         record.round = r;
         record.clique = config.clique;
         record.members = config.members;
@@ -487,14 +489,14 @@ TrainingApplication::StartTcp()
         m_tcp = CreateObject<TcpTransport>();
     }
     m_context.tcp = PeekPointer(m_tcp);
-    m_context.written = [this](uint32_t round, uint32_t bytes) {
+    m_context.on.written = [this](uint32_t round, uint32_t bytes) {
         m_records[round].CountSent(bytes, false);
     };
     m_tcp->Start(GetNode(),
                  m_context,
                  m_port,
-                 TcpTransport::Partners(m_context.island, m_configs, m_rounds),
-                 MakeCallback(&TrainingApplication::Dispatch, this));
+                 TcpTransport::Partners(m_context.settings.island, m_configs, m_rounds),
+                 MakeCallback(&TrainingApplication::ReceiveMessage, this));
 }
 
 RoundExchange*
@@ -511,8 +513,7 @@ TrainingApplication::GetExchange(uint32_t round)
     }
     const TrainingRoundConfig& config = m_configs[round % m_configs.size()];
     std::unique_ptr<RoundExchange> exchange =
-        m_transport == TCP ? TcpExchange::Create(m_context, round, config)
-                           : GradientExchange::Create(m_context, round, config);
+        CreateRoundExchange(m_context, round, config, m_transport == TCP);
     RoundExchange* raw = exchange.get();
     m_exchanges.emplace(round, std::move(exchange));
     return raw;
@@ -531,7 +532,7 @@ TrainingApplication::StartRound()
     GetExchange(m_round);
     m_records[m_round].computeStart = Simulator::Now();
     m_computing = true;
-    m_roundStartedTrace(m_context.island, m_round);
+    m_roundStartedTrace(m_context.settings.island, m_round);
     m_computeEvent = Simulator::Schedule(m_computeTime * m_computeMultiplier,
                                          &TrainingApplication::FinishCompute,
                                          this);
@@ -544,9 +545,9 @@ TrainingApplication::FinishCompute()
     m_computing = false;
     if (m_workload)
     {
-        m_workload->LocalUpdate(m_context.island, m_round);
+        m_workload->LocalUpdate(m_context.settings.island, m_round);
     }
-    m_computeFinishedTrace(m_context.island, m_round);
+    m_computeFinishedTrace(m_context.settings.island, m_round);
     m_records[m_round].syncStart = Simulator::Now();
     StartOrHoldExchange(m_round);
 }
@@ -558,7 +559,7 @@ TrainingApplication::StartOrHoldExchange(uint32_t round)
     if (m_alignment.IsWaiting(round))
     {
         m_heldSyncEvent.Cancel();
-        NS_LOG_INFO("island " << m_context.island << " round " << round
+        NS_LOG_INFO("island " << m_context.settings.island << " round " << round
                               << ": first pass held for a late member's START");
         if (m_alignmentLimitEvent.IsExpired())
         {
@@ -601,7 +602,7 @@ void
 TrainingApplication::StopWaiting(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
-    NS_LOG_WARN("island " << m_context.island << " round " << round << ": no START within "
+    NS_LOG_WARN("island " << m_context.settings.island << " round " << round << ": no START within "
                           << m_alignmentLimit.As(Time::S) << "; the round starts without");
     if (m_running && round == m_round)
     {
@@ -618,7 +619,8 @@ TrainingApplication::NeedsAlignment(uint32_t round) const
         return false;
     }
     return std::any_of(config.members.begin(), config.members.end(), [this](uint32_t member) {
-        return member < m_context.hold.size() && m_context.hold[member].IsStrictlyPositive();
+        return member < m_context.settings.hold.size() &&
+               m_context.settings.hold[member].IsStrictlyPositive();
     });
 }
 
@@ -631,8 +633,8 @@ TrainingApplication::AnnounceLate(uint32_t round)
     {
         return;
     }
-    NS_LOG_INFO("island " << m_context.island << " round " << round << " repairs: LATE for round "
-                          << next);
+    NS_LOG_INFO("island " << m_context.settings.island << " round " << round
+                          << " repairs: LATE for round " << next);
     if (RoundExchange* exchange = GetExchange(next))
     {
         exchange->SendNotice(GradientHeader::LATE, Time(0), m_noticeCopies);
@@ -652,13 +654,13 @@ TrainingApplication::AnnounceStart(uint32_t round)
     Time farthest;
     for (uint32_t member : m_configs[next % m_configs.size()].members)
     {
-        farthest = std::max(farthest, m_context.rtt.at(member) / 2);
+        farthest = std::max(farthest, m_context.settings.rtt.at(member) / 2);
     }
     const Time at = Simulator::Now() +
                     std::max(m_computeTime * m_computeMultiplier, farthest + m_alignmentMargin);
-    NS_LOG_INFO("island " << m_context.island << " START of round " << next << " at "
+    NS_LOG_INFO("island " << m_context.settings.island << " START of round " << next << " at "
                           << at.As(Time::S));
-    m_alignment.NoteStart(next, m_context.island, at);
+    m_alignment.NoteStart(next, m_context.settings.island, at);
     exchange->SendNotice(GradientHeader::START, at, m_noticeCopies);
 }
 
@@ -714,9 +716,9 @@ TrainingApplication::StartExchange(uint32_t round)
     m_heldSyncEvent.Cancel();
     m_alignmentLimitEvent.Cancel();
     std::vector<int32_t> own;
-    if (m_context.real)
+    if (m_context.settings.real)
     {
-        const std::vector<double>& x = m_workload->GetParameters(m_context.island);
+        const std::vector<double>& x = m_workload->GetParameters(m_context.settings.island);
         // The clique's sum of k fixed-point values must fit an int32 for the mean to be exact.
         const auto members =
             static_cast<uint32_t>(m_configs[round % m_configs.size()].members.size());
@@ -724,8 +726,8 @@ TrainingApplication::StartExchange(uint32_t round)
         if (e < x.size())
         {
             std::ostringstream message;
-            message << "TrainingApplication: island " << m_context.island << ", round " << round
-                    << ": parameter " << e << " = " << x[e]
+            message << "TrainingApplication: island " << m_context.settings.island << ", round "
+                    << round << ": parameter " << e << " = " << x[e]
                     << " is outside the fixed-point range +-" << FixedPoint::Limit(m_scale, members)
                     << " (Scale " << m_scale << ", " << members
                     << " members summed in int32); lower Scale or check the workload";
@@ -745,18 +747,18 @@ TrainingApplication::FinishRound(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
     RoundExchange& exchange = *m_exchanges.at(round);
-    NS_LOG_DEBUG("island " << m_context.island << " round " << round << " finished"
+    NS_LOG_DEBUG("island " << m_context.settings.island << " round " << round << " finished"
                            << (exchange.IsAbandoned() ? " (abandoned)" : ""));
     TrainingRoundRecord& record = m_records[round];
     record.syncEnd = Simulator::Now();
     record.finished = true;
-    if (m_context.real && record.members.size() > 1 && !exchange.IsAbandoned())
+    if (m_context.settings.real && record.members.size() > 1 && !exchange.IsAbandoned())
     {
-        m_parameters = m_workload->GetParameters(m_context.island);
+        m_parameters = m_workload->GetParameters(m_context.settings.island);
         exchange.Average(m_parameters, m_scale);
-        m_workload->SetParameters(m_context.island, m_parameters);
+        m_workload->SetParameters(m_context.settings.island, m_parameters);
     }
-    m_syncFinishedTrace(m_context.island, round, record.syncEnd - record.syncStart);
+    m_syncFinishedTrace(m_context.settings.island, round, record.syncEnd - record.syncStart);
     if (round != m_round)
     {
         return;
@@ -794,24 +796,24 @@ void
 TrainingApplication::Receive(Ptr<Packet> packet)
 {
     GradientHeader header;
-    m_context.congested = m_adaptive && AdaptiveTransport::IsMarked(packet);
-    if (!GradientHeader::Parse(packet, header, m_context.real ? &m_values : nullptr))
+    const bool congested = m_adaptive && AdaptiveTransport::IsMarked(packet);
+    if (!GradientHeader::Parse(packet, header, m_context.settings.real ? &m_values : nullptr))
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
     if (header.GetType() == GradientHeader::LATE || header.GetType() == GradientHeader::START)
     {
         if (!IsThisJob(header) || !IsFromMember(header))
         {
-            ++m_context.dropped;
+            ++m_context.counters.dropped;
             return;
         }
         m_records[header.GetRound()].CountReceived(packet->GetSize(), true);
         ReceiveNotice(header, packet);
         return;
     }
-    Dispatch(header, m_values, packet->GetSize());
+    Dispatch(header, m_values, packet->GetSize(), congested);
 }
 
 bool
@@ -821,13 +823,22 @@ TrainingApplication::IsThisJob(const GradientHeader& header) const
 }
 
 void
+TrainingApplication::ReceiveMessage(const GradientHeader& header,
+                                    const std::vector<int32_t>& values,
+                                    uint32_t bytes)
+{
+    Dispatch(header, values, bytes, false);
+}
+
+void
 TrainingApplication::Dispatch(const GradientHeader& header,
                               const std::vector<int32_t>& values,
-                              uint32_t bytes)
+                              uint32_t bytes,
+                              bool congested)
 {
     if (!IsThisJob(header))
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
     const uint32_t round = header.GetRound();
@@ -836,46 +847,36 @@ TrainingApplication::Dispatch(const GradientHeader& header,
         type == GradientHeader::NACK || type == GradientHeader::ACK || type == GradientHeader::END;
     m_records[round].CountReceived(bytes, control);
     if ((control && m_transport == TCP) ||
-        (type == GradientHeader::NACK && !header.GetContributors().Test(m_context.island)))
+        (type == GradientHeader::NACK && !header.GetContributors().Test(m_context.settings.island)))
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
     RoundExchange* exchange = GetExchange(round);
     if (exchange == nullptr)
     {
-        m_context.duplicates += control ? 0 : 1; // a round already forgotten
+        m_context.counters.duplicates += control ? 0 : 1; // a round already forgotten
         return;
     }
     if (!IsFromMember(header))
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
-    // Control packets come only over UDP, whose exchanges are all GradientExchanges.
-    switch (type)
+    if (control)
     {
-    case GradientHeader::NACK:
-        static_cast<GradientExchange*>(exchange)->ReceiveNack(header);
-        break;
-    case GradientHeader::ACK:
-        static_cast<GradientExchange*>(exchange)->ReceiveAck(header);
-        break;
-    case GradientHeader::END:
-        static_cast<GradientExchange*>(exchange)->ReceiveEnd(header);
-        break;
-    default:
-        if (header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD) != m_context.real)
-        {
-            ++m_context.dropped;
-            return;
-        }
-        exchange->ReceiveChunk(header, values);
-        if (!exchange->IsStarted())
-        {
-            NoteContributors(header); // held, perhaps for a START that was lost
-        }
-        break;
+        exchange->ReceiveControl(header);
+        return;
+    }
+    if (header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD) != m_context.settings.real)
+    {
+        ++m_context.counters.dropped;
+        return;
+    }
+    exchange->ReceiveChunk(header, values, congested);
+    if (!exchange->IsStarted())
+    {
+        NoteContributors(header); // held, perhaps for a START that was lost
     }
 }
 
@@ -898,7 +899,8 @@ TrainingApplication::IsFromMember(const GradientHeader& header)
 {
     const RoundExchange* exchange = GetExchange(header.GetRound());
     return exchange != nullptr && exchange->GetMembers() == header.GetMembers() &&
-           exchange->GetClique() == header.GetCliqueId() && header.GetSender() != m_context.island;
+           exchange->GetClique() == header.GetCliqueId() &&
+           header.GetSender() != m_context.settings.island;
 }
 
 void

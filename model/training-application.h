@@ -8,9 +8,10 @@
 #include "adaptive-transport.h"
 #include "chunk-layout.h"
 #include "clique-schedule.h"
-#include "gradient-exchange.h"
 #include "gradient-header.h"
 #include "round-alignment.h"
+#include "round-config.h"
+#include "round-exchange.h"
 #include "training-workload.h"
 #include "wan-wire.h"
 
@@ -33,36 +34,6 @@ namespace ns3
 class Packet;
 class Socket;
 class TcpTransport;
-
-/**
- * \ingroup wan-training
- * \brief One stream an island sends in a DIRECT exchange: to a multicast group or one peer.
- */
-struct TrainingStreamConfig
-{
-    std::vector<uint32_t> receivers; //!< peers the stream reaches, ascending
-    Ipv4Address destination;         //!< the group (multicast) or the peer's address
-    bool multicast{false};           //!< one multicast stream down the sender's tree
-    double rateBps{0};               //!< pacing rate of wire bytes, bit/s (from the cost model)
-    double resendWeight{1};          //!< pacing slots of one resend (SyncStream::resendWeight)
-};
-
-/**
- * \ingroup wan-training
- * \brief What one island does in one round of the schedule's period (set by TrainingHelper).
- */
-struct TrainingRoundConfig
-{
-    uint32_t clique{0};                             //!< clique index within the round's partition
-    std::vector<uint32_t> members;                  //!< the clique's islands, ascending (self too)
-    SyncAlgorithm algorithm{SyncAlgorithm::DIRECT}; //!< how the clique exchanges
-    uint32_t root{0};                               //!< TREE: the clique's root island
-    std::vector<TrainingStreamConfig> streams;      //!< DIRECT: one multicast or k-1 unicast;
-                                                    //!< TREE: a member's one stream up to the
-                                                    //!< root, the root's down (like DIRECT's)
-    std::vector<double> ringRateBps;                //!< RING: pacing rate per step, bit/s
-    double estimatedSyncTime{0};                    //!< the cost model's sync time of the round, s
-};
 
 /**
  * \ingroup wan-training
@@ -233,13 +204,13 @@ class TrainingApplication : public Application
     /** \return packets dropped on receipt: malformed, wrong job or not matching the round */
     uint64_t GetDroppedPackets() const
     {
-        return m_context.dropped;
+        return m_context.counters.dropped;
     }
 
     /** \return duplicate contributions ignored */
     uint64_t GetDuplicatePackets() const
     {
-        return m_context.duplicates;
+        return m_context.counters.duplicates;
     }
 
     /** \return bytes of payload carried per chunk */
@@ -307,10 +278,21 @@ class TrainingApplication : public Application
     /** \param packet a received packet (after UDP) */
     void Receive(Ptr<Packet> packet);
     /**
-     * \brief Count a received message into its round and hand it to the round's exchange.
+     * \brief A message from the TCP transport: Dispatch it (TCP carries no CE marks here).
      * \param header its header (parsed) \param values its real payload \param bytes its size
      */
-    void Dispatch(const GradientHeader& header, const std::vector<int32_t>& values, uint32_t bytes);
+    void ReceiveMessage(const GradientHeader& header,
+                        const std::vector<int32_t>& values,
+                        uint32_t bytes);
+    /**
+     * \brief Count a received message into its round and hand it to the round's exchange.
+     * \param header its header (parsed) \param values its real payload \param bytes its size
+     * \param congested it arrived marked CE (transport adaptive)
+     */
+    void Dispatch(const GradientHeader& header,
+                  const std::vector<int32_t>& values,
+                  uint32_t bytes,
+                  bool congested);
     /**
      * \param header a packet's header
      * \return true if it is of this job and of one of its rounds

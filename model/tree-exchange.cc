@@ -4,7 +4,7 @@
 
 #include "tree-exchange.h"
 
-#include "training-application.h"
+#include "round-config.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -28,7 +28,7 @@ TreeExchange::TreeExchange(ExchangeContext& context,
     NS_ABORT_MSG_IF(m_rootSlot == NO_SLOT,
                     "TREE round " << round << ": root " << config.root << " is not a member");
     CheckStreams();
-    const uint32_t chunks = context.layout.GetChunkCount();
+    const uint32_t chunks = context.settings.layout.GetChunkCount();
     if (IsRoot())
     {
         for (uint32_t s = 0; s < m_k; ++s)
@@ -47,9 +47,9 @@ TreeExchange::TreeExchange(ExchangeContext& context,
     {
         ExpectFrom(m_rootSlot);
     }
-    if (context.real)
+    if (context.settings.real)
     {
-        m_sums.Init(context.layout);
+        m_sums.Init(context.settings.layout);
     }
 }
 
@@ -61,7 +61,7 @@ TreeExchange::CheckStreams() const
     {
         NS_ABORT_MSG_IF(m_config.streams.size() != 1 ||
                             m_config.streams[0].receivers != std::vector<uint32_t>{root},
-                        "TREE round " << m_round << ": island " << m_context.island
+                        "TREE round " << m_round << ": island " << m_context.settings.island
                                       << " needs exactly one stream, to its root " << root);
         return;
     }
@@ -160,7 +160,9 @@ TreeExchange::FirstPassPosition(uint32_t chunk) const
 // Receive side
 
 void
-TreeExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values)
+TreeExchange::ReceiveChunk(const GradientHeader& header,
+                           const std::vector<int32_t>& values,
+                           bool congested)
 {
     uint32_t first = 0;
     if (!CheckDirectChunk(header, first))
@@ -169,11 +171,11 @@ TreeExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32
     }
     if (IsRoot())
     {
-        ReceiveUp(header, first, values);
+        ReceiveUp(header, first, values, congested);
     }
     else
     {
-        ReceiveDown(header, first, values);
+        ReceiveDown(header, first, values, congested);
     }
     CheckComplete();
 }
@@ -181,18 +183,20 @@ TreeExchange::ReceiveChunk(const GradientHeader& header, const std::vector<int32
 void
 TreeExchange::ReceiveUp(const GradientHeader& header,
                         uint32_t first,
-                        const std::vector<int32_t>& values)
+                        const std::vector<int32_t>& values,
+                        bool congested)
 {
     const uint32_t chunk = header.GetChunkIndex();
     if (!header.HasFlag(GradientHeader::FLAG_REDUCE))
     {
-        ++m_context.dropped; // only pieces going up reach the root
+        ++m_context.counters.dropped; // only pieces going up reach the root
         return;
     }
-    EchoCongestion(header.GetContributors());
+    EchoCongestion(header.GetContributors(), congested);
     if (m_positionOf[chunk] != NO_SLOT)
     {
-        ++m_context.duplicates; // its total went down already (a late or lost member's piece)
+        ++m_context.counters
+              .duplicates; // its total went down already (a late or lost member's piece)
         return;
     }
     uint32_t fresh = 0;
@@ -200,7 +204,7 @@ TreeExchange::ReceiveUp(const GradientHeader& header,
     {
         return;
     }
-    if (m_context.real)
+    if (m_context.settings.real)
     {
         m_sums.Add(chunk, first, values, fresh);
     }
@@ -218,16 +222,16 @@ TreeExchange::ReceiveUp(const GradientHeader& header,
 void
 TreeExchange::ReceiveEnd(const GradientHeader& header)
 {
-    if (!IsRoot() || !HoldAt(m_context.island).IsStrictlyPositive())
+    if (!IsRoot() || !HoldAt(m_context.settings.island).IsStrictlyPositive())
     {
         StreamExchange::ReceiveEnd(header);
         return;
     }
     const uint32_t slot = SlotOf(header.GetSender());
     if (slot == NO_SLOT || slot == m_position ||
-        header.GetChunkCount() != m_context.layout.GetChunkCount() || m_ended[slot])
+        header.GetChunkCount() != m_context.settings.layout.GetChunkCount() || m_ended[slot])
     {
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
     m_ended[slot] = true;
@@ -263,8 +267,8 @@ TreeExchange::CheckEndedMissing(uint32_t chunk)
     }
     if (missing != NO_SLOT && m_ended[missing])
     {
-        NS_LOG_LOGIC("island " << m_context.island << " round " << m_round << ": chunk " << chunk
-                               << " of " << IslandAt(missing)
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": chunk "
+                               << chunk << " of " << IslandAt(missing)
                                << " lost (its END came, every other member is in)");
         NoteLost(missing, chunk);
     }
@@ -273,7 +277,8 @@ TreeExchange::CheckEndedMissing(uint32_t chunk)
 void
 TreeExchange::ReceiveDown(const GradientHeader& header,
                           uint32_t first,
-                          const std::vector<int32_t>& values)
+                          const std::vector<int32_t>& values,
+                          bool congested)
 {
     const uint32_t chunk = header.GetChunkIndex();
     const IslandBitmap& contributors = header.GetContributors();
@@ -281,31 +286,31 @@ TreeExchange::ReceiveDown(const GradientHeader& header,
         header.HasFlag(GradientHeader::FLAG_REDUCE) || header.GetSender() != m_config.root ||
         !contributors.Test(m_config.root))
     {
-        ++m_context.dropped; // a member hears only its root's totals
+        ++m_context.counters.dropped; // a member hears only its root's totals
         return;
     }
     if (!IsStarted())
     {
         // It cannot hold this island (the root gave up on it), and the own values to add are
         // not known yet: the chunk is asked for again once the exchange runs.
-        ++m_context.dropped;
+        ++m_context.counters.dropped;
         return;
     }
     IslandBitmap root;
     root.Set(m_config.root);
-    EchoCongestion(root);
+    EchoCongestion(root, congested);
     if (m_finished || m_in[m_rootSlot].Has(chunk))
     {
-        ++m_context.duplicates;
+        ++m_context.counters.duplicates;
         return;
     }
     MarkIn(m_rootSlot, chunk, !header.HasFlag(GradientHeader::FLAG_RETRANSMISSION));
-    if (!m_context.real)
+    if (!m_context.settings.real)
     {
         return;
     }
     m_sums.Add(chunk, first, values, contributors.Count());
-    if (!contributors.Test(m_context.island))
+    if (!contributors.Test(m_context.settings.island))
     {
         // The root gave up on this island: its own values still count here, as in DIRECT.
         m_values.assign(m_own.begin() + first, m_own.begin() + first + values.size());
@@ -333,8 +338,8 @@ TreeExchange::IsCovered(uint32_t chunk) const
 void
 TreeExchange::CompleteChunk(uint32_t chunk)
 {
-    NS_LOG_LOGIC("island " << m_context.island << " round " << m_round << ": chunk " << chunk
-                           << " complete, " << m_have[chunk] << " members in");
+    NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": chunk "
+                           << chunk << " complete, " << m_have[chunk] << " members in");
     m_positionOf[chunk] = static_cast<uint32_t>(m_ready.size());
     m_ready.push_back(chunk);
     WakeStreams();
@@ -375,7 +380,7 @@ TreeExchange::Average(std::vector<double>& x, double scale) const
 {
     // The root adds its own values to the members' sums; a member's totals hold its own.
     static const std::vector<int32_t> included;
-    m_sums.Average(m_context.layout, IsRoot() ? m_own : included, x, scale);
+    m_sums.Average(m_context.settings.layout, IsRoot() ? m_own : included, x, scale);
 }
 
 } // namespace ns3

@@ -50,7 +50,9 @@ class TreeExchange : public StreamExchange
      */
     TreeExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
 
-    void ReceiveChunk(const GradientHeader& header, const std::vector<int32_t>& values) override;
+    void ReceiveChunk(const GradientHeader& header,
+                      const std::vector<int32_t>& values,
+                      bool congested) override;
     void ReceiveEnd(const GradientHeader& header) override;
     void Average(std::vector<double>& x, double scale) const override;
     /** \return true if this island is the clique's root */
@@ -78,17 +80,21 @@ class TreeExchange : public StreamExchange
     /**
      * \brief Root: a piece going up.
      * \param header its header \param first its first element \param values its payload
+     * \param congested it arrived marked CE
      */
     void ReceiveUp(const GradientHeader& header,
                    uint32_t first,
-                   const std::vector<int32_t>& values);
+                   const std::vector<int32_t>& values,
+                   bool congested);
     /**
      * \brief Member: a total coming down.
      * \param header its header \param first its first element \param values its payload
+     * \param congested it arrived marked CE
      */
     void ReceiveDown(const GradientHeader& header,
                      uint32_t first,
-                     const std::vector<int32_t>& values);
+                     const std::vector<int32_t>& values,
+                     bool congested);
     /** \param chunk a chunk \return true if every member but the root is in or lost */
     bool IsCovered(uint32_t chunk) const;
     /** \param chunk a covered chunk \brief queue its total on the down streams */

@@ -4,7 +4,6 @@
 
 #include "wan-json-input.h"
 
-#include "wan-topology.h"
 #include "wan-units.h"
 
 #include "ns3/log.h"
@@ -469,21 +468,6 @@ WanJsonObject::Seconds(const char* key, double fallback, std::string (*problem)(
         Fail(key, value, wrong);
     }
     return seconds;
-}
-
-uint32_t
-WanJsonObject::City(const char* key, const WanTopology& topology) const
-{
-    const std::string code = String(key, true);
-    const auto& cities = topology.GetCities();
-    for (uint32_t i = 0; i < cities.size(); ++i)
-    {
-        if (cities[i].code == code)
-        {
-            return i;
-        }
-    }
-    Fail(key, Json(code), "unknown city code");
 }
 
 } // namespace ns3

@@ -19,8 +19,6 @@
 namespace ns3
 {
 
-class WanTopology;
-
 /**
  * \ingroup wan-training
  * \brief The input rules every JSON input file shares: strict parsing (no repeated keys),
@@ -167,12 +165,6 @@ class WanJsonObject
      * \param key a field \param fallback used if missing \return the spec
      */
     WanQueueSpec Queue(const char* key, const WanQueueSpec& fallback) const;
-    /**
-     * \param key a required field whose value is a city code
-     * \param topology the topology the code must name a city of
-     * \return the city index \throws WanInputError "unknown city code" otherwise
-     */
-    uint32_t City(const char* key, const WanTopology& topology) const;
 
   private:
     const Json& m_value;  //!< the object

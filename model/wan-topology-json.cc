@@ -123,7 +123,7 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
                                    {"name", "city", "accessBandwidth", "accessDelay", "queue"});
             WanIsland island;
             island.name = is.String("name", true);
-            island.city = is.City("city", topology);
+            island.city = WanTopologyJson::CityField(is, "city", topology);
             island.accessBps = is.Rate("accessBandwidth", defaults.accessBps);
             island.accessDelay =
                 is.Seconds("accessDelay", defaults.accessDelay, &WanTopology::DelayProblem);
@@ -153,8 +153,8 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
                               WanJsonInput::Element("links", i),
                               {"a", "b", "bandwidth", "delay", "queue"});
         WanLink link;
-        link.a = l.City("a", topology);
-        link.b = l.City("b", topology);
+        link.a = WanTopologyJson::CityField(l, "a", topology);
+        link.b = WanTopologyJson::CityField(l, "b", topology);
         link.bps = l.Rate("bandwidth", defaults.wanBps);
         // The physical default needs both ends; a self-link is rejected by AddLink below.
         link.delay = l.Has("delay")
@@ -217,6 +217,23 @@ WanTopologyJson::ToJson(const WanTopology& topology)
     }
     doc["links"] = links;
     return doc.dump(2) + "\n";
+}
+
+uint32_t
+WanTopologyJson::CityField(const WanJsonObject& object,
+                           const char* key,
+                           const WanTopology& topology)
+{
+    const std::string code = object.String(key, true);
+    const auto& cities = topology.GetCities();
+    for (uint32_t i = 0; i < cities.size(); ++i)
+    {
+        if (cities[i].code == code)
+        {
+            return i;
+        }
+    }
+    object.Fail(key, WanJsonInput::Json(code), "unknown city code");
 }
 
 } // namespace ns3

@@ -7,10 +7,13 @@
 
 #include "wan-topology.h"
 
+#include <cstdint>
 #include <string>
 
 namespace ns3
 {
+
+class WanJsonObject;
 
 /**
  * \ingroup wan-training
@@ -46,6 +49,16 @@ class WanTopologyJson
      * \return it as a JSON document that Parse() reads back to an equal topology
      */
     static std::string ToJson(const WanTopology& topology);
+    /**
+     * \brief A field naming a city by code (topology files, cross-traffic files).
+     * \param object the JSON object holding the field
+     * \param key a required field whose value is a city code
+     * \param topology the topology the code must name a city of
+     * \return the city index \throws WanInputError "unknown city code" otherwise
+     */
+    static uint32_t CityField(const WanJsonObject& object,
+                              const char* key,
+                              const WanTopology& topology);
 };
 
 } // namespace ns3

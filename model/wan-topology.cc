@@ -6,7 +6,6 @@
 
 #include "gradient-header.h"
 #include "wan-json-input.h"
-#include "wan-topology-json.h"
 #include "wan-units.h"
 
 #include "ns3/assert.h"
@@ -500,24 +499,6 @@ std::string
 WanTopology::FormatRate(uint64_t bps)
 {
     return WanUnits::FormatRate(bps);
-}
-
-WanTopology
-WanTopology::LoadFile(const std::string& path)
-{
-    return WanTopologyJson::LoadFile(path);
-}
-
-WanTopology
-WanTopology::Parse(const std::string& text, const std::string& source)
-{
-    return WanTopologyJson::Parse(text, source);
-}
-
-std::string
-WanTopology::ToJson() const
-{
-    return WanTopologyJson::ToJson(*this);
 }
 
 } // namespace ns3

@@ -72,24 +72,6 @@ class WanTopology
     WanTopology() = default;
 
     /**
-     * \brief Read and validate a JSON topology file (see WanTopologyJson).
-     * \param path the file
-     * \return the topology
-     * \throws WanTopologyError naming the file, the field and the value
-     */
-    static WanTopology LoadFile(const std::string& path);
-    /**
-     * \brief Parse and validate JSON text.
-     * \param text the JSON document
-     * \param source the name used in error messages (usually the file path)
-     * \return the topology
-     * \throws WanTopologyError naming \p source, the field and the value
-     */
-    static WanTopology Parse(const std::string& text, const std::string& source);
-    /** \return the topology as a JSON document that Parse() reads back to an equal topology */
-    std::string ToJson() const;
-
-    /**
      * \brief Add a city. \param city the city \return its index
      * \throws WanTopologyError for a duplicate code, a code or name that breaks the name rule
      *         (WanJsonInput::NameProblem) or coordinates out of range

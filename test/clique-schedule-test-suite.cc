@@ -9,6 +9,7 @@
 
 // ctest-suite: clique-schedule-helper
 
+#include "ns3/clique-schedule-file.h"
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/nstime.h"
@@ -320,8 +321,8 @@ class ScheduleHelperDeterminismTestCase : public TestCase
         {
             CliqueScheduleHelper h = MakeHelper(20000000, 0.01, 3);
             ScheduleSearchResult r = h.Optimise(routing);
-            std::string json =
-                r.best.schedule.ToJson() + CliqueScheduleHelper::FormatTable(r.table);
+            std::string json = CliqueScheduleFile::ToJson(r.best.schedule) +
+                               CliqueScheduleHelper::FormatTable(r.table);
             if (run == 0)
             {
                 first = json;

@@ -18,6 +18,7 @@
 #include "ns3/training-table.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <algorithm>
@@ -42,8 +43,8 @@ constexpr uint64_t MODEL_BYTES = 1000000;
 WanTopology
 DoubleZero(uint64_t linkBps)
 {
-    const WanTopology t =
-        WanTopology::LoadFile(WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
+    const WanTopology t = WanTopologyJson::LoadFile(
+        WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
     WanTopology out;
     out.SetName(t.GetName());
     for (const WanCity& city : t.GetCities())

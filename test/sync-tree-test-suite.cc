@@ -20,6 +20,7 @@
 #include "ns3/uinteger.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-routing.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <fstream>
@@ -166,7 +167,7 @@ DoubleZero(const std::string& access, const std::string& caps)
     std::string json = text.str();
     const std::string from = "\"accessBandwidth\": \"10Gbps\"";
     json.replace(json.find(from), from.size(), "\"accessBandwidth\": \"" + access + "\"");
-    WanTopology t = WanTopology::Parse(json, "doublezero-9");
+    WanTopology t = WanTopologyJson::Parse(json, "doublezero-9");
     t.SetCapabilities(WanCapabilities::Parse(caps, "test"));
     return t;
 }

@@ -19,6 +19,7 @@
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 #include "ns3/wan-wire.h"
 
@@ -53,8 +54,8 @@ struct GlobalRun
 WanTopology
 DoubleZero100(const std::string& caps)
 {
-    WanTopology t =
-        WanTopology::LoadFile(WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
+    WanTopology t = WanTopologyJson::LoadFile(
+        WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
     WanTopology out;
     out.SetName(t.GetName());
     for (const WanCity& city : t.GetCities())

@@ -283,20 +283,20 @@ class TreeUnitTestCase : public TestCase
     void MakeContext(uint32_t island)
     {
         m_context = ExchangeContext();
-        m_context.island = island;
-        m_context.islandCount = 4;
+        m_context.settings.island = island;
+        m_context.settings.islandCount = 4;
         for (uint32_t i = 0; i < 4; ++i)
         {
-            m_context.addresses.push_back(Ipv4Address(0x0a000001 + (i << 8)));
+            m_context.settings.addresses.push_back(Ipv4Address(0x0a000001 + (i << 8)));
         }
-        m_context.rtt.assign(4, MilliSeconds(1));
-        m_context.hold.assign(4, Time(0));
-        m_context.layout = ChunkLayout(6 * GradientHeader::ELEMENT_SIZE, 2 * 4);
-        m_context.real = true;
-        m_context.checkInterval = MilliSeconds(100);
-        m_context.repairTimeout = MilliSeconds(10);
-        m_context.peerPatience = Seconds(10);
-        m_context.send = [this](uint32_t, Ptr<Packet> packet, Ipv4Address to, bool control) {
+        m_context.settings.rtt.assign(4, MilliSeconds(1));
+        m_context.settings.hold.assign(4, Time(0));
+        m_context.settings.layout = ChunkLayout(6 * GradientHeader::ELEMENT_SIZE, 2 * 4);
+        m_context.settings.real = true;
+        m_context.settings.checkInterval = MilliSeconds(100);
+        m_context.settings.repairTimeout = MilliSeconds(10);
+        m_context.settings.peerPatience = Seconds(10);
+        m_context.on.send = [this](uint32_t, Ptr<Packet> packet, Ipv4Address to, bool control) {
             Sent s;
             s.at = Simulator::Now();
             s.to = to;
@@ -304,9 +304,9 @@ class TreeUnitTestCase : public TestCase
             GradientHeader::Parse(packet, s.header, &s.values);
             m_sent.push_back(s);
         };
-        m_context.resent = [this](uint32_t, uint32_t) { ++m_resent; };
-        m_context.peerLost = [](uint32_t, uint32_t) {};
-        m_context.complete = [this](uint32_t) { ++m_completed; };
+        m_context.on.resent = [this](uint32_t, uint32_t) { ++m_resent; };
+        m_context.on.peerLost = [](uint32_t, uint32_t) {};
+        m_context.on.complete = [this](uint32_t) { ++m_completed; };
         m_sent.clear();
         m_resent = 0;
         m_completed = 0;
@@ -361,11 +361,11 @@ class TreeUnitTestCase : public TestCase
         Simulator::Schedule(at, [exchange, header, values]() {
             if (header.GetType() == GradientHeader::NACK)
             {
-                exchange->ReceiveNack(header);
+                exchange->ReceiveControl(header);
             }
             else
             {
-                exchange->ReceiveChunk(header, values);
+                exchange->ReceiveChunk(header, values, false);
             }
         });
     }
@@ -498,9 +498,9 @@ class TreeRootUnitTestCase : public TreeUnitTestCase
         NS_TEST_EXPECT_MSG_EQ(m_resent, 1u, "one resend");
         // Asked again: 3 at once after the overlap (two copies), 1 after chunk 2's first pass
         // showed its chunk 1 missing; never 2, whose chunk 1 was in.
-        const std::vector<Sent> to3 = SentTo(true, m_context.addresses[3]);
-        const std::vector<Sent> to1 = SentTo(true, m_context.addresses[1]);
-        const std::vector<Sent> to2 = SentTo(true, m_context.addresses[2]);
+        const std::vector<Sent> to3 = SentTo(true, m_context.settings.addresses[3]);
+        const std::vector<Sent> to1 = SentTo(true, m_context.settings.addresses[1]);
+        const std::vector<Sent> to2 = SentTo(true, m_context.settings.addresses[2]);
         NS_TEST_EXPECT_MSG_EQ(to3.size(), 2u, "3 asked once, two copies");
         NS_TEST_EXPECT_MSG_EQ(to1.size(), 2u, "1 asked once, two copies");
         for (const Sent& s : to3)
@@ -520,8 +520,8 @@ class TreeRootUnitTestCase : public TreeUnitTestCase
         NS_TEST_EXPECT_MSG_EQ(to2[0].at, MilliSeconds(5), "at the NACK");
         const std::vector<Sent> ends = SentTo(true, group);
         NS_TEST_EXPECT_MSG_EQ(ends.size(), 1u, "one END down");
-        NS_TEST_EXPECT_MSG_EQ(m_context.duplicates, 2u, "the overlap and the late copy");
-        NS_TEST_EXPECT_MSG_EQ(m_context.dropped, 0u, "nothing malformed");
+        NS_TEST_EXPECT_MSG_EQ(m_context.counters.duplicates, 2u, "the overlap and the late copy");
+        NS_TEST_EXPECT_MSG_EQ(m_context.counters.dropped, 0u, "nothing malformed");
         NS_TEST_EXPECT_MSG_EQ(m_completed, 1u, "the round ended once");
         NS_TEST_EXPECT_MSG_EQ(ex->IsFinished(), true, "finished");
 
@@ -562,7 +562,7 @@ class TreeMemberUnitTestCase : public TreeUnitTestCase
         config.root = 0;
         TrainingStreamConfig up;
         up.receivers = {0};
-        up.destination = m_context.addresses[0];
+        up.destination = m_context.settings.addresses[0];
         up.rateBps = 1e9;
         config.streams = {up};
         auto exchange = std::make_unique<TreeExchange>(m_context, 0, config);
@@ -591,7 +591,7 @@ class TreeMemberUnitTestCase : public TreeUnitTestCase
                 total[1]);
         Simulator::Run();
 
-        const std::vector<Sent> data = SentTo(false, m_context.addresses[0]);
+        const std::vector<Sent> data = SentTo(false, m_context.settings.addresses[0]);
         NS_TEST_ASSERT_MSG_EQ(data.size(), 4u, "three chunks up and one resend");
         for (uint32_t i = 0; i < 4; ++i)
         {
@@ -610,7 +610,7 @@ class TreeMemberUnitTestCase : public TreeUnitTestCase
         NS_TEST_EXPECT_MSG_EQ(m_resent, 1u, "one resend");
         uint32_t nacks = 0;
         uint32_t ends = 0;
-        for (const Sent& s : SentTo(true, m_context.addresses[0]))
+        for (const Sent& s : SentTo(true, m_context.settings.addresses[0]))
         {
             if (s.header.GetType() == G::NACK)
             {
@@ -622,7 +622,7 @@ class TreeMemberUnitTestCase : public TreeUnitTestCase
         }
         NS_TEST_EXPECT_MSG_EQ(nacks, 2u, "the gap asked for once, two copies");
         NS_TEST_EXPECT_MSG_EQ(ends, 1u, "one END up");
-        NS_TEST_EXPECT_MSG_EQ(m_context.dropped,
+        NS_TEST_EXPECT_MSG_EQ(m_context.counters.dropped,
                               3u,
                               "a total before the start, a member's packet and one going up");
         NS_TEST_EXPECT_MSG_EQ(m_completed, 1u, "the round ended once");

@@ -27,6 +27,7 @@
 #include "ns3/wan-router-net-device.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology-helper.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <algorithm>
@@ -671,7 +672,7 @@ class QueueResolutionTest : public TestCase
     {
         // WAN links 100 Gbps (the file's default), access 10 Gbps, access delay 1 ms. One way:
         // NYC-0 to LON-0 22 ms, to FRA-0 1 + 20 + 2 + 1 = 24 ms; LON-0 to FRA-0 4 ms.
-        const WanTopology t = WanTopology::Parse(R"({
+        const WanTopology t = WanTopologyJson::Parse(R"({
           "defaults": {"accessDelay": "1ms", "queue": "10ms", "fpga": false},
           "cities": [{"code": "NYC", "latitude": 40.7, "longitude": -74.0, "fpga": true},
                      {"code": "LON", "latitude": 51.5, "longitude": -0.1},
@@ -681,7 +682,7 @@ class QueueResolutionTest : public TestCase
                       {"name": "FRA-0", "city": "FRA"}],
           "links": [{"a": "NYC", "b": "LON", "delay": "20ms", "queue": "bdp"},
                     {"a": "LON", "b": "FRA", "delay": "2ms"}]})",
-                                                 "line.json");
+                                                     "line.json");
         WanTopologyHelper helper;
         if (!m_override.empty())
         {

@@ -11,6 +11,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/test.h"
 #include "ns3/wan-command-line.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <filesystem>
@@ -139,7 +140,7 @@ class WanTopologyDoubleZeroTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const WanTopology t = WanTopology::LoadFile(
+        const WanTopology t = WanTopologyJson::LoadFile(
             WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
         NS_TEST_ASSERT_MSG_EQ(t.GetName(), "doublezero-9", "name");
         NS_TEST_ASSERT_MSG_EQ(t.GetCities().size(), 9, "nine cities");
@@ -193,8 +194,8 @@ class WanTopologyDenseTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const WanTopology t =
-            WanTopology::LoadFile(WanCommandLine::ResolveDataPath("data/topologies/dense-9.json"));
+        const WanTopology t = WanTopologyJson::LoadFile(
+            WanCommandLine::ResolveDataPath("data/topologies/dense-9.json"));
         NS_TEST_ASSERT_MSG_EQ(t.GetName(), "dense-9", "name");
         NS_TEST_ASSERT_MSG_EQ(t.GetCities().size(), 9, "nine cities");
         NS_TEST_ASSERT_MSG_EQ(t.GetIslands().size(), 9, "nine islands");
@@ -252,7 +253,8 @@ class WanTopologyRejectTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const std::string message = ErrorOf([this]() { WanTopology::Parse(m_text, BAD_SOURCE); });
+        const std::string message =
+            ErrorOf([this]() { WanTopologyJson::Parse(m_text, BAD_SOURCE); });
         NS_TEST_ASSERT_MSG_EQ(message.empty(), false, "must throw");
         NS_TEST_ASSERT_MSG_EQ(message.rfind(std::string(BAD_SOURCE) + ": ", 0),
                               0,
@@ -284,7 +286,7 @@ class WanTopologyFileErrorTestCase : public TestCase
   private:
     void DoRun() override
     {
-        std::string message = ErrorOf([]() { WanTopology::LoadFile("no/such/file.json"); });
+        std::string message = ErrorOf([]() { WanTopologyJson::LoadFile("no/such/file.json"); });
         NS_TEST_ASSERT_MSG_EQ(Contains(message, "no/such/file.json: cannot open"), true, message);
 
         const auto path = std::filesystem::temp_directory_path() / "wan-topology-syntax.json";
@@ -293,7 +295,7 @@ class WanTopologyFileErrorTestCase : public TestCase
             // The stray ']' is line 4, column 3.
             out << "{\n  \"cities\": [\n    {\"code\": \"NYC\"},\n  ]\n}\n";
         }
-        message = ErrorOf([&path]() { WanTopology::LoadFile(path.string()); });
+        message = ErrorOf([&path]() { WanTopologyJson::LoadFile(path.string()); });
         std::filesystem::remove(path);
         NS_TEST_ASSERT_MSG_EQ(Contains(message, path.string() + ": line 4, column 3: invalid JSON"),
                               true,
@@ -316,7 +318,7 @@ class WanTopologyRoundTripTestCase : public TestCase
   private:
     void DoRun() override
     {
-        WanTopology t = WanTopology::LoadFile(
+        WanTopology t = WanTopologyJson::LoadFile(
             WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
         // Make it irregular, so defaults cannot stand in for written values.
         t.ApplyCityCapabilities("NYC:none,SIN:multicast,TYO:fpga");
@@ -328,8 +330,8 @@ class WanTopologyRoundTripTestCase : public TestCase
         t.AddIsland(extra);
         t.SetDescription("round \"trip\"\nwith escapes");
 
-        const std::string json = t.ToJson();
-        const WanTopology u = WanTopology::Parse(json, "round-trip");
+        const std::string json = WanTopologyJson::ToJson(t);
+        const WanTopology u = WanTopologyJson::Parse(json, "round-trip");
         NS_TEST_ASSERT_MSG_EQ(u.GetName(), t.GetName(), "name");
         NS_TEST_ASSERT_MSG_EQ(u.GetDescription(), t.GetDescription(), "description");
         NS_TEST_ASSERT_MSG_EQ(u.GetCities().size(), t.GetCities().size(), "city count");
@@ -363,7 +365,7 @@ class WanTopologyRoundTripTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(b.bps, a.bps, "link rate exact");
             NS_TEST_ASSERT_MSG_EQ(b.delay, a.delay, "link delay exact");
         }
-        NS_TEST_ASSERT_MSG_EQ(u.ToJson(), json, "second round identical");
+        NS_TEST_ASSERT_MSG_EQ(WanTopologyJson::ToJson(u), json, "second round identical");
         // The document is independent of the built-in defaults: a city says "fpga": false.
         NS_TEST_ASSERT_MSG_EQ(Contains(json, "\"fpga\": false"), true, "explicit capabilities");
     }
@@ -384,7 +386,7 @@ class WanTopologyCapabilitiesTestCase : public TestCase
   private:
     void DoRun() override
     {
-        WanTopology t = WanTopology::LoadFile(
+        WanTopology t = WanTopologyJson::LoadFile(
             WanCommandLine::ResolveDataPath("data/topologies/doublezero-9.json"));
         t.SetCapabilities(WanCapabilities::Parse("none", "test"));
         for (const auto& city : t.GetCities())

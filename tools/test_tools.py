@@ -1259,5 +1259,168 @@ class PlotTest(ToolTestCase):
         self.assertIn("--y no_such_metric", proc.stderr)
 
 
+LAYERING = os.path.join(TOOLS, "check-layering.py")
+
+
+def layering_function(name, length):
+    """The lines of a clang-formatted top-level function, exactly `length` lines long from the
+    first line of its signature to its closing brace."""
+    body = [f"    x += {i};" for i in range(length - 5)]
+    return ["int", f"{name}(int x)", "{", *body, "    return x;", "}"]
+
+
+class LayeringCheckTest(unittest.TestCase):
+    """tools/check-layering.py on small fake trees."""
+
+    OK = ("layering: 0 two-way pairs (0 allowed), 0 functions over 100 lines (0 allowed), "
+          "0 stale: ok")
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="wan-layering-test-")
+        os.makedirs(os.path.join(self.tmp, "model"))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, path, lines):
+        full = os.path.join(self.tmp, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+        return full
+
+    def check(self, *args):
+        return subprocess.run([sys.executable, LAYERING, "--root", self.tmp, *args],
+                              capture_output=True, text=True, timeout=WAIT_LIMIT_S)
+
+    def two_way_tree(self):
+        """model/a <-> model/b (a.h line 3, b.cc line 4) and model/b -> helper/c one way."""
+        self.write("model/a.h", ["// a", "", '#include "b.h"'])
+        self.write("model/a.cc", ['#include "a.h"', '#include "ns3/log.h"'])
+        self.write("model/b.h", ['#include "c.h"'])
+        self.write("model/b.cc", ['#include "b.h"', "", "#include <vector>", '#include "a.h"'])
+        self.write("helper/c.h", ["#pragma once"])
+
+    def test_two_way_pair_with_its_files(self):
+        self.two_way_tree()
+        proc = self.check()
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines(), [
+            "two-way pair a <-> b: FAILED",
+            "  a -> b: model/a.h:3",
+            "  b -> a: model/b.cc:4",
+            "layering: 1 two-way pair (0 allowed), 0 functions over 100 lines (0 allowed), "
+            "0 stale: FAILED"])
+
+    def test_one_way_and_commented_out_includes_are_not_pairs(self):
+        self.write("model/a.cc", ['#include "a.h"', '#include "b.h"'])
+        self.write("model/b.cc", ['// #include "a.h"', "/*", '#include "ns3/a.h"', "*/",
+                                  '/* #include "a.h" */ #include "b.h"'])
+        proc = self.check()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines(), [self.OK])
+
+    def test_ns3_includes_count(self):
+        # ns3/log.h is a component here (model/log.h exists); ns3/node.h is not.
+        self.write("model/a.cc", ['#include "ns3/b.h"', '#include "ns3/node.h"'])
+        self.write("helper/b.h", ['#include "ns3/a.h"', '#include "ns3/log.h"'])
+        self.write("model/log.h", ['#include "ns3/b.h"'])
+        proc = self.check()
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines()[:6], [
+            "two-way pair a <-> b: FAILED",
+            "  a -> b: model/a.cc:1",
+            "  b -> a: helper/b.h:1",
+            "two-way pair b <-> log: FAILED",
+            "  b -> log: helper/b.h:2",
+            "  log -> b: model/log.h:1"])
+        self.assertIn("layering: 2 two-way pairs (0 allowed),", proc.stdout)
+
+    def long_function_tree(self):
+        """Functions of 100 and 101 lines in model/, examples/ and an examples/ subfolder, and
+        an indented class-member one (not counted); returns {name: (path, first line)}."""
+        found, files = {}, {"model/long.cc": ["Long100", "Long101"],
+                            "examples/x.cc": ["Example101"], "examples/sub/y.cc": ["Sub101"]}
+        for path, names in files.items():
+            lines = ["// fake", "", "namespace ns3", "{", ""]
+            for name in names:
+                lines += ["/**", f" * \\brief {name}", " */"]
+                found[name] = (path, len(lines) + 1)
+                lines += layering_function(name, int(name[-3:])) + [""]
+            lines += ["class Inline", "{"]
+            lines += ["  " + line for line in layering_function("Member", 150)] + ["};", ""]
+            lines += ["} // namespace ns3"]
+            self.write(path, lines)
+        return found
+
+    def test_long_functions_at_the_default_limit(self):
+        self.assertEqual([len(layering_function("F", n)) for n in (100, 101)], [100, 101])
+        found = self.long_function_tree()
+        proc = self.check()
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        expected = [f"long function {found[name][0]}:{found[name][1]} {name}: 101 lines: FAILED"
+                    for name in ("Long101", "Example101", "Sub101")]
+        expected.append("layering: 0 two-way pairs (0 allowed), 3 functions over 100 lines "
+                        "(0 allowed), 0 stale: FAILED")
+        self.assertEqual(sorted(proc.stdout.splitlines()), sorted(expected))
+        proc = self.check("--max-lines", "101")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines(), [self.OK.replace("100", "101")])
+
+    def test_allowed_pair_and_function_pass(self):
+        self.two_way_tree()
+        self.write("model/long.cc", layering_function("Ns::Long", 101))
+        allow = self.write("tools/layering-allow.txt", [
+            "# header", "", "pair b a  # they belong together",
+            "function model/long.cc:Ns::Long  # a table"])
+        expected = [
+            "two-way pair a <-> b: allowed (they belong together)",
+            "  a -> b: model/a.h:3",
+            "  b -> a: model/b.cc:4",
+            "long function model/long.cc:1 Ns::Long: 101 lines: allowed (a table)",
+            "layering: 1 two-way pair (1 allowed), 1 function over 100 lines (1 allowed), "
+            "0 stale: ok"]
+        for args in ([], ["--allow", allow]):
+            proc = self.check(*args)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(proc.stdout.splitlines(), expected)
+
+    def test_stale_entry_fails(self):
+        self.write("model/a.cc", ['#include "b.h"'])
+        allow = self.write("allow.txt", ["pair a b  # gone", "function model/a.cc:F  # gone"])
+        proc = self.check("--allow", allow)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines(), [
+            f"stale allow-list entry {allow}:1: pair a b (matches nothing)",
+            f"stale allow-list entry {allow}:2: function model/a.cc:F (matches nothing)",
+            "layering: 0 two-way pairs (0 allowed), 0 functions over 100 lines (0 allowed), "
+            "2 stale: FAILED"])
+
+    def test_entry_without_reason_exits_2_naming_the_line(self):
+        allow = self.write("allow.txt", ["# header", "pair a b  # fine", "pair a c", "pair x"])
+        proc = self.check("--allow", allow)
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(proc.stdout, "")
+        self.assertIn(f"{allow}:3: entry without a reason", proc.stderr)
+        self.write("allow.txt", ["pair x  # one component"])
+        proc = self.check("--allow", allow)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn(f"{allow}:1: expected 'pair A B  # reason'", proc.stderr)
+
+    def test_max_pairs(self):
+        # a <-> b, a <-> c, b <-> c: three two-way pairs, all allowed.
+        for name, others in (("a", "bc"), ("b", "ac"), ("c", "ab")):
+            self.write(f"model/{name}.cc", [f'#include "{other}.h"' for other in others])
+        allow = self.write("allow.txt", ["pair a b  # r", "pair a c  # r", "pair b c  # r"])
+        self.assertEqual(self.check("--allow", allow).returncode, 0)
+        self.assertEqual(self.check("--allow", allow, "--max-pairs", "3").returncode, 0)
+        proc = self.check("--allow", allow, "--max-pairs", "2")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines()[-2:], [
+            "too many two-way pairs: 3 > --max-pairs 2",
+            "layering: 3 two-way pairs (3 allowed), 0 functions over 100 lines (0 allowed), "
+            "0 stale: FAILED"])
+
+
 if __name__ == "__main__":
     unittest.main()

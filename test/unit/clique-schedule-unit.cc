@@ -5,6 +5,7 @@
  * spectral norm, rounds to epsilon, JSON round trip and the baseline factories.
  */
 
+#include "ns3/clique-schedule-file.h"
 #include "ns3/clique-schedule.h"
 
 #include <cmath>
@@ -290,38 +291,38 @@ TEST(CliqueSchedule, JsonRoundTripAndErrors)
 {
     CliqueSchedule s = CliqueSchedule::MoshpitGrid(6);
     s.SetAlgorithms(0, {SyncAlgorithm::RING, SyncAlgorithm::DIRECT});
-    CliqueSchedule back = CliqueSchedule::Parse(s.ToJson(), "mem");
+    CliqueSchedule back = CliqueScheduleFile::Parse(CliqueScheduleFile::ToJson(s), "mem");
     EXPECT_TRUE(back == s);
     EXPECT_EQ(back.GetName(), "moshpit-grid");
     EXPECT_EQ(back.GetAlgorithm(0, 0), SyncAlgorithm::RING);
 
     std::string path = "/tmp/clique-schedule-unit.json";
-    s.SaveFile(path);
-    EXPECT_TRUE(CliqueSchedule::LoadFile(path) == s);
+    CliqueScheduleFile::SaveFile(s, path);
+    EXPECT_TRUE(CliqueScheduleFile::LoadFile(path) == s);
     std::remove(path.c_str());
 
     std::string e1 = ErrorOf([] {
-        CliqueSchedule::Parse(R"({"islands": 3, "rounds": [{"cliques": [[0, 1], [2, -1]]}]})",
-                              "f.json");
+        CliqueScheduleFile::Parse(R"({"islands": 3, "rounds": [{"cliques": [[0, 1], [2, -1]]}]})",
+                                  "f.json");
     });
     EXPECT_NE(e1.find("f.json"), std::string::npos) << e1;
     EXPECT_NE(e1.find("rounds[0].cliques[1][1]"), std::string::npos) << e1;
     std::string e2 = ErrorOf([] {
-        CliqueSchedule::Parse(R"({"islands": 3, "rounds": [{"cliques": [[0, 1]]}]})", "g.json");
+        CliqueScheduleFile::Parse(R"({"islands": 3, "rounds": [{"cliques": [[0, 1]]}]})", "g.json");
     });
     EXPECT_NE(e2.find("g.json"), std::string::npos) << e2;
     EXPECT_NE(e2.find("island 2 missing"), std::string::npos) << e2;
     std::string e3 = ErrorOf([] {
-        CliqueSchedule::Parse(
+        CliqueScheduleFile::Parse(
             R"({"islands": 2, "rounds": [{"cliques": [[0, 1]], "algorithms": ["star"]}]})",
             "h.json");
     });
     EXPECT_NE(e3.find("algorithms[0]"), std::string::npos) << e3;
     EXPECT_NE(e3.find("star"), std::string::npos) << e3;
-    EXPECT_NE(ErrorOf([] { CliqueSchedule::Parse("{", "i.json"); }).find("i.json"),
+    EXPECT_NE(ErrorOf([] { CliqueScheduleFile::Parse("{", "i.json"); }).find("i.json"),
               std::string::npos);
     EXPECT_NE(ErrorOf([] {
-                  CliqueSchedule::LoadFile("/nonexistent/s.json");
+                  CliqueScheduleFile::LoadFile("/nonexistent/s.json");
               }).find("/nonexistent/s.json"),
               std::string::npos);
 }
@@ -336,7 +337,7 @@ namespace
 std::string
 ScheduleError(const std::string& text)
 {
-    return ErrorOf([&text] { CliqueSchedule::Parse(text, "s.json"); });
+    return ErrorOf([&text] { CliqueScheduleFile::Parse(text, "s.json"); });
 }
 
 /** \param message an error \param parts substrings it must hold \return a gtest result */

@@ -8,7 +8,9 @@
  * with the fix (see doc/building.rst, "Sanitizers and fuzzing").
  */
 
+#include "ns3/clique-schedule-file.h"
 #include "ns3/clique-schedule.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <gtest/gtest.h>
@@ -27,7 +29,7 @@ TEST(FuzzRegression, TopologyNumberOverflowIsATopologyError)
     const std::string text = R"({"cities": [{"code": "A", "latitude": 1e999, "longitude": 0},
                                              {"code": "B", "latitude": 1, "longitude": 1}],
                                  "links": [{"a": "A", "b": "B"}]})";
-    EXPECT_THROW(ns3::WanTopology::Parse(text, "overflow.json"), ns3::WanTopologyError);
+    EXPECT_THROW(ns3::WanTopologyJson::Parse(text, "overflow.json"), ns3::WanTopologyError);
 }
 
 // schedule-fuzzer: the same in CliqueSchedule::Parse ("8e088880888"), whose documented error
@@ -35,7 +37,7 @@ TEST(FuzzRegression, TopologyNumberOverflowIsATopologyError)
 TEST(FuzzRegression, ScheduleNumberOverflowIsARuntimeError)
 {
     const std::string text = R"({"islands": 1e999, "rounds": [{"cliques": [[0]]}]})";
-    EXPECT_THROW(ns3::CliqueSchedule::Parse(text, "overflow.json"), std::runtime_error);
+    EXPECT_THROW(ns3::CliqueScheduleFile::Parse(text, "overflow.json"), std::runtime_error);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "ns3/wan-input-error.h"
 #include "ns3/wan-queue-spec.h"
 #include "ns3/wan-routing.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <gtest/gtest.h>
@@ -128,7 +129,7 @@ TEST(WanQueueSpec, ResolvesForOneLink)
 
 TEST(WanQueueSpec, TopologyFileKeys)
 {
-    const WanTopology t = WanTopology::Parse(LINE, "line.json");
+    const WanTopology t = WanTopologyJson::Parse(LINE, "line.json");
     EXPECT_EQ(t.GetDefaultQueue().ToString(), "10ms");
     EXPECT_EQ(t.GetIslandQueue(0).ToString(), "10ms"); // the file's default
     EXPECT_EQ(t.GetIslandQueue(1).ToString(), "bdp");
@@ -136,7 +137,7 @@ TEST(WanQueueSpec, TopologyFileKeys)
     EXPECT_EQ(t.GetLinkQueue(0).ToString(), "2000p");
     EXPECT_EQ(t.GetLinkQueue(1).ToString(), "10ms");
     // Written out and read back: the same queues.
-    const WanTopology again = WanTopology::Parse(t.ToJson(), "again.json");
+    const WanTopology again = WanTopologyJson::Parse(WanTopologyJson::ToJson(t), "again.json");
     EXPECT_EQ(again.GetDefaultQueue(), t.GetDefaultQueue());
     for (uint32_t i = 0; i < 4; ++i)
     {
@@ -158,7 +159,7 @@ TEST(WanQueueSpec, TopologyFileKeys)
     {
         bare.erase(bare.find(key), std::string(key).size());
     }
-    const WanTopology plain = WanTopology::Parse(bare, "bare.json");
+    const WanTopology plain = WanTopologyJson::Parse(bare, "bare.json");
     EXPECT_EQ(plain.GetIslandQueue(1), WanQueueSpec());
     EXPECT_EQ(plain.GetLinkQueue(0), WanQueueSpec());
 }
@@ -169,7 +170,7 @@ TEST(WanQueueSpec, TopologyFileErrorsNameTheField)
     bad.replace(bad.find("\"2000p\""), 7, "\"2000 parsecs\"");
     try
     {
-        WanTopology::Parse(bad, "line.json");
+        WanTopologyJson::Parse(bad, "line.json");
         FAIL() << "accepted a queue of parsecs";
     }
     catch (const WanInputError& e)
@@ -182,7 +183,7 @@ TEST(WanQueueSpec, TopologyFileErrorsNameTheField)
     bad.replace(bad.find("\"bdp\""), 5, "12");
     try
     {
-        WanTopology::Parse(bad, "line.json");
+        WanTopologyJson::Parse(bad, "line.json");
         FAIL() << "accepted a bare number as a queue";
     }
     catch (const WanInputError& e)
@@ -193,7 +194,7 @@ TEST(WanQueueSpec, TopologyFileErrorsNameTheField)
 
 TEST(WanRoutingRoundTrips, LongestRoundTripThroughEachLink)
 {
-    const WanTopology t = WanTopology::Parse(LINE, "line.json");
+    const WanTopology t = WanTopologyJson::Parse(LINE, "line.json");
     const WanRouting routing(t);
     std::vector<double> links;
     std::vector<double> access;

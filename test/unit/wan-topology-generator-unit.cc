@@ -10,6 +10,7 @@
 
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology-generator.h"
+#include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 
 #include <algorithm>
@@ -357,9 +358,9 @@ TEST(WanTopologyGenerator, EveryTopologyIsConnectedValidAndExact)
 TEST(WanTopologyGenerator, JsonRoundTripsAndRoutes)
 {
     ForEachTopology([](const std::string& family, uint32_t n, uint64_t, const WanTopology& t) {
-        const std::string json = t.ToJson();
-        const WanTopology back = WanTopology::Parse(json, family);
-        EXPECT_EQ(back.ToJson(), json);
+        const std::string json = WanTopologyJson::ToJson(t);
+        const WanTopology back = WanTopologyJson::Parse(json, family);
+        EXPECT_EQ(WanTopologyJson::ToJson(back), json);
         EXPECT_EQ(back.GetLinks().size(), t.GetLinks().size());
         // The routing the simulator uses finds a path between the first and the last city
         // (up to 64 cities: its all-pairs tables make 256 cities slow in a unit test).
@@ -378,7 +379,7 @@ TEST(WanTopologyGenerator, SameSeedSameTopologyOtherSeedOtherTopology)
         WanTopology t = WanTopologyGenerator::Generate(p);
         t.SetName("");
         t.SetDescription("");
-        return t.ToJson();
+        return WanTopologyJson::ToJson(t);
     };
     for (const auto& family : WanTopologyGenerator::Families())
     {
@@ -387,8 +388,8 @@ TEST(WanTopologyGenerator, SameSeedSameTopologyOtherSeedOtherTopology)
             SCOPED_TRACE(family + " " + std::to_string(n));
             auto p = Params(family, n, 7);
             p.wanBpsMax = 200 * GBPS; // gives the grid, whose lattice is fixed, a random part
-            const std::string first = WanTopologyGenerator::Generate(p).ToJson();
-            EXPECT_EQ(WanTopologyGenerator::Generate(p).ToJson(), first);
+            const std::string first = WanTopologyJson::ToJson(WanTopologyGenerator::Generate(p));
+            EXPECT_EQ(WanTopologyJson::ToJson(WanTopologyGenerator::Generate(p)), first);
             const std::string anonymous = withoutName(p);
             for (uint64_t other : {uint64_t{8}, uint64_t{7} + (uint64_t{1} << 32)})
             {
@@ -402,13 +403,13 @@ TEST(WanTopologyGenerator, SameSeedSameTopologyOtherSeedOtherTopology)
     WanTopology first = WanTopologyGenerator::Generate(grid);
     grid.seed = 2;
     WanTopology second = WanTopologyGenerator::Generate(grid);
-    EXPECT_NE(first.ToJson(), second.ToJson());
+    EXPECT_NE(WanTopologyJson::ToJson(first), WanTopologyJson::ToJson(second));
     for (WanTopology* t : {&first, &second})
     {
         t->SetName("");
         t->SetDescription("");
     }
-    EXPECT_EQ(first.ToJson(), second.ToJson());
+    EXPECT_EQ(WanTopologyJson::ToJson(first), WanTopologyJson::ToJson(second));
 }
 
 TEST(WanTopologyGenerator, RatesIslandsAndCapabilitiesLeaveThePlacesAlone)
