@@ -169,6 +169,9 @@ function(build_lib)
       # function over 100 lines, but for tools/layering-allow.txt (doc/wan-training.rst).
       add_test(NAME tools/layering COMMAND ${Python3_EXECUTABLE}
                                            ${CMAKE_CURRENT_SOURCE_DIR}/tools/check-layering.py)
+      # The path of one round's data in doc/wan-training.rst names only functions that exist.
+      add_test(NAME tools/doc-names COMMAND ${Python3_EXECUTABLE}
+                                            ${CMAKE_CURRENT_SOURCE_DIR}/tools/check-doc-names.py)
     endif()
   endif()
   if(WAN_TRAINING_BENCH)

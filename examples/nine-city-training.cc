@@ -58,6 +58,7 @@
 #include "ns3/training-helper.h"
 #include "ns3/training-output.h"
 #include "ns3/training-planner.h"
+#include "ns3/training-support.h"
 #include "ns3/training-table.h"
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
@@ -123,7 +124,6 @@ struct TransportChoice
     std::string name;                         //!< its flag value
     TrainingApplication::Transport transport; //!< what the applications run
     bool unicastOnly;                         //!< ignores multicast and FPGAs (ExchangeBound)
-    bool oneProcess;                          //!< cannot be split over MPI ranks
 };
 
 /** The TCP transport's flag value: its baselines run as a set (TcpBaselineSet). */
@@ -131,9 +131,9 @@ const char TCP_TRANSPORT[] = "tcp";
 
 /** Every transport, in the order the flags list them: one entry each. */
 const std::vector<TransportChoice> TRANSPORTS = {
-    {"planned", TrainingApplication::PLANNED, false, false},
-    {"adaptive", TrainingApplication::ADAPTIVE, false, false},
-    {"tcp", TrainingApplication::TCP, true, true},
+    {"planned", TrainingApplication::PLANNED, false},
+    {"adaptive", TrainingApplication::ADAPTIVE, false},
+    {"tcp", TrainingApplication::TCP, true},
 };
 
 /**
@@ -1044,13 +1044,10 @@ Main(int argc, char** argv)
                                                      "--payload=real allows at most " +
                                                          std::to_string(MAX_REAL_MODEL_BYTES)));
     }
-    if (config.real && WanMpi::GetSize() > 1)
-    {
-        throw std::runtime_error("--payload=real: needs one process, not " +
-                                 std::to_string(WanMpi::GetSize()) +
-                                 " MPI ranks (consensus is computed over all islands' "
-                                 "parameters as rounds end)");
-    }
+    TrainingRunRequest run;
+    run.processes = WanMpi::GetSize();
+    run.realPayloads = config.real;
+    TrainingSupport::Check(run); // before any rank builds the network
     // The transports of the --baselineTransports runs, each known and other than --transport.
     std::vector<std::string> extraTransports;
     std::istringstream transportList(baselineTransports);
@@ -1086,16 +1083,16 @@ Main(int argc, char** argv)
     allTransports.push_back(config.transport);
     for (const std::string& name : allTransports)
     {
-        if (!FindTransport(name).oneProcess || WanMpi::GetSize() == 1)
+        TrainingRunRequest transportRun = run;
+        transportRun.tcp = FindTransport(name).transport == TrainingApplication::TCP;
+        const std::string refusal = TrainingSupport::Refusal(transportRun);
+        if (!refusal.empty())
         {
-            continue;
+            throw std::runtime_error(
+                WanFlags::Rejection(name == config.transport ? "transport" : "baselineTransports",
+                                    name,
+                                    refusal));
         }
-        throw std::runtime_error(
-            WanFlags::Rejection(name == config.transport ? "transport" : "baselineTransports",
-                                name,
-                                "needs one process, not " + std::to_string(WanMpi::GetSize()) +
-                                    " MPI ranks (TCP segments carry real "
-                                    "bytes, which cannot cross ranks)"));
     }
     if (workers > 1 && WanMpi::GetSize() > 1)
     {

@@ -4,6 +4,7 @@
 
 #include "cross-traffic-helper.h"
 
+#include "training-support.h"
 #include "wan-topology-helper.h"
 
 #include "ns3/bulk-send-helper.h"
@@ -182,12 +183,10 @@ CrossTrafficHelper::Install(WanTopologyHelper& wan, const std::vector<CrossTraff
 {
     NS_LOG_FUNCTION(this << flows.size());
     NS_ABORT_MSG_IF(m_wan, "CrossTrafficHelper::Install: call it once");
-    if (WanMpi::GetSize() > 1)
-    {
-        throw std::runtime_error("cross traffic: needs one process, not " +
-                                 std::to_string(WanMpi::GetSize()) +
-                                 " MPI ranks (its goodput is read from every sink at the end)");
-    }
+    TrainingRunRequest run;
+    run.processes = WanMpi::GetSize();
+    run.crossTraffic = true;
+    TrainingSupport::Check(run);
     const uint64_t lastPort = uint64_t{m_firstPort} + flows.size() - (flows.empty() ? 0 : 1);
     if (lastPort > std::numeric_limits<uint16_t>::max())
     {

@@ -197,163 +197,185 @@ TrainingHelper::SetTuneFpgas(bool tune, Time margin)
 ApplicationContainer
 TrainingHelper::Install()
 {
+    NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_installed, "TrainingHelper::Install called twice");
     m_installed = true;
-    const WanTopology& topology = m_topology.GetTopology();
-    const WanRouting& routing = m_topology.GetRouting();
-    const uint32_t n = topology.GetIslands().size();
-    const uint32_t period = m_schedule.GetPeriod();
-    const bool tcp = m_transport == TrainingApplication::TCP;
-    if (tcp && WanMpi::IsSimulating() && WanMpi::GetSize() > 1)
+    PlanAlgorithms();
+    CheckSupported();
+    const IslandPaths paths = GetIslandPaths();
+    const std::vector<std::vector<TrainingRoundConfig>> configs = PlanRounds(paths.addresses);
+    InitialiseWorkload();
+    ApplicationContainer apps = CreateApplications(configs, paths);
+    if (m_transport != TrainingApplication::TCP) // TCP passes FPGAs untouched
     {
-        throw std::invalid_argument("the tcp transport needs one process: TCP segments carry "
-                                    "their bytes, and packets crossing MPI ranks must be virtual");
+        SizeFpgas();
     }
-    // TCP uses no multicast tree and no FPGA: plan (and estimate) as the network without.
-    m_costModel->SetRouting(WanRouting(TrainingPlanner::PlannedTopology(topology, tcp)));
+    SetHolds();
+    TrainingLinkQueues::Size(m_topology.GetRouting(),
+                             m_plans,
+                             m_tuneQueues,
+                             m_transport == TrainingApplication::ADAPTIVE,
+                             m_transport == TrainingApplication::TCP ? 0 : ControlBurst());
+    HoldStarts();
+    if (m_lossRate > 0)
+    {
+        InstallLoss();
+    }
+    return apps;
+}
 
+void
+TrainingHelper::PlanAlgorithms()
+{
+    NS_LOG_FUNCTION(this);
+    const bool tcp = m_transport == TrainingApplication::TCP;
+    TrainingRunRequest run = GetRunRequest();
+    run.reductionTrees = false; // the algorithms are not chosen yet
+    TrainingSupport::Check(run);
+    // TCP uses no multicast tree and no FPGA: plan (and estimate) as the network without.
+    m_costModel->SetRouting(
+        WanRouting(TrainingPlanner::PlannedTopology(m_topology.GetTopology(), tcp)));
     // Algorithms: the schedule's, or the cost model's choice per clique.
     if (m_chooseAlgorithms)
     {
         TrainingPlanner::ChooseAlgorithms(*m_costModel, m_schedule, m_modelBytes);
     }
-    for (uint32_t t = 0; t < period && tcp; ++t)
+}
+
+TrainingRunRequest
+TrainingHelper::GetRunRequest() const
+{
+    TrainingRunRequest run;
+    run.processes = WanMpi::IsSimulating() ? WanMpi::GetSize() : 1;
+    run.tcp = m_transport == TrainingApplication::TCP;
+    run.realPayloads = m_workload && m_workload->IsReal();
+    for (uint32_t t = 0; t < m_schedule.GetPeriod(); ++t)
     {
         const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
-        if (std::find(algorithms.begin(), algorithms.end(), SyncAlgorithm::TREE) !=
-            algorithms.end())
-        {
-            throw std::invalid_argument(
-                "the tcp transport has no reduction trees (TREE): TCP's streams cannot be "
-                "summed on the way; use the planned or adaptive transport");
-        }
+        run.reductionTrees |=
+            std::find(algorithms.begin(), algorithms.end(), SyncAlgorithm::TREE) !=
+            algorithms.end();
     }
+    return run;
+}
 
-    std::vector<Ipv4Address> addresses(n);
-    std::vector<std::vector<Time>> rtt(n, std::vector<Time>(n));
+void
+TrainingHelper::CheckSupported() const
+{
+    TrainingSupport::Check(GetRunRequest());
+}
+
+TrainingHelper::IslandPaths
+TrainingHelper::GetIslandPaths() const
+{
+    const uint32_t n = m_topology.GetTopology().GetIslands().size();
+    IslandPaths paths;
+    paths.addresses.resize(n);
+    paths.rtt.assign(n, std::vector<Time>(n));
     for (uint32_t i = 0; i < n; ++i)
     {
-        addresses[i] = m_topology.GetIslandAddress(i);
+        paths.addresses[i] = m_topology.GetIslandAddress(i);
         for (uint32_t j = 0; j < n; ++j)
         {
-            rtt[i][j] = i == j ? Time(0) : Seconds(2 * routing.GetIslandDelay(i, j));
+            paths.rtt[i][j] =
+                i == j ? Time(0) : Seconds(2 * m_topology.GetRouting().GetIslandDelay(i, j));
         }
     }
+    return paths;
+}
 
-    // Per period round: groups and trees, the cost model's plan, each island's config.
+std::vector<std::vector<TrainingRoundConfig>>
+TrainingHelper::PlanRounds(const std::vector<Ipv4Address>& addresses)
+{
+    NS_LOG_FUNCTION(this);
+    const WanTopology& topology = m_topology.GetTopology();
+    const uint32_t n = topology.GetIslands().size();
+    const uint32_t period = m_schedule.GetPeriod();
+    std::vector<std::string> names;
+    for (const WanIsland& island : topology.GetIslands())
+    {
+        names.push_back(island.name);
+    }
     std::vector<std::vector<TrainingRoundConfig>> configs(n,
                                                           std::vector<TrainingRoundConfig>(period));
     m_plans.clear();
     for (uint32_t t = 0; t < period; ++t)
     {
-        const Partition& partition = m_schedule.GetPartition(t);
-        const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
-        // multicastOk[i]: island i's tree in round t is multicast-capable.
-        std::vector<bool> multicastOk(n, false);
-        std::vector<std::string> refusal(n);
-        std::vector<Ipv4Address> groupOf(n);
         SyncRoundEstimate plan = m_costModel->GetRoundPlan(m_schedule, t, m_modelBytes);
-        for (uint32_t c = 0; c < partition.size(); ++c)
+        const TrainingRoundGroups groups = InstallGroups(t, plan);
+        const std::vector<TrainingRoundConfig> round =
+            TrainingPlanner::PlanRound(m_schedule.GetPartition(t),
+                                       m_schedule.GetAlgorithms(t),
+                                       plan,
+                                       groups,
+                                       addresses,
+                                       names,
+                                       t);
+        for (uint32_t i = 0; i < n; ++i)
         {
-            const Clique& clique = partition[c];
-            if (tcp || clique.size() < 2 || algorithms[c] == SyncAlgorithm::RING)
-            {
-                continue;
-            }
-            // DIRECT: every member multicasts to the clique; TREE: only the root, the sum.
-            const std::vector<uint32_t> senders = algorithms[c] == SyncAlgorithm::TREE
-                                                      ? std::vector<uint32_t>{plan.cliqueRoot.at(c)}
-                                                      : clique;
-            const Ipv4Address group = m_topology.AllocateGroup();
-            for (uint32_t sender : senders)
-            {
-                multicastOk[sender] =
-                    m_topology.InstallMulticastTree(sender, group, clique, &refusal[sender]);
-                groupOf[sender] = group;
-            }
-        }
-        for (uint32_t c = 0; c < partition.size(); ++c)
-        {
-            for (uint32_t island : partition[c])
-            {
-                TrainingRoundConfig& config = configs[island][t];
-                config.clique = c;
-                config.members = partition[c];
-                std::sort(config.members.begin(), config.members.end());
-                config.algorithm = algorithms[c];
-                if (algorithms[c] == SyncAlgorithm::TREE)
-                {
-                    config.root = plan.cliqueRoot.at(c);
-                }
-                config.estimatedSyncTime = plan.syncTime;
-            }
-        }
-        for (const SyncStream& stream : plan.streams)
-        {
-            TrainingRoundConfig& config = configs[stream.sender][t];
-            if (stream.algorithm == SyncAlgorithm::RING)
-            {
-                if (config.ringRateBps.size() <= stream.ringStep)
-                {
-                    config.ringRateBps.resize(stream.ringStep + 1, 0.0);
-                }
-                config.ringRateBps[stream.ringStep] = stream.rateBps;
-                continue;
-            }
-            if (stream.multicast && multicastOk[stream.sender])
-            {
-                TrainingStreamConfig s;
-                s.receivers = stream.receivers;
-                s.destination = groupOf[stream.sender];
-                s.multicast = true;
-                s.rateBps = stream.rateBps;
-                s.resendWeight = stream.resendWeight;
-                config.streams.push_back(s);
-                continue;
-            }
-            if (stream.multicast)
-            {
-                // The plan's rates assume one copy per tree edge; unicast copies would
-                // overload the sender's access link. Say so now, not as resends later.
-                std::ostringstream os;
-                os << "TrainingHelper: round " << t << ": the plan multicasts island "
-                   << topology.GetIslands()[stream.sender].name
-                   << "'s update, but the routers refuse its tree: " << refusal[stream.sender];
-                throw std::runtime_error(os.str());
-            }
-            for (uint32_t receiver : stream.receivers)
-            {
-                TrainingStreamConfig s;
-                s.receivers = {receiver};
-                s.destination = addresses[receiver];
-                s.multicast = false;
-                s.rateBps = stream.rateBps;
-                s.resendWeight = stream.resendWeight;
-                config.streams.push_back(s);
-            }
+            configs[i][t] = round[i];
         }
         m_plans.push_back(std::move(plan));
     }
+    return configs;
+}
 
-    const bool real = m_workload && m_workload->IsReal();
-    if (real && WanMpi::IsSimulating() && WanMpi::GetSize() > 1)
+TrainingRoundGroups
+TrainingHelper::InstallGroups(uint32_t t, const SyncRoundEstimate& plan)
+{
+    NS_LOG_FUNCTION(this << t);
+    const uint32_t n = m_topology.GetTopology().GetIslands().size();
+    const Partition& partition = m_schedule.GetPartition(t);
+    const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
+    TrainingRoundGroups groups;
+    groups.group.resize(n);
+    groups.capable.assign(n, false);
+    groups.refusal.resize(n);
+    for (uint32_t c = 0; c < partition.size(); ++c)
     {
-        throw std::invalid_argument(
-            "real payloads need one process: the consensus of every round is computed over "
-            "all islands' parameters as the round ends, and a distributed run (" +
-            std::to_string(WanMpi::GetSize()) +
-            " ranks) holds each island's parameters on its own rank only");
+        const Clique& clique = partition[c];
+        if (m_transport == TrainingApplication::TCP || clique.size() < 2 ||
+            algorithms[c] == SyncAlgorithm::RING)
+        {
+            continue;
+        }
+        // DIRECT: every member multicasts to the clique; TREE: only the root, the sum.
+        const std::vector<uint32_t> senders = algorithms[c] == SyncAlgorithm::TREE
+                                                  ? std::vector<uint32_t>{plan.cliqueRoot.at(c)}
+                                                  : clique;
+        const Ipv4Address group = m_topology.AllocateGroup();
+        for (uint32_t sender : senders)
+        {
+            groups.capable[sender] =
+                m_topology.InstallMulticastTree(sender, group, clique, &groups.refusal[sender]);
+            groups.group[sender] = group;
+        }
     }
-    const uint64_t elements =
-        (m_modelBytes + GradientHeader::ELEMENT_SIZE - 1) / GradientHeader::ELEMENT_SIZE;
+    return groups;
+}
+
+void
+TrainingHelper::InitialiseWorkload()
+{
     if (m_workload)
     {
-        m_workload->Initialise(n, static_cast<uint32_t>(elements));
+        const uint64_t elements =
+            (m_modelBytes + GradientHeader::ELEMENT_SIZE - 1) / GradientHeader::ELEMENT_SIZE;
+        m_workload->Initialise(m_topology.GetTopology().GetIslands().size(),
+                               static_cast<uint32_t>(elements));
     }
+}
 
+ApplicationContainer
+TrainingHelper::CreateApplications(const std::vector<std::vector<TrainingRoundConfig>>& configs,
+                                   const IslandPaths& paths)
+{
+    NS_LOG_FUNCTION(this);
+    const uint32_t n = configs.size();
+    const bool real = m_workload && m_workload->IsReal();
     ApplicationContainer apps;
     m_apps.clear();
-    const SyncPathTable paths(routing);
+    const SyncPathTable pathTable(m_topology.GetRouting());
     for (uint32_t i = 0; i < n; ++i)
     {
         Ptr<TrainingApplication> app = m_appFactory.Create<TrainingApplication>();
@@ -366,10 +388,10 @@ TrainingHelper::Install()
             "PayloadMode",
             EnumValue(real ? TrainingApplication::REAL : TrainingApplication::VIRTUAL));
         app->SetAttribute("Transport", EnumValue(m_transport));
-        if (tcp)
+        if (m_transport == TrainingApplication::TCP)
         {
             Ptr<TcpTransport> transport = m_tcpFactory.Create<TcpTransport>();
-            transport->SetPathRates(paths.GetPathRates(i));
+            transport->SetPathRates(pathTable.GetPathRates(i));
             app->SetTcpTransport(transport);
         }
         if (m_transport == TrainingApplication::ADAPTIVE)
@@ -377,8 +399,8 @@ TrainingHelper::Install()
             app->SetAdaptiveTransport(m_adaptiveFactory.Create<AdaptiveTransport>());
         }
         app->SetIsland(i, n);
-        app->SetIslandAddresses(addresses);
-        app->SetPeerRtt(rtt[i]);
+        app->SetIslandAddresses(paths.addresses);
+        app->SetPeerRtt(paths.rtt[i]);
         app->SetRoundConfigs(configs[i]);
         app->SetWorkload(m_workload);
         m_apps.push_back(app);
@@ -391,17 +413,24 @@ TrainingHelper::Install()
             apps.Add(app);
         }
     }
-    if (!tcp)
-    {
-        // TCP passes them untouched.
-        TrainingFpgas::Settings settings;
-        settings.tune = m_tuneFpgas;
-        settings.margin = m_fpgaTimeoutMargin;
-        settings.packetBits =
-            8.0 * (m_costModel->GetChunkPayloadBytes() + m_costModel->GetPacketOverheadBytes());
-        settings.chunkCount = m_costModel->GetChunkCount(m_modelBytes);
-        TrainingFpgas::Size(m_topology, m_plans, settings);
-    }
+    return apps;
+}
+
+void
+TrainingHelper::SizeFpgas()
+{
+    TrainingFpgas::Settings settings;
+    settings.tune = m_tuneFpgas;
+    settings.margin = m_fpgaTimeoutMargin;
+    settings.packetBits =
+        8.0 * (m_costModel->GetChunkPayloadBytes() + m_costModel->GetPacketOverheadBytes());
+    settings.chunkCount = m_costModel->GetChunkCount(m_modelBytes);
+    TrainingFpgas::Size(m_topology, m_plans, settings);
+}
+
+void
+TrainingHelper::SetHolds()
+{
     // How long FPGAs may hold a chunk on its way to each island: its apps wait that much
     // longer for peers (and align their starts where FPGAs fold their cliques).
     const std::vector<Time> hold = TrainingFpgas::Holds(m_topology, m_plans);
@@ -409,22 +438,23 @@ TrainingHelper::Install()
     {
         app->SetAggregationHold(hold);
     }
-    TrainingLinkQueues::Size(routing,
-                             m_plans,
-                             m_tuneQueues,
-                             m_transport == TrainingApplication::ADAPTIVE,
-                             tcp ? 0 : ControlBurst());
+}
+
+void
+TrainingHelper::HoldStarts()
+{
+    NS_LOG_FUNCTION(this);
     // Rounds overlap where cliques run at different paces: hold a round's sending until the
     // clique's receivers are done with their previous round (TrainingPlanner::ReplayRounds).
     std::vector<std::vector<double>> notBefore;
-    m_estimatedSync = TrainingPlanner::ReplayRounds(routing,
+    m_estimatedSync = TrainingPlanner::ReplayRounds(m_topology.GetRouting(),
                                                     m_plans,
                                                     m_rounds,
                                                     m_computeTime,
                                                     m_multipliers,
                                                     &notBefore);
     m_heldStarts = 0;
-    for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t i = 0; i < m_apps.size(); ++i)
     {
         std::vector<Time> times(m_rounds);
         // TCP and the adaptive transport pace themselves: no plan to protect.
@@ -441,11 +471,6 @@ TrainingHelper::Install()
         }
         m_apps[i]->SetSyncNotBefore(times);
     }
-    if (m_lossRate > 0)
-    {
-        InstallLoss();
-    }
-    return apps;
 }
 
 bool

@@ -13,6 +13,8 @@
 #include "ns3/sync-cost-model.h"
 #include "ns3/tcp-transport.h"
 #include "ns3/training-application.h"
+#include "ns3/training-planner.h"
+#include "ns3/training-support.h"
 #include "ns3/training-workload.h"
 #include "ns3/wan-topology-helper.h"
 
@@ -163,6 +165,54 @@ class TrainingHelper
     static bool IsLocal(Ptr<Node> node);
 
   private:
+    /** Every island's address and round trips, as the applications get them. */
+    struct IslandPaths
+    {
+        std::vector<Ipv4Address> addresses; //!< per island
+        std::vector<std::vector<Time>> rtt; //!< per island, the round trip to each other one
+    };
+
+    // The steps of Install(), in order.
+    /**
+     * \brief Refuse a run TrainingSupport does not support, then set the cost model's routes
+     *        and resolve the schedule's algorithms (SetChooseAlgorithms).
+     */
+    void PlanAlgorithms();
+    /** \brief Refuse the run if the resolved schedule needs what the transport lacks. */
+    void CheckSupported() const;
+    /** \return what the run asks for (TrainingSupport), with the schedule's algorithms */
+    TrainingRunRequest GetRunRequest() const;
+    /** \return every island's address and round trips */
+    IslandPaths GetIslandPaths() const;
+    /**
+     * \brief Per period round: the cost model's plan (kept in m_plans), the multicast groups
+     *        and trees (InstallGroups), and each island's config (TrainingPlanner::PlanRound).
+     * \param addresses every island's address \return per island, per period round
+     */
+    std::vector<std::vector<TrainingRoundConfig>> PlanRounds(
+        const std::vector<Ipv4Address>& addresses);
+    /**
+     * \brief Allocate a group per DIRECT or TREE clique of period round \p t and install its
+     *        senders' trees (none with TCP).
+     * \param t the period round \param plan its plan (TREE roots) \return the groups
+     */
+    TrainingRoundGroups InstallGroups(uint32_t t, const SyncRoundEstimate& plan);
+    /** \brief Give the workload the islands and the model's elements. */
+    void InitialiseWorkload();
+    /**
+     * \brief One application per island, configured; started where this rank simulates it.
+     * \param configs per island, per period round \param paths addresses and round trips
+     * \return the applications this rank runs
+     */
+    ApplicationContainer CreateApplications(
+        const std::vector<std::vector<TrainingRoundConfig>>& configs,
+        const IslandPaths& paths);
+    /** \brief Size (or check) the FPGAs for the plans (TrainingFpgas::Size). */
+    void SizeFpgas();
+    /** \brief Tell every application how long FPGAs may hold a chunk to each island. */
+    void SetHolds();
+    /** \brief Hold each island's sending until its clique's receivers are done (ReplayRounds). */
+    void HoldStarts();
     /** \brief Install the WAN error models. */
     void InstallLoss();
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 namespace ns3
@@ -189,6 +190,74 @@ TrainingPlanner::DistributeCities(WanTopologyHelper& wan,
     NS_LOG_INFO("topology '" << topology.GetName() << "' over " << ranks
                              << " ranks: " << WanPartition::Describe(topology, cityRanks));
     return cityRanks;
+}
+
+std::vector<TrainingRoundConfig>
+TrainingPlanner::PlanRound(const Partition& partition,
+                           const std::vector<SyncAlgorithm>& algorithms,
+                           const SyncRoundEstimate& plan,
+                           const TrainingRoundGroups& groups,
+                           const std::vector<Ipv4Address>& addresses,
+                           const std::vector<std::string>& names,
+                           uint32_t round)
+{
+    NS_LOG_FUNCTION(round);
+    std::vector<TrainingRoundConfig> configs(addresses.size());
+    for (uint32_t c = 0; c < partition.size(); ++c)
+    {
+        for (uint32_t island : partition[c])
+        {
+            TrainingRoundConfig& config = configs.at(island);
+            config.clique = c;
+            config.members = partition[c];
+            std::sort(config.members.begin(), config.members.end());
+            config.algorithm = algorithms.at(c);
+            if (config.algorithm == SyncAlgorithm::TREE)
+            {
+                config.root = plan.cliqueRoot.at(c);
+            }
+            config.estimatedSyncTime = plan.syncTime;
+        }
+    }
+    for (const SyncStream& stream : plan.streams)
+    {
+        TrainingRoundConfig& config = configs.at(stream.sender);
+        if (stream.algorithm == SyncAlgorithm::RING)
+        {
+            if (config.ringRateBps.size() <= stream.ringStep)
+            {
+                config.ringRateBps.resize(stream.ringStep + 1, 0.0);
+            }
+            config.ringRateBps[stream.ringStep] = stream.rateBps;
+            continue;
+        }
+        if (stream.multicast && !groups.capable.at(stream.sender))
+        {
+            std::ostringstream os;
+            os << "TrainingHelper: round " << round << ": the plan multicasts island "
+               << names.at(stream.sender) << "'s update, but the routers refuse its tree: "
+               << groups.refusal.at(stream.sender);
+            throw std::runtime_error(os.str());
+        }
+        TrainingStreamConfig s;
+        s.multicast = stream.multicast;
+        s.rateBps = stream.rateBps;
+        s.resendWeight = stream.resendWeight;
+        if (stream.multicast)
+        {
+            s.receivers = stream.receivers;
+            s.destination = groups.group.at(stream.sender);
+            config.streams.push_back(s);
+            continue;
+        }
+        for (uint32_t receiver : stream.receivers)
+        {
+            s.receivers = {receiver};
+            s.destination = addresses.at(receiver);
+            config.streams.push_back(s);
+        }
+    }
+    return configs;
 }
 
 double

@@ -6,7 +6,9 @@
 #define TRAINING_PLANNER_H
 
 #include "ns3/clique-schedule.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
+#include "ns3/round-config.h"
 #include "ns3/sync-cost-model.h"
 
 #include <cstdint>
@@ -19,6 +21,17 @@ namespace ns3
 class WanRouting;
 class WanTopology;
 class WanTopologyHelper;
+
+/**
+ * \ingroup wan-training
+ * \brief The multicast groups of one period round, as TrainingHelper installed them.
+ */
+struct TrainingRoundGroups
+{
+    std::vector<Ipv4Address> group;   //!< per island: the group it sends to (if it multicasts)
+    std::vector<bool> capable;        //!< per island: the routers carry its tree
+    std::vector<std::string> refusal; //!< per island: why not (WanMulticastTree::Install)
+};
 
 /**
  * \ingroup wan-training
@@ -39,6 +52,27 @@ class TrainingPlanner
     static void ChooseAlgorithms(const SyncCostModel& costModel,
                                  CliqueSchedule& schedule,
                                  uint64_t modelBytes);
+    /**
+     * \brief Each island's part of one period round, from the cost model's plan: its clique
+     *        (members ascending), algorithm, TREE root and estimated sync time; its RING rate
+     *        per step; and its streams: one multicast stream where the plan multicasts and the
+     *        routers carry the sender's tree, else one unicast stream per receiver.
+     * \param partition the round's cliques \param algorithms per clique
+     * \param plan the cost model's plan of the round (SyncCostModel::GetRoundPlan)
+     * \param groups the round's multicast groups \param addresses every island's address
+     * \param names every island's name (messages) \param round the period round (messages)
+     * \return per island, its config (default for an island in no clique)
+     * \throws std::runtime_error if the plan multicasts an update whose tree the routers
+     *         refuse: its rates assume one copy per tree edge, which unicast copies would
+     *         overload
+     */
+    static std::vector<TrainingRoundConfig> PlanRound(const Partition& partition,
+                                                      const std::vector<SyncAlgorithm>& algorithms,
+                                                      const SyncRoundEstimate& plan,
+                                                      const TrainingRoundGroups& groups,
+                                                      const std::vector<Ipv4Address>& addresses,
+                                                      const std::vector<std::string>& names,
+                                                      uint32_t round);
     /**
      * \brief Replay the rounds with the cost model's plans: the estimate of the mean per-island
      *        sync time, like for like with the simulated one.

@@ -1422,5 +1422,88 @@ class LayeringCheckTest(unittest.TestCase):
             "0 stale: FAILED"])
 
 
+DOC_NAMES = os.path.join(TOOLS, "check-doc-names.py")
+
+
+class DocNamesCheckTest(unittest.TestCase):
+    """tools/check-doc-names.py on a small fake tree, and on the real one."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="wan-doc-names-test-")
+        self.write("model/a.h", ["#pragma once", "namespace ns3", "{",
+                                 "class Alpha { void Run(); };",
+                                 "// Walk() is only a comment here",
+                                 "} // namespace ns3"])
+        self.write("model/a.cc", ['#include "a.h"', "namespace ns3", "{",
+                                  "void Alpha::Run() {}", "} // namespace ns3"])
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, path, lines):
+        full = os.path.join(self.tmp, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+        return full
+
+    def doc(self, *body):
+        """doc/t.rst: section "Walk" (its first body line is line 7) holding `body`, between
+        sections whose names are not checked."""
+        self.write("doc/t.rst", ["Top", "===", "", "Walk", "----", ""] + list(body) +
+                   ["", "Other", "-----", "", "``Gamma::Nothing`` is not in the section."])
+
+    def check(self, *targets, root=None):
+        return subprocess.run([sys.executable, DOC_NAMES, "--root", root or self.tmp, *targets],
+                              capture_output=True, text=True, timeout=WAIT_LIMIT_S)
+
+    def test_existing_names_pass(self):
+        self.doc("``Alpha::Run`` runs (``model/a.h``, ``model/a``, ``Alpha``); ``42``, ``FLAG_X``",
+                 "and ``--flag=1`` are not names.")
+        proc = self.check("doc/t.rst:Walk")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout.splitlines(),
+                         ["doc names: 4 checked, 0 missing, 3 other literals skipped: ok"])
+
+    def test_missing_member_class_and_file_fail_with_their_lines(self):
+        self.doc("``Alpha::Run`` is fine,", "``Alpha::Walk`` is not defined,",
+                 "``Beta`` is no class, ``Beta::Run`` neither,",
+                 "``model/a`` exists and ``model/zzz.cc`` does not.")
+        proc = self.check("doc/t.rst:Walk")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines(), [
+            "doc/t.rst:8: Alpha::Walk: missing (Walk is not in the sources)",
+            "doc/t.rst:9: Beta: missing (not in the sources)",
+            "doc/t.rst:9: Beta::Run: missing (Beta is not in the sources)",
+            "doc/t.rst:10: model/zzz.cc: missing (no such file)",
+            "doc names: 6 checked, 4 missing, 0 other literals skipped: FAILED"])
+
+    def test_member_of_another_class_fails(self):
+        self.write("model/b.h", ["class Other { void Walk(); };"])
+        self.doc("``Other::Walk`` exists, ``Alpha::Walk`` does not.")
+        proc = self.check("doc/t.rst:Walk")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines()[0],
+                         "doc/t.rst:7: Alpha::Walk: missing (Walk is not a member of Alpha)")
+
+    def test_missing_section_or_file_exits_2_naming_it(self):
+        self.doc("``Alpha::Run``")
+        proc = self.check("doc/t.rst:Nowhere")
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(proc.stdout, "")
+        self.assertIn('doc/t.rst: no section "Nowhere"', proc.stderr)
+        proc = self.check("doc/none.rst:Walk")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("doc/none.rst: no such file", proc.stderr)
+        proc = self.check()  # the default section's file is not in the fake tree
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("doc/wan-training.rst: no such file", proc.stderr)
+
+    def test_real_tree_passes(self):
+        proc = self.check(root=REPO)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertRegex(proc.stdout, r"doc names: [1-9][0-9]* checked, 0 missing, ")
+
+
 if __name__ == "__main__":
     unittest.main()

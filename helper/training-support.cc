@@ -1,0 +1,54 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-support.h"
+
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingSupport");
+
+std::string
+TrainingSupport::Refusal(const TrainingRunRequest& run)
+{
+    const std::string ranks = std::to_string(run.processes) + " MPI ranks";
+    if (run.processes > 1 && run.tcp)
+    {
+        return "the tcp transport needs one process, not " + ranks +
+               ": TCP segments carry their bytes, and packets crossing MPI ranks must be virtual";
+    }
+    if (run.processes > 1 && run.realPayloads)
+    {
+        return "real payloads need one process, not " + ranks +
+               ": the consensus of every round is computed over all islands' parameters as the "
+               "round ends, and a distributed run holds each island's parameters on its own rank";
+    }
+    if (run.processes > 1 && run.crossTraffic)
+    {
+        return "cross traffic needs one process, not " + ranks +
+               ": its goodput is read from every sink at the end";
+    }
+    if (run.tcp && run.reductionTrees)
+    {
+        return "the tcp transport has no reduction trees (TREE): TCP's streams cannot be summed "
+               "on the way; use the planned or adaptive transport";
+    }
+    return "";
+}
+
+void
+TrainingSupport::Check(const TrainingRunRequest& run)
+{
+    NS_LOG_FUNCTION(run.processes << run.tcp << run.realPayloads << run.reductionTrees
+                                  << run.crossTraffic);
+    const std::string refusal = Refusal(run);
+    if (!refusal.empty())
+    {
+        throw UnsupportedRunError(refusal);
+    }
+}
+
+} // namespace ns3

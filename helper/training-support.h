@@ -1,0 +1,66 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_SUPPORT_H
+#define TRAINING_SUPPORT_H
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief A run the module cannot simulate: the message names the feature and why.
+ */
+class UnsupportedRunError : public std::invalid_argument
+{
+  public:
+    using std::invalid_argument::invalid_argument;
+};
+
+/**
+ * \ingroup wan-training
+ * \brief What a run asks for, as far as the module's limits go.
+ */
+struct TrainingRunRequest
+{
+    uint32_t processes{1};      //!< MPI ranks that share the simulation (1: one process)
+    bool tcp{false};            //!< the exchanges run over the tcp transport
+    bool realPayloads{false};   //!< int32 parameters travel in the packets
+    bool reductionTrees{false}; //!< the schedule has a TREE clique
+    bool crossTraffic{false};   //!< cross-traffic flows share the WAN
+};
+
+/**
+ * \ingroup wan-training
+ * \brief The one place that says which runs the module supports (processes, transports,
+ *        payloads, reduction trees, cross traffic); TrainingHelper, CrossTrafficHelper and the
+ *        examples ask it before they build anything.
+ *
+ * Rules: the tcp transport, real payloads and cross traffic need one process (TCP segments
+ * carry their bytes while packets crossing MPI ranks are virtual; the consensus of a round is
+ * computed over every island's parameters; cross-traffic goodput is read from every sink); the
+ * tcp transport has no reduction trees (TCP's streams cannot be summed on the way).
+ */
+class TrainingSupport
+{
+  public:
+    /**
+     * \param run what the run asks for
+     * \throws UnsupportedRunError naming the first rule \p run breaks
+     */
+    static void Check(const TrainingRunRequest& run);
+    /**
+     * \param run what the run asks for
+     * \return "" if the module supports it, else why not (Check's message)
+     */
+    static std::string Refusal(const TrainingRunRequest& run);
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_SUPPORT_H */
