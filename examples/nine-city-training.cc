@@ -883,23 +883,45 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
  * \brief The example's body (RunMain turns exceptions into "error: ..." and exit code 1).
  * \param argc argument count \param argv arguments \return exit code
  */
-int
-Main(int argc, char** argv)
+/** The flags Main reads besides ExperimentConfig's, and what it derives from them. */
+struct MainFlags
 {
-    WanCommandLine cmd(PROGRAM,
-                       "Data-parallel training across the islands of a WAN under a "
-                       "rotating-clique schedule, packet by packet. Exit codes: 0 every round "
-                       "complete with every peer; 1 bad input (before anything runs) or another "
-                       "error; 3 results written but partial (lost peers, unfinished rounds, "
-                       "--maxSimTime or --maxWallTime reached).");
-    ExperimentConfig config;
+    double computeSeconds{0};                         //!< --computeTime, s
+    std::string payload{"virtual"};                   //!< --payload
+    uint64_t wanBps{0};                               //!< --wanBandwidth (0: the file's)
+    uint64_t accessBps{0};                            //!< --accessBandwidth (0: the file's)
+    bool baselines{true};                             //!< --baselines
+    bool colocated{true};                             //!< --colocated
+    uint32_t baselineRounds{0};                       //!< --baselineRounds (0: --rounds)
+    uint32_t workers{1};                              //!< --jobs
+    double maxWallSeconds{DEFAULT_MAX_WALL_TIME_S};   //!< --maxWallTime, s
+    std::string simulator{WanMpi::DEFAULT_SIMULATOR}; //!< --simulator
+    std::string baselineTransports;                   //!< --baselineTransports as given
+    std::vector<std::string> extraTransports;         //!< its transports, checked
+};
+
+/** \return the flag values of TRANSPORTS, in order */
+std::vector<std::string>
+TransportNames()
+{
+    std::vector<std::string> names;
+    for (const TransportChoice& choice : TRANSPORTS)
+    {
+        names.push_back(choice.name);
+    }
+    return names;
+}
+
+/**
+ * \brief Flags of the workload and the WAN: schedule, model, rounds, compute, payload, loss, rates,
+ * epsilon. \param cmd the command line \param config receives the experiment's flags \param main
+ * receives the others
+ */
+void
+AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
+{
     WanFlags& flags = cmd.Flags();
-    double computeSeconds = 0;
-    std::string payload = "virtual";
-    uint64_t wanBps = 0;
-    uint64_t accessBps = 0;
     const WanFlagRange anyDuration{0, WanUnits::MAX_TIME_SECONDS, false, false};
-    const WanFlagRange positiveDuration{0, WanUnits::MAX_TIME_SECONDS, true, false};
     cmd.Get().AddValue("schedule",
                        "global|ring|moshpit|gossip|exponential|optimal or a schedule file",
                        config.schedule);
@@ -912,48 +934,69 @@ Main(int argc, char** argv)
     flags.AddUnsigned("rounds", "training rounds", config.rounds, 1, WanCommandLine::MAX_ROUNDS);
     flags.AddDuration("computeTime",
                       "compute phase per round, e.g. 100ms",
-                      computeSeconds,
+                      main.computeSeconds,
                       "100ms",
                       anyDuration);
-    cmd.Get().AddValue("payload", "virtual|real", payload);
+    cmd.Get().AddValue("payload", "virtual|real", main.payload);
     flags.AddReal("lossRate",
                   "per-packet loss on every WAN link",
                   config.lossRate,
                   WanFlagRange{0, 1, false, true});
-    flags.AddRate("wanBandwidth", "rate of every WAN link, e.g. 100Gbps (empty: file's)", wanBps);
+    flags.AddRate("wanBandwidth",
+                  "rate of every WAN link, e.g. 100Gbps (empty: file's)",
+                  main.wanBps);
     flags.AddRate("accessBandwidth",
                   "rate of every access link, e.g. 10Gbps (empty: file's)",
-                  accessBps);
+                  main.accessBps);
     flags.AddReal("epsilon",
                   "consensus target for rounds to epsilon",
                   config.epsilon,
                   WanFlagRange{0, 1, true, true});
-    bool baselines = true;
-    bool colocated = true;
+}
+
+/**
+ * \brief Flags of what the run is compared with: baselines, colocated reference, optimiser.
+ * \param cmd the command line \param config receives the experiment's flags
+ * \param main receives the others
+ */
+void
+AddComparisonFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
+{
+    WanFlags& flags = cmd.Flags();
     cmd.Get().AddValue("baselines",
                        "with --schedule=optimal, also run the global-clique and ring baselines",
-                       baselines);
+                       main.baselines);
     cmd.Get().AddValue("colocated",
                        "also simulate the colocated reference (one data centre, ring "
                        "all-reduce) and report the gap to it",
-                       colocated);
+                       main.colocated);
     flags.AddUnsigned("maxPeriod",
                       "largest period the optimiser considers",
                       config.maxPeriod,
                       1,
                       WanCommandLine::MAX_PERIOD);
-    uint32_t baselineRounds = 0;
     flags.AddUnsigned("baselineRounds",
                       "rounds of the baselines and the colocated reference (0: --rounds); "
                       "their period is 1 and one round reaches exact consensus",
-                      baselineRounds,
+                      main.baselineRounds,
                       0,
                       WanCommandLine::MAX_ROUNDS);
-    uint32_t workers = 1;
+}
+
+/**
+ * \brief Flags of how the run runs: jobs, MTU, time limits, cross traffic, MPI.
+ * \param cmd the command line \param config receives the experiment's flags
+ * \param main receives the others
+ */
+void
+AddRunFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
+{
+    WanFlags& flags = cmd.Flags();
+    const WanFlagRange positiveDuration{0, WanUnits::MAX_TIME_SECONDS, true, false};
     flags.AddUnsigned("jobs",
                       "experiments run at once, in child processes (outputs do not depend on "
                       "it)",
-                      workers,
+                      main.workers,
                       1,
                       WanCommandLine::MAX_JOBS);
     flags.AddUnsigned("mtu",
@@ -968,43 +1011,46 @@ Main(int argc, char** argv)
                       config.maxSimTime,
                       "",
                       positiveDuration);
-    double maxWallSeconds = DEFAULT_MAX_WALL_TIME_S;
     flags.AddDuration("maxWallTime",
                       "wall-clock time after which every experiment stops, its unfinished "
                       "rounds recorded (one process; under MPI only --maxSimTime applies)",
-                      maxWallSeconds,
+                      main.maxWallSeconds,
                       DEFAULT_MAX_WALL_TIME,
                       positiveDuration);
     cmd.AddCrossTrafficFlag();
-    std::string simulator = WanMpi::DEFAULT_SIMULATOR;
     cmd.Get().AddValue("simulator",
                        "default (one process) or, under mpirun with an ns-3 built with MPI, "
                        "granted-time-window|null-message: ns-3's distributed simulators, each "
                        "experiment split over the ranks by city (results do not depend on the "
                        "number of ranks)",
-                       simulator);
+                       main.simulator);
     cmd.Get().AddValue("partition",
                        "with a distributed simulator: the rank of every city, e.g. "
                        "NYC:0,LAX:1,... (empty: balanced by the plan's estimated load)",
                        config.partition);
-    std::vector<std::string> transportNames;
-    for (const TransportChoice& choice : TRANSPORTS)
-    {
-        transportNames.push_back(choice.name);
-    }
+}
+
+/**
+ * \brief Flags of the transports: --transport, the baselines' transports, TCP.
+ * \param cmd the command line \param config receives the experiment's flags
+ * \param main receives the others
+ */
+void
+AddTransportFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
+{
+    WanFlags& flags = cmd.Flags();
     flags.AddChoice("transport",
                     "how exchanges reach the wire: planned (paced at the plan's rates over UDP, "
                     "with multicast and FPGA aggregation where the capabilities allow), "
                     "adaptive (the same, each stream's rate from ECN marks and loss) or tcp "
                     "(ns-3 TCP connections, unicast, without multicast and FPGAs)",
                     config.transport,
-                    transportNames);
-    std::string baselineTransports;
+                    TransportNames());
     cmd.Get().AddValue("baselineTransports",
                        "with --schedule=optimal and --baselines: comma-separated transports "
                        "each capability set also runs ring all-reduce over, as a baseline "
                        "labelled e.g. tcp-ring, e.g. tcp (empty: none)",
-                       baselineTransports);
+                       main.baselineTransports);
     TypeIdValue congestion;
     CreateObject<TcpTransport>()->GetAttribute("CongestionControl", congestion);
     config.tcp = congestion.Get();
@@ -1024,19 +1070,44 @@ Main(int argc, char** argv)
                       config.tcpStreams,
                       1,
                       TcpTransport::MAX_STREAMS);
-    const auto start = std::chrono::steady_clock::now();
-    cmd.Parse(argc, argv);
-    WanMpi::Init(simulator);
+}
+
+/**
+ * \brief The program's flag table, in the order --help lists it.
+ * \param cmd the command line \param config receives the experiment's flags
+ * \param main receives the others
+ */
+void
+AddFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
+{
+    AddWorkloadFlags(cmd, config, main);
+    AddComparisonFlags(cmd, config, main);
+    AddRunFlags(cmd, config, main);
+    AddTransportFlags(cmd, config, main);
+}
+
+/**
+ * \brief Derive the flags' values and refuse what cannot run, before anything is built.
+ * \param cmd the parsed command line \param config completed \param main completed
+ * \param start when the program started (--maxWallTime counts from it)
+ * \throws std::runtime_error naming the flag
+ */
+void
+CheckFlags(const WanCommandLine& cmd,
+           ExperimentConfig& config,
+           MainFlags& main,
+           std::chrono::steady_clock::time_point start)
+{
     config.seed = cmd.GetSeed();
-    config.computeTime = Seconds(computeSeconds);
+    config.computeTime = Seconds(main.computeSeconds);
     config.wallDeadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                      std::chrono::duration<double>(maxWallSeconds));
-    baselineRounds = baselineRounds == 0 ? config.rounds : baselineRounds;
-    if (payload != "virtual" && payload != "real")
+                                      std::chrono::duration<double>(main.maxWallSeconds));
+    main.baselineRounds = main.baselineRounds == 0 ? config.rounds : main.baselineRounds;
+    if (main.payload != "virtual" && main.payload != "real")
     {
-        throw std::runtime_error("--payload: \"" + payload + "\": expected virtual|real");
+        throw std::runtime_error("--payload: \"" + main.payload + "\": expected virtual|real");
     }
-    config.real = payload == "real";
+    config.real = main.payload == "real";
     if (config.real && config.modelBytes > MAX_REAL_MODEL_BYTES)
     {
         throw std::runtime_error(WanFlags::Rejection("modelBytes",
@@ -1049,8 +1120,8 @@ Main(int argc, char** argv)
     run.realPayloads = config.real;
     TrainingSupport::Check(run); // before any rank builds the network
     // The transports of the --baselineTransports runs, each known and other than --transport.
-    std::vector<std::string> extraTransports;
-    std::istringstream transportList(baselineTransports);
+    const std::vector<std::string> transportNames = TransportNames();
+    std::istringstream transportList(main.baselineTransports);
     for (std::string name; std::getline(transportList, name, ',');)
     {
         std::string expected;
@@ -1067,19 +1138,19 @@ Main(int argc, char** argv)
         {
             problem = "\"" + name + "\" is --transport's own";
         }
-        else if (std::find(extraTransports.begin(), extraTransports.end(), name) !=
-                 extraTransports.end())
+        else if (std::find(main.extraTransports.begin(), main.extraTransports.end(), name) !=
+                 main.extraTransports.end())
         {
             problem = "\"" + name + "\" named twice";
         }
         if (!problem.empty())
         {
             throw std::runtime_error(
-                WanFlags::Rejection("baselineTransports", baselineTransports, problem));
+                WanFlags::Rejection("baselineTransports", main.baselineTransports, problem));
         }
-        extraTransports.push_back(name);
+        main.extraTransports.push_back(name);
     }
-    std::vector<std::string> allTransports = extraTransports;
+    std::vector<std::string> allTransports = main.extraTransports;
     allTransports.push_back(config.transport);
     for (const std::string& name : allTransports)
     {
@@ -1094,9 +1165,9 @@ Main(int argc, char** argv)
                                     refusal));
         }
     }
-    if (workers > 1 && WanMpi::GetSize() > 1)
+    if (main.workers > 1 && WanMpi::GetSize() > 1)
     {
-        throw std::runtime_error("--jobs: " + std::to_string(workers) +
+        throw std::runtime_error("--jobs: " + std::to_string(main.workers) +
                                  ": experiments run one after the other under MPI (each is "
                                  "split over the ranks); use --jobs=1");
     }
@@ -1105,15 +1176,22 @@ Main(int argc, char** argv)
         throw std::runtime_error("--partition: needs a distributed run (mpirun -np R with "
                                  "--simulator=granted-time-window|null-message)");
     }
+}
 
-    const WanTopology loaded = cmd.LoadTopology().WithRates(wanBps, accessBps);
-    const uint32_t n = loaded.GetIslands().size();
-    config.crossTraffic = cmd.LoadCrossTraffic(loaded);
-    if (!config.crossTraffic.empty() && WanMpi::GetSize() > 1)
+/**
+ * \brief Refuse a distributed run the topology or the cross traffic cannot have.
+ * \param config the experiment (its cross traffic loaded) \param loaded the topology
+ */
+void
+CheckDistribution(const ExperimentConfig& config, const WanTopology& loaded)
+{
+    TrainingRunRequest run;
+    run.processes = WanMpi::GetSize();
+    run.crossTraffic = !config.crossTraffic.empty();
+    const std::string refusal = TrainingSupport::Refusal(run);
+    if (!refusal.empty())
     {
-        throw std::runtime_error("--crossTraffic: needs one process, not " +
-                                 std::to_string(WanMpi::GetSize()) +
-                                 " MPI ranks (goodput is read from every sink at the end)");
+        throw std::runtime_error("--crossTraffic: " + refusal);
     }
     if (WanMpi::GetSize() > 1)
     {
@@ -1127,10 +1205,18 @@ Main(int argc, char** argv)
                                      std::to_string(WanMpi::GetSize()) + ": " + e.what());
         }
     }
-    // The schedules each capability set runs: the one asked for; the optimiser's choice plus
-    // the global-clique and ring baselines with --schedule=optimal.
+}
+
+/**
+ * \param config the experiment \param main the other flags \param n islands
+ * \return the schedules each capability set runs: --schedule's, or the optimiser's choice plus
+ *         the global-clique and ring baselines; each checked before anything runs
+ */
+std::vector<std::string>
+ScheduleSpecs(const ExperimentConfig& config, const MainFlags& main, uint32_t n)
+{
     std::vector<std::string> specs = {config.schedule};
-    if (config.schedule == "optimal" && baselines)
+    if (config.schedule == "optimal" && main.baselines)
     {
         specs = {"optimal", "global", "ring"};
     }
@@ -1141,13 +1227,26 @@ Main(int argc, char** argv)
             MakeSchedule(spec, n); // reject a bad name or file before anything runs
         }
     }
-    // Rank 0 writes the outputs; the other ranks only simulate.
-    const bool writer = WanMpi::GetRank() == 0;
-    const std::string output = writer ? cmd.PrepareOutput() : "";
+    return specs;
+}
 
+/**
+ * \brief The experiments of the run: per capability set each schedule, the baselines over other
+ *        transports, today's TCP set-ups once, and the colocated reference last.
+ * \param loaded the topology \param capabilities --capabilities ("all": the four sets)
+ * \param specs the schedules (ScheduleSpecs) \param config the experiment
+ * \param main the other flags \return the jobs, in output order
+ */
+std::vector<ExperimentJob>
+PlanJobs(const WanTopology& loaded,
+         const std::string& capabilities,
+         const std::vector<std::string>& specs,
+         const ExperimentConfig& config,
+         const MainFlags& main)
+{
     // One experiment per capability set: the file's (or --capabilities), or all four.
     std::vector<std::pair<std::string, WanTopology>> runs;
-    if (cmd.GetCapabilities() == "all")
+    if (capabilities == "all")
     {
         for (const std::string& set : ALL_SETS)
         {
@@ -1171,17 +1270,17 @@ Main(int argc, char** argv)
             jobs.push_back({run.second,
                             run.first,
                             spec,
-                            added ? baselineRounds : config.rounds,
+                            added ? main.baselineRounds : config.rounds,
                             true,
                             config.transport,
                             spec,
                             std::nullopt});
         }
-        if (config.schedule != "optimal" || !baselines)
+        if (config.schedule != "optimal" || !main.baselines)
         {
             continue;
         }
-        for (const std::string& name : extraTransports)
+        for (const std::string& name : main.extraTransports)
         {
             // What today's software runs on the same WAN: ring all-reduce over the transport
             // (TCP's below, once).
@@ -1190,7 +1289,7 @@ Main(int argc, char** argv)
                 jobs.push_back({run.second,
                                 run.first,
                                 "ring",
-                                baselineRounds,
+                                main.baselineRounds,
                                 true,
                                 name,
                                 name + "-ring",
@@ -1198,9 +1297,9 @@ Main(int argc, char** argv)
             }
         }
     }
-    if (config.schedule == "optimal" && baselines &&
-        std::find(extraTransports.begin(), extraTransports.end(), TCP_TRANSPORT) !=
-            extraTransports.end())
+    if (config.schedule == "optimal" && main.baselines &&
+        std::find(main.extraTransports.begin(), main.extraTransports.end(), TCP_TRANSPORT) !=
+            main.extraTransports.end())
     {
         // Today's passive WAN at its best: ring all-reduce over TCP in each set-up of the set,
         // once (TCP uses neither multicast nor FPGAs); the fastest is the baseline.
@@ -1211,51 +1310,64 @@ Main(int argc, char** argv)
             jobs.push_back({passive,
                             "none",
                             "ring",
-                            baselineRounds,
+                            main.baselineRounds,
                             true,
                             TCP_TRANSPORT,
                             std::string(TCP_TRANSPORT) + "-ring (" + tcp.GetLabel() + ")",
                             tcp});
         }
     }
-    if (colocated)
+    if (main.colocated)
     {
         // The same workload in one data centre with ring all-reduce: the gap is the ratio of
         // times to epsilon-consensus.
         jobs.push_back({ColocatedTopology(loaded),
                         "colocated",
                         "ring",
-                        baselineRounds,
+                        main.baselineRounds,
                         false,
                         config.transport,
                         "ring",
                         std::nullopt});
     }
-    int exitCode = WanCommandLine::EXIT_COMPLETE;
-    std::vector<ExperimentResult> results = RunJobs(jobs, config, workers, output, exitCode);
-    if (!writer)
+    return jobs;
+}
+
+/**
+ * \brief Compare every result with the colocated reference, the last one.
+ * \param results the results, the colocated reference last
+ */
+void
+CompareToColocated(std::vector<ExperimentResult>& results)
+{
+    const std::optional<double> referenceTime = results.back().summary.timeToEpsilon;
+    for (ExperimentResult& r : results)
     {
-        return exitCode;
-    }
-    for (const ExperimentResult& r : results)
-    {
-        std::cout << r.capabilities << " / " << r.schedule << ": " << r.cliques << std::endl;
-    }
-    if (colocated)
-    {
-        const std::optional<double> referenceTime = results.back().summary.timeToEpsilon;
-        for (ExperimentResult& r : results)
+        r.summary.colocatedTimeToEpsilon = referenceTime;
+        if (referenceTime && *referenceTime > 0 && r.summary.timeToEpsilon)
         {
-            r.summary.colocatedTimeToEpsilon = referenceTime;
-            if (referenceTime && *referenceTime > 0 && r.summary.timeToEpsilon)
-            {
-                r.summary.gapToColocated = *r.summary.timeToEpsilon / *referenceTime;
-            }
+            r.summary.gapToColocated = *r.summary.timeToEpsilon / *referenceTime;
         }
     }
+}
 
-    AddGains(jobs, results, config.transport);
-
+/**
+ * \brief Write rounds.csv, links.csv, consensus.csv (real payloads), cross-traffic.csv (with
+ *        cross traffic) and summary.json (the flags, every result, the exit code).
+ * \param cmd the command line \param config the experiment \param main the other flags
+ * \param loaded the topology \param results the results \param exitCode the run's exit code
+ * \param output the results folder
+ */
+void
+WriteOutputs(WanCommandLine& cmd,
+             const ExperimentConfig& config,
+             const MainFlags& main,
+             const WanTopology& loaded,
+             const std::vector<ExperimentResult>& results,
+             int exitCode,
+             const std::string& output)
+{
+    WanFlags& flags = cmd.Flags();
     std::ostringstream rounds;
     std::ostringstream links;
     std::ostringstream consensus;
@@ -1293,29 +1405,74 @@ Main(int argc, char** argv)
         {"modelBytes", config.modelBytes},
         {"rounds", config.rounds},
         {"computeTime", flags.GetText("computeTime")},
-        {"payload", payload},
+        {"payload", main.payload},
         {"lossRate", config.lossRate},
         {"wanBandwidth", flags.GetText("wanBandwidth")},
         {"accessBandwidth", flags.GetText("accessBandwidth")},
         {"epsilon", config.epsilon},
         {"cityCapabilities", cmd.GetCityCapabilities()},
         {"crossTraffic", cmd.GetCrossTrafficPath()},
-        {"baselines", baselines},
-        {"colocated", colocated},
+        {"baselines", main.baselines},
+        {"colocated", main.colocated},
         {"maxPeriod", config.maxPeriod},
         {"mtu", config.mtu},
-        {"baselineRounds", baselineRounds},
+        {"baselineRounds", main.baselineRounds},
         {"maxSimTime", flags.GetText("maxSimTime")},
         {"maxWallTime", flags.GetText("maxWallTime")},
         {"transport", config.transport},
         {"tcp", flags.GetText("tcp")},
         {"tcpBufferBytes", config.tcpBufferBytes},
         {"tcpStreams", config.tcpStreams},
-        {"baselineTransports", baselineTransports},
+        {"baselineTransports", main.baselineTransports},
         {"queue", cmd.GetQueue().empty() ? loaded.GetDefaultQueue().ToString() : cmd.GetQueue()}};
     summary["results"] = resultList;
     summary["exit_code"] = exitCode;
     WriteFile(output + "/summary.json", summary.dump(2) + "\n");
+}
+
+int
+Main(int argc, char** argv)
+{
+    WanCommandLine cmd(PROGRAM,
+                       "Data-parallel training across the islands of a WAN under a "
+                       "rotating-clique schedule, packet by packet. Exit codes: 0 every round "
+                       "complete with every peer; 1 bad input (before anything runs) or another "
+                       "error; 3 results written but partial (lost peers, unfinished rounds, "
+                       "--maxSimTime or --maxWallTime reached).");
+    ExperimentConfig config;
+    MainFlags main;
+    AddFlags(cmd, config, main);
+    const auto start = std::chrono::steady_clock::now();
+    cmd.Parse(argc, argv);
+    WanMpi::Init(main.simulator);
+    CheckFlags(cmd, config, main, start);
+
+    const WanTopology loaded = cmd.LoadTopology().WithRates(main.wanBps, main.accessBps);
+    config.crossTraffic = cmd.LoadCrossTraffic(loaded);
+    CheckDistribution(config, loaded);
+    const std::vector<std::string> specs = ScheduleSpecs(config, main, loaded.GetIslands().size());
+    // Rank 0 writes the outputs; the other ranks only simulate.
+    const bool writer = WanMpi::GetRank() == 0;
+    const std::string output = writer ? cmd.PrepareOutput() : "";
+    const std::vector<ExperimentJob> jobs =
+        PlanJobs(loaded, cmd.GetCapabilities(), specs, config, main);
+
+    int exitCode = WanCommandLine::EXIT_COMPLETE;
+    std::vector<ExperimentResult> results = RunJobs(jobs, config, main.workers, output, exitCode);
+    if (!writer)
+    {
+        return exitCode;
+    }
+    for (const ExperimentResult& r : results)
+    {
+        std::cout << r.capabilities << " / " << r.schedule << ": " << r.cliques << std::endl;
+    }
+    if (main.colocated)
+    {
+        CompareToColocated(results);
+    }
+    AddGains(jobs, results, config.transport);
+    WriteOutputs(cmd, config, main, loaded, results, exitCode, output);
     std::vector<TrainingTableRow> table;
     for (const ExperimentResult& r : results)
     {
