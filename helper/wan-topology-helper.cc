@@ -225,16 +225,7 @@ WanTopologyHelper::Install(const WanTopology& topology)
 {
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_routing, "WanTopologyHelper::Install called twice");
-    topology.Validate();
-    const auto& cities = topology.GetCities();
-    const auto& islands = topology.GetIslands();
-    const auto& links = topology.GetLinks();
-    if (islands.size() > MAX_ISLANDS)
-    {
-        throw WanTopologyError(
-            "topology '" + topology.GetName() + "': " + std::to_string(islands.size()) +
-            " islands exceed the addressing scheme's " + std::to_string(MAX_ISLANDS));
-    }
+    CheckInstallable(topology);
     m_topology = topology;
     if (m_queue)
     {
@@ -249,28 +240,60 @@ WanTopologyHelper::Install(const WanTopology& topology)
     {
         m_longestRoundTrip = std::max(m_longestRoundTrip, roundTrip);
     }
+    CreateNodes();
+    ConnectWanLinks(linkRoundTrips);
+    const std::vector<Ptr<NetDevice>> routerSide = ConnectIslands(accessRoundTrips);
+    InstallRouters(routerSide);
+    InstallHosts();
+    InstallUnicastRoutes();
+    InstallTransitFpgas();
+}
 
-    // Nodes: routers by city index, then hosts by island index, then FPGAs as they come; each
-    // with its city's system id (the rank that simulates it in a distributed run).
-    if (!m_citySystemIds.empty() && m_citySystemIds.size() != cities.size())
+void
+WanTopologyHelper::CheckInstallable(const WanTopology& topology) const
+{
+    topology.Validate();
+    if (topology.GetIslands().size() > MAX_ISLANDS)
+    {
+        throw WanTopologyError("topology '" + topology.GetName() +
+                               "': " + std::to_string(topology.GetIslands().size()) +
+                               " islands exceed the addressing scheme's " +
+                               std::to_string(MAX_ISLANDS));
+    }
+    if (!m_citySystemIds.empty() && m_citySystemIds.size() != topology.GetCities().size())
     {
         throw WanTopologyError("topology '" + topology.GetName() +
                                "': " + std::to_string(m_citySystemIds.size()) + " system ids for " +
-                               std::to_string(cities.size()) + " cities");
+                               std::to_string(topology.GetCities().size()) + " cities");
     }
-    const auto systemId = [this](uint32_t city) {
-        return m_citySystemIds.empty() ? 0u : m_citySystemIds[city];
-    };
-    for (uint32_t c = 0; c < cities.size(); ++c)
-    {
-        m_routerNodes.Add(CreateObject<Node>(systemId(c)));
-    }
-    for (const WanIsland& island : islands)
-    {
-        m_islandNodes.Add(CreateObject<Node>(systemId(island.city)));
-    }
+}
 
-    // WAN links, by link index.
+uint32_t
+WanTopologyHelper::SystemIdOf(uint32_t city) const
+{
+    return m_citySystemIds.empty() ? 0u : m_citySystemIds[city];
+}
+
+void
+WanTopologyHelper::CreateNodes()
+{
+    // Routers by city index, then hosts by island index (FPGAs as they come); each with its
+    // city's system id (the rank that simulates it in a distributed run).
+    for (uint32_t c = 0; c < m_topology.GetCities().size(); ++c)
+    {
+        m_routerNodes.Add(CreateObject<Node>(SystemIdOf(c)));
+    }
+    for (const WanIsland& island : m_topology.GetIslands())
+    {
+        m_islandNodes.Add(CreateObject<Node>(SystemIdOf(island.city)));
+    }
+}
+
+void
+WanTopologyHelper::ConnectWanLinks(const std::vector<double>& linkRoundTrips)
+{
+    const auto& cities = m_topology.GetCities();
+    const auto& links = m_topology.GetLinks();
     m_wanDevices.clear();
     for (uint32_t l = 0; l < links.size(); ++l)
     {
@@ -285,9 +308,12 @@ WanTopologyHelper::Install(const WanTopology& topology)
                                        NanoSeconds(WanRouting::ToNanoSeconds(link.delay)),
                                        {queue, queue}));
     }
+}
 
-    // Access links, by island index; split by an FPGA where the city has one.
-    const uint32_t nIslands = islands.size();
+std::vector<Ptr<NetDevice>>
+WanTopologyHelper::ConnectIslands(const std::vector<double>& accessRoundTrips)
+{
+    const uint32_t nIslands = m_topology.GetIslands().size();
     m_islandDevices.assign(nIslands, nullptr);
     m_accessPeers.assign(nIslands, nullptr);
     m_fpgas.assign(nIslands, nullptr);
@@ -295,54 +321,68 @@ WanTopologyHelper::Install(const WanTopology& topology)
     std::vector<Ptr<NetDevice>> routerSide(nIslands);
     for (uint32_t i = 0; i < nIslands; ++i)
     {
-        const WanIsland& island = islands[i];
-        const Ptr<Node> router = m_routerNodes.Get(island.city);
-        const DataRate accessRate(island.accessBps);
-        const Time accessDelay = NanoSeconds(WanRouting::ToNanoSeconds(island.accessDelay));
-        const QueueSize accessQueue =
-            ResolveQueue(m_topology.GetIslandQueue(i), accessRate, accessRoundTrips[i]);
-        NS_LOG_INFO("island " << island.name << ": access queues " << accessQueue << " ("
-                              << m_topology.GetIslandQueue(i).ToString() << ")");
-        if (!cities[island.city].caps.fpga)
-        {
-            const auto access = Connect(m_islandNodes.Get(i),
-                                        router,
-                                        accessRate,
-                                        accessDelay,
-                                        {accessQueue, accessQueue});
-            m_islandDevices[i] = access[0];
-            m_accessPeers[i] = access[1];
-            routerSide[i] = access[1];
-            continue;
-        }
-        const Ptr<Node> fpgaNode = CreateObject<Node>(systemId(island.city));
-        m_fpgaNodes.Add(fpgaNode);
+        routerSide[i] = ConnectIsland(i, accessRoundTrips[i]);
+    }
+    return routerSide;
+}
+
+Ptr<NetDevice>
+WanTopologyHelper::ConnectIsland(uint32_t i, double accessRoundTrip)
+{
+    const WanIsland& island = m_topology.GetIslands()[i];
+    const Ptr<Node> router = m_routerNodes.Get(island.city);
+    const DataRate accessRate(island.accessBps);
+    const Time accessDelay = NanoSeconds(WanRouting::ToNanoSeconds(island.accessDelay));
+    const QueueSize accessQueue =
+        ResolveQueue(m_topology.GetIslandQueue(i), accessRate, accessRoundTrip);
+    NS_LOG_INFO("island " << island.name << ": access queues " << accessQueue << " ("
+                          << m_topology.GetIslandQueue(i).ToString() << ")");
+    if (!m_topology.GetCities()[island.city].caps.fpga)
+    {
         const auto access = Connect(m_islandNodes.Get(i),
-                                    fpgaNode,
+                                    router,
                                     accessRate,
                                     accessDelay,
                                     {accessQueue, accessQueue});
-        const QueueSize inBoxQueue =
-            ResolveQueue(m_topology.GetIslandQueue(i), m_inBoxRate, accessRoundTrips[i]);
-        const auto inBox =
-            Connect(fpgaNode, router, m_inBoxRate, m_inBoxDelay, {inBoxQueue, inBoxQueue});
-        const Ptr<FpgaAggregatorNetDevice> fpga = m_fpgaFactory.Create<FpgaAggregatorNetDevice>();
-        fpga->SetAttribute("IslandIndex", UintegerValue(i));
-        fpgaNode->AddDevice(fpga);
-        fpga->SetIslandPort(access[1]);
-        fpga->SetRouterPort(inBox[0]);
         m_islandDevices[i] = access[0];
         m_accessPeers[i] = access[1];
-        m_inBox[i] = inBox;
-        m_fpgas[i] = fpga;
-        routerSide[i] = inBox[1];
+        return access[1];
     }
+    // Island - FPGA - router: the access link ends at the FPGA, an in-box link joins the router.
+    const Ptr<Node> fpgaNode = CreateObject<Node>(SystemIdOf(island.city));
+    m_fpgaNodes.Add(fpgaNode);
+    const auto access = Connect(m_islandNodes.Get(i),
+                                fpgaNode,
+                                accessRate,
+                                accessDelay,
+                                {accessQueue, accessQueue});
+    const QueueSize inBoxQueue =
+        ResolveQueue(m_topology.GetIslandQueue(i), m_inBoxRate, accessRoundTrip);
+    const auto inBox =
+        Connect(fpgaNode, router, m_inBoxRate, m_inBoxDelay, {inBoxQueue, inBoxQueue});
+    const Ptr<FpgaAggregatorNetDevice> fpga = m_fpgaFactory.Create<FpgaAggregatorNetDevice>();
+    fpga->SetAttribute("IslandIndex", UintegerValue(i));
+    fpgaNode->AddDevice(fpga);
+    fpga->SetIslandPort(access[1]);
+    fpga->SetRouterPort(inBox[0]);
+    m_islandDevices[i] = access[0];
+    m_accessPeers[i] = access[1];
+    m_inBox[i] = inBox;
+    m_fpgas[i] = fpga;
+    return inBox[1];
+}
 
-    // Routers: ports are the WAN links by link index, then the access (or in-box) links by
-    // island index, so port numbers do not depend on anything but the topology.
+void
+WanTopologyHelper::InstallRouters(const std::vector<Ptr<NetDevice>>& routerSide)
+{
+    // Ports are the WAN links by link index, then the access (or in-box) links by island
+    // index, so port numbers do not depend on anything but the topology.
+    const auto& cities = m_topology.GetCities();
+    const auto& islands = m_topology.GetIslands();
+    const auto& links = m_topology.GetLinks();
     m_routers.assign(cities.size(), nullptr);
     m_wanPorts.assign(links.size(), {0, 0});
-    m_accessPorts.assign(nIslands, 0);
+    m_accessPorts.assign(islands.size(), 0);
     for (uint32_t c = 0; c < cities.size(); ++c)
     {
         const Ptr<WanRouterNetDevice> router = m_routerFactory.Create<WanRouterNetDevice>();
@@ -363,7 +403,7 @@ WanTopologyHelper::Install(const WanTopology& topology)
                 m_wanPorts[l][1] = router->AddPort(m_wanDevices[l][1]);
             }
         }
-        for (uint32_t i = 0; i < nIslands; ++i)
+        for (uint32_t i = 0; i < islands.size(); ++i)
         {
             if (islands[i].city == c)
             {
@@ -372,9 +412,11 @@ WanTopologyHelper::Install(const WanTopology& topology)
         }
         m_routers[c] = router;
     }
+}
 
-    InstallHosts();
-    InstallUnicastRoutes();
+void
+WanTopologyHelper::InstallTransitFpgas()
+{
     m_transit.Install(*m_routing,
                       m_routers,
                       m_islandAddresses,

@@ -236,6 +236,34 @@ class WanTopologyHelper
     static constexpr uint32_t LAST_GROUP = 0xEFFFFFFF;
 
   private:
+    // The steps of Install(), in order.
+    /**
+     * \param topology the topology to install
+     * \throws WanTopologyError if it is invalid, has more islands than the addresses allow, or
+     *         SetCitySystemIds gave another number of cities
+     */
+    void CheckInstallable(const WanTopology& topology) const;
+    /** \param city a city \return the system id (MPI rank) of its nodes (0 without a partition) */
+    uint32_t SystemIdOf(uint32_t city) const;
+    /** \brief Routers by city index, then hosts by island index. */
+    void CreateNodes();
+    /** \param linkRoundTrips per link, its longest round trip (queues) \brief the WAN links */
+    void ConnectWanLinks(const std::vector<double>& linkRoundTrips);
+    /**
+     * \param accessRoundTrips per island, its longest round trip (queues)
+     * \return per island, the device its router's port attaches (access or in-box link)
+     */
+    std::vector<Ptr<NetDevice>> ConnectIslands(const std::vector<double>& accessRoundTrips);
+    /**
+     * \brief Island \p i's access link, split by an FPGA and an in-box link where its city has one.
+     * \param i the island \param accessRoundTrip its longest round trip (queues)
+     * \return the device its router's port attaches
+     */
+    Ptr<NetDevice> ConnectIsland(uint32_t i, double accessRoundTrip);
+    /** \param routerSide per island, its router-side device \brief one router per city */
+    void InstallRouters(const std::vector<Ptr<NetDevice>>& routerSide);
+    /** \brief The transit FPGAs of cities with the capability, beside their routers. */
+    void InstallTransitFpgas();
     /**
      * \brief Connect two nodes by a point-to-point link.
      * \param a first node \param b second node \param rate rate in each direction
