@@ -333,8 +333,44 @@ TrainingExperiment::PrintProgress(bool force)
 void
 TrainingExperiment::Run()
 {
+    NS_LOG_FUNCTION(this);
     m_wallStart = std::chrono::steady_clock::now();
     m_lastProgress = m_wallStart;
+    PrepareRun();
+    m_limits.Arm();
+    if (m_parallel.ranks > 1)
+    {
+        Simulator::Run(); // the ranks stop at one simulated time: no wall-clock watchdog
+    }
+    else
+    {
+        m_limits.Run();
+    }
+    CheckApplications();
+    std::vector<std::vector<TrainingRoundRecord>> islandRecords;
+    const std::vector<uint32_t> localIslands = CollectLocalRecords(islandRecords);
+    AddDeviceCounters(localIslands);
+    if (m_parallel.ranks > 1)
+    {
+        GatherRanks(localIslands, islandRecords);
+        if (WanMpi::GetRank() != 0)
+        {
+            // Rank 0 holds the results; here they stay empty.
+            m_records.clear();
+            m_simulatedTime = 0;
+            return;
+        }
+    }
+    if (m_progressSeconds > 0)
+    {
+        PrintProgress(true);
+    }
+    FlattenRecords(islandRecords);
+}
+
+void
+TrainingExperiment::PrepareRun()
+{
     if (!m_schedulerType.empty())
     {
         ObjectFactory scheduler;
@@ -342,8 +378,6 @@ TrainingExperiment::Run()
         Simulator::SetScheduler(scheduler);
     }
     WanTopologyHelper& wan = m_training.GetTopologyHelper();
-    const uint32_t n = wan.GetTopology().GetIslands().size();
-    std::vector<std::vector<TrainingRoundRecord>> islandRecords(n);
     m_fpga = TrainingFpgaCounters();
     m_parallel = TrainingParallelInfo();
     m_parallel.ranks = WanMpi::IsSimulating() ? WanMpi::GetSize() : 1;
@@ -378,15 +412,12 @@ TrainingExperiment::Run()
         std::cerr << "warning: " << (m_progressLabel.empty() ? "" : m_progressLabel + ": ")
                   << longRound << std::endl;
     }
-    m_limits.Arm();
-    if (distributed)
-    {
-        Simulator::Run(); // the ranks stop at one simulated time: no wall-clock watchdog
-    }
-    else
-    {
-        m_limits.Run();
-    }
+}
+
+void
+TrainingExperiment::CheckApplications() const
+{
+    const uint32_t n = m_training.GetTopologyHelper().GetTopology().GetIslands().size();
     for (uint32_t i = 0; i < n; ++i)
     {
         Ptr<TrainingApplication> app = m_training.GetApplication(i);
@@ -395,6 +426,15 @@ TrainingExperiment::Run()
             throw std::range_error(app->GetError());
         }
     }
+}
+
+std::vector<uint32_t>
+TrainingExperiment::CollectLocalRecords(
+    std::vector<std::vector<TrainingRoundRecord>>& islandRecords) const
+{
+    WanTopologyHelper& wan = m_training.GetTopologyHelper();
+    const uint32_t n = wan.GetTopology().GetIslands().size();
+    islandRecords.assign(n, {});
     std::vector<uint32_t> localIslands;
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -404,27 +444,18 @@ TrainingExperiment::Run()
             localIslands.push_back(i);
         }
     }
-    AddDeviceCounters(localIslands);
-    if (distributed)
-    {
-        GatherRanks(localIslands, islandRecords);
-        if (WanMpi::GetRank() != 0)
-        {
-            // Rank 0 holds the results; here they stay empty.
-            m_records.clear();
-            m_simulatedTime = 0;
-            return;
-        }
-    }
-    if (m_progressSeconds > 0)
-    {
-        PrintProgress(true);
-    }
+    return localIslands;
+}
+
+void
+TrainingExperiment::FlattenRecords(
+    const std::vector<std::vector<TrainingRoundRecord>>& islandRecords)
+{
     m_records.clear();
     m_simulatedTime = 0;
     for (uint32_t r = 0; r < m_rounds; ++r)
     {
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t i = 0; i < islandRecords.size(); ++i)
         {
             // An application a limit stopped before it started has no records: unfinished.
             const auto& records = islandRecords[i];

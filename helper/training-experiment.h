@@ -280,6 +280,26 @@ class TrainingExperiment
      */
     void GatherRanks(const std::vector<uint32_t>& localIslands,
                      std::vector<std::vector<TrainingRoundRecord>>& islandRecords);
+    // The steps of Run() besides the simulation itself.
+    /**
+     * \brief Before the simulation: the scheduler, what the distributed run is (ranks,
+     *        partition, lookahead), null-message's termination check, the long-round warning.
+     */
+    void PrepareRun();
+    /** \brief Throw the error an application stopped with (std::range_error), if any. */
+    void CheckApplications() const;
+    /**
+     * \param islandRecords receives per island its records (this rank's islands only)
+     * \return this rank's islands
+     */
+    std::vector<uint32_t> CollectLocalRecords(
+        std::vector<std::vector<TrainingRoundRecord>>& islandRecords) const;
+    /**
+     * \brief The records round by round, island by island (an island without a record of a
+     *        round gets an unfinished one), and the simulated time of the last finished round.
+     * \param islandRecords per island, its records
+     */
+    void FlattenRecords(const std::vector<std::vector<TrainingRoundRecord>>& islandRecords);
 
     TrainingHelper& m_training;      //!< what is run
     uint32_t m_rounds;               //!< rounds of every island
