@@ -699,6 +699,28 @@ TrainingExperiment::Summarise(double epsilon) const
     {
         s.lostPeersByIsland.emplace_back(islands[i].name, 0);
     }
+    AddRoundFigures(s, n);
+    s.estimatedSync = m_training.GetEstimatedSync();
+    s.totalTime = m_simulatedTime;
+    const uint64_t rounds = schedule.GetRoundsToEpsilon(epsilon);
+    if (rounds != CliqueSchedule::UNREACHABLE)
+    {
+        s.roundsToEpsilon = rounds;
+        s.timeToEpsilon = rounds * s.meanRound;
+    }
+    s.queueDrops = m_queueDrops;
+    s.lossDrops = m_lossDrops;
+    s.fpga = m_fpga;
+    s.routers = m_routers;
+    // A limit that stopped a run whose rounds were all done changed nothing.
+    s.stoppedBy = s.unfinishedRounds > 0 ? m_limits.GetStoppedBy() : "";
+    s.heldStarts = m_training.GetHeldStarts();
+    return s;
+}
+
+void
+TrainingExperiment::AddRoundFigures(TrainingSummary& s, uint32_t n) const
+{
     // Round time: how far the slowest island's end of round advanced; the warm-up rounds'
     // time is reported apart.
     s.warmupRounds = GetWarmupRounds();
@@ -763,22 +785,6 @@ TrainingExperiment::Summarise(double epsilon) const
         s.meanSync = syncSum / finished;
         s.meanCompute = computeSum / finished;
     }
-    s.estimatedSync = m_training.GetEstimatedSync();
-    s.totalTime = m_simulatedTime;
-    const uint64_t rounds = schedule.GetRoundsToEpsilon(epsilon);
-    if (rounds != CliqueSchedule::UNREACHABLE)
-    {
-        s.roundsToEpsilon = rounds;
-        s.timeToEpsilon = rounds * s.meanRound;
-    }
-    s.queueDrops = m_queueDrops;
-    s.lossDrops = m_lossDrops;
-    s.fpga = m_fpga;
-    s.routers = m_routers;
-    // A limit that stopped a run whose rounds were all done changed nothing.
-    s.stoppedBy = s.unfinishedRounds > 0 ? m_limits.GetStoppedBy() : "";
-    s.heldStarts = m_training.GetHeldStarts();
-    return s;
 }
 
 } // namespace ns3

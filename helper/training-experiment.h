@@ -300,6 +300,12 @@ class TrainingExperiment
      * \param islandRecords per island, its records
      */
     void FlattenRecords(const std::vector<std::vector<TrainingRoundRecord>>& islandRecords);
+    /**
+     * \brief Summarise's figures of the rounds: round times (mean, p50, p99; the warm-up
+     *        rounds' apart), sync and compute means, resends, lost peers, unfinished rounds.
+     * \param s the summary, its rounds and lostPeersByIsland set \param n islands
+     */
+    void AddRoundFigures(TrainingSummary& s, uint32_t n) const;
 
     TrainingHelper& m_training;      //!< what is run
     uint32_t m_rounds;               //!< rounds of every island
