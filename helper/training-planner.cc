@@ -260,6 +260,110 @@ TrainingPlanner::PlanRound(const Partition& partition,
     return configs;
 }
 
+namespace
+{
+
+/** One stream's last arrival at a receiver: (sender, time). */
+using Arrival = std::pair<uint32_t, double>;
+
+/**
+ * \brief ReplayRounds: hold each sender until its first packet reaches each of its receivers
+ *        after the receiver's previous-round arrivals from other senders.
+ * \param routing the routes \param plan the round's plan
+ * \param previous per island, the previous round's arrivals at it
+ * \param go per island, when it may start sending (raised here)
+ */
+void
+HoldForPreviousArrivals(const WanRouting& routing,
+                        const SyncRoundEstimate& plan,
+                        const std::vector<std::vector<Arrival>>& previous,
+                        std::vector<double>& go)
+{
+    for (const SyncStream& stream : plan.streams)
+    {
+        const uint32_t i = stream.sender;
+        for (uint32_t j : stream.receivers)
+        {
+            for (const Arrival& other : previous[j])
+            {
+                if (other.first != i)
+                {
+                    go[i] = std::max(go[i], other.second - routing.GetIslandDelay(i, j));
+                }
+            }
+        }
+    }
+}
+
+/**
+ * \brief ReplayRounds: when each island's sync of the round ends, and the arrivals at it.
+ * \param routing the routes \param plan the round's plan
+ * \param go per island, when it starts sending
+ * \param finish per island, when its sync ends (from go; raised here)
+ * \param arrivals per island, receives the round's last arrival from each sender
+ */
+void
+ReplayFinishes(const WanRouting& routing,
+               const SyncRoundEstimate& plan,
+               const std::vector<double>& go,
+               std::vector<double>& finish,
+               std::vector<std::vector<Arrival>>& arrivals)
+{
+    // A TREE clique's sums come down once the root has every member's update: the clique
+    // runs from its last member's start.
+    std::map<uint32_t, double> treeGo;
+    for (const SyncStream& stream : plan.streams)
+    {
+        if (stream.algorithm == SyncAlgorithm::TREE)
+        {
+            double& at = treeGo[stream.clique];
+            at = std::max(at, go[stream.sender]);
+        }
+    }
+    for (const SyncStream& stream : plan.streams)
+    {
+        const uint32_t i = stream.sender;
+        if (stream.algorithm == SyncAlgorithm::TREE)
+        {
+            const double from = treeGo[stream.clique];
+            finish[i] = std::max(finish[i], from + plan.islandTime.at(i));
+            for (uint32_t j : stream.receivers)
+            {
+                finish[j] = std::max(finish[j], from + plan.islandTime.at(j));
+            }
+            continue;
+        }
+        if (stream.algorithm == SyncAlgorithm::RING)
+        {
+            // A member's chain of ring steps, as the cost model times it (over the ring the
+            // members' start differences cancel in the mean); its successor's chain ends
+            // with the last step from it.
+            finish[i] = std::max(finish[i], go[i] + plan.islandTime.at(i));
+            continue;
+        }
+        const double sent = go[i] + stream.finishTime - stream.startTime - stream.delay;
+        finish[i] = std::max(finish[i], sent);
+        for (uint32_t j : stream.receivers)
+        {
+            const double arrival = sent + routing.GetIslandDelay(i, j);
+            finish[j] = std::max(finish[j], arrival);
+            arrivals[j].emplace_back(i, arrival);
+        }
+    }
+    for (const SyncStream& stream : plan.streams)
+    {
+        if (stream.algorithm != SyncAlgorithm::DIRECT)
+        {
+            for (uint32_t j : stream.receivers)
+            {
+                arrivals[j].emplace_back(stream.sender, finish[j]);
+            }
+        }
+    }
+}
+
+} // namespace
+
 double
 TrainingPlanner::ReplayRounds(const WanRouting& routing,
                               const std::vector<SyncRoundEstimate>& plans,
@@ -280,8 +384,6 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
     // would arrive after the last of those (its own earlier stream is no conflict: it sends
     // one round after the other).
     const uint32_t n = multipliers.size();
-    /** One stream's last arrival at a receiver: (sender, time). */
-    using Arrival = std::pair<uint32_t, double>;
     std::vector<std::vector<Arrival>> previous(n);
     std::vector<std::vector<Arrival>> arrivals(n);
     std::vector<double> end(n, 0.0);
@@ -302,20 +404,7 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
             start[i] = end[i] + computeTime.GetSeconds() * multipliers[i];
             go[i] = start[i];
         }
-        for (const SyncStream& stream : plan.streams)
-        {
-            const uint32_t i = stream.sender;
-            for (uint32_t j : stream.receivers)
-            {
-                for (const Arrival& other : previous[j])
-                {
-                    if (other.first != i)
-                    {
-                        go[i] = std::max(go[i], other.second - routing.GetIslandDelay(i, j));
-                    }
-                }
-            }
-        }
+        HoldForPreviousArrivals(routing, plan, previous, go);
         for (uint32_t i = 0; i < n; ++i)
         {
             if (notBefore != nullptr && go[i] > start[i])
@@ -325,57 +414,7 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
             finish[i] = go[i];
             arrivals[i].clear();
         }
-        // A TREE clique's sums come down once the root has every member's update: the clique
-        // runs from its last member's start.
-        std::map<uint32_t, double> treeGo;
-        for (const SyncStream& stream : plan.streams)
-        {
-            if (stream.algorithm == SyncAlgorithm::TREE)
-            {
-                double& at = treeGo[stream.clique];
-                at = std::max(at, go[stream.sender]);
-            }
-        }
-        for (const SyncStream& stream : plan.streams)
-        {
-            const uint32_t i = stream.sender;
-            if (stream.algorithm == SyncAlgorithm::TREE)
-            {
-                const double from = treeGo[stream.clique];
-                finish[i] = std::max(finish[i], from + plan.islandTime.at(i));
-                for (uint32_t j : stream.receivers)
-                {
-                    finish[j] = std::max(finish[j], from + plan.islandTime.at(j));
-                }
-                continue;
-            }
-            if (stream.algorithm == SyncAlgorithm::RING)
-            {
-                // A member's chain of ring steps, as the cost model times it (over the ring the
-                // members' start differences cancel in the mean); its successor's chain ends
-                // with the last step from it.
-                finish[i] = std::max(finish[i], go[i] + plan.islandTime.at(i));
-                continue;
-            }
-            const double sent = go[i] + stream.finishTime - stream.startTime - stream.delay;
-            finish[i] = std::max(finish[i], sent);
-            for (uint32_t j : stream.receivers)
-            {
-                const double arrival = sent + routing.GetIslandDelay(i, j);
-                finish[j] = std::max(finish[j], arrival);
-                arrivals[j].emplace_back(i, arrival);
-            }
-        }
-        for (const SyncStream& stream : plan.streams)
-        {
-            if (stream.algorithm != SyncAlgorithm::DIRECT)
-            {
-                for (uint32_t j : stream.receivers)
-                {
-                    arrivals[j].emplace_back(stream.sender, finish[j]);
-                }
-            }
-        }
+        ReplayFinishes(routing, plan, go, finish, arrivals);
         for (uint32_t i = 0; i < n; ++i)
         {
             sum += finish[i] - start[i];
