@@ -172,6 +172,9 @@ function(build_lib)
       # The path of one round's data in doc/wan-training.rst names only functions that exist.
       add_test(NAME tools/doc-names COMMAND ${Python3_EXECUTABLE}
                                             ${CMAKE_CURRENT_SOURCE_DIR}/tools/check-doc-names.py)
+      # NS_LOG_FUNCTION in at least 80% of model/'s functions (ns-3's devices log 84-94%).
+      add_test(NAME tools/log-coverage
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tools/check-log-coverage.py)
     endif()
   endif()
   if(WAN_TRAINING_BENCH)

@@ -101,6 +101,7 @@ AdaptiveRateControl::AdaptiveRateControl()
       m_hyperAfter(0),
       m_rate(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 AdaptiveRateControl::~AdaptiveRateControl() = default;
@@ -108,6 +109,7 @@ AdaptiveRateControl::~AdaptiveRateControl() = default;
 void
 AdaptiveRateControl::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     Stop();
     Object::DoDispose();
 }
@@ -115,6 +117,7 @@ AdaptiveRateControl::DoDispose()
 double
 AdaptiveRateControl::Clamp(double rate) const
 {
+    NS_LOG_FUNCTION(this << rate);
     return std::min(std::max(rate, static_cast<double>(m_minRate.GetBitRate())), m_lineRateBps);
 }
 
@@ -139,30 +142,35 @@ AdaptiveRateControl::Start(double lineRateBps, double initialRateBps, Time rtt)
 void
 AdaptiveRateControl::Stop()
 {
+    NS_LOG_FUNCTION(this);
     m_timer.Cancel();
 }
 
 void
 AdaptiveRateControl::OnSent()
 {
+    NS_LOG_FUNCTION(this);
     ++m_sent;
 }
 
 void
 AdaptiveRateControl::OnCongestion(uint32_t receiver, uint32_t marks)
 {
+    NS_LOG_FUNCTION(this << receiver << marks);
     m_marks[receiver] += marks;
 }
 
 void
 AdaptiveRateControl::OnLoss()
 {
+    NS_LOG_FUNCTION(this);
     m_lost = true;
 }
 
 double
 AdaptiveRateControl::MarkedFraction() const
 {
+    NS_LOG_FUNCTION(this);
     // Over the receivers that echoed marks: a multicast stream slows for its congested
     // receivers (not diluted by the others), and several congested receivers average out the
     // sampling noise of each. The marks echo packets of up to a round trip (a period) earlier:
@@ -180,6 +188,7 @@ AdaptiveRateControl::MarkedFraction() const
 void
 AdaptiveRateControl::Update()
 {
+    NS_LOG_FUNCTION(this);
     const double fraction = MarkedFraction();
     const double increase = 8.0 * m_increaseBytes / m_interval.GetSeconds();
     m_unmarked = m_marks.empty() ? m_unmarked + 1 : 0;
@@ -217,12 +226,14 @@ AdaptiveRateControl::Update()
 double
 AdaptiveRateControl::GetRate() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rate;
 }
 
 Time
 AdaptiveRateControl::GetPeriod() const
 {
+    NS_LOG_FUNCTION(this);
     return m_interval;
 }
 

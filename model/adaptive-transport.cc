@@ -60,6 +60,7 @@ AdaptiveTransport::AdaptiveTransport()
     : m_initialRate(FAIR),
       m_cnpInterval(MicroSeconds(500))
 {
+    NS_LOG_FUNCTION(this);
 }
 
 AdaptiveTransport::~AdaptiveTransport() = default;
@@ -67,6 +68,7 @@ AdaptiveTransport::~AdaptiveTransport() = default;
 void
 AdaptiveTransport::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     Object::DoDispose();
 }
 
@@ -97,6 +99,7 @@ AdaptiveTransport::Start(Ptr<Node> node, Ptr<Socket> socket, uint32_t island, ui
 void
 AdaptiveTransport::SetEct(Ptr<Packet> packet)
 {
+    NS_LOG_FUNCTION(packet);
     // Per packet: the socket's own TOS (SetIpTos) does not reach datagrams in every ns-3.
     SocketIpTosTag tos;
     tos.SetTos(WanWire::IPV4_ECN_ECT0);
@@ -106,6 +109,7 @@ AdaptiveTransport::SetEct(Ptr<Packet> packet)
 bool
 AdaptiveTransport::IsMarked(Ptr<Packet> packet)
 {
+    NS_LOG_FUNCTION(packet);
     SocketIpTosTag tos;
     return packet->PeekPacketTag(tos) &&
            (tos.GetTos() & WanWire::IPV4_ECN_MASK) == WanWire::IPV4_ECN_CE;
@@ -118,6 +122,7 @@ AdaptiveTransport::CreateControl(uint32_t round,
                                  double fairBps,
                                  Time rtt)
 {
+    NS_LOG_FUNCTION(this << round << destination << plannedBps << fairBps << rtt);
     double initial = fairBps;
     if (m_initialRate == PLANNED && plannedBps > 0)
     {
@@ -142,12 +147,14 @@ AdaptiveTransport::RateChanged(AdaptiveTransport* transport,
                                double /* oldRate */,
                                double newRate)
 {
+    NS_LOG_FUNCTION(transport << round << destination << newRate);
     transport->m_rateTrace(transport->m_island, round, destination, newRate);
 }
 
 uint32_t
 AdaptiveTransport::CountMark(uint32_t peer)
 {
+    NS_LOG_FUNCTION(this << peer);
     if (peer >= m_lastNotice.size())
     {
         return 0;
@@ -170,18 +177,21 @@ AdaptiveTransport::CountMark(uint32_t peer)
 double
 AdaptiveTransport::GetLineRate() const
 {
+    NS_LOG_FUNCTION(this);
     return m_lineRateBps;
 }
 
 uint64_t
 AdaptiveTransport::GetMarksFrom(uint32_t peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     return peer < m_marksFrom.size() ? m_marksFrom[peer] : 0;
 }
 
 uint64_t
 AdaptiveTransport::GetNotificationsSent() const
 {
+    NS_LOG_FUNCTION(this);
     return m_notifications;
 }
 

@@ -8,23 +8,28 @@
 #include "wan-wire.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("ChunkLayout");
+
 ChunkLayout::ChunkLayout()
     : m_elements(0),
       m_chunkElements(1),
       m_chunkCount(1)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 ChunkLayout::ChunkLayout(uint64_t modelBytes, uint32_t chunkPayloadBytes)
     : m_elements(ElementsOf(modelBytes)),
       m_chunkElements(chunkPayloadBytes / GradientHeader::ELEMENT_SIZE)
 {
+    NS_LOG_FUNCTION(this << modelBytes << chunkPayloadBytes);
     NS_ASSERT_MSG(m_chunkElements > 0 && chunkPayloadBytes % GradientHeader::ELEMENT_SIZE == 0,
                   "chunk payload " << chunkPayloadBytes << " is not a positive multiple of 4");
     const uint64_t chunks = (m_elements + m_chunkElements - 1) / m_chunkElements;
@@ -36,24 +41,28 @@ ChunkLayout::ChunkLayout(uint64_t modelBytes, uint32_t chunkPayloadBytes)
 uint64_t
 ChunkLayout::GetElements() const
 {
+    NS_LOG_FUNCTION(this);
     return m_elements;
 }
 
 uint32_t
 ChunkLayout::GetChunkElements() const
 {
+    NS_LOG_FUNCTION(this);
     return m_chunkElements;
 }
 
 uint32_t
 ChunkLayout::GetChunkCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_chunkCount;
 }
 
 uint32_t
 ChunkLayout::GetChunkSpan(uint32_t chunk, uint32_t& first) const
 {
+    NS_LOG_FUNCTION(this << chunk);
     const uint64_t start = uint64_t{chunk} * m_chunkElements;
     if (start >= m_elements)
     {
@@ -67,6 +76,7 @@ ChunkLayout::GetChunkSpan(uint32_t chunk, uint32_t& first) const
 uint32_t
 ChunkLayout::GetSegmentSpan(uint32_t k, uint32_t segment, uint32_t& first) const
 {
+    NS_LOG_FUNCTION(this << k << segment);
     uint64_t start = 0;
     const uint64_t length = SegmentOf(m_elements, k, segment, start);
     first = static_cast<uint32_t>(start);
@@ -76,6 +86,7 @@ ChunkLayout::GetSegmentSpan(uint32_t k, uint32_t segment, uint32_t& first) const
 uint32_t
 ChunkLayout::GetSegmentChunkCount(uint32_t k, uint32_t segment) const
 {
+    NS_LOG_FUNCTION(this << k << segment);
     uint32_t first = 0;
     const uint32_t length = GetSegmentSpan(k, segment, first);
     return std::max<uint32_t>(1, (length + m_chunkElements - 1) / m_chunkElements);
@@ -87,6 +98,7 @@ ChunkLayout::GetSegmentChunkSpan(uint32_t k,
                                  uint32_t chunk,
                                  uint32_t& first) const
 {
+    NS_LOG_FUNCTION(this << k << segment << chunk);
     uint32_t segmentFirst = 0;
     const uint32_t length = GetSegmentSpan(k, segment, segmentFirst);
     const uint64_t offset = uint64_t{chunk} * m_chunkElements;
@@ -99,6 +111,7 @@ ChunkLayout::GetSegmentChunkSpan(uint32_t k,
 uint32_t
 ChunkLayout::RingSendSegment(uint32_t k, uint32_t position, uint32_t step)
 {
+    NS_LOG_FUNCTION(k << position << step);
     NS_ASSERT_MSG(k > 1 && position < k && step < RingSteps(k), "ring step out of range");
     if (step < k - 1)
     {
@@ -111,6 +124,7 @@ ChunkLayout::RingSendSegment(uint32_t k, uint32_t position, uint32_t step)
 uint32_t
 ChunkLayout::RingReceiveSegment(uint32_t k, uint32_t position, uint32_t step)
 {
+    NS_LOG_FUNCTION(k << position << step);
     // What the predecessor sends in the same step.
     return RingSendSegment(k, (position + k - 1) % k, step);
 }
@@ -118,18 +132,21 @@ ChunkLayout::RingReceiveSegment(uint32_t k, uint32_t position, uint32_t step)
 uint32_t
 ChunkLayout::RingSteps(uint32_t k)
 {
+    NS_LOG_FUNCTION(k);
     return k > 1 ? 2 * (k - 1) : 0;
 }
 
 uint64_t
 ChunkLayout::ElementsOf(uint64_t bytes)
 {
+    NS_LOG_FUNCTION(bytes);
     return bytes / GradientHeader::ELEMENT_SIZE + (bytes % GradientHeader::ELEMENT_SIZE != 0);
 }
 
 uint64_t
 ChunkLayout::RingSegmentBytes(uint64_t modelBytes, uint32_t k, uint32_t segment)
 {
+    NS_LOG_FUNCTION(modelBytes << k << segment);
     uint64_t start = 0;
     return SegmentOf(ElementsOf(modelBytes), k, segment, start) * GradientHeader::ELEMENT_SIZE;
 }
@@ -137,6 +154,7 @@ ChunkLayout::RingSegmentBytes(uint64_t modelBytes, uint32_t k, uint32_t segment)
 uint64_t
 ChunkLayout::SegmentOf(uint64_t elements, uint32_t k, uint32_t segment, uint64_t& start)
 {
+    NS_LOG_FUNCTION(elements << k << segment);
     NS_ASSERT_MSG(k > 0 && segment < k, "segment " << segment << " of " << k);
     const uint64_t size = (elements + k - 1) / k;
     start = std::min<uint64_t>(elements, size * segment);
@@ -146,6 +164,7 @@ ChunkLayout::SegmentOf(uint64_t elements, uint32_t k, uint32_t segment, uint64_t
 uint64_t
 ChunkLayout::ChunksOf(uint64_t payloadBytes, uint32_t chunkPayloadBytes)
 {
+    NS_LOG_FUNCTION(payloadBytes << chunkPayloadBytes);
     NS_ASSERT_MSG(chunkPayloadBytes > 0, "empty chunks");
     return payloadBytes / chunkPayloadBytes + (payloadBytes % chunkPayloadBytes != 0);
 }
@@ -153,6 +172,7 @@ ChunkLayout::ChunksOf(uint64_t payloadBytes, uint32_t chunkPayloadBytes)
 uint32_t
 ChunkLayout::DataHeaderBytes(uint32_t islandCount)
 {
+    NS_LOG_FUNCTION(islandCount);
     const uint32_t words = std::max<uint32_t>(1,
                                               (islandCount + IslandBitmap::BITS_PER_WORD - 1) /
                                                   IslandBitmap::BITS_PER_WORD);
@@ -162,12 +182,14 @@ ChunkLayout::DataHeaderBytes(uint32_t islandCount)
 uint32_t
 ChunkLayout::FitPayload(uint32_t room)
 {
+    NS_LOG_FUNCTION(room);
     return room - room % GradientHeader::ELEMENT_SIZE;
 }
 
 uint32_t
 ChunkLayout::DefaultChunkPayload(uint32_t mtu, uint32_t islandCount)
 {
+    NS_LOG_FUNCTION(mtu << islandCount);
     const uint32_t overhead =
         WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES + DataHeaderBytes(islandCount);
     return mtu > overhead ? FitPayload(mtu - overhead) : 0;
@@ -176,6 +198,7 @@ ChunkLayout::DefaultChunkPayload(uint32_t mtu, uint32_t islandCount)
 uint32_t
 ChunkLayout::DataWireBytes(uint32_t payloadBytes, uint32_t islandCount)
 {
+    NS_LOG_FUNCTION(payloadBytes << islandCount);
     return payloadBytes + DataHeaderBytes(islandCount) + WanWire::UDP_PACKET_OVERHEAD;
 }
 

@@ -5,12 +5,15 @@
 #include "chunk-repair.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <limits>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ChunkRepair");
 
 namespace
 {
@@ -27,11 +30,13 @@ ChunkTracker::ChunkTracker()
       m_scanFrom(0),
       m_dueBefore(Time::Min())
 {
+    NS_LOG_FUNCTION(this);
 }
 
 void
 ChunkTracker::Init(uint32_t chunks)
 {
+    NS_LOG_FUNCTION(this << chunks);
     NS_ASSERT(chunks >= 1);
     m_chunks = chunks;
     m_missing = chunks;
@@ -47,24 +52,28 @@ ChunkTracker::Init(uint32_t chunks)
 uint32_t
 ChunkTracker::GetChunkCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_chunks;
 }
 
 uint32_t
 ChunkTracker::GetMissing() const
 {
+    NS_LOG_FUNCTION(this);
     return m_missing;
 }
 
 bool
 ChunkTracker::IsComplete() const
 {
+    NS_LOG_FUNCTION(this);
     return m_missing == 0;
 }
 
 bool
 ChunkTracker::IsPassOver() const
 {
+    NS_LOG_FUNCTION(this);
     return m_missing == 0 || m_frontier >= m_chunks;
 }
 
@@ -77,6 +86,7 @@ ChunkTracker::Has(uint32_t chunk) const
 void
 ChunkTracker::Mark(uint32_t chunk)
 {
+    NS_LOG_FUNCTION(this << chunk);
     NS_ASSERT(chunk < m_chunks && !Has(chunk));
     m_bits[chunk / WORD_BITS] |= uint64_t{1} << (chunk % WORD_BITS);
     --m_missing;
@@ -114,6 +124,7 @@ ChunkTracker::NextMissing(uint32_t chunk) const
 bool
 ChunkTracker::Advance(uint32_t frontier)
 {
+    NS_LOG_FUNCTION(this << frontier);
     frontier = std::min(frontier, m_chunks);
     if (frontier <= m_frontier)
     {
@@ -137,6 +148,7 @@ ChunkTracker::Advance(uint32_t frontier)
 bool
 ChunkTracker::MarkLost(uint32_t chunk)
 {
+    NS_LOG_FUNCTION(this << chunk);
     if (chunk >= m_chunks || Has(chunk) || m_asked.find(chunk) != m_asked.end())
     {
         return false;
@@ -151,6 +163,7 @@ ChunkTracker::MarkLost(uint32_t chunk)
 void
 ChunkTracker::SetDueThreshold(Time dueBefore)
 {
+    NS_LOG_FUNCTION(this << dueBefore);
     // The asked chunks whose ask time lies between the old and the new threshold change sides.
     const Time low = std::min(dueBefore, m_dueBefore);
     const Time high = std::max(dueBefore, m_dueBefore);
@@ -188,6 +201,7 @@ ChunkTracker::IsWanted(uint32_t chunk, bool all) const
 uint32_t
 ChunkTracker::NextWanted(uint32_t chunk, bool all) const
 {
+    NS_LOG_FUNCTION(this << chunk << all);
     auto it = m_wanted.lower_bound(chunk);
     const uint32_t listed = it == m_wanted.end() ? m_chunks : *it;
     if (!all)
@@ -207,6 +221,7 @@ ChunkTracker::NextWanted(uint32_t chunk, bool all) const
 void
 ChunkTracker::NoteAsked(uint32_t chunk, Time now)
 {
+    NS_LOG_FUNCTION(this << chunk << now);
     auto it = m_asked.find(chunk);
     if (it != m_asked.end())
     {
@@ -227,6 +242,7 @@ ChunkTracker::NoteAsked(uint32_t chunk, Time now)
 std::vector<GradientHeader::ChunkRange>
 ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges, uint32_t from)
 {
+    NS_LOG_FUNCTION(this << now << interval << all << maxRanges << from);
     SetDueThreshold(now - interval);
     std::vector<GradientHeader::ChunkRange> ranges;
     uint32_t c = std::max(m_scanFrom, from);
@@ -268,12 +284,14 @@ ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges, 
 Time
 ChunkTracker::NextDue(Time interval) const
 {
+    NS_LOG_FUNCTION(this << interval);
     return m_byTime.empty() ? Time::Max() : m_byTime.begin()->first + interval;
 }
 
 bool
 ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge, uint32_t repeatCopies)
 {
+    NS_LOG_FUNCTION(this << key << asker << now << minAge << repeatCopies);
     if (m_waiting.count(key) != 0)
     {
         return false;
@@ -297,6 +315,7 @@ ResendQueue::Request(uint64_t key, uint32_t asker, Time now, Time minAge, uint32
 bool
 ResendQueue::Pop(uint64_t& key, uint32_t& asker)
 {
+    NS_LOG_FUNCTION(this);
     if (m_queue.empty())
     {
         return false;
@@ -311,18 +330,21 @@ ResendQueue::Pop(uint64_t& key, uint32_t& asker)
 void
 ResendQueue::Sent(uint64_t key, Time now)
 {
+    NS_LOG_FUNCTION(this << key << now);
     m_lastSent[key] = now;
 }
 
 bool
 ResendQueue::IsEmpty() const
 {
+    NS_LOG_FUNCTION(this);
     return m_queue.empty();
 }
 
 void
 ResendQueue::Clear()
 {
+    NS_LOG_FUNCTION(this);
     m_queue.clear();
     m_waiting.clear();
     m_lastSent.clear();
@@ -331,18 +353,21 @@ ResendQueue::Clear()
 void
 DeferredChunks::Defer(uint64_t key)
 {
+    NS_LOG_FUNCTION(this << key);
     m_held.insert(key);
 }
 
 bool
 DeferredChunks::IsDeferred(uint64_t key) const
 {
+    NS_LOG_FUNCTION(this << key);
     return m_held.count(key) != 0;
 }
 
 bool
 DeferredChunks::Release(uint64_t key)
 {
+    NS_LOG_FUNCTION(this << key);
     if (m_held.count(key) == 0 || std::find(m_ready.begin(), m_ready.end(), key) != m_ready.end())
     {
         return false;
@@ -354,6 +379,7 @@ DeferredChunks::Release(uint64_t key)
 bool
 DeferredChunks::PopReady(uint64_t& key)
 {
+    NS_LOG_FUNCTION(this);
     if (m_ready.empty())
     {
         return false;
@@ -366,6 +392,7 @@ DeferredChunks::PopReady(uint64_t& key)
 void
 DeferredChunks::Sent(uint64_t key, Time now)
 {
+    NS_LOG_FUNCTION(this << key << now);
     m_held.erase(key);
     m_sent[key] = now;
 }
@@ -373,6 +400,7 @@ DeferredChunks::Sent(uint64_t key, Time now)
 bool
 DeferredChunks::SentAt(uint64_t key, Time& at) const
 {
+    NS_LOG_FUNCTION(this << key);
     auto it = m_sent.find(key);
     if (it == m_sent.end())
     {
@@ -385,12 +413,14 @@ DeferredChunks::SentAt(uint64_t key, Time& at) const
 bool
 DeferredChunks::IsEmpty() const
 {
+    NS_LOG_FUNCTION(this);
     return m_held.empty();
 }
 
 void
 DeferredChunks::Clear()
 {
+    NS_LOG_FUNCTION(this);
     m_held.clear();
     m_ready.clear();
     m_sent.clear();
@@ -399,6 +429,7 @@ DeferredChunks::Clear()
 void
 FirstPassClock::Start(Time slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     m_slot = slot;
     m_checkpoints.clear();
 }
@@ -406,6 +437,7 @@ FirstPassClock::Start(Time slot)
 void
 FirstPassClock::Note(uint32_t chunk, Time now)
 {
+    NS_LOG_FUNCTION(this << chunk << now);
     if (!m_checkpoints.empty() && chunk > m_checkpoints.back().chunk)
     {
         const Time predicted = SentAt(chunk);
@@ -420,6 +452,7 @@ FirstPassClock::Note(uint32_t chunk, Time now)
 Time
 FirstPassClock::SentAt(uint32_t chunk) const
 {
+    NS_LOG_FUNCTION(this << chunk);
     NS_ASSERT(!m_checkpoints.empty() && chunk >= m_checkpoints.front().chunk);
     auto it = std::upper_bound(m_checkpoints.begin(),
                                m_checkpoints.end(),

@@ -5,6 +5,7 @@
 #include "clique-mixing.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CliqueMixing");
 
 namespace
 {
@@ -45,6 +48,7 @@ MultiplyDeviation(const std::vector<double>& p,
                   const std::vector<double>& x,
                   std::vector<double>& y)
 {
+    NS_LOG_FUNCTION(n);
     double mean = std::accumulate(x.begin(), x.end(), 0.0) / n;
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -68,6 +72,7 @@ MultiplyDeviationTransposed(const std::vector<double>& p,
                             const std::vector<double>& x,
                             std::vector<double>& y)
 {
+    NS_LOG_FUNCTION(n);
     double mean = std::accumulate(x.begin(), x.end(), 0.0) / n;
     std::fill(y.begin(), y.end(), -mean);
     for (uint32_t i = 0; i < n; ++i)
@@ -84,6 +89,7 @@ MultiplyDeviationTransposed(const std::vector<double>& p,
 double
 Norm(const std::vector<double>& v)
 {
+    NS_LOG_FUNCTION_NOARGS();
     double s = 0;
     for (double x : v)
     {
@@ -99,6 +105,7 @@ Norm(const std::vector<double>& v)
 double
 DeviationNorm(const std::vector<double>& p, uint32_t n)
 {
+    NS_LOG_FUNCTION(n);
     DenseMatrix a(n, std::vector<double>(n));
     double inv = 1.0 / n;
     for (uint32_t i = 0; i < n; ++i)
@@ -122,6 +129,7 @@ ApplyPartition(std::vector<double>& p,
                const Partition& partition,
                std::vector<double>& scratch)
 {
+    NS_LOG_FUNCTION(n);
     for (const auto& clique : partition)
     {
         if (clique.size() < 2)
@@ -157,6 +165,7 @@ ApplyPartition(std::vector<double>& p,
 bool
 ConnectsAll(uint32_t n, const std::vector<const Partition*>& rounds)
 {
+    NS_LOG_FUNCTION(n);
     std::vector<uint32_t> parent(n);
     std::iota(parent.begin(), parent.end(), 0);
     uint32_t components = n;
@@ -184,6 +193,7 @@ ConnectsAll(uint32_t n, const std::vector<const Partition*>& rounds)
 DenseMatrix
 CliqueMixing::MixingMatrix(uint32_t n, const Partition& partition)
 {
+    NS_LOG_FUNCTION(n);
     DenseMatrix w(n, std::vector<double>(n, 0.0));
     for (const auto& clique : partition)
     {
@@ -202,6 +212,7 @@ CliqueMixing::MixingMatrix(uint32_t n, const Partition& partition)
 DenseMatrix
 CliqueMixing::PeriodProduct(uint32_t n, const std::vector<Partition>& rounds)
 {
+    NS_LOG_FUNCTION(n);
     std::vector<double> p(static_cast<size_t>(n) * n, 0.0);
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -225,6 +236,7 @@ CliqueMixing::PeriodProduct(uint32_t n, const std::vector<Partition>& rounds)
 double
 CliqueMixing::Contraction(uint32_t n, const std::vector<Partition>& rounds)
 {
+    NS_LOG_FUNCTION(n);
     DenseMatrix a = PeriodProduct(n, rounds);
     double inv = 1.0 / n;
     for (auto& row : a)
@@ -240,6 +252,7 @@ CliqueMixing::Contraction(uint32_t n, const std::vector<Partition>& rounds)
 bool
 CliqueMixing::IsMixing(uint32_t n, const std::vector<Partition>& rounds)
 {
+    NS_LOG_FUNCTION(n);
     std::vector<const Partition*> period;
     for (const auto& partition : rounds)
     {
@@ -251,6 +264,7 @@ CliqueMixing::IsMixing(uint32_t n, const std::vector<Partition>& rounds)
 bool
 CliqueMixing::IsMixing(uint32_t n, const Partition& a, const Partition& b)
 {
+    NS_LOG_FUNCTION(n);
     return ConnectsAll(n, {&a, &b});
 }
 
@@ -260,6 +274,7 @@ CliqueMixing::PeriodicRoundsToEpsilon(uint32_t n,
                                       double epsilon,
                                       uint64_t maxRounds)
 {
+    NS_LOG_FUNCTION(n << epsilon << maxRounds);
     NS_ASSERT_MSG(epsilon > 0, "epsilon must be positive");
     if (n <= 1 || epsilon >= 1.0)
     {
@@ -342,6 +357,7 @@ CliqueMixing::PeriodicRoundsToEpsilon(uint32_t n,
 std::vector<double>
 CliqueMixing::SymmetricEigenvalues(const DenseMatrix& input)
 {
+    NS_LOG_FUNCTION_NOARGS();
     size_t n = input.size();
     std::vector<double> a(n * n);
     for (size_t i = 0; i < n; ++i)
@@ -417,6 +433,7 @@ CliqueMixing::SymmetricEigenvalues(const DenseMatrix& input)
 double
 CliqueMixing::SpectralNorm(const DenseMatrix& a)
 {
+    NS_LOG_FUNCTION_NOARGS();
     if (a.empty())
     {
         return 0;
@@ -444,6 +461,7 @@ CliqueMixing::SpectralNorm(const DenseMatrix& a)
 double
 CliqueMixing::SpectralGap(const DenseMatrix& w)
 {
+    NS_LOG_FUNCTION_NOARGS();
     size_t n = w.size();
     DenseMatrix a = w;
     for (auto& row : a)
@@ -459,6 +477,7 @@ CliqueMixing::SpectralGap(const DenseMatrix& w)
 uint64_t
 CliqueMixing::RoundsToEpsilon(const DenseMatrix& w, double epsilon, uint64_t maxRounds)
 {
+    NS_LOG_FUNCTION(epsilon << maxRounds);
     size_t n = w.size();
     DenseMatrix p(n, std::vector<double>(n, 0.0));
     for (size_t i = 0; i < n; ++i)

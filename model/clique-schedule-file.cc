@@ -31,6 +31,7 @@ using Json = WanJsonInput::Json;
 uint32_t
 ReadIsland(const Json& value, const std::string& source, const std::string& field)
 {
+    NS_LOG_FUNCTION(source << field);
     if (!value.is_number_integer() || (!value.is_number_unsigned() && value.get<int64_t>() < 0) ||
         value.get<uint64_t>() > std::numeric_limits<uint32_t>::max())
     {
@@ -47,6 +48,7 @@ ReadIsland(const Json& value, const std::string& source, const std::string& fiel
 std::string
 CliqueScheduleFile::ToJson(const CliqueSchedule& schedule)
 {
+    NS_LOG_FUNCTION_NOARGS();
     Json doc;
     doc["name"] = schedule.GetName();
     doc["islands"] = schedule.GetIslandCount();
@@ -157,12 +159,14 @@ CliqueScheduleFile::Parse(const std::string& text, const std::string& source)
 CliqueSchedule
 CliqueScheduleFile::LoadFile(const std::string& path)
 {
+    NS_LOG_FUNCTION(path);
     return Parse(WanJsonInput::ReadFile(path, "schedule file"), path);
 }
 
 void
 CliqueScheduleFile::SaveFile(const CliqueSchedule& schedule, const std::string& path)
 {
+    NS_LOG_FUNCTION(path);
     std::ofstream out(path);
     if (!out)
     {

@@ -44,6 +44,7 @@ operator<<(std::ostream& os, SyncAlgorithm algorithm)
 SyncAlgorithm
 SyncAlgorithmFromString(const std::string& text, const std::string& what)
 {
+    NS_LOG_FUNCTION(text << what);
     if (text == "direct")
     {
         return SyncAlgorithm::DIRECT;
@@ -63,6 +64,7 @@ SyncAlgorithmFromString(const std::string& text, const std::string& what)
 CliqueSchedule::CliqueSchedule()
     : m_islandCount(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 CliqueSchedule::CliqueSchedule(uint32_t islandCount,
@@ -71,6 +73,7 @@ CliqueSchedule::CliqueSchedule(uint32_t islandCount,
     : m_islandCount(islandCount),
       m_name(name)
 {
+    NS_LOG_FUNCTION(this << islandCount << name);
     if (islandCount == 0)
     {
         throw std::runtime_error("schedule \"" + name + "\": no islands");
@@ -102,6 +105,7 @@ CliqueSchedule::ValidatePartition(uint32_t islandCount,
                                   const Partition& partition,
                                   const std::string& where)
 {
+    NS_LOG_FUNCTION(islandCount << where);
     std::vector<int> seen(islandCount, -1);
     for (size_t c = 0; c < partition.size(); ++c)
     {
@@ -138,6 +142,7 @@ CliqueSchedule::ValidatePartition(uint32_t islandCount,
 Partition
 CliqueSchedule::Canonical(const Partition& partition)
 {
+    NS_LOG_FUNCTION_NOARGS();
     Partition out = partition;
     for (auto& clique : out)
     {
@@ -152,24 +157,28 @@ CliqueSchedule::Canonical(const Partition& partition)
 uint32_t
 CliqueSchedule::GetIslandCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_islandCount;
 }
 
 uint32_t
 CliqueSchedule::GetPeriod() const
 {
+    NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_rounds.size());
 }
 
 const std::vector<Partition>&
 CliqueSchedule::GetRounds() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rounds;
 }
 
 const Partition&
 CliqueSchedule::GetPartition(uint64_t round) const
 {
+    NS_LOG_FUNCTION(this << round);
     NS_ASSERT_MSG(!m_rounds.empty(), "empty schedule");
     return m_rounds[round % m_rounds.size()];
 }
@@ -177,6 +186,7 @@ CliqueSchedule::GetPartition(uint64_t round) const
 uint32_t
 CliqueSchedule::GetCliqueIndex(uint64_t round, uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << round << island);
     NS_ASSERT_MSG(island < m_islandCount, "island " << island << " out of range");
     return m_cliqueOf[round % m_rounds.size()][island];
 }
@@ -184,12 +194,14 @@ CliqueSchedule::GetCliqueIndex(uint64_t round, uint32_t island) const
 const Clique&
 CliqueSchedule::GetClique(uint64_t round, uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << round << island);
     return GetPartition(round)[GetCliqueIndex(round, island)];
 }
 
 SyncAlgorithm
 CliqueSchedule::GetAlgorithm(uint64_t round, uint32_t clique) const
 {
+    NS_LOG_FUNCTION(this << round << clique);
     const auto& algorithms = GetAlgorithms(round);
     NS_ASSERT_MSG(clique < algorithms.size(), "clique " << clique << " out of range");
     return algorithms[clique];
@@ -198,6 +210,7 @@ CliqueSchedule::GetAlgorithm(uint64_t round, uint32_t clique) const
 const std::vector<SyncAlgorithm>&
 CliqueSchedule::GetAlgorithms(uint64_t round) const
 {
+    NS_LOG_FUNCTION(this << round);
     NS_ASSERT_MSG(!m_rounds.empty(), "empty schedule");
     return m_algorithms[round % m_rounds.size()];
 }
@@ -205,6 +218,7 @@ CliqueSchedule::GetAlgorithms(uint64_t round) const
 void
 CliqueSchedule::SetAlgorithms(uint32_t periodRound, const std::vector<SyncAlgorithm>& algorithms)
 {
+    NS_LOG_FUNCTION(this << periodRound);
     if (periodRound >= m_rounds.size())
     {
         throw std::runtime_error("schedule \"" + m_name + "\": round " +
@@ -224,18 +238,21 @@ CliqueSchedule::SetAlgorithms(uint32_t periodRound, const std::vector<SyncAlgori
 const std::string&
 CliqueSchedule::GetName() const
 {
+    NS_LOG_FUNCTION(this);
     return m_name;
 }
 
 void
 CliqueSchedule::SetName(const std::string& name)
 {
+    NS_LOG_FUNCTION(this << name);
     m_name = name;
 }
 
 std::string
 CliqueSchedule::DescribeCliqueSizes() const
 {
+    NS_LOG_FUNCTION(this);
     std::ostringstream os;
     for (size_t r = 0; r < m_rounds.size(); ++r)
     {
@@ -262,6 +279,7 @@ CliqueSchedule::DescribeCliqueSizes() const
 DenseMatrix
 CliqueSchedule::GetMixingMatrix(uint32_t periodRound) const
 {
+    NS_LOG_FUNCTION(this << periodRound);
     NS_ASSERT_MSG(periodRound < m_rounds.size(), "round " << periodRound << " out of range");
     return CliqueMixing::MixingMatrix(m_islandCount, m_rounds[periodRound]);
 }
@@ -269,24 +287,28 @@ CliqueSchedule::GetMixingMatrix(uint32_t periodRound) const
 DenseMatrix
 CliqueSchedule::GetPeriodProduct() const
 {
+    NS_LOG_FUNCTION(this);
     return CliqueMixing::PeriodProduct(m_islandCount, m_rounds);
 }
 
 double
 CliqueSchedule::GetContraction() const
 {
+    NS_LOG_FUNCTION(this);
     return CliqueMixing::Contraction(m_islandCount, m_rounds);
 }
 
 bool
 CliqueSchedule::IsMixing() const
 {
+    NS_LOG_FUNCTION(this);
     return CliqueMixing::IsMixing(m_islandCount, m_rounds);
 }
 
 uint64_t
 CliqueSchedule::GetRoundsToEpsilon(double epsilon, uint64_t maxRounds) const
 {
+    NS_LOG_FUNCTION(this << epsilon << maxRounds);
     return CliqueMixing::PeriodicRoundsToEpsilon(m_islandCount, m_rounds, epsilon, maxRounds);
 }
 
@@ -300,6 +322,7 @@ CliqueSchedule::operator==(const CliqueSchedule& other) const
 CliqueSchedule
 CliqueSchedule::GlobalClique(uint32_t n)
 {
+    NS_LOG_FUNCTION(n);
     Clique all(n);
     std::iota(all.begin(), all.end(), 0);
     return CliqueSchedule(n, {Partition{all}}, "global-clique");
@@ -308,6 +331,7 @@ CliqueSchedule::GlobalClique(uint32_t n)
 CliqueSchedule
 CliqueSchedule::MoshpitGrid(uint32_t n)
 {
+    NS_LOG_FUNCTION(n);
     if (n <= 3)
     {
         CliqueSchedule s = GlobalClique(n);
@@ -346,6 +370,7 @@ CliqueSchedule::MoshpitGrid(uint32_t n)
 CliqueSchedule
 CliqueSchedule::GossipPairs(uint32_t n)
 {
+    NS_LOG_FUNCTION(n);
     if (n <= 2)
     {
         CliqueSchedule s = GlobalClique(n);
@@ -386,6 +411,7 @@ CliqueSchedule::GossipPairs(uint32_t n)
 CliqueSchedule
 CliqueSchedule::OnePeerExponential(uint32_t n)
 {
+    NS_LOG_FUNCTION(n);
     if (n <= 2)
     {
         CliqueSchedule s = GlobalClique(n);

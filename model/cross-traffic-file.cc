@@ -25,6 +25,7 @@ using Json = WanJsonInput::Json;
 CrossTrafficFlow::Protocol
 ReadProtocol(const WanJsonObject& object)
 {
+    NS_LOG_FUNCTION_NOARGS();
     const std::string name = object.String("protocol", true);
     for (const auto protocol : {CrossTrafficFlow::TCP, CrossTrafficFlow::UDP})
     {
@@ -44,6 +45,7 @@ ReadProtocol(const WanJsonObject& object)
 void
 ReadMode(const WanJsonObject& object, CrossTrafficFlow& flow)
 {
+    NS_LOG_FUNCTION_NOARGS();
     const bool hasRate = object.Has("rate");
     if (!object.Has("bulk"))
     {
@@ -85,6 +87,7 @@ CrossTrafficFlow::ProtocolName(Protocol protocol)
 std::string
 CrossTrafficFile::TimeProblem(double seconds)
 {
+    NS_LOG_FUNCTION(seconds);
     return WanUnits::DurationProblem(seconds,
                                      WanUnits::MAX_TIME_SECONDS,
                                      WanUnits::TOO_LARGE_FOR_TIME);
@@ -140,6 +143,7 @@ CrossTrafficFile::Parse(const std::string& text,
 std::vector<CrossTrafficFlow>
 CrossTrafficFile::LoadFile(const std::string& path, const WanTopology& topology)
 {
+    NS_LOG_FUNCTION(path);
     return Parse(WanJsonInput::ReadFile(path, "cross-traffic file"), path, topology);
 }
 

@@ -19,6 +19,7 @@ DirectExchange::DirectExchange(ExchangeContext& context,
                                const TrainingRoundConfig& config)
     : StreamExchange(context, round, config)
 {
+    NS_LOG_FUNCTION(this << round);
     for (uint32_t s = 0; s < m_k; ++s)
     {
         if (s != m_position)
@@ -35,12 +36,14 @@ DirectExchange::DirectExchange(ExchangeContext& context,
 void
 DirectExchange::StartSending()
 {
+    NS_LOG_FUNCTION(this);
     OpenStreams(m_k - 1);
 }
 
 Ptr<Packet>
 DirectExchange::BuildChunk(uint32_t chunk, uint16_t flags)
 {
+    NS_LOG_FUNCTION(this << chunk << flags);
     return BuildDataChunk(chunk, flags);
 }
 
@@ -49,6 +52,7 @@ DirectExchange::ReceiveChunk(const GradientHeader& header,
                              const std::vector<int32_t>& values,
                              bool congested)
 {
+    NS_LOG_FUNCTION(this << congested);
     const uint32_t chunk = header.GetChunkIndex();
     uint32_t first = 0;
     if (!CheckDirectChunk(header, first))
@@ -92,12 +96,14 @@ DirectExchange::ReceiveChunk(const GradientHeader& header,
 bool
 DirectExchange::IsDone() const
 {
+    NS_LOG_FUNCTION(this);
     return m_incomplete == 0 && StreamsSent();
 }
 
 void
 DirectExchange::Average(std::vector<double>& x, double scale) const
 {
+    NS_LOG_FUNCTION(this << scale);
     m_sums.Average(m_context.settings.layout, m_own, x, scale);
 }
 

@@ -12,9 +12,12 @@
 #include "tree-exchange.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ExchangeFactory");
 
 std::unique_ptr<RoundExchange>
 CreateRoundExchange(ExchangeContext& context,
@@ -22,6 +25,7 @@ CreateRoundExchange(ExchangeContext& context,
                     const TrainingRoundConfig& config,
                     bool tcp)
 {
+    NS_LOG_FUNCTION(round << tcp);
     const bool several = config.members.size() > 1;
     if (tcp)
     {

@@ -4,6 +4,8 @@
 
 #include "exchange-sum.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,9 +13,12 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("ExchangeSum");
+
 double
 FixedPoint::Limit(double scale, uint32_t members)
 {
+    NS_LOG_FUNCTION(scale << members);
     return std::numeric_limits<int32_t>::max() / std::max(1.0, double(members)) / scale;
 }
 
@@ -23,6 +28,7 @@ FixedPoint::Encode(const std::vector<double>& x,
                    uint32_t members,
                    std::vector<int32_t>& out)
 {
+    NS_LOG_FUNCTION(scale << members);
     const double limit = std::numeric_limits<int32_t>::max() / std::max(1.0, double(members));
     out.resize(x.size());
     for (size_t e = 0; e < x.size(); ++e)
@@ -40,6 +46,7 @@ FixedPoint::Encode(const std::vector<double>& x,
 void
 DirectSum::Init(const ChunkLayout& layout)
 {
+    NS_LOG_FUNCTION(this);
     m_sum.assign(layout.GetElements(), 0);
     m_count.assign(layout.GetChunkCount(), 0);
 }
@@ -50,6 +57,7 @@ DirectSum::Add(uint32_t chunk,
                const std::vector<int32_t>& values,
                uint32_t contributors)
 {
+    NS_LOG_FUNCTION(this << chunk << first << contributors);
     for (uint32_t e = 0; e < values.size(); ++e)
     {
         m_sum[first + e] = WrapAdd(m_sum[first + e], values[e]);
@@ -63,6 +71,7 @@ DirectSum::Average(const ChunkLayout& layout,
                    std::vector<double>& x,
                    double scale) const
 {
+    NS_LOG_FUNCTION(this << scale);
     const bool withOwn = !own.empty();
     for (uint32_t c = 0; c < layout.GetChunkCount(); ++c)
     {
@@ -82,6 +91,7 @@ DirectSum::Total(uint32_t first,
                  const std::vector<int32_t>& own,
                  std::vector<int32_t>& out) const
 {
+    NS_LOG_FUNCTION(this << first << count);
     out.resize(count);
     for (uint32_t e = 0; e < count; ++e)
     {
@@ -92,6 +102,7 @@ DirectSum::Total(uint32_t first,
 void
 RingSum::Init(uint64_t elements)
 {
+    NS_LOG_FUNCTION(this << elements);
     m_sum.assign(elements, 0);
     m_full.assign(elements, 0);
 }
@@ -99,6 +110,7 @@ RingSum::Init(uint64_t elements)
 void
 RingSum::Absorb(uint32_t k, uint32_t step, uint32_t first, const std::vector<int32_t>& values)
 {
+    NS_LOG_FUNCTION(this << k << step << first);
     if (step + 1 < k)
     {
         for (uint32_t e = 0; e < values.size(); ++e)
@@ -118,6 +130,7 @@ RingSum::Fill(uint32_t k,
               const std::vector<int32_t>& own,
               std::vector<int32_t>& out) const
 {
+    NS_LOG_FUNCTION(this << k << step << first << count);
     out.resize(count);
     if (step < k)
     {
@@ -139,6 +152,7 @@ RingSum::Average(const ChunkLayout& layout,
                  std::vector<double>& x,
                  double scale) const
 {
+    NS_LOG_FUNCTION(this << k << position << scale);
     // Own reduced segment: own + reduce-scatter sum; the others came in all-gather.
     std::vector<int32_t> full = m_full;
     uint32_t first = 0;

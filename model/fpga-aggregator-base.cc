@@ -92,6 +92,7 @@ FpgaAggregatorBase::FpgaAggregatorBase(Mac48Address address, uint16_t mtu)
       m_complete(0),
       m_partial(0)
 {
+    NS_LOG_FUNCTION(this << address << mtu);
 }
 
 FpgaAggregatorBase::~FpgaAggregatorBase() = default;
@@ -99,6 +100,7 @@ FpgaAggregatorBase::~FpgaAggregatorBase() = default;
 void
 FpgaAggregatorBase::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_table.Clear();
     m_output.Clear();
     m_input.Clear();
@@ -124,6 +126,7 @@ FpgaAggregatorBase::AttachPort(Ptr<NetDevice> port,
                                Address& broadcast,
                                Node::ProtocolHandler handler)
 {
+    NS_LOG_FUNCTION(this << port << role);
     const std::string type = GetInstanceTypeId().GetName();
     NS_ABORT_MSG_IF(port == nullptr || port->GetNode() == nullptr,
                     type << ": the " << role << " port must be installed on a node");
@@ -141,42 +144,49 @@ FpgaAggregatorBase::AttachPort(Ptr<NetDevice> port,
 Ptr<NetDevice>
 FpgaAggregatorBase::GetRouterPort() const
 {
+    NS_LOG_FUNCTION(this);
     return m_routerPort;
 }
 
 void
 FpgaAggregatorBase::SetPipelineLatency(Time latency)
 {
+    NS_LOG_FUNCTION(this << latency);
     m_table.SetPipelineLatency(latency);
 }
 
 Time
 FpgaAggregatorBase::GetPipelineLatency() const
 {
+    NS_LOG_FUNCTION(this);
     return m_table.GetPipelineLatency();
 }
 
 void
 FpgaAggregatorBase::SetProcessingRate(DataRate rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     m_input.SetProcessingRate(rate);
 }
 
 DataRate
 FpgaAggregatorBase::GetProcessingRate() const
 {
+    NS_LOG_FUNCTION(this);
     return m_input.GetProcessingRate();
 }
 
 void
 FpgaAggregatorBase::SetGradientPort(uint16_t port)
 {
+    NS_LOG_FUNCTION(this << port);
     m_input.SetGradientPort(port);
 }
 
 uint16_t
 FpgaAggregatorBase::GetGradientPort() const
 {
+    NS_LOG_FUNCTION(this);
     return m_input.GetGradientPort();
 }
 
@@ -187,6 +197,7 @@ FpgaAggregatorBase::Offer(Ptr<const Packet> packet,
                           const IslandBitmap& expected,
                           uint32_t payloadOffset)
 {
+    NS_LOG_FUNCTION(this << packet << expected << payloadOffset);
     const FpgaSlotTable::AddResult result =
         m_table.Offer(header, fields, expected, packet, payloadOffset, m_slotCount, m_timeout);
     switch (result)
@@ -214,6 +225,7 @@ FpgaAggregatorBase::EmitAggregate(uint32_t index,
                                   Ptr<NetDevice> port,
                                   const Address& to)
 {
+    NS_LOG_FUNCTION(this << index << complete << flags << destination << port << to);
     GradientHeader out;
     Ptr<Packet> packet = m_output.MakeAggregate(m_table.GetSlot(index),
                                                 flags,
@@ -237,42 +249,49 @@ FpgaAggregatorBase::EmitAggregate(uint32_t index,
 uint64_t
 FpgaAggregatorBase::GetAggregatedCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_table.GetAggregatedCount();
 }
 
 uint64_t
 FpgaAggregatorBase::GetDuplicateCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_table.GetDuplicateCount();
 }
 
 uint64_t
 FpgaAggregatorBase::GetCompleteCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_complete;
 }
 
 uint64_t
 FpgaAggregatorBase::GetPartialCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_partial;
 }
 
 uint64_t
 FpgaAggregatorBase::GetEarlyFlushCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_table.GetEarlyFlushCount();
 }
 
 uint64_t
 FpgaAggregatorBase::GetWrapCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_table.GetWrapCount();
 }
 
 uint32_t
 FpgaAggregatorBase::GetSlotsInUse() const
 {
+    NS_LOG_FUNCTION(this);
     return m_table.GetSlotsInUse();
 }
 

@@ -130,18 +130,21 @@ FpgaAggregatorNetDevice::SetIslandPort(Ptr<NetDevice> port)
 Ptr<NetDevice>
 FpgaAggregatorNetDevice::GetIslandPort() const
 {
+    NS_LOG_FUNCTION(this);
     return m_islandPort;
 }
 
 void
 FpgaAggregatorNetDevice::SetEarlyFlush(bool earlyFlush)
 {
+    NS_LOG_FUNCTION(this << earlyFlush);
     m_table.SetEarlyFlush(earlyFlush);
 }
 
 bool
 FpgaAggregatorNetDevice::GetEarlyFlush() const
 {
+    NS_LOG_FUNCTION(this);
     return m_table.GetEarlyFlush();
 }
 
@@ -195,6 +198,7 @@ FpgaAggregatorNetDevice::ReceiveFromRouter(Ptr<NetDevice> device,
 void
 FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     GradientHeader& header = m_parsed;
     FpgaSlotTable::InputFields fields;
     uint32_t payloadOffset;
@@ -264,6 +268,7 @@ FpgaAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
                                    const GradientHeader& header,
                                    uint32_t payloadOffset)
 {
+    NS_LOG_FUNCTION(this << packet << payloadOffset);
     IslandBitmap self;
     self.Set(m_islandIndex);
     switch (Offer(packet, fields, header, header.GetMembers().Minus(self), payloadOffset))
@@ -305,6 +310,7 @@ FpgaAggregatorNetDevice::PassThrough(Ptr<NetDevice> port,
                                      uint16_t protocol,
                                      PassReason reason)
 {
+    NS_LOG_FUNCTION(this << port << packet << protocol << reason);
     ++m_passCount[reason];
     m_passThroughTrace(packet, reason);
     Ptr<Packet> copy = packet->Copy();
@@ -321,6 +327,7 @@ FpgaAggregatorNetDevice::PassThrough(Ptr<NetDevice> port,
 uint64_t
 FpgaAggregatorNetDevice::GetPassThroughCount(PassReason reason) const
 {
+    NS_LOG_FUNCTION(this << reason);
     NS_ABORT_MSG_IF(reason >= PASS_REASON_COUNT, "bad pass-through reason " << reason);
     return m_passCount[reason];
 }

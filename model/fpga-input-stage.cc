@@ -33,46 +33,54 @@ FpgaInputStage::FpgaInputStage()
       m_gradientPort(GradientHeader::DEFAULT_PORT),
       m_busyUntil(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 FpgaInputStage::~FpgaInputStage()
 {
+    NS_LOG_FUNCTION(this);
     Clear();
 }
 
 void
 FpgaInputStage::SetServeCallback(ServeCallback serve)
 {
+    NS_LOG_FUNCTION(this);
     m_serve = serve;
 }
 
 void
 FpgaInputStage::SetProcessingRate(DataRate rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     m_rate = rate;
 }
 
 DataRate
 FpgaInputStage::GetProcessingRate() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rate;
 }
 
 void
 FpgaInputStage::SetGradientPort(uint16_t port)
 {
+    NS_LOG_FUNCTION(this << port);
     m_gradientPort = port;
 }
 
 uint16_t
 FpgaInputStage::GetGradientPort() const
 {
+    NS_LOG_FUNCTION(this);
     return m_gradientPort;
 }
 
 bool
 FpgaInputStage::IsGradientTraffic(Ptr<const Packet> packet) const
 {
+    NS_LOG_FUNCTION(this << packet);
     // A fixed-size peek at the IPv4 and UDP headers: non-gradient traffic costs one copy of
     // 28 bytes and a few compares, never a header object.
     if (packet->GetSize() < WanWire::IPV4_UDP_BYTES)
@@ -87,6 +95,7 @@ FpgaInputStage::IsGradientTraffic(Ptr<const Packet> packet) const
 void
 FpgaInputStage::Receive(Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     if (m_rate.GetBitRate() == 0)
     {
         m_serve(packet);
@@ -106,6 +115,7 @@ FpgaInputStage::Receive(Ptr<const Packet> packet)
 void
 FpgaInputStage::ServiceComplete()
 {
+    NS_LOG_FUNCTION(this);
     NS_ASSERT(!m_pending.empty());
     Ptr<const Packet> packet = m_pending.front().packet;
     m_pending.pop_front();
@@ -124,6 +134,7 @@ FpgaInputStage::Parse(Ptr<const Packet> packet,
                       FpgaSlotTable::InputFields& fields,
                       uint32_t& payloadOffset)
 {
+    NS_LOG_FUNCTION(this << packet);
     const uint32_t size = packet->GetSize();
     const uint32_t copied =
         packet->CopyData(m_headerBytes.data(),
@@ -156,6 +167,7 @@ FpgaInputStage::Parse(Ptr<const Packet> packet,
 void
 FpgaInputStage::Clear()
 {
+    NS_LOG_FUNCTION(this);
     m_serviceEvent.Cancel();
     m_pending.clear();
 }

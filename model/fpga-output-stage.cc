@@ -26,10 +26,12 @@ FpgaOutputStage::FpgaOutputStage()
       m_maxHeld(0),
       m_nextIdentification(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 FpgaOutputStage::~FpgaOutputStage()
 {
+    NS_LOG_FUNCTION(this);
     Clear();
 }
 
@@ -39,6 +41,7 @@ FpgaOutputStage::Configure(Ptr<NetDevice> port,
                            uint16_t protocol,
                            uint32_t backlog)
 {
+    NS_LOG_FUNCTION(this << port << to << protocol << backlog);
     NS_ABORT_MSG_IF(backlog == 0, "FpgaOutputStage: the port must be allowed one packet");
     m_port = port;
     m_to = to;
@@ -62,6 +65,7 @@ FpgaOutputStage::MakeAggregate(const FpgaSlotTable::Slot& slot,
                                uint16_t port,
                                GradientHeader& out)
 {
+    NS_LOG_FUNCTION(this << flags << destination << port);
     const bool real = slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
     out = slot.header;
     out.SetType(GradientHeader::AGGREGATE);
@@ -118,6 +122,7 @@ FpgaOutputStage::MakeAggregate(const FpgaSlotTable::Slot& slot,
 void
 FpgaOutputStage::Expire()
 {
+    NS_LOG_FUNCTION(this);
     const Time now = Simulator::Now();
     while (!m_leaves.empty() && m_leaves.front() <= now)
     {
@@ -128,6 +133,7 @@ FpgaOutputStage::Expire()
 void
 FpgaOutputStage::Account(Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     if (m_rate.GetBitRate() == 0)
     {
         return;
@@ -140,12 +146,14 @@ FpgaOutputStage::Account(Ptr<const Packet> packet)
 void
 FpgaOutputStage::NoteSent(Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     Account(packet);
 }
 
 void
 FpgaOutputStage::SendAggregate(Ptr<Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     m_held.push_back(packet);
     m_maxHeld = std::max(m_maxHeld, static_cast<uint32_t>(m_held.size()));
     if (m_drain.IsExpired())
@@ -157,6 +165,7 @@ FpgaOutputStage::SendAggregate(Ptr<Packet> packet)
 void
 FpgaOutputStage::Drain()
 {
+    NS_LOG_FUNCTION(this);
     Expire();
     while (!m_held.empty() && (m_rate.GetBitRate() == 0 || m_leaves.size() < m_backlog))
     {
@@ -177,18 +186,21 @@ FpgaOutputStage::Drain()
 uint32_t
 FpgaOutputStage::GetHeld() const
 {
+    NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_held.size());
 }
 
 uint32_t
 FpgaOutputStage::GetMaxHeld() const
 {
+    NS_LOG_FUNCTION(this);
     return m_maxHeld;
 }
 
 void
 FpgaOutputStage::Clear()
 {
+    NS_LOG_FUNCTION(this);
     m_drain.Cancel();
     m_held.clear();
     m_leaves.clear();

@@ -37,6 +37,7 @@ FpgaSlotTable::SlotKey::operator==(const SlotKey& other) const
 FpgaSlotTable::SlotKey
 FpgaSlotTable::SlotKey::Of(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION_NOARGS();
     return SlotKey{header.GetJobId(),
                    header.GetRound(),
                    header.GetCliqueId(),
@@ -63,6 +64,7 @@ FpgaSlotTable::FlowKey::operator==(const FlowKey& other) const
 FpgaSlotTable::FlowKey
 FpgaSlotTable::FlowKey::Of(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION_NOARGS();
     return FlowKey{header.GetJobId(), header.GetRound(), header.GetCliqueId()};
 }
 
@@ -82,35 +84,41 @@ FpgaSlotTable::FpgaSlotTable()
       m_earlyFlushes(0),
       m_wraps(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 void
 FpgaSlotTable::SetEmitCallback(EmitCallback emit)
 {
+    NS_LOG_FUNCTION(this);
     m_emit = emit;
 }
 
 void
 FpgaSlotTable::SetEarlyFlush(bool earlyFlush)
 {
+    NS_LOG_FUNCTION(this << earlyFlush);
     m_earlyFlush = earlyFlush;
 }
 
 bool
 FpgaSlotTable::GetEarlyFlush() const
 {
+    NS_LOG_FUNCTION(this);
     return m_earlyFlush;
 }
 
 void
 FpgaSlotTable::SetPipelineLatency(Time latency)
 {
+    NS_LOG_FUNCTION(this << latency);
     m_pipelineLatency = latency;
 }
 
 Time
 FpgaSlotTable::GetPipelineLatency() const
 {
+    NS_LOG_FUNCTION(this);
     return m_pipelineLatency;
 }
 
@@ -134,6 +142,7 @@ FpgaSlotTable::Clear()
 bool
 FpgaSlotTable::Find(const SlotKey& key, uint32_t& index) const
 {
+    NS_LOG_FUNCTION(this);
     auto found = m_index.find(key);
     if (found == m_index.end())
     {
@@ -146,6 +155,7 @@ FpgaSlotTable::Find(const SlotKey& key, uint32_t& index) const
 bool
 FpgaSlotTable::AbsorbResend(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     uint32_t index = 0;
     if (!Find(SlotKey::Of(header), index) || !m_slots[index].contributors.Test(header.GetSender()))
     {
@@ -161,6 +171,7 @@ FpgaSlotTable::Open(const GradientHeader& header,
                     const IslandBitmap& expected,
                     Time deadline)
 {
+    NS_LOG_FUNCTION(this << expected << deadline);
     uint32_t index;
     if (!m_freeSlots.empty())
     {
@@ -201,6 +212,7 @@ FpgaSlotTable::Offer(const GradientHeader& header,
                      uint32_t capacity,
                      Time timeout)
 {
+    NS_LOG_FUNCTION(this << expected << packet << payloadOffset << capacity << timeout);
     uint32_t index;
     bool opened = false;
     if (!Find(SlotKey::Of(header), index))
@@ -228,6 +240,7 @@ FpgaSlotTable::Add(uint32_t index,
                    Ptr<const Packet> packet,
                    uint32_t payloadOffset)
 {
+    NS_LOG_FUNCTION(this << index << packet << payloadOffset);
     Slot& slot = m_slots[index];
     const bool real = header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
     if (header.GetMembers() != slot.header.GetMembers() ||
@@ -266,6 +279,7 @@ FpgaSlotTable::Add(uint32_t index,
 void
 FpgaSlotTable::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset)
 {
+    NS_LOG_FUNCTION(this << packet << payloadOffset);
     const uint32_t size = packet->GetSize();
     m_scratch.resize(size);
     packet->CopyData(m_scratch.data(), size);
@@ -287,6 +301,7 @@ FpgaSlotTable::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payload
 void
 FpgaSlotTable::MaybeSettle(uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     Slot& slot = m_slots[index];
     if (slot.emitting)
     {
@@ -332,12 +347,14 @@ FpgaSlotTable::MaybeSettle(uint32_t index)
 void
 FpgaSlotTable::EmitLater(uint32_t index, bool complete)
 {
+    NS_LOG_FUNCTION(this << index << complete);
     m_emit(index, complete);
 }
 
 void
 FpgaSlotTable::AdvanceFrontier(const GradientHeader& header, uint32_t next)
 {
+    NS_LOG_FUNCTION(this << next);
     Advance(FlowKey::Of(header), FrontierOf(header), header.GetSender(), next);
 }
 
@@ -346,6 +363,7 @@ FpgaSlotTable::AdvanceFrontiers(const GradientHeader& header,
                                 const IslandBitmap& senders,
                                 uint32_t next)
 {
+    NS_LOG_FUNCTION(this << senders << next);
     const FlowKey flow = FlowKey::Of(header);
     std::vector<uint32_t>& frontier = FrontierOf(header);
     senders.ForEach([&](uint32_t sender) { Advance(flow, frontier, sender, next); });
@@ -354,6 +372,7 @@ FpgaSlotTable::AdvanceFrontiers(const GradientHeader& header,
 std::vector<uint32_t>&
 FpgaSlotTable::FrontierOf(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     const FlowKey flow = FlowKey::Of(header);
     auto it = m_frontiers.find(flow);
     if (it == m_frontiers.end())
@@ -380,6 +399,7 @@ FpgaSlotTable::Advance(const FlowKey& flow,
                        uint32_t sender,
                        uint32_t next)
 {
+    NS_LOG_FUNCTION(this << sender << next);
     if (frontier.size() <= sender)
     {
         frontier.resize(sender + 1, 0);
@@ -444,6 +464,7 @@ FpgaSlotTable::IsOpen(uint32_t index, uint64_t serial) const
 void
 FpgaSlotTable::AddDeadline(const Deadline& d)
 {
+    NS_LOG_FUNCTION(this);
     if (m_deadlines.empty() || m_deadlines.back().at <= d.at)
     {
         m_deadlines.push_back(d);
@@ -467,6 +488,7 @@ FpgaSlotTable::AddDeadline(const Deadline& d)
 void
 FpgaSlotTable::ArmTimer()
 {
+    NS_LOG_FUNCTION(this);
     while (!m_deadlines.empty() && !IsOpen(m_deadlines.front().index, m_deadlines.front().serial))
     {
         m_deadlines.pop_front();
@@ -504,6 +526,7 @@ FpgaSlotTable::ExpireSlots()
 void
 FpgaSlotTable::EmitEarlierSlots(const SlotKey& key)
 {
+    NS_LOG_FUNCTION(this);
     // A receiver takes a sender's later chunk in an aggregate as proof that its earlier chunks
     // were sent, so an earlier slot still open (its first contribution came later, e.g. after
     // a loss) that holds one of this slot's senders must not leave after it: it goes first,
@@ -560,6 +583,7 @@ FpgaSlotTable::EmitEarlierSlots(const SlotKey& key)
 void
 FpgaSlotTable::Unlist(const Slot& slot)
 {
+    NS_LOG_FUNCTION(this);
     auto flow = m_waitingBySender.find(FlowKey{slot.key.jobId, slot.key.round, slot.key.cliqueId});
     if (flow == m_waitingBySender.end())
     {
@@ -585,6 +609,7 @@ FpgaSlotTable::Unlist(const Slot& slot)
 const FpgaSlotTable::Slot&
 FpgaSlotTable::GetSlot(uint32_t index) const
 {
+    NS_LOG_FUNCTION(this << index);
     NS_ASSERT(index < m_slots.size());
     return m_slots[index];
 }
@@ -592,6 +617,7 @@ FpgaSlotTable::GetSlot(uint32_t index) const
 void
 FpgaSlotTable::MarkCongested(uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     NS_ASSERT(index < m_slots.size());
     m_slots[index].fields.tos |= WanWire::IPV4_ECN_CE;
 }
@@ -599,6 +625,7 @@ FpgaSlotTable::MarkCongested(uint32_t index)
 void
 FpgaSlotTable::Free(uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     Slot& slot = m_slots[index];
     slot.emission.Cancel();
     slot.serial = FREE_SERIAL;
@@ -610,30 +637,35 @@ FpgaSlotTable::Free(uint32_t index)
 uint32_t
 FpgaSlotTable::GetSlotsInUse() const
 {
+    NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_index.size());
 }
 
 uint64_t
 FpgaSlotTable::GetAggregatedCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_aggregated;
 }
 
 uint64_t
 FpgaSlotTable::GetDuplicateCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_duplicates;
 }
 
 uint64_t
 FpgaSlotTable::GetEarlyFlushCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_earlyFlushes;
 }
 
 uint64_t
 FpgaSlotTable::GetWrapCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_wraps;
 }
 

@@ -34,23 +34,27 @@ GradientExchange::GradientExchange(ExchangeContext& context,
                                    const TrainingRoundConfig& config)
     : RoundExchange(context, round, config)
 {
+    NS_LOG_FUNCTION(this << round);
     m_peers.resize(m_k);
 }
 
 GradientExchange::~GradientExchange()
 {
+    NS_LOG_FUNCTION(this);
     StopTimers();
 }
 
 void
 GradientExchange::Shutdown()
 {
+    NS_LOG_FUNCTION(this);
     StopTimers();
 }
 
 void
 GradientExchange::ReceiveControl(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     switch (header.GetType())
     {
     case GradientHeader::NACK:
@@ -70,6 +74,7 @@ GradientExchange::ReceiveControl(const GradientHeader& header)
 void
 GradientExchange::StopTimers()
 {
+    NS_LOG_FUNCTION(this);
     m_checking = false;
     m_check.Cancel();
     for (PeerState& peer : m_peers)
@@ -82,6 +87,7 @@ GradientExchange::StopTimers()
 void
 GradientExchange::OnStart()
 {
+    NS_LOG_FUNCTION(this);
     if (m_k > 1)
     {
         // A peer is not asked before its data could have arrived: the round trip to it, plus
@@ -102,6 +108,7 @@ GradientExchange::OnStart()
 void
 GradientExchange::OnFinished()
 {
+    NS_LOG_FUNCTION(this);
     if (m_checking && m_checkAt > NextCheckPoint())
     {
         // A check skipped ahead (ArmCheck) is removed, not cancelled: the clock would run on
@@ -114,18 +121,21 @@ GradientExchange::OnFinished()
 Time
 GradientExchange::RttTo(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     return island < m_context.settings.rtt.size() ? m_context.settings.rtt[island] : Time(0);
 }
 
 Time
 GradientExchange::HoldAt(uint32_t /* island */) const
 {
+    NS_LOG_FUNCTION(this);
     return Time(0);
 }
 
 uint32_t
 GradientExchange::FullChunkWireBytes() const
 {
+    NS_LOG_FUNCTION(this);
     return ChunkLayout::DataWireBytes(m_context.settings.layout.GetChunkElements() *
                                           GradientHeader::ELEMENT_SIZE,
                                       m_context.settings.islandCount);
@@ -134,12 +144,14 @@ GradientExchange::FullChunkWireBytes() const
 Time
 GradientExchange::FullChunkSlot(double rateBps) const
 {
+    NS_LOG_FUNCTION(this << rateBps);
     return Seconds(FullChunkWireBytes() * WanWire::BITS_PER_BYTE / rateBps);
 }
 
 bool
 GradientExchange::MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const
 {
+    NS_LOG_FUNCTION(this << sentAt);
     // After a gap, not the asker's FPGA hold: it asks for a chunk its FPGA gave up on (a
     // settled partial aggregate), or one a later chunk overtook, and a resend passes the FPGA
     // untouched. After silence, its FPGA may still hold the chunk in a slot that waits for a
@@ -152,12 +164,14 @@ GradientExchange::MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const
 Time
 GradientExchange::ResendSpacing(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     return RttTo(island);
 }
 
 Time
 GradientExchange::RepairInterval(uint32_t slot) const
 {
+    NS_LOG_FUNCTION(this << slot);
     if (m_context.settings.repairTimeout.IsStrictlyPositive())
     {
         return m_context.settings.repairTimeout;
@@ -170,6 +184,7 @@ GradientExchange::RepairInterval(uint32_t slot) const
 uint32_t
 GradientExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, uint16_t flags)
 {
+    NS_LOG_FUNCTION(this << to << chunkCount << step << flags);
     GradientHeader header = MakeHeader(GradientHeader::END, chunkCount, step);
     header.SetChunkIndex(chunkCount - 1);
     header.SetFlags(flags);
@@ -184,6 +199,7 @@ GradientExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, ui
 void
 GradientExchange::NoteProgress(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     PeerState& peer = m_peers[slot];
     ++peer.progress;
     peer.lastData = Simulator::Now();
@@ -203,6 +219,7 @@ GradientExchange::NoteProgress(uint32_t slot)
 void
 GradientExchange::ScheduleNack(uint32_t slot, uint16_t step)
 {
+    NS_LOG_FUNCTION(this << slot << step);
     PeerState& peer = m_peers[slot];
     if (m_lost[slot] || m_finished)
     {
@@ -214,6 +231,9 @@ GradientExchange::ScheduleNack(uint32_t slot, uint16_t step)
     }
     if (peer.nack.IsExpired())
     {
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": gap from "
+                               << m_config.members[slot] << " step " << step << ": NACK in "
+                               << m_context.settings.nackDelay.As(Time::MS));
         peer.nack = Simulator::Schedule(m_context.settings.nackDelay,
                                         &GradientExchange::FlushNacks,
                                         this,
@@ -224,6 +244,7 @@ GradientExchange::ScheduleNack(uint32_t slot, uint16_t step)
 void
 GradientExchange::FlushNacks(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     PeerState& peer = m_peers[slot];
     std::vector<uint16_t> steps;
     steps.swap(peer.gapSteps);
@@ -244,6 +265,7 @@ GradientExchange::FlushNacks(uint32_t slot)
 void
 GradientExchange::ArmReask(uint32_t slot, ChunkTracker& tracker)
 {
+    NS_LOG_FUNCTION(this << slot);
     PeerState& peer = m_peers[slot];
     const Time due = tracker.NextDue(RepairInterval(slot));
     if (due == Time::Max() || !peer.reask.IsExpired())
@@ -258,6 +280,7 @@ GradientExchange::ArmReask(uint32_t slot, ChunkTracker& tracker)
 void
 GradientExchange::Reask(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     if (m_finished || m_lost[slot])
     {
         return;
@@ -292,6 +315,7 @@ GradientExchange::SendNack(uint32_t slot,
                            bool all,
                            uint32_t copies)
 {
+    NS_LOG_FUNCTION(this << slot << step << all << copies);
     const uint32_t peer = IslandAt(slot);
     GradientHeader header = MakeHeader(GradientHeader::NACK, tracker.GetChunkCount(), step);
     IslandBitmap asked;
@@ -337,6 +361,7 @@ GradientExchange::SendNack(uint32_t slot,
 void
 GradientExchange::ReceiveNack(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t peer = header.GetSender();
     if (SlotOf(peer) == NO_SLOT || peer == m_context.settings.island)
     {
@@ -350,6 +375,9 @@ GradientExchange::ReceiveNack(const GradientHeader& header)
     }
     bool notYet = false;
     const uint32_t queued = QueueResends(header, notYet);
+    NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": NACK from "
+                           << peer << ": " << queued << " resends queued"
+                           << (notYet ? ", some chunks not sent yet" : ""));
     if (queued == 0 && (notYet || !m_finished))
     {
         SendNotYet(peer);
@@ -364,6 +392,7 @@ GradientExchange::ReceiveNack(const GradientHeader& header)
 void
 GradientExchange::SendNotYet(uint32_t peer)
 {
+    NS_LOG_FUNCTION(this << peer);
     NS_LOG_DEBUG("island " << m_context.settings.island << " round " << m_round << ": not yet to "
                            << peer);
     GradientHeader header = MakeHeader(GradientHeader::ACK, 1, 0);
@@ -374,6 +403,7 @@ GradientExchange::SendNotYet(uint32_t peer)
 void
 GradientExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
 {
+    NS_LOG_FUNCTION(this << packet << peer);
     // The stream's budget holds its control packets (GradientPacer::Charge says when).
     if (GradientPacer* pacer = PacerToward(peer))
     {
@@ -385,6 +415,7 @@ GradientExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
 void
 GradientExchange::ReceiveAck(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t slot = SlotOf(header.GetSender());
     if (slot == NO_SLOT)
     {
@@ -401,6 +432,8 @@ GradientExchange::ReceiveAck(const GradientHeader& header)
     }
     if (header.GetContributors().IsEmpty())
     {
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": "
+                               << m_config.members[slot] << " answered not yet");
         m_peers[slot].answered = true;
     }
 }
@@ -414,6 +447,7 @@ GradientExchange::StartControl(GradientPacer& pacer,
                                double plannedBps,
                                double fairBps)
 {
+    NS_LOG_FUNCTION(this << destination << plannedBps << fairBps);
     if (m_context.adaptive == nullptr)
     {
         return nullptr;
@@ -441,6 +475,7 @@ GradientExchange::FairGuess(uint32_t ownStreams,
                             const std::vector<uint32_t>& receivers,
                             uint32_t senders) const
 {
+    NS_LOG_FUNCTION(this << ownStreams << senders);
     const double line = m_context.adaptive ? m_context.adaptive->GetLineRate() : 0;
     uint32_t sharing = std::max<uint32_t>(ownStreams, 1);
     for (uint32_t receiver : receivers)
@@ -453,6 +488,7 @@ GradientExchange::FairGuess(uint32_t ownStreams,
 void
 GradientExchange::EchoCongestion(const IslandBitmap& contributors, bool congested)
 {
+    NS_LOG_FUNCTION(this << contributors << congested);
     if (!congested || m_context.adaptive == nullptr)
     {
         return;
@@ -483,6 +519,7 @@ GradientExchange::EchoCongestion(const IslandBitmap& contributors, bool congeste
 void
 GradientExchange::CheckProgress()
 {
+    NS_LOG_FUNCTION(this);
     if (m_finished)
     {
         return;
@@ -532,6 +569,10 @@ GradientExchange::CheckProgress()
             DeclareLost(s);
             continue;
         }
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": "
+                               << m_config.members[s]
+                               << " silent: NACK every missing chunk of step " << step << " (retry "
+                               << peer.retries << ")");
         SendNack(s, step, *tracker, true);
         ArmReask(s, *tracker); // the known gaps it asked for are re-asked like any other
         peer.nacked = true;
@@ -549,6 +590,7 @@ GradientExchange::CheckProgress()
 void
 GradientExchange::ArmCheck()
 {
+    NS_LOG_FUNCTION(this);
     // A check acts on a peer only if the peer made progress since the last check (data that
     // came before the exchange started, or since: NoteProgress brings the check back) or once
     // its waitUntil has passed.
@@ -582,6 +624,7 @@ GradientExchange::ArmCheck()
 Time
 GradientExchange::NextCheckPoint() const
 {
+    NS_LOG_FUNCTION(this);
     const int64_t interval = m_context.settings.checkInterval.GetTimeStep();
     const int64_t elapsed = (Simulator::Now() - m_checkOrigin).GetTimeStep();
     return m_checkOrigin + TimeStep((elapsed / interval + 1) * interval);
@@ -590,6 +633,7 @@ GradientExchange::NextCheckPoint() const
 void
 GradientExchange::ScheduleCheck(Time at)
 {
+    NS_LOG_FUNCTION(this << at);
     m_checkAt = at;
     m_check = Simulator::Schedule(at - Simulator::Now(), &GradientExchange::CheckProgress, this);
 }
@@ -597,6 +641,7 @@ GradientExchange::ScheduleCheck(Time at)
 void
 GradientExchange::DeclareLost(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     const uint32_t peer = IslandAt(slot);
     NS_LOG_INFO("island " << m_context.settings.island << " round " << m_round << ": peer " << peer
                           << " lost");

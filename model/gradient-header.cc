@@ -65,6 +65,7 @@ ReadU64(const uint8_t* p)
 bool
 IsKnownType(uint8_t type)
 {
+    NS_LOG_FUNCTION(type);
     return type >= GradientHeader::DATA && type <= GradientHeader::START;
 }
 
@@ -83,6 +84,7 @@ GradientHeader::GetTypeId()
 TypeId
 GradientHeader::GetInstanceTypeId() const
 {
+    NS_LOG_FUNCTION(this);
     return GetTypeId();
 }
 
@@ -98,6 +100,7 @@ GradientHeader::GradientHeader()
       m_elementCount(0),
       m_ringStep(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 bool
@@ -105,6 +108,7 @@ GradientHeader::Parse(Ptr<const Packet> packet,
                       GradientHeader& header,
                       std::vector<int32_t>* values)
 {
+    NS_LOG_FUNCTION(packet);
     // Copy at most the largest header: the copy stops at the end of the packet, so a
     // truncated packet cannot make us read past it.
     uint8_t bytes[MAX_SERIALIZED_SIZE];
@@ -141,6 +145,7 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
                            GradientHeader& header,
                            uint32_t* headerSize)
 {
+    NS_LOG_FUNCTION(available << packetSize);
     if (available < FIXED_SIZE || packetSize < available)
     {
         return false;
@@ -262,6 +267,7 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
 uint32_t
 GradientHeader::HeaderSizeOf(const uint8_t* fixed)
 {
+    NS_LOG_FUNCTION_NOARGS();
     if (ReadU16(fixed + OFFSET_MAGIC) != MAGIC || fixed[OFFSET_VERSION] != VERSION ||
         !IsKnownType(fixed[OFFSET_TYPE]) || (ReadU16(fixed + OFFSET_FLAGS) & ~KNOWN_FLAGS) != 0)
     {
@@ -284,12 +290,14 @@ GradientHeader::HeaderSizeOf(const uint8_t* fixed)
 uint64_t
 GradientHeader::PayloadSizeOf(const uint8_t* fixed)
 {
+    NS_LOG_FUNCTION_NOARGS();
     return uint64_t{ReadU32(fixed + OFFSET_ELEMENTS)} * ELEMENT_SIZE;
 }
 
 uint16_t
 GradientHeader::PeekFlags(const uint8_t* bytes)
 {
+    NS_LOG_FUNCTION_NOARGS();
     static_assert(OFFSET_FLAGS + 2 == PEEK_SIZE, "PeekFlags reads up to the flags");
     if (ReadU16(bytes + OFFSET_MAGIC) != MAGIC || bytes[OFFSET_VERSION] != VERSION)
     {
@@ -301,6 +309,7 @@ GradientHeader::PeekFlags(const uint8_t* bytes)
 uint64_t
 GradientHeader::FramedSize(const uint8_t* fixed)
 {
+    NS_LOG_FUNCTION_NOARGS();
     const uint32_t size = HeaderSizeOf(fixed);
     return size == 0 ? 0 : size + PayloadSizeOf(fixed);
 }
@@ -308,6 +317,7 @@ GradientHeader::FramedSize(const uint8_t* fixed)
 Ptr<Packet>
 GradientHeader::CreateVirtualPacket(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION_NOARGS();
     GradientHeader written = header;
     written.m_flags &= ~FLAG_REAL_PAYLOAD;
     Ptr<Packet> packet = Create<Packet>(written.GetPayloadSize());
@@ -318,6 +328,7 @@ GradientHeader::CreateVirtualPacket(const GradientHeader& header)
 Ptr<Packet>
 GradientHeader::CreateRealPacket(const GradientHeader& header, const std::vector<int32_t>& values)
 {
+    NS_LOG_FUNCTION_NOARGS();
     GradientHeader written = header;
     written.m_flags |= FLAG_REAL_PAYLOAD;
     written.m_elementCount = static_cast<uint32_t>(values.size());
@@ -338,6 +349,7 @@ GradientHeader::CreateRealPacket(const GradientHeader& header, const std::vector
 Ptr<Packet>
 GradientHeader::CreateStartPacket(const GradientHeader& header, Time at)
 {
+    NS_LOG_FUNCTION(at);
     GradientHeader written = header;
     written.m_type = START;
     written.m_flags &= ~FLAG_REAL_PAYLOAD;
@@ -356,6 +368,7 @@ GradientHeader::CreateStartPacket(const GradientHeader& header, Time at)
 Time
 GradientHeader::ReadStartTime(Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(packet);
     // The time is the packet's last 8 bytes (Parse() checked the payload's size).
     constexpr uint32_t timeBytes = START_ELEMENTS * ELEMENT_SIZE;
     const uint32_t size = packet->GetSize();
@@ -394,12 +407,14 @@ GradientHeader::TypeName(uint8_t type)
 uint32_t
 GradientHeader::GetWireWords() const
 {
+    NS_LOG_FUNCTION(this);
     return std::max<uint32_t>(1, std::max(m_members.GetUsedWords(), m_contributors.GetUsedWords()));
 }
 
 uint32_t
 GradientHeader::GetSerializedSize() const
 {
+    NS_LOG_FUNCTION(this);
     return FIXED_SIZE + 2 * BYTES_PER_WORD * GetWireWords() +
            BYTES_PER_RANGE * static_cast<uint32_t>(m_nackRanges.size());
 }
@@ -407,6 +422,7 @@ GradientHeader::GetSerializedSize() const
 void
 GradientHeader::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t words = GetWireWords();
     start.WriteHtonU16(MAGIC);
     start.WriteU8(VERSION);
@@ -440,6 +456,7 @@ GradientHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 GradientHeader::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this);
     // Callers validate with Parse() first; the bounds below only keep a direct caller with a
     // bad packet from reading past the buffer or growing the header without limit.
     if (start.GetRemainingSize() < FIXED_SIZE)
@@ -487,6 +504,7 @@ GradientHeader::Deserialize(Buffer::Iterator start)
 void
 GradientHeader::Print(std::ostream& os) const
 {
+    NS_LOG_FUNCTION(this << &os);
     os << TypeName(m_type) << " job=" << m_jobId << " round=" << m_round << " clique=" << m_cliqueId
        << " sender=" << m_sender << " chunk=" << m_chunkIndex << "/" << m_chunkCount
        << " elements=" << m_elementCount << " flags=0x" << std::hex << m_flags << std::dec
@@ -504,6 +522,7 @@ GradientHeader::Print(std::ostream& os) const
 void
 GradientHeader::SetType(Type type)
 {
+    NS_LOG_FUNCTION(this << static_cast<uint32_t>(type));
     m_type = type;
 }
 
@@ -516,12 +535,14 @@ GradientHeader::GetType() const
 void
 GradientHeader::SetFlags(uint16_t flags)
 {
+    NS_LOG_FUNCTION(this << flags);
     m_flags = flags;
 }
 
 uint16_t
 GradientHeader::GetFlags() const
 {
+    NS_LOG_FUNCTION(this);
     return m_flags;
 }
 
@@ -534,42 +555,49 @@ GradientHeader::HasFlag(Flag flag) const
 void
 GradientHeader::SetJobId(uint32_t jobId)
 {
+    NS_LOG_FUNCTION(this << jobId);
     m_jobId = jobId;
 }
 
 uint32_t
 GradientHeader::GetJobId() const
 {
+    NS_LOG_FUNCTION(this);
     return m_jobId;
 }
 
 void
 GradientHeader::SetRound(uint32_t round)
 {
+    NS_LOG_FUNCTION(this << round);
     m_round = round;
 }
 
 uint32_t
 GradientHeader::GetRound() const
 {
+    NS_LOG_FUNCTION(this);
     return m_round;
 }
 
 void
 GradientHeader::SetCliqueId(uint32_t cliqueId)
 {
+    NS_LOG_FUNCTION(this << cliqueId);
     m_cliqueId = cliqueId;
 }
 
 uint32_t
 GradientHeader::GetCliqueId() const
 {
+    NS_LOG_FUNCTION(this);
     return m_cliqueId;
 }
 
 void
 GradientHeader::SetSender(uint16_t island)
 {
+    NS_LOG_FUNCTION(this << island);
     NS_ABORT_MSG_IF(island >= IslandBitmap::MAX_ISLANDS, "sender " << island << " out of range");
     m_sender = island;
 }
@@ -583,78 +611,91 @@ GradientHeader::GetSender() const
 void
 GradientHeader::SetChunkIndex(uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     m_chunkIndex = index;
 }
 
 uint32_t
 GradientHeader::GetChunkIndex() const
 {
+    NS_LOG_FUNCTION(this);
     return m_chunkIndex;
 }
 
 void
 GradientHeader::SetChunkCount(uint32_t count)
 {
+    NS_LOG_FUNCTION(this << count);
     m_chunkCount = count;
 }
 
 uint32_t
 GradientHeader::GetChunkCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_chunkCount;
 }
 
 void
 GradientHeader::SetElementCount(uint32_t count)
 {
+    NS_LOG_FUNCTION(this << count);
     m_elementCount = count;
 }
 
 uint32_t
 GradientHeader::GetElementCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_elementCount;
 }
 
 void
 GradientHeader::SetRingStep(uint16_t step)
 {
+    NS_LOG_FUNCTION(this << step);
     m_ringStep = step;
 }
 
 uint16_t
 GradientHeader::GetRingStep() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ringStep;
 }
 
 void
 GradientHeader::SetMembers(const IslandBitmap& members)
 {
+    NS_LOG_FUNCTION(this << members);
     m_members = members;
 }
 
 const IslandBitmap&
 GradientHeader::GetMembers() const
 {
+    NS_LOG_FUNCTION(this);
     return m_members;
 }
 
 void
 GradientHeader::SetContributors(const IslandBitmap& contributors)
 {
+    NS_LOG_FUNCTION(this << contributors);
     m_contributors = contributors;
 }
 
 const IslandBitmap&
 GradientHeader::GetContributors() const
 {
+    NS_LOG_FUNCTION(this);
     return m_contributors;
 }
 
 void
 GradientHeader::SetNackRanges(const std::vector<ChunkRange>& ranges)
 {
+    NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(ranges.size() > MAX_NACK_RANGES, "too many NACK ranges: " << ranges.size());
     m_nackRanges = ranges;
 }
@@ -662,12 +703,14 @@ GradientHeader::SetNackRanges(const std::vector<ChunkRange>& ranges)
 const std::vector<GradientHeader::ChunkRange>&
 GradientHeader::GetNackRanges() const
 {
+    NS_LOG_FUNCTION(this);
     return m_nackRanges;
 }
 
 uint32_t
 GradientHeader::GetPayloadSize() const
 {
+    NS_LOG_FUNCTION(this);
     return m_elementCount * ELEMENT_SIZE;
 }
 

@@ -27,28 +27,33 @@ GradientPacer::GradientPacer()
     : m_rateBps(FALLBACK_RATE_BPS),
       m_bits(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 GradientPacer::~GradientPacer()
 {
+    NS_LOG_FUNCTION(this);
     m_timer.Cancel();
 }
 
 void
 GradientPacer::SetSendFunction(SendFunction send)
 {
+    NS_LOG_FUNCTION(this);
     m_send = std::move(send);
 }
 
 void
 GradientPacer::SetRateFunction(RateFunction rate)
 {
+    NS_LOG_FUNCTION(this);
     m_rate = std::move(rate);
 }
 
 void
 GradientPacer::Restart(double rateBps)
 {
+    NS_LOG_FUNCTION(this << rateBps);
     m_rateBps = rateBps > 0 && !std::isinf(rateBps) ? rateBps : FALLBACK_RATE_BPS;
     m_origin = Simulator::Now();
     m_bits = 0;
@@ -59,6 +64,7 @@ GradientPacer::Restart(double rateBps)
 void
 GradientPacer::Wake()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_timer.IsExpired())
     {
         return;
@@ -78,18 +84,21 @@ GradientPacer::Wake()
 void
 GradientPacer::SetResendWeight(double weight)
 {
+    NS_LOG_FUNCTION(this << weight);
     m_resendWeight = std::max(1.0, weight);
 }
 
 uint32_t
 GradientPacer::ResendCost(uint32_t wireBytes) const
 {
+    NS_LOG_FUNCTION(this << wireBytes);
     return m_rate ? wireBytes : static_cast<uint32_t>(std::ceil(wireBytes * m_resendWeight));
 }
 
 void
 GradientPacer::Charge(uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     if (m_rate)
     {
         return;
@@ -113,24 +122,28 @@ GradientPacer::Charge(uint32_t bytes)
 void
 GradientPacer::Cancel()
 {
+    NS_LOG_FUNCTION(this);
     m_timer.Cancel();
 }
 
 double
 GradientPacer::GetRate() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rateBps;
 }
 
 Time
 GradientPacer::NextSendTime() const
 {
+    NS_LOG_FUNCTION(this);
     return m_origin + Seconds(m_bits / m_rateBps);
 }
 
 void
 GradientPacer::Fire()
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t bytes = m_send ? m_send() : 0;
     if (!m_timer.IsExpired())
     {

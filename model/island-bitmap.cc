@@ -5,9 +5,12 @@
 #include "island-bitmap.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("IslandBitmap");
 
 void
 IslandBitmap::Set(uint32_t island)
@@ -36,6 +39,7 @@ IslandBitmap::Test(uint32_t island) const
 void
 IslandBitmap::Clear()
 {
+    NS_LOG_FUNCTION(this);
     m_words.fill(0);
 }
 
@@ -53,12 +57,14 @@ IslandBitmap::Count() const
 bool
 IslandBitmap::IsEmpty() const
 {
+    NS_LOG_FUNCTION(this);
     return GetUsedWords() == 0;
 }
 
 uint32_t
 IslandBitmap::GetUsedWords() const
 {
+    NS_LOG_FUNCTION(this);
     for (uint32_t i = MAX_WORDS; i > 0; --i)
     {
         if (m_words[i - 1] != 0)
@@ -86,6 +92,7 @@ IslandBitmap::SetWord(uint32_t index, uint64_t word)
 bool
 IslandBitmap::IsSubsetOf(const IslandBitmap& other) const
 {
+    NS_LOG_FUNCTION(this << other);
     for (uint32_t i = 0; i < MAX_WORDS; ++i)
     {
         if ((m_words[i] & ~other.m_words[i]) != 0)
@@ -99,6 +106,7 @@ IslandBitmap::IsSubsetOf(const IslandBitmap& other) const
 bool
 IslandBitmap::Intersects(const IslandBitmap& other) const
 {
+    NS_LOG_FUNCTION(this << other);
     for (uint32_t i = 0; i < MAX_WORDS; ++i)
     {
         if ((m_words[i] & other.m_words[i]) != 0)
@@ -112,6 +120,7 @@ IslandBitmap::Intersects(const IslandBitmap& other) const
 IslandBitmap
 IslandBitmap::Minus(const IslandBitmap& other) const
 {
+    NS_LOG_FUNCTION(this << other);
     IslandBitmap result;
     for (uint32_t i = 0; i < MAX_WORDS; ++i)
     {
@@ -123,6 +132,7 @@ IslandBitmap::Minus(const IslandBitmap& other) const
 IslandBitmap
 IslandBitmap::Union(const IslandBitmap& other) const
 {
+    NS_LOG_FUNCTION(this << other);
     IslandBitmap result;
     for (uint32_t i = 0; i < MAX_WORDS; ++i)
     {

@@ -5,6 +5,7 @@
 #include "max-min-fair-share.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <limits>
@@ -13,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("MaxMinFairShare");
 
 namespace
 {
@@ -27,6 +30,7 @@ constexpr double SATURATION_TOLERANCE = 1e-12;
 uint32_t
 MaxMinFairShare::AddResource(double capacity)
 {
+    NS_LOG_FUNCTION(this << capacity);
     NS_ASSERT_MSG(capacity >= 0, "negative capacity " << capacity);
     m_capacity.push_back(capacity);
     return static_cast<uint32_t>(m_capacity.size() - 1);
@@ -35,6 +39,7 @@ MaxMinFairShare::AddResource(double capacity)
 uint32_t
 MaxMinFairShare::AddFlow(const std::vector<Usage>& usages)
 {
+    NS_LOG_FUNCTION(this);
     // Merge in one pass (a flow down a multicast tree has hundreds of usages): m_slot maps a
     // resource to its place in the merged list, in order of first use. All flows share one
     // array (a round of a large WAN has tens of thousands of flows).
@@ -69,18 +74,21 @@ MaxMinFairShare::AddFlow(const std::vector<Usage>& usages)
 uint32_t
 MaxMinFairShare::GetResourceCount() const
 {
+    NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_capacity.size());
 }
 
 uint32_t
 MaxMinFairShare::GetFlowCount() const
 {
+    NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_flowEnd.size());
 }
 
 std::vector<MaxMinFairShare::Usage>
 MaxMinFairShare::GetFlowUsages(uint32_t flow) const
 {
+    NS_LOG_FUNCTION(this << flow);
     if (flow >= m_flowEnd.size())
     {
         throw std::out_of_range("MaxMinFairShare: unknown flow " + std::to_string(flow));
@@ -91,18 +99,21 @@ MaxMinFairShare::GetFlowUsages(uint32_t flow) const
 size_t
 MaxMinFairShare::Begin(uint32_t flow) const
 {
+    NS_LOG_FUNCTION(this << flow);
     return flow == 0 ? 0 : m_flowEnd[flow - 1];
 }
 
 double
 MaxMinFairShare::GetCapacity(uint32_t resource) const
 {
+    NS_LOG_FUNCTION(this << resource);
     return m_capacity.at(resource);
 }
 
 void
 MaxMinFairShare::Clear()
 {
+    NS_LOG_FUNCTION(this);
     m_capacity.clear();
     m_usages.clear();
     m_flowEnd.clear();
@@ -112,6 +123,7 @@ MaxMinFairShare::Clear()
 std::vector<double>
 MaxMinFairShare::Solve() const
 {
+    NS_LOG_FUNCTION(this);
     const double inf = std::numeric_limits<double>::infinity();
     size_t nf = m_flowEnd.size();
     size_t nr = m_capacity.size();

@@ -44,6 +44,7 @@ RingExchange::RingExchange(ExchangeContext& context,
       m_nextChunk(0),
       m_endPending(m_steps)
 {
+    NS_LOG_FUNCTION(this << round);
     m_successor = context.settings.addresses[m_successorIsland];
     m_in.resize(m_steps);
     m_clocks.resize(m_steps);
@@ -60,6 +61,7 @@ RingExchange::RingExchange(ExchangeContext& context,
 
 RingExchange::~RingExchange()
 {
+    NS_LOG_FUNCTION(this);
     if (m_control)
     {
         m_control->Stop();
@@ -69,6 +71,7 @@ RingExchange::~RingExchange()
 void
 RingExchange::Shutdown()
 {
+    NS_LOG_FUNCTION(this);
     GradientExchange::Shutdown();
     m_pacer.Cancel();
     if (m_control)
@@ -80,6 +83,7 @@ RingExchange::Shutdown()
 void
 RingExchange::OnFinished()
 {
+    NS_LOG_FUNCTION(this);
     GradientExchange::OnFinished();
     if (m_control)
     {
@@ -90,6 +94,7 @@ RingExchange::OnFinished()
 AdaptiveRateControl*
 RingExchange::ControlFor(uint32_t peer)
 {
+    NS_LOG_FUNCTION(this << peer);
     return peer == m_successorIsland ? PeekPointer(m_control) : nullptr;
 }
 
@@ -99,12 +104,14 @@ RingExchange::ControlFor(uint32_t peer)
 void
 RingExchange::StartSending()
 {
+    NS_LOG_FUNCTION(this);
     MaybeAdvance();
 }
 
 void
 RingExchange::MaybeAdvance()
 {
+    NS_LOG_FUNCTION(this);
     if (!IsStarted() || m_finished || m_abandoned || m_sending || m_sendStep >= m_steps)
     {
         return;
@@ -126,6 +133,9 @@ RingExchange::MaybeAdvance()
         // The successor's only sender is this island.
         m_control = StartControl(m_pacer, m_successor, rate, FairGuess(1, {m_successorIsland}, 1));
     }
+    NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": step "
+                           << m_sendStep << " of " << m_steps << " starts, planned rate " << rate
+                           << " bps");
     m_pacer.Restart(m_control ? m_control->GetRate() : rate);
     m_clocks[m_sendStep].Start(FullChunkSlot(m_pacer.GetRate()));
 }
@@ -133,6 +143,7 @@ RingExchange::MaybeAdvance()
 uint32_t
 RingExchange::SendNext()
 {
+    NS_LOG_FUNCTION(this);
     uint64_t key = 0;
     uint32_t asker = 0;
     Ptr<Packet> packet;
@@ -145,6 +156,9 @@ RingExchange::SendNext()
         m_resends.Sent(key, Simulator::Now());
         m_context.on.send(m_round, packet, m_successor, false);
         m_context.on.resent(m_round, asker);
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": step "
+                               << (key >> KEY_STEP_SHIFT) << " chunk " << uint32_t(key)
+                               << " resent (asked by " << asker << ")");
         return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
     }
     if (m_deferred.PopReady(key))
@@ -186,6 +200,8 @@ RingExchange::SendNext()
         {
             return bytes;
         }
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": step "
+                               << step << " pass sent");
         m_sending = false;
         ++m_sendStep;
         m_endPending = step;
@@ -210,6 +226,7 @@ RingExchange::SendNext()
 uint32_t
 RingExchange::QueueResends(const GradientHeader& nack, bool& notYet)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t peer = nack.GetSender();
     const uint16_t step = nack.GetRingStep();
     const std::vector<GradientHeader::ChunkRange>& ranges = nack.GetNackRanges();
@@ -259,6 +276,7 @@ RingExchange::ReceiveChunk(const GradientHeader& header,
                            const std::vector<int32_t>& values,
                            bool congested)
 {
+    NS_LOG_FUNCTION(this << congested);
     const uint32_t step = header.GetRingStep();
     const uint32_t chunk = header.GetChunkIndex();
     uint32_t first = 0;
@@ -301,6 +319,7 @@ RingExchange::ReceiveChunk(const GradientHeader& header,
 void
 RingExchange::AdvanceEarlierSteps(uint16_t step)
 {
+    NS_LOG_FUNCTION(this << step);
     for (uint16_t s = 0; s < step; ++s)
     {
         if (m_in[s].Advance(m_in[s].GetChunkCount()))
@@ -313,6 +332,7 @@ RingExchange::AdvanceEarlierSteps(uint16_t step)
 void
 RingExchange::ReceiveEnd(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t step = header.GetRingStep();
     if (m_config.algorithm != SyncAlgorithm::RING || step >= m_steps ||
         header.GetSender() != IslandAt(m_predecessor) ||
@@ -331,6 +351,7 @@ RingExchange::ReceiveEnd(const GradientHeader& header)
 bool
 RingExchange::IsDone() const
 {
+    NS_LOG_FUNCTION(this);
     return m_abandoned ||
            (m_sendStep == m_steps && m_deferred.IsEmpty() && m_in[m_steps - 1].IsComplete());
 }
@@ -338,6 +359,7 @@ RingExchange::IsDone() const
 ChunkTracker*
 RingExchange::SilentStream(uint32_t slot, uint16_t& step)
 {
+    NS_LOG_FUNCTION(this << slot);
     if (slot != m_predecessor)
     {
         return nullptr;
@@ -357,15 +379,20 @@ RingExchange::SilentStream(uint32_t slot, uint16_t& step)
 ChunkTracker*
 RingExchange::StreamOf(uint32_t slot, uint16_t step)
 {
+    NS_LOG_FUNCTION(this << slot << step);
     return slot == m_predecessor && step < m_steps ? &m_in[step] : nullptr;
 }
 
 void
 RingExchange::OnPeerLost(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     if (slot == m_predecessor)
     {
         // A ring cannot close without its predecessor: keep the own parameters this round.
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round
+                               << ": predecessor " << m_config.members[slot]
+                               << " lost: the ring is abandoned, own parameters kept");
         m_abandoned = true;
         m_sending = false;
         m_pacer.Cancel();
@@ -377,12 +404,14 @@ RingExchange::OnPeerLost(uint32_t slot)
 void
 RingExchange::Average(std::vector<double>& x, double scale) const
 {
+    NS_LOG_FUNCTION(this << scale);
     m_sums.Average(m_context.settings.layout, m_k, m_position, m_own, x, scale);
 }
 
 GradientPacer*
 RingExchange::PacerToward(uint32_t /* island */)
 {
+    NS_LOG_FUNCTION(this);
     // The ring sends one stream at a time, to its successor, on the same access link.
     return &m_pacer;
 }

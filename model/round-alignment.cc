@@ -16,6 +16,7 @@ NS_LOG_COMPONENT_DEFINE("RoundAlignment");
 bool
 RoundAlignment::Announce(uint32_t round)
 {
+    NS_LOG_FUNCTION(this << round);
     RoundState& state = m_rounds[round];
     const bool first = !state.announced;
     state.announced = true;
@@ -25,6 +26,7 @@ RoundAlignment::Announce(uint32_t round)
 bool
 RoundAlignment::HasAnnounced(uint32_t round) const
 {
+    NS_LOG_FUNCTION(this << round);
     auto it = m_rounds.find(round);
     return it != m_rounds.end() && it->second.announced;
 }
@@ -53,6 +55,7 @@ RoundAlignment::NoteStart(uint32_t round, uint32_t member, Time at)
 void
 RoundAlignment::NoteContribution(uint32_t round, uint32_t member)
 {
+    NS_LOG_FUNCTION(this << round << member);
     auto it = m_rounds.find(round);
     if (it != m_rounds.end() && it->second.late.erase(member) != 0)
     {
@@ -64,6 +67,7 @@ RoundAlignment::NoteContribution(uint32_t round, uint32_t member)
 bool
 RoundAlignment::IsWaiting(uint32_t round) const
 {
+    NS_LOG_FUNCTION(this << round);
     auto it = m_rounds.find(round);
     return it != m_rounds.end() && !it->second.late.empty();
 }
@@ -71,6 +75,7 @@ RoundAlignment::IsWaiting(uint32_t round) const
 Time
 RoundAlignment::GetNotBefore(uint32_t round) const
 {
+    NS_LOG_FUNCTION(this << round);
     auto it = m_rounds.find(round);
     return it == m_rounds.end() ? Time(0) : it->second.notBefore;
 }
@@ -78,6 +83,7 @@ RoundAlignment::GetNotBefore(uint32_t round) const
 void
 RoundAlignment::ForgetBefore(uint32_t round)
 {
+    NS_LOG_FUNCTION(this << round);
     m_rounds.erase(m_rounds.begin(), m_rounds.lower_bound(round));
 }
 

@@ -8,11 +8,14 @@
 #include "round-config.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RoundExchange");
 
 RoundExchange::RoundExchange(ExchangeContext& context,
                              uint32_t round,
@@ -26,6 +29,7 @@ RoundExchange::RoundExchange(ExchangeContext& context,
       m_finished(false),
       m_started(false)
 {
+    NS_LOG_FUNCTION(this << round);
     m_slotOf.assign(context.settings.islandCount, NO_SLOT);
     for (uint32_t s = 0; s < m_k; ++s)
     {
@@ -47,6 +51,7 @@ RoundExchange::~RoundExchange() = default;
 void
 RoundExchange::Start(std::vector<int32_t> own)
 {
+    NS_LOG_FUNCTION(this);
     m_own = std::move(own);
     m_started = true;
     m_startTime = Simulator::Now();
@@ -58,40 +63,47 @@ RoundExchange::Start(std::vector<int32_t> own)
 void
 RoundExchange::OnStart()
 {
+    NS_LOG_FUNCTION(this);
 }
 
 void
 RoundExchange::OnFinished()
 {
+    NS_LOG_FUNCTION(this);
 }
 
 bool
 RoundExchange::IsFinished() const
 {
+    NS_LOG_FUNCTION(this);
     return m_finished;
 }
 
 bool
 RoundExchange::IsStarted() const
 {
+    NS_LOG_FUNCTION(this);
     return m_started;
 }
 
 uint32_t
 RoundExchange::GetRound() const
 {
+    NS_LOG_FUNCTION(this);
     return m_round;
 }
 
 const IslandBitmap&
 RoundExchange::GetMembers() const
 {
+    NS_LOG_FUNCTION(this);
     return m_members;
 }
 
 uint32_t
 RoundExchange::GetClique() const
 {
+    NS_LOG_FUNCTION(this);
     return m_config.clique;
 }
 
@@ -104,6 +116,7 @@ RoundExchange::IsAbandoned() const
 Time
 RoundExchange::GetStartTime() const
 {
+    NS_LOG_FUNCTION(this);
     return m_startTime;
 }
 
@@ -116,14 +129,18 @@ RoundExchange::IslandAt(uint32_t slot) const
 uint32_t
 RoundExchange::SlotOf(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     return island < m_slotOf.size() ? m_slotOf[island] : NO_SLOT;
 }
 
 void
 RoundExchange::CheckComplete()
 {
+    NS_LOG_FUNCTION(this);
     if (m_started && !m_finished && IsDone())
     {
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round
+                               << ": exchange finished" << (m_abandoned ? " (abandoned)" : ""));
         m_finished = true;
         OnFinished();
         m_context.on.complete(m_round);
@@ -133,6 +150,7 @@ RoundExchange::CheckComplete()
 void
 RoundExchange::SendNotice(GradientHeader::Type type, Time at, uint32_t copies)
 {
+    NS_LOG_FUNCTION(this << static_cast<uint32_t>(type) << at << copies);
     NS_ASSERT(type == GradientHeader::LATE || type == GradientHeader::START);
     GradientHeader header = MakeHeader(type, 1, 0);
     IslandBitmap self;
@@ -155,6 +173,7 @@ RoundExchange::SendNotice(GradientHeader::Type type, Time at, uint32_t copies)
 GradientHeader
 RoundExchange::MakeHeader(GradientHeader::Type type, uint32_t chunkCount, uint16_t step) const
 {
+    NS_LOG_FUNCTION(this << static_cast<uint32_t>(type) << chunkCount << step);
     GradientHeader header;
     header.SetType(type);
     header.SetSender(static_cast<uint16_t>(m_context.settings.island));
@@ -170,6 +189,7 @@ RoundExchange::MakeHeader(GradientHeader::Type type, uint32_t chunkCount, uint16
 Ptr<Packet>
 RoundExchange::BuildDataChunk(uint32_t chunk, uint16_t flags)
 {
+    NS_LOG_FUNCTION(this << chunk << flags);
     IslandBitmap self;
     self.Set(m_context.settings.island);
     return BuildDirectChunk(GradientHeader::DATA, chunk, self, flags, nullptr);
@@ -182,6 +202,7 @@ RoundExchange::BuildDirectChunk(GradientHeader::Type type,
                                 uint16_t flags,
                                 const DirectSum* sums)
 {
+    NS_LOG_FUNCTION(this << static_cast<uint32_t>(type) << chunk << contributors << flags);
     GradientHeader header = MakeHeader(type, m_context.settings.layout.GetChunkCount(), 0);
     header.SetChunkIndex(chunk);
     header.SetContributors(contributors);
@@ -207,6 +228,7 @@ RoundExchange::BuildDirectChunk(GradientHeader::Type type,
 Ptr<Packet>
 RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, const RingSum& sums)
 {
+    NS_LOG_FUNCTION(this << step << chunk << flags);
     const uint32_t segment = ChunkLayout::RingSendSegment(m_k, m_position, step);
     GradientHeader header = MakeHeader(GradientHeader::RING,
                                        m_context.settings.layout.GetSegmentChunkCount(m_k, segment),
@@ -231,6 +253,7 @@ RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, con
 bool
 RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) const
 {
+    NS_LOG_FUNCTION(this);
     const bool fits = m_config.algorithm != SyncAlgorithm::RING &&
                       header.GetType() != GradientHeader::RING &&
                       header.GetChunkCount() == m_context.settings.layout.GetChunkCount() &&
@@ -243,6 +266,7 @@ RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) c
 bool
 RoundExchange::CheckRingChunk(const GradientHeader& header, uint32_t& first) const
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t step = header.GetRingStep();
     const uint32_t segment = ChunkLayout::RingReceiveSegment(m_k, m_position, step);
     const bool fits = m_config.algorithm == SyncAlgorithm::RING &&
@@ -262,6 +286,7 @@ RoundExchange::CheckRingChunk(const GradientHeader& header, uint32_t& first) con
 uint32_t
 RoundExchange::RingSendChunks(uint32_t step) const
 {
+    NS_LOG_FUNCTION(this << step);
     return m_context.settings.layout.GetSegmentChunkCount(
         m_k,
         ChunkLayout::RingSendSegment(m_k, m_position, step));
@@ -270,6 +295,7 @@ RoundExchange::RingSendChunks(uint32_t step) const
 uint32_t
 RoundExchange::RingReceiveChunks(uint32_t step) const
 {
+    NS_LOG_FUNCTION(this << step);
     return m_context.settings.layout.GetSegmentChunkCount(
         m_k,
         ChunkLayout::RingReceiveSegment(m_k, m_position, step));

@@ -25,6 +25,7 @@ namespace
 uint32_t
 WireBytes(Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(packet);
     return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
 }
 
@@ -36,17 +37,20 @@ StreamExchange::StreamExchange(ExchangeContext& context,
     : GradientExchange(context, round, config),
       m_incomplete(0)
 {
+    NS_LOG_FUNCTION(this << round);
     m_in.resize(m_k);
 }
 
 StreamExchange::~StreamExchange()
 {
+    NS_LOG_FUNCTION(this);
     StopControls();
 }
 
 void
 StreamExchange::Shutdown()
 {
+    NS_LOG_FUNCTION(this);
     GradientExchange::Shutdown();
     StopControls();
     for (auto& stream : m_streams)
@@ -58,6 +62,7 @@ StreamExchange::Shutdown()
 void
 StreamExchange::OnFinished()
 {
+    NS_LOG_FUNCTION(this);
     GradientExchange::OnFinished();
     StopControls(); // resends after the end keep the last rate
 }
@@ -65,6 +70,7 @@ StreamExchange::OnFinished()
 void
 StreamExchange::StopControls()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& stream : m_streams)
     {
         if (stream->control)
@@ -77,6 +83,7 @@ StreamExchange::StopControls()
 uint32_t
 StreamExchange::StreamTo(uint32_t peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     for (uint32_t i = 0; i < m_config.streams.size() && i < m_streams.size(); ++i)
     {
         const std::vector<uint32_t>& receivers = m_config.streams[i].receivers;
@@ -91,6 +98,7 @@ StreamExchange::StreamTo(uint32_t peer) const
 AdaptiveRateControl*
 StreamExchange::ControlFor(uint32_t peer)
 {
+    NS_LOG_FUNCTION(this << peer);
     const uint32_t index = StreamTo(peer);
     return index == NO_SLOT ? nullptr : PeekPointer(m_streams[index]->control);
 }
@@ -98,12 +106,14 @@ StreamExchange::ControlFor(uint32_t peer)
 Time
 StreamExchange::HoldAt(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     return island < m_context.settings.hold.size() ? m_context.settings.hold[island] : Time(0);
 }
 
 GradientPacer*
 StreamExchange::PacerToward(uint32_t island)
 {
+    NS_LOG_FUNCTION(this << island);
     const uint32_t index = StreamTo(island);
     return index == NO_SLOT ? nullptr : &m_streams[index]->pacer;
 }
@@ -114,6 +124,7 @@ StreamExchange::PacerToward(uint32_t island)
 void
 StreamExchange::OpenStreams(uint32_t senders)
 {
+    NS_LOG_FUNCTION(this << senders);
     for (const TrainingStreamConfig& config : m_config.streams)
     {
         auto stream = std::make_unique<OutStream>();
@@ -140,6 +151,7 @@ StreamExchange::OpenStreams(uint32_t senders)
 bool
 StreamExchange::FirstPassChunk(uint32_t position, uint32_t& chunk) const
 {
+    NS_LOG_FUNCTION(this << position);
     chunk = position;
     return position < m_context.settings.layout.GetChunkCount();
 }
@@ -147,18 +159,21 @@ StreamExchange::FirstPassChunk(uint32_t position, uint32_t& chunk) const
 uint32_t
 StreamExchange::FirstPassPosition(uint32_t chunk) const
 {
+    NS_LOG_FUNCTION(this << chunk);
     return chunk;
 }
 
 uint16_t
 StreamExchange::EndFlags() const
 {
+    NS_LOG_FUNCTION(this);
     return 0;
 }
 
 void
 StreamExchange::WakeStreams()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& stream : m_streams)
     {
         stream->pacer.Wake();
@@ -168,6 +183,7 @@ StreamExchange::WakeStreams()
 bool
 StreamExchange::StreamsSent() const
 {
+    NS_LOG_FUNCTION(this);
     for (const auto& stream : m_streams)
     {
         if (!stream->done)
@@ -181,6 +197,7 @@ StreamExchange::StreamsSent() const
 uint32_t
 StreamExchange::SendNext(uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     OutStream& stream = *m_streams[index];
     uint64_t key = 0;
     uint32_t asker = 0;
@@ -226,6 +243,7 @@ StreamExchange::SendNext(uint32_t index)
 uint32_t
 StreamExchange::QueueResends(const GradientHeader& nack, bool& notYet)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t peer = nack.GetSender();
     const uint32_t index = StreamTo(peer);
     OutStream* stream = index == NO_SLOT ? nullptr : m_streams[index].get();
@@ -272,6 +290,7 @@ StreamExchange::QueueResends(const GradientHeader& nack, bool& notYet)
 void
 StreamExchange::ExpectFrom(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     m_in[slot].Init(m_context.settings.layout.GetChunkCount());
     ++m_incomplete;
 }
@@ -279,12 +298,14 @@ StreamExchange::ExpectFrom(uint32_t slot)
 ChunkTracker*
 StreamExchange::Expected(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     return slot < m_k && m_in[slot].GetChunkCount() > 0 ? &m_in[slot] : nullptr;
 }
 
 bool
 StreamExchange::AcceptPiece(const GradientHeader& header, uint32_t& fresh)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t chunk = header.GetChunkIndex();
     const IslandBitmap& contributors = header.GetContributors();
     bool overlap = false;
@@ -320,10 +341,14 @@ StreamExchange::AcceptPiece(const GradientHeader& header, uint32_t& fresh)
 void
 StreamExchange::MarkIn(uint32_t slot, uint32_t chunk, bool firstPass)
 {
+    NS_LOG_FUNCTION(this << slot << chunk << firstPass);
     m_in[slot].Mark(chunk);
     NoteProgress(slot);
     if (m_in[slot].IsComplete() && !m_lost[slot])
     {
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round
+                               << ": every chunk from " << m_config.members[slot] << " in, "
+                               << m_incomplete - 1 << " members still incomplete");
         --m_incomplete;
     }
     // First passes arrive in chunk order: anything below this chunk still missing is lost.
@@ -336,6 +361,7 @@ StreamExchange::MarkIn(uint32_t slot, uint32_t chunk, bool firstPass)
 void
 StreamExchange::NoteLost(uint32_t slot, uint32_t chunk)
 {
+    NS_LOG_FUNCTION(this << slot << chunk);
     if (m_in[slot].MarkLost(chunk))
     {
         ScheduleNack(slot, 0);
@@ -345,6 +371,7 @@ StreamExchange::NoteLost(uint32_t slot, uint32_t chunk)
 void
 StreamExchange::ReceiveEnd(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t slot = SlotOf(header.GetSender());
     ChunkTracker* tracker = slot == m_position ? nullptr : Expected(slot);
     if (tracker == nullptr || header.GetChunkCount() != m_context.settings.layout.GetChunkCount())
@@ -367,6 +394,7 @@ StreamExchange::ReceiveEnd(const GradientHeader& header)
 ChunkTracker*
 StreamExchange::SilentStream(uint32_t slot, uint16_t& step)
 {
+    NS_LOG_FUNCTION(this << slot);
     step = 0;
     ChunkTracker* tracker = slot == m_position ? nullptr : Expected(slot);
     return tracker != nullptr && !tracker->IsComplete() ? tracker : nullptr;
@@ -375,12 +403,14 @@ StreamExchange::SilentStream(uint32_t slot, uint16_t& step)
 ChunkTracker*
 StreamExchange::StreamOf(uint32_t slot, uint16_t step)
 {
+    NS_LOG_FUNCTION(this << slot << step);
     return step == 0 && slot != m_position ? Expected(slot) : nullptr;
 }
 
 void
 StreamExchange::OnPeerLost(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     const ChunkTracker* tracker = Expected(slot);
     if (tracker != nullptr && !tracker->IsComplete())
     {

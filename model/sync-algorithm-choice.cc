@@ -10,12 +10,15 @@
 #include "wan-wire.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <limits>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("SyncAlgorithmChoice");
 
 namespace
 {
@@ -38,6 +41,7 @@ SyncAlgorithmChoice::ChooseRoot(const SyncCostModel& model,
                                 uint64_t modelBytes,
                                 double* time)
 {
+    NS_LOG_FUNCTION(modelBytes);
     NS_ASSERT_MSG(!clique.empty(), "a clique has members");
     Clique members = clique;
     std::sort(members.begin(), members.end());
@@ -66,6 +70,7 @@ SyncAlgorithmChoice::ChooseRoots(const SyncCostModel& model,
                                  const std::vector<SyncAlgorithm>& algorithms,
                                  uint64_t modelBytes)
 {
+    NS_LOG_FUNCTION(modelBytes);
     std::vector<uint32_t> roots(partition.size(), SyncRoundEstimate::NO_ROOT);
     for (uint32_t c = 0; c < partition.size(); ++c)
     {
@@ -82,6 +87,7 @@ SyncAlgorithmChoice::DirectLowerBound(const SyncCostModel& model,
                                       const Clique& clique,
                                       uint64_t modelBytes)
 {
+    NS_LOG_FUNCTION(modelBytes);
     // Rates are fair shares of capacities: the streams through an access link share its
     // capacity, so the slowest of them has at most capacity / streams (with the FPGA's weight
     // 1/(k-1) on an ingress, that is the whole capacity), and its stream time is at least its
@@ -108,6 +114,7 @@ SyncAlgorithmChoice::ChooseAlgorithm(const SyncCostModel& model,
                                      const Clique& clique,
                                      uint64_t modelBytes)
 {
+    NS_LOG_FUNCTION(modelBytes);
     if (clique.size() <= 2)
     {
         return SyncAlgorithm::DIRECT;

@@ -134,6 +134,7 @@ SyncCostModel::SetRouting(const WanRouting& routing)
 const WanRouting&
 SyncCostModel::GetRouting() const
 {
+    NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(m_routing, "SyncCostModel::SetRouting() was not called");
     return *m_routing;
 }
@@ -141,6 +142,7 @@ SyncCostModel::GetRouting() const
 uint32_t
 SyncCostModel::GetGradientHeaderBytes() const
 {
+    NS_LOG_FUNCTION(this);
     if (m_gradientHeaderBytes > 0)
     {
         return m_gradientHeaderBytes;
@@ -151,6 +153,7 @@ SyncCostModel::GetGradientHeaderBytes() const
 uint32_t
 SyncCostModel::GetChunkPayloadBytes() const
 {
+    NS_LOG_FUNCTION(this);
     if (m_chunkPayloadBytes > 0)
     {
         return m_chunkPayloadBytes;
@@ -162,18 +165,21 @@ SyncCostModel::GetChunkPayloadBytes() const
 uint32_t
 SyncCostModel::GetPacketOverheadBytes() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ipv4HeaderBytes + m_udpHeaderBytes + GetGradientHeaderBytes() + m_pppHeaderBytes;
 }
 
 uint64_t
 SyncCostModel::GetChunkCount(uint64_t payloadBytes) const
 {
+    NS_LOG_FUNCTION(this << payloadBytes);
     return ChunkLayout::ChunksOf(payloadBytes, GetChunkPayloadBytes());
 }
 
 uint64_t
 SyncCostModel::GetWireBytes(uint64_t payloadBytes) const
 {
+    NS_LOG_FUNCTION(this << payloadBytes);
     return payloadBytes + GetChunkCount(payloadBytes) * GetPacketOverheadBytes();
 }
 
@@ -187,6 +193,7 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
                              std::vector<std::vector<MaxMinFairShare::Usage>>* usages,
                              std::vector<double>& rates) const
 {
+    NS_LOG_FUNCTION(this << modelBytes);
     NS_ASSERT_MSG(m_routing, "SyncCostModel::SetRouting() was not called");
     NS_ASSERT_MSG(algorithms.size() == partition.size(), "one algorithm per clique");
     drafts.clear();
@@ -314,6 +321,7 @@ SyncCostModel::AddSenderStreams(uint32_t c,
                                 std::vector<uint32_t>& receivers,
                                 std::vector<std::vector<MaxMinFairShare::Usage>>* usages) const
 {
+    NS_LOG_FUNCTION(this << c << s << algorithm << modelBytes);
     // DIRECT: an FPGA in front of a receiver folds the k-1 incoming streams into one. A TREE
     // root's sum is not folded.
     const uint32_t k = clique.size();
@@ -384,6 +392,7 @@ SyncCostModel::AddSenderStreams(uint32_t c,
 double
 SyncCostModel::StreamDuration(const Draft& draft, double rate) const
 {
+    NS_LOG_FUNCTION(this << rate);
     if (rate <= 0)
     {
         return std::numeric_limits<double>::infinity();
@@ -579,6 +588,7 @@ SyncCostModel::GetRoundPlan(const CliqueSchedule& schedule,
                             uint64_t round,
                             uint64_t modelBytes) const
 {
+    NS_LOG_FUNCTION(this << round << modelBytes);
     return EstimateRound(schedule.GetPartition(round), schedule.GetAlgorithms(round), modelBytes);
 }
 
@@ -587,6 +597,7 @@ SyncCostModel::EstimateSyncTime(const Partition& partition,
                                 const std::vector<SyncAlgorithm>& algorithms,
                                 uint64_t modelBytes) const
 {
+    NS_LOG_FUNCTION(this << modelBytes);
     std::vector<Draft> drafts;
     std::vector<uint32_t> receivers;
     std::vector<double> rates;
@@ -646,6 +657,7 @@ SyncCostModel::TreeCompletion(const std::vector<Draft>& drafts,
                               uint64_t modelBytes,
                               SyncTreePlan::Times* times) const
 {
+    NS_LOG_FUNCTION(this << first << end << modelBytes);
     std::vector<SyncTreePlan::Leg> up;
     std::vector<SyncTreePlan::Leg> down;
     for (size_t f = first; f < end; ++f)
@@ -663,6 +675,7 @@ SyncCostModel::TreeCompletion(const std::vector<Draft>& drafts,
 double
 SyncCostModel::EstimateTreeTime(const Clique& clique, uint32_t root, uint64_t modelBytes) const
 {
+    NS_LOG_FUNCTION(this << root << modelBytes);
     std::vector<Draft> drafts;
     std::vector<uint32_t> receivers;
     std::vector<double> rates;
@@ -680,18 +693,21 @@ SyncCostModel::EstimateTreeTime(const Clique& clique, uint32_t root, uint64_t mo
 uint32_t
 SyncCostModel::ChooseRoot(const Clique& clique, uint64_t modelBytes) const
 {
+    NS_LOG_FUNCTION(this << modelBytes);
     return SyncAlgorithmChoice::ChooseRoot(*this, clique, modelBytes, nullptr);
 }
 
 SyncAlgorithm
 SyncCostModel::ChooseAlgorithm(const Clique& clique, uint64_t modelBytes) const
 {
+    NS_LOG_FUNCTION(this << modelBytes);
     return SyncAlgorithmChoice::ChooseAlgorithm(*this, clique, modelBytes);
 }
 
 const SyncPathTable&
 SyncCostModel::GetPathTable() const
 {
+    NS_LOG_FUNCTION(this);
     return m_paths;
 }
 

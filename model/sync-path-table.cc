@@ -7,20 +7,26 @@
 #include "wan-routing.h"
 #include "wan-wire.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <limits>
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("SyncPathTable");
+
 SyncPathTable::SyncPathTable()
     : m_stamp(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 SyncPathTable::SyncPathTable(const WanRouting& routing)
     : m_stamp(0)
 {
+    NS_LOG_FUNCTION(this);
     const auto& islands = routing.GetTopology().GetIslands();
     const auto& cities = routing.GetTopology().GetCities();
     uint32_t n = islands.size();
@@ -91,6 +97,7 @@ SyncPathTable::SyncPathTable(const WanRouting& routing)
 double
 SyncPathTable::GetPathRate(uint32_t src, uint32_t dst) const
 {
+    NS_LOG_FUNCTION(this << src << dst);
     double rate = std::numeric_limits<double>::infinity();
     for (uint32_t res : m_pathResources[src][dst])
     {
@@ -102,6 +109,7 @@ SyncPathTable::GetPathRate(uint32_t src, uint32_t dst) const
 std::vector<double>
 SyncPathTable::GetPathRates(uint32_t src) const
 {
+    NS_LOG_FUNCTION(this << src);
     std::vector<double> rates(GetIslandCount(), 0.0);
     for (uint32_t dst = 0; dst < rates.size(); ++dst)
     {
@@ -113,6 +121,7 @@ SyncPathTable::GetPathRates(uint32_t src) const
 double
 SyncPathTable::GetPacketTransit(uint32_t src, uint32_t dst, uint64_t wireBytes) const
 {
+    NS_LOG_FUNCTION(this << src << dst << wireBytes);
     double transit = m_pathDelay[src][dst];
     for (uint32_t res : m_pathResources[src][dst])
     {
@@ -126,6 +135,7 @@ SyncPathTable::WalkTree(uint32_t sender,
                         const Clique& clique,
                         std::vector<MaxMinFairShare::Usage>* hops) const
 {
+    NS_LOG_FUNCTION(this << sender);
     // Walk up from every member's city until the walk meets the tree built so far; the
     // stamp marks the cities already on it.
     const uint32_t root = m_islandCity[sender];

@@ -9,12 +9,15 @@
 #include "wan-wire.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <limits>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("SyncRingPlan");
 
 double
 SyncRingPlan::Complete(const SyncPathTable& paths,
@@ -26,6 +29,7 @@ SyncRingPlan::Complete(const SyncPathTable& paths,
                        std::vector<std::vector<StepTime>>* times,
                        std::vector<double>* completion)
 {
+    NS_LOG_FUNCTION(modelBytes << chunkPayload << overhead);
     const uint32_t k = ring.size();
     NS_ASSERT_MSG(k >= 2 && rates.size() == k, "one rate per ring member");
     const uint32_t steps = 2 * (k - 1);

@@ -10,18 +10,23 @@
 #include "wan-wire.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("SyncTreePlan");
+
 SyncTreePlan::SyncTreePlan()
 {
+    NS_LOG_FUNCTION(this);
 }
 
 SyncTreePlan::SyncTreePlan(const WanRouting& routing)
 {
+    NS_LOG_FUNCTION(this);
     const auto& islands = routing.GetTopology().GetIslands();
     const auto& cities = routing.GetTopology().GetCities();
     for (const auto& island : islands)
@@ -56,6 +61,7 @@ SyncTreePlan::BuildUp(const SyncPathTable& paths,
                       uint32_t transitBase,
                       std::vector<UpStream>& ups) const
 {
+    NS_LOG_FUNCTION(this << root << transitLatency << transitBase);
     const uint32_t rootCity = m_islandCity[root];
     // The members below each city: those whose path to the root passes it.
     for (uint32_t m : clique)
@@ -121,6 +127,7 @@ SyncTreePlan::Complete(const std::vector<Leg>& up,
                        uint64_t overhead,
                        Times* times)
 {
+    NS_LOG_FUNCTION(modelBytes << chunkPayload << overhead);
     // W, and the first and the last chunk of the update, headers included.
     const uint64_t chunks = ChunkLayout::ChunksOf(modelBytes, chunkPayload);
     const double wireBits = WanWire::BITS_PER_BYTE * (modelBytes + chunks * overhead);

@@ -34,10 +34,12 @@ TcpConnection::TcpConnection(TcpPeer& owner, ExchangeContext& context)
       m_dataBytesSent(0),
       m_dataBytesReceived(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TcpConnection::~TcpConnection()
 {
+    NS_LOG_FUNCTION(this);
     if (m_socket)
     {
         // The socket lives on in TCP (closing, TIME_WAIT): it must not call back into this.
@@ -67,6 +69,7 @@ TcpConnection::Attach(Ptr<Socket> socket, uint16_t key)
 uint16_t
 TcpConnection::GetKey() const
 {
+    NS_LOG_FUNCTION(this);
     return m_key;
 }
 
@@ -84,12 +87,14 @@ TcpConnection::Establish()
 void
 TcpConnection::ConnectionSucceeded(Ptr<Socket> /* socket */)
 {
+    NS_LOG_FUNCTION(this);
     Establish();
 }
 
 void
 TcpConnection::ConnectionFailed(Ptr<Socket> /* socket */)
 {
+    NS_LOG_FUNCTION(this);
     NS_LOG_INFO("island " << m_context.settings.island << ": no connection to "
                           << m_owner.GetPeer());
     MarkClosed(true);
@@ -98,6 +103,7 @@ TcpConnection::ConnectionFailed(Ptr<Socket> /* socket */)
 void
 TcpConnection::NormalClose(Ptr<Socket> socket)
 {
+    NS_LOG_FUNCTION(this << socket);
     if (!m_closed)
     {
         NS_LOG_INFO("island " << m_context.settings.island << ": " << m_owner.GetPeer()
@@ -110,6 +116,7 @@ TcpConnection::NormalClose(Ptr<Socket> socket)
 void
 TcpConnection::ErrorClose(Ptr<Socket> /* socket */)
 {
+    NS_LOG_FUNCTION(this);
     NS_LOG_INFO("island " << m_context.settings.island << ": connection to " << m_owner.GetPeer()
                           << " reset or given up");
     MarkClosed(true);
@@ -129,6 +136,7 @@ TcpConnection::Close()
 void
 TcpConnection::Abandon(const char* why)
 {
+    NS_LOG_FUNCTION(this << why);
     NS_LOG_WARN("island " << m_context.settings.island << ": " << why << " from "
                           << m_owner.GetPeer() << ": connection closed");
     ++m_context.counters.dropped;
@@ -156,18 +164,21 @@ TcpConnection::MarkClosed(bool failed)
 bool
 TcpConnection::HasRoom(uint32_t bytes) const
 {
+    NS_LOG_FUNCTION(this << bytes);
     return m_established && !m_closed && m_socket->GetTxAvailable() >= bytes;
 }
 
 void
 TcpConnection::SetCheckAppLimited(bool check)
 {
+    NS_LOG_FUNCTION(this << check);
     m_checkAppLimited = check;
 }
 
 bool
 TcpConnection::Write(Ptr<Packet> message)
 {
+    NS_LOG_FUNCTION(this << message);
     const uint32_t bytes = message->GetSize();
     if (m_checkAppLimited)
     {
@@ -188,6 +199,7 @@ TcpConnection::Write(Ptr<Packet> message)
 bool
 TcpConnection::Send(Ptr<Packet> message)
 {
+    NS_LOG_FUNCTION(this << message);
     if (m_socket->Send(message) < 0)
     {
         NS_LOG_WARN("island " << m_context.settings.island << ": cannot write to "
@@ -202,6 +214,7 @@ TcpConnection::Send(Ptr<Packet> message)
 void
 TcpConnection::Announce()
 {
+    NS_LOG_FUNCTION(this);
     if (m_established && !m_closed)
     {
         m_heartbeatDue = true;
@@ -211,6 +224,7 @@ TcpConnection::Announce()
 bool
 TcpConnection::FlushHeartbeat()
 {
+    NS_LOG_FUNCTION(this);
     if (m_heartbeat && HasRoom(m_heartbeat->GetSize()) && Send(m_heartbeat))
     {
         m_heartbeat = nullptr;
@@ -221,6 +235,7 @@ TcpConnection::FlushHeartbeat()
 void
 TcpConnection::WriteDueHeartbeat(const std::function<Ptr<Packet>()>& heartbeat)
 {
+    NS_LOG_FUNCTION(this);
     if (m_heartbeatDue && !m_heartbeat && m_established && !m_closed)
     {
         m_heartbeatDue = false;
@@ -233,6 +248,7 @@ TcpConnection::WriteDueHeartbeat(const std::function<Ptr<Packet>()>& heartbeat)
 bool
 TcpConnection::TakeIdle()
 {
+    NS_LOG_FUNCTION(this);
     const bool idle = !m_wrote;
     m_wrote = false;
     return idle;
@@ -241,6 +257,7 @@ TcpConnection::TakeIdle()
 void
 TcpConnection::HandleSend(Ptr<Socket> /* socket */, uint32_t /* available */)
 {
+    NS_LOG_FUNCTION(this);
     m_owner.Wake();
 }
 
@@ -250,6 +267,7 @@ TcpConnection::HandleSend(Ptr<Socket> /* socket */, uint32_t /* available */)
 void
 TcpConnection::HandleRead(Ptr<Socket> socket)
 {
+    NS_LOG_FUNCTION(this << socket);
     Ptr<Packet> packet;
     while ((packet = socket->Recv()))
     {
@@ -273,6 +291,7 @@ TcpConnection::HandleRead(Ptr<Socket> socket)
 void
 TcpConnection::Extract()
 {
+    NS_LOG_FUNCTION(this);
     uint8_t fixed[GradientHeader::FIXED_SIZE];
     while (m_pending && m_pending->GetSize() >= GradientHeader::FIXED_SIZE)
     {
@@ -301,6 +320,7 @@ TcpConnection::Extract()
 void
 TcpConnection::Accept(Ptr<Packet> message)
 {
+    NS_LOG_FUNCTION(this << message);
     TcpMessage parsed;
     if (!GradientHeader::Parse(message,
                                parsed.header,
@@ -328,12 +348,14 @@ TcpConnection::Accept(Ptr<Packet> message)
 bool
 TcpConnection::HasMessage() const
 {
+    NS_LOG_FUNCTION(this);
     return !m_inbox.empty();
 }
 
 TcpMessage
 TcpConnection::TakeMessage()
 {
+    NS_LOG_FUNCTION(this);
     TcpMessage message = std::move(m_inbox.front());
     m_inbox.pop_front();
     return message;
@@ -345,42 +367,49 @@ TcpConnection::TakeMessage()
 bool
 TcpConnection::IsEstablished() const
 {
+    NS_LOG_FUNCTION(this);
     return m_established;
 }
 
 bool
 TcpConnection::IsClosed() const
 {
+    NS_LOG_FUNCTION(this);
     return m_closed;
 }
 
 Time
 TcpConnection::GetLastHeard() const
 {
+    NS_LOG_FUNCTION(this);
     return m_lastHeard;
 }
 
 uint32_t
 TcpConnection::GetPeerRound() const
 {
+    NS_LOG_FUNCTION(this);
     return m_peerRound;
 }
 
 uint64_t
 TcpConnection::GetHeartbeatsSent() const
 {
+    NS_LOG_FUNCTION(this);
     return m_heartbeatsSent;
 }
 
 uint64_t
 TcpConnection::GetDataBytesSent() const
 {
+    NS_LOG_FUNCTION(this);
     return m_dataBytesSent;
 }
 
 uint64_t
 TcpConnection::GetDataBytesReceived() const
 {
+    NS_LOG_FUNCTION(this);
     return m_dataBytesReceived;
 }
 

@@ -20,6 +20,7 @@ TcpDirectExchange::TcpDirectExchange(ExchangeContext& context,
     : TcpExchange(context, round, config),
       m_chunks(context.settings.layout.GetChunkCount())
 {
+    NS_LOG_FUNCTION(this << round);
     m_sent.assign(m_k, 0);
     m_received.assign(m_k, 0);
     if (context.settings.real)
@@ -33,6 +34,7 @@ TcpDirectExchange::~TcpDirectExchange() = default;
 void
 TcpDirectExchange::StartSending()
 {
+    NS_LOG_FUNCTION(this);
     for (uint32_t s = 0; s < m_k; ++s)
     {
         if (s != m_position && !m_lost[s])
@@ -45,6 +47,7 @@ TcpDirectExchange::StartSending()
 Ptr<Packet>
 TcpDirectExchange::Next(uint32_t slot, bool& exhausted)
 {
+    NS_LOG_FUNCTION(this << slot);
     if (m_lost[slot] || m_sent[slot] == m_chunks)
     {
         exhausted = true;
@@ -65,6 +68,7 @@ TcpDirectExchange::ReceiveChunk(const GradientHeader& header,
                                 const std::vector<int32_t>& values,
                                 bool congested)
 {
+    NS_LOG_FUNCTION(this << congested);
     const uint32_t slot = SlotOf(header.GetSender());
     const uint32_t chunk = header.GetChunkIndex();
     uint32_t first = 0;
@@ -103,6 +107,7 @@ TcpDirectExchange::ReceiveChunk(const GradientHeader& header,
 bool
 TcpDirectExchange::IsDone() const
 {
+    NS_LOG_FUNCTION(this);
     for (uint32_t s = 0; s < m_k; ++s)
     {
         if (Awaits(s) || Feeds(s))
@@ -116,24 +121,28 @@ TcpDirectExchange::IsDone() const
 bool
 TcpDirectExchange::Awaits(uint32_t slot) const
 {
+    NS_LOG_FUNCTION(this << slot);
     return slot != m_position && !m_lost[slot] && m_received[slot] < m_chunks;
 }
 
 bool
 TcpDirectExchange::Feeds(uint32_t slot) const
 {
+    NS_LOG_FUNCTION(this << slot);
     return slot != m_position && !m_lost[slot] && m_sent[slot] < m_chunks;
 }
 
 void
 TcpDirectExchange::OnPeerLost(uint32_t /* slot */)
 {
+    NS_LOG_FUNCTION(this);
     // Its chunks already in stay counted, chunk by chunk (DirectSum).
 }
 
 void
 TcpDirectExchange::Average(std::vector<double>& x, double scale) const
 {
+    NS_LOG_FUNCTION(this << scale);
     m_sums.Average(m_context.settings.layout, m_own, x, scale);
 }
 

@@ -24,6 +24,7 @@ TcpExchange::TcpExchange(ExchangeContext& context,
                          const TrainingRoundConfig& config)
     : RoundExchange(context, round, config)
 {
+    NS_LOG_FUNCTION(this << round);
     NS_ABORT_MSG_IF(context.tcp == nullptr,
                     "TcpExchange: island " << context.settings.island << " has no tcp transport");
     m_lastData.assign(m_k, Time(0));
@@ -31,6 +32,7 @@ TcpExchange::TcpExchange(ExchangeContext& context,
 
 TcpExchange::~TcpExchange()
 {
+    NS_LOG_FUNCTION(this);
     m_check.Cancel();
     RemoveSources();
 }
@@ -38,6 +40,7 @@ TcpExchange::~TcpExchange()
 void
 TcpExchange::ReceiveControl(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     NS_LOG_LOGIC("round " << m_round << ": control packet of type " << header.GetType()
                           << " over TCP dropped");
     ++m_context.counters.dropped;
@@ -46,6 +49,7 @@ TcpExchange::ReceiveControl(const GradientHeader& header)
 void
 TcpExchange::Shutdown()
 {
+    NS_LOG_FUNCTION(this);
     m_check.Cancel();
     RemoveSources();
 }
@@ -53,6 +57,7 @@ TcpExchange::Shutdown()
 void
 TcpExchange::RemoveSources()
 {
+    NS_LOG_FUNCTION(this);
     for (uint32_t s = 0; s < m_k; ++s)
     {
         if (s != m_position)
@@ -65,6 +70,7 @@ TcpExchange::RemoveSources()
 void
 TcpExchange::OnStart()
 {
+    NS_LOG_FUNCTION(this);
     std::fill(m_lastData.begin(), m_lastData.end(), GetStartTime());
     if (m_k > 1)
     {
@@ -77,36 +83,42 @@ TcpExchange::OnStart()
 void
 TcpExchange::OnFinished()
 {
+    NS_LOG_FUNCTION(this);
     m_check.Cancel();
 }
 
 void
 TcpExchange::NoteData(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     m_lastData[slot] = Simulator::Now();
 }
 
 void
 TcpExchange::AddSource(uint32_t slot, std::function<Ptr<Packet>(bool&)> source)
 {
+    NS_LOG_FUNCTION(this << slot);
     m_context.tcp->AddSource(IslandAt(slot), this, std::move(source));
 }
 
 void
 TcpExchange::Wake(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     m_context.tcp->Wake(IslandAt(slot));
 }
 
 void
 TcpExchange::NoteWritten(Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     m_context.on.written(m_round, packet->GetSize());
 }
 
 void
 TcpExchange::CheckPeers()
 {
+    NS_LOG_FUNCTION(this);
     const TcpTransport& tcp = *m_context.tcp;
     const Time now = Simulator::Now();
     for (uint32_t s = 0; s < m_k && !m_finished; ++s)
@@ -147,6 +159,7 @@ TcpExchange::CheckPeers()
 void
 TcpExchange::DeclareLost(uint32_t slot, const char* why)
 {
+    NS_LOG_FUNCTION(this << slot << why);
     const uint32_t peer = IslandAt(slot);
     NS_LOG_INFO("island " << m_context.settings.island << " round " << m_round << ": peer " << peer
                           << " lost: " << why);

@@ -38,6 +38,7 @@ TcpPeer::TcpPeer(uint32_t peer,
       m_read(0),
       m_created(Simulator::Now())
 {
+    NS_LOG_FUNCTION(this << peer << streams);
     NS_ABORT_MSG_IF(streams == 0, "TcpPeer: a peer needs at least one connection");
 }
 
@@ -81,6 +82,7 @@ TcpPeer::AddConnection(Ptr<Socket> socket, uint16_t key, bool accepted)
 void
 TcpPeer::SetCheckAppLimited(bool check)
 {
+    NS_LOG_FUNCTION(this << check);
     m_checkAppLimited = check;
     for (const auto& link : m_links)
     {
@@ -91,6 +93,7 @@ TcpPeer::SetCheckAppLimited(bool check)
 bool
 TcpPeer::IsComplete() const
 {
+    NS_LOG_FUNCTION(this);
     return m_links.size() == m_streams;
 }
 
@@ -120,6 +123,7 @@ TcpPeer::Ended(bool failed)
 void
 TcpPeer::StopWriting()
 {
+    NS_LOG_FUNCTION(this);
     m_writing = false;
     m_sources.clear();
     m_unsent = nullptr;
@@ -131,6 +135,7 @@ TcpPeer::StopWriting()
 TcpConnection&
 TcpPeer::NextToWrite() const
 {
+    NS_LOG_FUNCTION(this);
     return *m_links[m_written % m_streams];
 }
 
@@ -176,6 +181,7 @@ TcpPeer::Announce()
 void
 TcpPeer::AnnounceIdle()
 {
+    NS_LOG_FUNCTION(this);
     for (const auto& link : m_links)
     {
         if (link->TakeIdle())
@@ -189,12 +195,14 @@ TcpPeer::AnnounceIdle()
 void
 TcpPeer::Wake()
 {
+    NS_LOG_FUNCTION(this);
     Pump();
 }
 
 void
 TcpPeer::Pump()
 {
+    NS_LOG_FUNCTION(this);
     if (m_pumping)
     {
         m_again = true; // a source or the application called back in: the outer loop goes on
@@ -213,6 +221,7 @@ TcpPeer::Pump()
 void
 TcpPeer::WriteMessages()
 {
+    NS_LOG_FUNCTION(this);
     while (m_writing && IsComplete())
     {
         TcpConnection& next = NextToWrite();
@@ -236,6 +245,7 @@ TcpPeer::WriteMessages()
 void
 TcpPeer::WriteHeartbeats()
 {
+    NS_LOG_FUNCTION(this);
     for (const auto& link : m_links)
     {
         const bool dataWaits = m_unsent && IsComplete() && link.get() == &NextToWrite();
@@ -249,6 +259,7 @@ TcpPeer::WriteHeartbeats()
 bool
 TcpPeer::PullMessage()
 {
+    NS_LOG_FUNCTION(this);
     while (m_writing && !m_unsent && !m_sources.empty())
     {
         const void* owner = m_sources.front().first;
@@ -277,12 +288,14 @@ TcpPeer::PullMessage()
 TcpConnection&
 TcpPeer::NextToRead() const
 {
+    NS_LOG_FUNCTION(this);
     return *m_links[m_read % m_streams];
 }
 
 void
 TcpPeer::Arrived()
 {
+    NS_LOG_FUNCTION(this);
     while (!m_failed && IsComplete() && NextToRead().HasMessage())
     {
         const TcpMessage message = NextToRead().TakeMessage();
@@ -297,6 +310,7 @@ TcpPeer::Arrived()
 bool
 TcpPeer::IsClosed() const
 {
+    NS_LOG_FUNCTION(this);
     if (m_failed)
     {
         return true;
@@ -308,6 +322,7 @@ TcpPeer::IsClosed() const
 Time
 TcpPeer::GetLastHeard() const
 {
+    NS_LOG_FUNCTION(this);
     Time last = m_created;
     for (const auto& link : m_links)
     {
@@ -319,6 +334,7 @@ TcpPeer::GetLastHeard() const
 uint32_t
 TcpPeer::GetPeerRound() const
 {
+    NS_LOG_FUNCTION(this);
     if (!IsComplete())
     {
         return 0;
@@ -334,6 +350,7 @@ TcpPeer::GetPeerRound() const
 uint64_t
 TcpPeer::GetHeartbeatsSent() const
 {
+    NS_LOG_FUNCTION(this);
     uint64_t sent = 0;
     for (const auto& link : m_links)
     {
@@ -345,18 +362,21 @@ TcpPeer::GetHeartbeatsSent() const
 std::vector<uint64_t>
 TcpPeer::GetStreamBytesSent() const
 {
+    NS_LOG_FUNCTION(this);
     return PerStream(&TcpConnection::GetDataBytesSent);
 }
 
 std::vector<uint64_t>
 TcpPeer::GetStreamBytesReceived() const
 {
+    NS_LOG_FUNCTION(this);
     return PerStream(&TcpConnection::GetDataBytesReceived);
 }
 
 std::vector<uint64_t>
 TcpPeer::PerStream(uint64_t (TcpConnection::*count)() const) const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<uint64_t> counts;
     for (const auto& link : m_links)
     {

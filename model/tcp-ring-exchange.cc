@@ -25,6 +25,7 @@ TcpRingExchange::TcpRingExchange(ExchangeContext& context,
       m_nextChunk(0),
       m_receiveStep(0)
 {
+    NS_LOG_FUNCTION(this << round);
     m_received.assign(m_steps, 0);
     if (context.settings.real)
     {
@@ -37,12 +38,14 @@ TcpRingExchange::~TcpRingExchange() = default;
 void
 TcpRingExchange::StartSending()
 {
+    NS_LOG_FUNCTION(this);
     AddSource(m_successor, [this](bool& exhausted) { return Next(exhausted); });
 }
 
 Ptr<Packet>
 TcpRingExchange::Next(bool& exhausted)
 {
+    NS_LOG_FUNCTION(this);
     if (m_abandoned || m_sendStep == m_steps)
     {
         exhausted = true;
@@ -72,6 +75,7 @@ TcpRingExchange::ReceiveChunk(const GradientHeader& header,
                               const std::vector<int32_t>& values,
                               bool congested)
 {
+    NS_LOG_FUNCTION(this << congested);
     const uint32_t step = header.GetRingStep();
     const uint32_t chunk = header.GetChunkIndex();
     uint32_t first = 0;
@@ -105,33 +109,42 @@ TcpRingExchange::ReceiveChunk(const GradientHeader& header,
 bool
 TcpRingExchange::IsReceived() const
 {
+    NS_LOG_FUNCTION(this);
     return m_receiveStep == m_steps;
 }
 
 bool
 TcpRingExchange::IsDone() const
 {
+    NS_LOG_FUNCTION(this);
     return m_abandoned || (m_sendStep == m_steps && IsReceived());
 }
 
 bool
 TcpRingExchange::Awaits(uint32_t slot) const
 {
+    NS_LOG_FUNCTION(this << slot);
     return slot == m_predecessor && !m_abandoned && !IsReceived();
 }
 
 bool
 TcpRingExchange::Feeds(uint32_t slot) const
 {
+    NS_LOG_FUNCTION(this << slot);
     return slot == m_successor && !m_abandoned && m_sendStep < m_steps;
 }
 
 void
 TcpRingExchange::OnPeerLost(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     if (slot == m_predecessor || slot == m_successor)
     {
         // A ring cannot close without either: keep the own parameters this round.
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": "
+                               << (slot == m_predecessor ? "predecessor " : "successor ")
+                               << m_config.members[slot]
+                               << " lost: the ring is abandoned, own parameters kept");
         m_abandoned = true;
         Shutdown();
     }
@@ -140,6 +153,7 @@ TcpRingExchange::OnPeerLost(uint32_t slot)
 void
 TcpRingExchange::Average(std::vector<double>& x, double scale) const
 {
+    NS_LOG_FUNCTION(this << scale);
     m_sums.Average(m_context.settings.layout, m_k, m_position, m_own, x, scale);
 }
 

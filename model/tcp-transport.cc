@@ -162,6 +162,7 @@ TcpTransport::TcpTransport()
       m_usedSegmentSize(0),
       m_usedMaxPacingRate(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TcpTransport::~TcpTransport() = default;
@@ -169,6 +170,7 @@ TcpTransport::~TcpTransport() = default;
 void
 TcpTransport::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_tick.Cancel();
     m_peers.clear(); // each connection detaches from its socket
     if (m_listener)
@@ -188,6 +190,7 @@ TcpTransport::DoDispose()
 void
 TcpTransport::SetCongestionControl(TypeId congestion)
 {
+    NS_LOG_FUNCTION(this << congestion);
     TypeId checked;
     NS_ABORT_MSG_UNLESS(LookupCongestionControl(congestion.GetName(), checked),
                         "TcpTransport: CongestionControl " << congestion.GetName()
@@ -198,12 +201,14 @@ TcpTransport::SetCongestionControl(TypeId congestion)
 TypeId
 TcpTransport::GetCongestionControl() const
 {
+    NS_LOG_FUNCTION(this);
     return m_congestion;
 }
 
 bool
 TcpTransport::LookupCongestionControl(const std::string& name, TypeId& tid)
 {
+    NS_LOG_FUNCTION(name);
     const std::string full =
         name.compare(0, NS3_PREFIX.size(), NS3_PREFIX) == 0 ? name : NS3_PREFIX + name;
     TypeId found;
@@ -228,6 +233,7 @@ TcpTransport::LookupCongestionControl(const std::string& name, TypeId& tid)
 std::vector<std::string>
 TcpTransport::GetCongestionControls()
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::vector<std::string> names;
     for (uint32_t i = 0; i < TypeId::GetRegisteredN(); ++i)
     {
@@ -247,6 +253,7 @@ TcpTransport::Partners(uint32_t island,
                        const std::vector<TrainingRoundConfig>& configs,
                        uint32_t rounds)
 {
+    NS_LOG_FUNCTION(island << rounds);
     std::vector<uint32_t> partners;
     for (uint32_t r = 0; r < configs.size() && r < rounds; ++r)
     {
@@ -274,12 +281,14 @@ TcpTransport::Partners(uint32_t island,
 void
 TcpTransport::SetPathRates(const std::vector<double>& bps)
 {
+    NS_LOG_FUNCTION(this);
     m_rates = bps;
 }
 
 uint32_t
 TcpTransport::BufferFor(uint32_t peer, uint32_t floor, uint32_t message) const
 {
+    NS_LOG_FUNCTION(this << peer << floor << message);
     // The peer's buffer, shared by its connections: together they hold what one would.
     double bytes = static_cast<double>(m_bufferBytes) / m_streams;
     if (m_bufferBytes == 0)
@@ -299,6 +308,7 @@ TcpTransport::BufferFor(uint32_t peer, uint32_t floor, uint32_t message) const
 Ptr<Socket>
 TcpTransport::CreateSocket(uint32_t buffer)
 {
+    NS_LOG_FUNCTION(this << buffer);
     // A socket's TcpSocketState takes its attributes from their defaults when the socket is
     // made (ns-3 has no setter for them on a socket): set MaxPacingRate's for this socket only.
     const std::string pacingCap = "ns3::TcpSocketState::MaxPacingRate";
@@ -427,6 +437,7 @@ TcpTransport::Connect(uint32_t peer, uint16_t port)
 void
 TcpTransport::Accepted(Ptr<Socket> socket, const Address& from)
 {
+    NS_LOG_FUNCTION(this << socket << from);
     uint32_t peer = m_context->settings.islandCount;
     if (InetSocketAddress::IsMatchingType(from))
     {
@@ -476,6 +487,7 @@ TcpTransport::EndRound(uint32_t next,
                        bool last,
                        bool incomplete)
 {
+    NS_LOG_FUNCTION(this << next << last << incomplete);
     m_round = next;
     if (last)
     {
@@ -497,6 +509,7 @@ TcpTransport::EndRound(uint32_t next,
 void
 TcpTransport::Announce(uint32_t peer)
 {
+    NS_LOG_FUNCTION(this << peer);
     if (TcpPeer* partner = Find(peer))
     {
         partner->Announce();
@@ -506,6 +519,7 @@ TcpTransport::Announce(uint32_t peer)
 void
 TcpTransport::Tick()
 {
+    NS_LOG_FUNCTION(this);
     for (const auto& partner : m_peers)
     {
         if (partner)
@@ -519,6 +533,7 @@ TcpTransport::Tick()
 Ptr<Packet>
 TcpTransport::MakeHeartbeat() const
 {
+    NS_LOG_FUNCTION(this);
     GradientHeader header;
     header.SetType(GradientHeader::ACK);
     header.SetSender(static_cast<uint16_t>(m_context->settings.island));
@@ -536,12 +551,14 @@ TcpTransport::MakeHeartbeat() const
 TcpPeer*
 TcpTransport::Find(uint32_t peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     return peer < m_peers.size() ? m_peers[peer].get() : nullptr;
 }
 
 void
 TcpTransport::AddSource(uint32_t peer, const void* owner, Source source)
 {
+    NS_LOG_FUNCTION(this << peer);
     TcpPeer* partner = Find(peer);
     NS_ABORT_MSG_IF(partner == nullptr,
                     "TcpTransport: island " << m_context->settings.island
@@ -552,6 +569,7 @@ TcpTransport::AddSource(uint32_t peer, const void* owner, Source source)
 void
 TcpTransport::RemoveSources(uint32_t peer, const void* owner)
 {
+    NS_LOG_FUNCTION(this << peer);
     if (TcpPeer* partner = Find(peer))
     {
         partner->RemoveSources(owner);
@@ -561,6 +579,7 @@ TcpTransport::RemoveSources(uint32_t peer, const void* owner)
 void
 TcpTransport::Wake(uint32_t peer)
 {
+    NS_LOG_FUNCTION(this << peer);
     if (TcpPeer* partner = Find(peer))
     {
         partner->Pump();
@@ -573,6 +592,7 @@ TcpTransport::Wake(uint32_t peer)
 bool
 TcpTransport::IsClosed(uint32_t peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     const TcpPeer* partner = Find(peer);
     return partner == nullptr || partner->IsClosed();
 }
@@ -580,6 +600,7 @@ TcpTransport::IsClosed(uint32_t peer) const
 Time
 TcpTransport::GetLastHeard(uint32_t peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     const TcpPeer* partner = Find(peer);
     return partner != nullptr ? partner->GetLastHeard() : Time(0);
 }
@@ -587,6 +608,7 @@ TcpTransport::GetLastHeard(uint32_t peer) const
 uint32_t
 TcpTransport::GetPeerRound(uint32_t peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     const TcpPeer* partner = Find(peer);
     return partner != nullptr ? partner->GetPeerRound() : 0;
 }
@@ -594,30 +616,35 @@ TcpTransport::GetPeerRound(uint32_t peer) const
 Time
 TcpTransport::GetHeartbeatInterval() const
 {
+    NS_LOG_FUNCTION(this);
     return m_heartbeatInterval;
 }
 
 Time
 TcpTransport::GetPeerTimeout() const
 {
+    NS_LOG_FUNCTION(this);
     return m_peerTimeout;
 }
 
 uint32_t
 TcpTransport::GetBufferBytes(uint32_t peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     return peer < m_buffers.size() ? m_buffers[peer] : 0;
 }
 
 uint32_t
 TcpTransport::GetStreams() const
 {
+    NS_LOG_FUNCTION(this);
     return m_streams;
 }
 
 std::vector<uint64_t>
 TcpTransport::GetStreamBytesSent(uint32_t peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     const TcpPeer* partner = Find(peer);
     return partner != nullptr ? partner->GetStreamBytesSent() : std::vector<uint64_t>();
 }
@@ -625,6 +652,7 @@ TcpTransport::GetStreamBytesSent(uint32_t peer) const
 std::vector<uint64_t>
 TcpTransport::GetStreamBytesReceived(uint32_t peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     const TcpPeer* partner = Find(peer);
     return partner != nullptr ? partner->GetStreamBytesReceived() : std::vector<uint64_t>();
 }
@@ -632,18 +660,21 @@ TcpTransport::GetStreamBytesReceived(uint32_t peer) const
 uint32_t
 TcpTransport::GetSegmentSize() const
 {
+    NS_LOG_FUNCTION(this);
     return m_usedSegmentSize;
 }
 
 DataRate
 TcpTransport::GetMaxPacingRate() const
 {
+    NS_LOG_FUNCTION(this);
     return m_usedMaxPacingRate;
 }
 
 uint64_t
 TcpTransport::GetHeartbeatsSent() const
 {
+    NS_LOG_FUNCTION(this);
     uint64_t sent = 0;
     for (const auto& partner : m_peers)
     {

@@ -245,6 +245,7 @@ TrainingApplication::TrainingApplication()
       m_running(false),
       m_computing(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TrainingApplication::~TrainingApplication() = default;
@@ -252,6 +253,7 @@ TrainingApplication::~TrainingApplication() = default;
 void
 TrainingApplication::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& entry : m_exchanges)
     {
         entry.second->Shutdown();
@@ -287,6 +289,7 @@ TrainingApplication::DoDispose()
 void
 TrainingApplication::SetIsland(uint32_t island, uint32_t islandCount)
 {
+    NS_LOG_FUNCTION(this << island << islandCount);
     NS_ABORT_MSG_IF(island >= islandCount || islandCount > IslandBitmap::MAX_ISLANDS,
                     "SetIsland: island " << island << " of " << islandCount);
     m_context.settings.island = island;
@@ -296,72 +299,84 @@ TrainingApplication::SetIsland(uint32_t island, uint32_t islandCount)
 uint32_t
 TrainingApplication::GetIsland() const
 {
+    NS_LOG_FUNCTION(this);
     return m_context.settings.island;
 }
 
 void
 TrainingApplication::SetIslandAddresses(const std::vector<Ipv4Address>& addresses)
 {
+    NS_LOG_FUNCTION(this);
     m_context.settings.addresses = addresses;
 }
 
 void
 TrainingApplication::SetPeerRtt(const std::vector<Time>& rtt)
 {
+    NS_LOG_FUNCTION(this);
     m_context.settings.rtt = rtt;
 }
 
 void
 TrainingApplication::SetAggregationHold(const std::vector<Time>& hold)
 {
+    NS_LOG_FUNCTION(this);
     m_context.settings.hold = hold;
 }
 
 void
 TrainingApplication::SetSyncNotBefore(const std::vector<Time>& notBefore)
 {
+    NS_LOG_FUNCTION(this);
     m_syncNotBefore = notBefore;
 }
 
 void
 TrainingApplication::SetRoundConfigs(const std::vector<TrainingRoundConfig>& configs)
 {
+    NS_LOG_FUNCTION(this);
     m_configs = configs;
 }
 
 void
 TrainingApplication::SetTcpTransport(Ptr<TcpTransport> transport)
 {
+    NS_LOG_FUNCTION(this << transport);
     m_tcp = transport;
 }
 
 Ptr<TcpTransport>
 TrainingApplication::GetTcpTransport() const
 {
+    NS_LOG_FUNCTION(this);
     return m_tcp;
 }
 
 void
 TrainingApplication::SetWorkload(Ptr<TrainingWorkload> workload)
 {
+    NS_LOG_FUNCTION(this << workload);
     m_workload = workload;
 }
 
 const std::vector<TrainingRoundRecord>&
 TrainingApplication::GetRecords() const
 {
+    NS_LOG_FUNCTION(this);
     return m_records;
 }
 
 bool
 TrainingApplication::IsFinished() const
 {
+    NS_LOG_FUNCTION(this);
     return m_round >= m_rounds;
 }
 
 uint32_t
 TrainingApplication::GetChunkPayloadBytes() const
 {
+    NS_LOG_FUNCTION(this);
     return m_chunkPayload != 0 ? m_chunkPayload
                                : ChunkLayout::DefaultChunkPayload(WanWire::DEFAULT_MTU,
                                                                   m_context.settings.islandCount);
@@ -484,6 +499,7 @@ TrainingApplication::StopApplication()
 void
 TrainingApplication::StartTcp()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_tcp)
     {
         m_tcp = CreateObject<TcpTransport>();
@@ -502,6 +518,7 @@ TrainingApplication::StartTcp()
 RoundExchange*
 TrainingApplication::GetExchange(uint32_t round)
 {
+    NS_LOG_FUNCTION(this << round);
     auto it = m_exchanges.find(round);
     if (it != m_exchanges.end())
     {
@@ -555,6 +572,7 @@ TrainingApplication::FinishCompute()
 void
 TrainingApplication::StartOrHoldExchange(uint32_t round)
 {
+    NS_LOG_FUNCTION(this << round);
     // Held: until then the island answers as if still computing (nothing sent yet).
     if (m_alignment.IsWaiting(round))
     {
@@ -613,6 +631,7 @@ TrainingApplication::StopWaiting(uint32_t round)
 bool
 TrainingApplication::NeedsAlignment(uint32_t round) const
 {
+    NS_LOG_FUNCTION(this << round);
     const TrainingRoundConfig& config = m_configs[round % m_configs.size()];
     if (!m_alignStarts || m_transport == TCP || config.algorithm == SyncAlgorithm::RING)
     {
@@ -627,6 +646,7 @@ TrainingApplication::NeedsAlignment(uint32_t round) const
 void
 TrainingApplication::AnnounceLate(uint32_t round)
 {
+    NS_LOG_FUNCTION(this << round);
     const uint32_t next = round + 1;
     if (round != m_round || next >= m_rounds || !NeedsAlignment(next) ||
         !m_alignment.Announce(next))
@@ -644,6 +664,7 @@ TrainingApplication::AnnounceLate(uint32_t round)
 void
 TrainingApplication::AnnounceStart(uint32_t round)
 {
+    NS_LOG_FUNCTION(this << round);
     const uint32_t next = round + 1;
     RoundExchange* exchange = next < m_rounds ? GetExchange(next) : nullptr;
     if (exchange == nullptr || !m_alignment.HasAnnounced(next))
@@ -667,6 +688,7 @@ TrainingApplication::AnnounceStart(uint32_t round)
 void
 TrainingApplication::ReceiveNotice(const GradientHeader& header, Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     const uint32_t round = header.GetRound();
     if (header.GetType() == GradientHeader::START)
     {
@@ -682,6 +704,7 @@ TrainingApplication::ReceiveNotice(const GradientHeader& header, Ptr<const Packe
 void
 TrainingApplication::ResumeIfHeld(uint32_t round)
 {
+    NS_LOG_FUNCTION(this << round);
     RoundExchange* exchange = GetExchange(round);
     const bool held = m_running && round == m_round && !m_computing && exchange != nullptr &&
                       !exchange->IsStarted() && !exchange->IsFinished();
@@ -694,6 +717,7 @@ TrainingApplication::ResumeIfHeld(uint32_t round)
 void
 TrainingApplication::NoteContributors(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t round = header.GetRound();
     if (!m_alignment.IsWaiting(round))
     {
@@ -707,12 +731,14 @@ TrainingApplication::NoteContributors(const GradientHeader& header)
 const std::string&
 TrainingApplication::GetError() const
 {
+    NS_LOG_FUNCTION(this);
     return m_error;
 }
 
 void
 TrainingApplication::StartExchange(uint32_t round)
 {
+    NS_LOG_FUNCTION(this << round);
     m_heldSyncEvent.Cancel();
     m_alignmentLimitEvent.Cancel();
     std::vector<int32_t> own;
@@ -785,6 +811,7 @@ TrainingApplication::FinishRound(uint32_t round)
 void
 TrainingApplication::HandleRead(Ptr<Socket> socket)
 {
+    NS_LOG_FUNCTION(this << socket);
     Ptr<Packet> packet;
     while ((packet = socket->Recv()))
     {
@@ -795,6 +822,7 @@ TrainingApplication::HandleRead(Ptr<Socket> socket)
 void
 TrainingApplication::Receive(Ptr<Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     GradientHeader header;
     const bool congested = m_adaptive && AdaptiveTransport::IsMarked(packet);
     if (!GradientHeader::Parse(packet, header, m_context.settings.real ? &m_values : nullptr))
@@ -819,6 +847,7 @@ TrainingApplication::Receive(Ptr<Packet> packet)
 bool
 TrainingApplication::IsThisJob(const GradientHeader& header) const
 {
+    NS_LOG_FUNCTION(this);
     return header.GetJobId() == m_jobId && header.GetRound() < m_rounds;
 }
 
@@ -827,6 +856,7 @@ TrainingApplication::ReceiveMessage(const GradientHeader& header,
                                     const std::vector<int32_t>& values,
                                     uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     Dispatch(header, values, bytes, false);
 }
 
@@ -836,6 +866,7 @@ TrainingApplication::Dispatch(const GradientHeader& header,
                               uint32_t bytes,
                               bool congested)
 {
+    NS_LOG_FUNCTION(this << bytes << congested);
     if (!IsThisJob(header))
     {
         ++m_context.counters.dropped;
@@ -883,6 +914,7 @@ TrainingApplication::Dispatch(const GradientHeader& header,
 uint32_t
 TrainingApplication::GetControlBurst() const
 {
+    NS_LOG_FUNCTION(this);
     size_t largest = 1; // of the cliques that LATE and START go to
     for (uint32_t t = 0; t < m_configs.size(); ++t)
     {
@@ -897,6 +929,7 @@ TrainingApplication::GetControlBurst() const
 bool
 TrainingApplication::IsFromMember(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     const RoundExchange* exchange = GetExchange(header.GetRound());
     return exchange != nullptr && exchange->GetMembers() == header.GetMembers() &&
            exchange->GetClique() == header.GetCliqueId() &&
@@ -906,6 +939,7 @@ TrainingApplication::IsFromMember(const GradientHeader& header)
 void
 TrainingApplication::Send(uint32_t round, Ptr<Packet> packet, Ipv4Address to, bool control)
 {
+    NS_LOG_FUNCTION(this << round << packet << to << control);
     if (round < m_records.size())
     {
         m_records[round].CountSent(packet->GetSize(), control);

@@ -37,6 +37,7 @@ constexpr uint64_t NOISE_SALT = 2;
 uint64_t
 MixSeed(uint64_t seed, uint64_t salt, uint64_t a, uint64_t b)
 {
+    NS_LOG_FUNCTION(seed << salt << a << b);
     uint64_t h = seed;
     h = h * SEED_MIX + salt;
     h = h * SEED_MIX + a;
@@ -65,6 +66,7 @@ TrainingWorkload::TrainingWorkload()
     : m_islandCount(0),
       m_dimension(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TrainingWorkload::~TrainingWorkload() = default;
@@ -72,6 +74,7 @@ TrainingWorkload::~TrainingWorkload() = default;
 void
 TrainingWorkload::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_params.clear();
     Object::DoDispose();
 }
@@ -79,6 +82,7 @@ TrainingWorkload::DoDispose()
 void
 TrainingWorkload::Initialise(uint32_t islandCount, uint32_t dimension)
 {
+    NS_LOG_FUNCTION(this << islandCount << dimension);
     m_islandCount = islandCount;
     m_dimension = dimension;
     m_params.clear();
@@ -87,35 +91,41 @@ TrainingWorkload::Initialise(uint32_t islandCount, uint32_t dimension)
 bool
 TrainingWorkload::IsReal() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 uint32_t
 TrainingWorkload::GetIslandCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_islandCount;
 }
 
 uint32_t
 TrainingWorkload::GetDimension() const
 {
+    NS_LOG_FUNCTION(this);
     return m_dimension;
 }
 
 void
 TrainingWorkload::LocalUpdate(uint32_t island, uint32_t round)
 {
+    NS_LOG_FUNCTION(this << island << round);
 }
 
 double
 TrainingWorkload::Loss(uint32_t island, const std::vector<double>& x) const
 {
+    NS_LOG_FUNCTION(this << island);
     return 0;
 }
 
 const std::vector<double>&
 TrainingWorkload::GetParameters(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     if (island >= m_params.size())
     {
         return EMPTY_VECTOR;
@@ -126,6 +136,7 @@ TrainingWorkload::GetParameters(uint32_t island) const
 void
 TrainingWorkload::SetParameters(uint32_t island, const std::vector<double>& x)
 {
+    NS_LOG_FUNCTION(this << island);
     NS_ABORT_MSG_IF(island >= m_params.size(), "SetParameters: island " << island);
     NS_ABORT_MSG_IF(x.size() != m_dimension, "SetParameters: dimension " << x.size());
     m_params[island] = x;
@@ -134,6 +145,7 @@ TrainingWorkload::SetParameters(uint32_t island, const std::vector<double>& x)
 std::vector<double>
 TrainingWorkload::GetMeanParameters() const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<double> mean(m_params.empty() ? 0 : m_dimension, 0.0);
     for (const auto& x : m_params)
     {
@@ -152,6 +164,7 @@ TrainingWorkload::GetMeanParameters() const
 double
 TrainingWorkload::GetGlobalLoss() const
 {
+    NS_LOG_FUNCTION(this);
     if (m_params.empty())
     {
         return 0;
@@ -168,6 +181,7 @@ TrainingWorkload::GetGlobalLoss() const
 double
 TrainingWorkload::GetConsensusDistance() const
 {
+    NS_LOG_FUNCTION(this);
     if (m_params.empty() || m_dimension == 0)
     {
         return 0;
@@ -250,6 +264,7 @@ QuadraticTrainingWorkload::QuadraticTrainingWorkload()
       m_curvatureMax(1.5),
       m_seed(1)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 QuadraticTrainingWorkload::~QuadraticTrainingWorkload() = default;
@@ -257,6 +272,7 @@ QuadraticTrainingWorkload::~QuadraticTrainingWorkload() = default;
 void
 QuadraticTrainingWorkload::Initialise(uint32_t islandCount, uint32_t dimension)
 {
+    NS_LOG_FUNCTION(this << islandCount << dimension);
     TrainingWorkload::Initialise(islandCount, dimension);
     m_params.assign(islandCount, std::vector<double>(dimension));
     m_centre.assign(islandCount, std::vector<double>(dimension));
@@ -278,12 +294,14 @@ QuadraticTrainingWorkload::Initialise(uint32_t islandCount, uint32_t dimension)
 bool
 QuadraticTrainingWorkload::IsReal() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 
 void
 QuadraticTrainingWorkload::LocalUpdate(uint32_t island, uint32_t round)
 {
+    NS_LOG_FUNCTION(this << island << round);
     NS_ABORT_MSG_IF(island >= m_params.size(), "LocalUpdate: island " << island);
     std::vector<double>& x = m_params[island];
     const std::vector<double>& a = m_curvature[island];
@@ -307,6 +325,7 @@ QuadraticTrainingWorkload::LocalUpdate(uint32_t island, uint32_t round)
 double
 QuadraticTrainingWorkload::Loss(uint32_t island, const std::vector<double>& x) const
 {
+    NS_LOG_FUNCTION(this << island);
     NS_ABORT_MSG_IF(island >= m_centre.size(), "Loss: island " << island);
     double sum = 0;
     for (uint32_t d = 0; d < m_dimension && d < x.size(); ++d)
@@ -321,12 +340,14 @@ QuadraticTrainingWorkload::Loss(uint32_t island, const std::vector<double>& x) c
 const std::vector<double>&
 QuadraticTrainingWorkload::GetCentre(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     return m_centre.at(island);
 }
 
 const std::vector<double>&
 QuadraticTrainingWorkload::GetCurvature(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     return m_curvature.at(island);
 }
 

@@ -100,6 +100,7 @@ TransitAggregatorNetDevice::AddRoot(Ipv4Address address, uint32_t island, const 
 IslandBitmap
 TransitAggregatorNetDevice::GetBelow(Ipv4Address address) const
 {
+    NS_LOG_FUNCTION(this << address);
     auto root = m_roots.find(address.Get());
     return root == m_roots.end() ? IslandBitmap() : root->second.below;
 }
@@ -128,6 +129,7 @@ TransitAggregatorNetDevice::ReceiveFromRouter(Ptr<NetDevice> device,
 void
 TransitAggregatorNetDevice::Process(Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     GradientHeader& header = m_parsed;
     FpgaSlotTable::InputFields fields;
     uint32_t payloadOffset;
@@ -199,6 +201,7 @@ TransitAggregatorNetDevice::Aggregate(Ptr<const Packet> packet,
                                       const IslandBitmap& expected,
                                       uint32_t payloadOffset)
 {
+    NS_LOG_FUNCTION(this << packet << expected << payloadOffset);
     // Held before the offer: a slot it settles may be emitted within it (no pipeline latency).
     m_endGate.Hold(header);
     const FpgaSlotTable::AddResult result = Offer(packet, fields, header, expected, payloadOffset);
@@ -246,6 +249,7 @@ TransitAggregatorNetDevice::Emit(uint32_t index, bool complete)
 void
 TransitAggregatorNetDevice::PassEnds(const std::vector<Ptr<const Packet>>& ends)
 {
+    NS_LOG_FUNCTION(this);
     for (const Ptr<const Packet>& end : ends)
     {
         PassThrough(end, WanWire::IPV4_ETHERTYPE, PASS_END);
@@ -257,6 +261,7 @@ TransitAggregatorNetDevice::PassThrough(Ptr<const Packet> packet,
                                         uint16_t protocol,
                                         PassReason reason)
 {
+    NS_LOG_FUNCTION(this << packet << protocol << reason);
     NS_LOG_LOGIC("pass " << PassReasonName(reason));
     ++m_passCount[reason];
     m_passThroughTrace(packet, reason);
@@ -271,6 +276,7 @@ TransitAggregatorNetDevice::PassThrough(Ptr<const Packet> packet,
 uint64_t
 TransitAggregatorNetDevice::GetPassThroughCount(PassReason reason) const
 {
+    NS_LOG_FUNCTION(this << reason);
     NS_ABORT_MSG_IF(reason >= PASS_REASON_COUNT, "bad pass-through reason " << reason);
     return m_passCount[reason];
 }

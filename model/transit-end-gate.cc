@@ -14,6 +14,7 @@ NS_LOG_COMPONENT_DEFINE("TransitEndGate");
 void
 TransitEndGate::Hold(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     Flow& flow = m_flows[FpgaSlotTable::FlowKey::Of(header)];
     header.GetContributors().ForEach([&flow](uint32_t member) {
         if (flow.holding.size() <= member)
@@ -28,6 +29,7 @@ TransitEndGate::Hold(const GradientHeader& header)
 std::vector<Ptr<const Packet>>
 TransitEndGate::Release(const GradientHeader& header, const IslandBitmap& contributors)
 {
+    NS_LOG_FUNCTION(this << contributors);
     std::vector<Ptr<const Packet>> released;
     auto it = m_flows.find(FpgaSlotTable::FlowKey::Of(header));
     if (it == m_flows.end())
@@ -65,6 +67,7 @@ TransitEndGate::Release(const GradientHeader& header, const IslandBitmap& contri
 bool
 TransitEndGate::Admit(const GradientHeader& header, Ptr<const Packet> packet)
 {
+    NS_LOG_FUNCTION(this << packet);
     auto it = m_flows.find(FpgaSlotTable::FlowKey::Of(header));
     const uint32_t member = header.GetSender();
     if (it == m_flows.end() || member >= it->second.holding.size() ||
@@ -81,6 +84,7 @@ TransitEndGate::Admit(const GradientHeader& header, Ptr<const Packet> packet)
 uint32_t
 TransitEndGate::GetKept() const
 {
+    NS_LOG_FUNCTION(this);
     uint32_t kept = 0;
     for (const auto& [key, flow] : m_flows)
     {

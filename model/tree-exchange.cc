@@ -25,6 +25,7 @@ TreeExchange::TreeExchange(ExchangeContext& context,
       m_lostCount(0),
       m_endedCount(0)
 {
+    NS_LOG_FUNCTION(this << round);
     NS_ABORT_MSG_IF(m_rootSlot == NO_SLOT,
                     "TREE round " << round << ": root " << config.root << " is not a member");
     CheckStreams();
@@ -56,6 +57,7 @@ TreeExchange::TreeExchange(ExchangeContext& context,
 void
 TreeExchange::CheckStreams() const
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t root = m_config.root;
     if (!IsRoot())
     {
@@ -88,18 +90,21 @@ TreeExchange::CheckStreams() const
 bool
 TreeExchange::IsRoot() const
 {
+    NS_LOG_FUNCTION(this);
     return m_position == m_rootSlot;
 }
 
 Time
 TreeExchange::HoldAt(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     return island == m_config.root ? StreamExchange::HoldAt(island) : Time(0);
 }
 
 uint16_t
 TreeExchange::EndFlags() const
 {
+    NS_LOG_FUNCTION(this);
     return IsRoot() ? 0 : GradientHeader::FLAG_REDUCE;
 }
 
@@ -109,6 +114,7 @@ TreeExchange::EndFlags() const
 void
 TreeExchange::StartSending()
 {
+    NS_LOG_FUNCTION(this);
     // The root's streams are the only ones entering a member; the members' all enter the root.
     OpenStreams(IsRoot() ? 1 : m_k - 1);
 }
@@ -116,6 +122,7 @@ TreeExchange::StartSending()
 Ptr<Packet>
 TreeExchange::BuildChunk(uint32_t chunk, uint16_t flags)
 {
+    NS_LOG_FUNCTION(this << chunk << flags);
     if (!IsRoot())
     {
         return BuildDataChunk(chunk, flags | GradientHeader::FLAG_REDUCE);
@@ -134,6 +141,7 @@ TreeExchange::BuildChunk(uint32_t chunk, uint16_t flags)
 bool
 TreeExchange::FirstPassChunk(uint32_t position, uint32_t& chunk) const
 {
+    NS_LOG_FUNCTION(this << position);
     if (!IsRoot())
     {
         return StreamExchange::FirstPassChunk(position, chunk);
@@ -149,6 +157,7 @@ TreeExchange::FirstPassChunk(uint32_t position, uint32_t& chunk) const
 uint32_t
 TreeExchange::FirstPassPosition(uint32_t chunk) const
 {
+    NS_LOG_FUNCTION(this << chunk);
     if (!IsRoot())
     {
         return StreamExchange::FirstPassPosition(chunk);
@@ -164,6 +173,7 @@ TreeExchange::ReceiveChunk(const GradientHeader& header,
                            const std::vector<int32_t>& values,
                            bool congested)
 {
+    NS_LOG_FUNCTION(this << congested);
     uint32_t first = 0;
     if (!CheckDirectChunk(header, first))
     {
@@ -186,6 +196,7 @@ TreeExchange::ReceiveUp(const GradientHeader& header,
                         const std::vector<int32_t>& values,
                         bool congested)
 {
+    NS_LOG_FUNCTION(this << first << congested);
     const uint32_t chunk = header.GetChunkIndex();
     if (!header.HasFlag(GradientHeader::FLAG_REDUCE))
     {
@@ -222,6 +233,7 @@ TreeExchange::ReceiveUp(const GradientHeader& header,
 void
 TreeExchange::ReceiveEnd(const GradientHeader& header)
 {
+    NS_LOG_FUNCTION(this);
     if (!IsRoot() || !HoldAt(m_context.settings.island).IsStrictlyPositive())
     {
         StreamExchange::ReceiveEnd(header);
@@ -248,6 +260,7 @@ TreeExchange::ReceiveEnd(const GradientHeader& header)
 void
 TreeExchange::CheckEndedMissing(uint32_t chunk)
 {
+    NS_LOG_FUNCTION(this << chunk);
     if (m_have[chunk] + m_lostCount + 2 < m_k)
     {
         return; // two members or more still missing: one may hold the other's piece
@@ -280,6 +293,7 @@ TreeExchange::ReceiveDown(const GradientHeader& header,
                           const std::vector<int32_t>& values,
                           bool congested)
 {
+    NS_LOG_FUNCTION(this << first << congested);
     const uint32_t chunk = header.GetChunkIndex();
     const IslandBitmap& contributors = header.GetContributors();
     if (header.GetType() != GradientHeader::AGGREGATE ||
@@ -321,6 +335,7 @@ TreeExchange::ReceiveDown(const GradientHeader& header,
 bool
 TreeExchange::IsCovered(uint32_t chunk) const
 {
+    NS_LOG_FUNCTION(this << chunk);
     if (m_have[chunk] + m_lostCount + 1 < m_k)
     {
         return false; // the count cannot cover the members yet: no need to look
@@ -338,6 +353,7 @@ TreeExchange::IsCovered(uint32_t chunk) const
 void
 TreeExchange::CompleteChunk(uint32_t chunk)
 {
+    NS_LOG_FUNCTION(this << chunk);
     NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": chunk "
                            << chunk << " complete, " << m_have[chunk] << " members in");
     m_positionOf[chunk] = static_cast<uint32_t>(m_ready.size());
@@ -348,14 +364,20 @@ TreeExchange::CompleteChunk(uint32_t chunk)
 void
 TreeExchange::OnPeerLost(uint32_t slot)
 {
+    NS_LOG_FUNCTION(this << slot);
     StreamExchange::OnPeerLost(slot);
     ++m_lostCount;
     if (!IsRoot())
     {
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": root "
+                               << m_config.root << " lost: the round is abandoned");
         m_abandoned = true; // the root is the only peer a member hears from
         return;
     }
     // The chunks that waited only for the lost member go down without it.
+    NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": member "
+                           << m_config.members[slot] << " lost (" << m_lostCount
+                           << " in all): chunks that waited only for the lost go down");
     for (uint32_t c = 0; c < m_positionOf.size(); ++c)
     {
         if (m_positionOf[c] == NO_SLOT && IsCovered(c))
@@ -368,6 +390,7 @@ TreeExchange::OnPeerLost(uint32_t slot)
 bool
 TreeExchange::IsDone() const
 {
+    NS_LOG_FUNCTION(this);
     if (IsRoot())
     {
         return m_ready.size() == m_positionOf.size() && StreamsSent();
@@ -378,6 +401,7 @@ TreeExchange::IsDone() const
 void
 TreeExchange::Average(std::vector<double>& x, double scale) const
 {
+    NS_LOG_FUNCTION(this << scale);
     // The root adds its own values to the members' sums; a member's totals hold its own.
     static const std::vector<int32_t> included;
     m_sums.Average(m_context.settings.layout, IsRoot() ? m_own : included, x, scale);

@@ -6,12 +6,17 @@
 
 #include "wan-input-error.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WanCapabilities");
 
 WanCapabilities
 WanCapabilities::Parse(const std::string& text, const std::string& what)
 {
+    NS_LOG_FUNCTION(text << what);
     static const std::string TRANSIT = "transit";
     static const std::string PLUS_TRANSIT = "+transit";
     WanCapabilities caps;
@@ -41,6 +46,7 @@ WanCapabilities::Parse(const std::string& text, const std::string& what)
 std::string
 WanCapabilities::ToString() const
 {
+    NS_LOG_FUNCTION(this);
     std::string edge = "none";
     if (multicast && fpga)
     {

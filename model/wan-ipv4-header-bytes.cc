@@ -4,12 +4,15 @@
 
 #include "wan-ipv4-header-bytes.h"
 
+#include "ns3/log.h"
 #include "ns3/packet.h"
 
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WanIpv4HeaderBytes");
 
 NS_OBJECT_ENSURE_REGISTERED(WanIpv4HeaderBytes);
 
@@ -26,24 +29,28 @@ WanIpv4HeaderBytes::GetTypeId()
 TypeId
 WanIpv4HeaderBytes::GetInstanceTypeId() const
 {
+    NS_LOG_FUNCTION(this);
     return GetTypeId();
 }
 
 uint32_t
 WanIpv4HeaderBytes::GetSerializedSize() const
 {
+    NS_LOG_FUNCTION(this);
     return SIZE;
 }
 
 void
 WanIpv4HeaderBytes::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this);
     start.Write(m_bytes, SIZE);
 }
 
 uint32_t
 WanIpv4HeaderBytes::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this);
     start.Read(m_bytes, SIZE);
     return SIZE;
 }
@@ -51,6 +58,7 @@ WanIpv4HeaderBytes::Deserialize(Buffer::Iterator start)
 void
 WanIpv4HeaderBytes::Print(std::ostream& os) const
 {
+    NS_LOG_FUNCTION(this << &os);
     os << "ttl " << static_cast<uint32_t>(m_bytes[WanWire::IPV4_TTL_OFFSET]) << " tos "
        << static_cast<uint32_t>(m_bytes[WanWire::IPV4_TOS_OFFSET]);
 }
@@ -58,6 +66,7 @@ WanIpv4HeaderBytes::Print(std::ostream& os) const
 void
 WanIpv4HeaderBytes::UpdateChecksum(bool enabled)
 {
+    NS_LOG_FUNCTION(this << enabled);
     m_bytes[WanWire::IPV4_CHECKSUM_OFFSET] = 0;
     m_bytes[WanWire::IPV4_CHECKSUM_OFFSET + 1] = 0;
     if (enabled)
@@ -71,6 +80,7 @@ WanIpv4HeaderBytes::UpdateChecksum(bool enabled)
 Ptr<Packet>
 WanIpv4HeaderBytes::Rewrite(Ptr<const Packet> packet, const uint8_t* bytes)
 {
+    NS_LOG_FUNCTION(packet);
     WanIpv4HeaderBytes header;
     std::copy(bytes, bytes + SIZE, header.m_bytes);
     Ptr<Packet> copy = packet->Copy();

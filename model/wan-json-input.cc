@@ -34,6 +34,7 @@ using Json = WanJsonInput::Json;
 std::string
 LineAndColumn(const std::string& text, std::size_t byte)
 {
+    NS_LOG_FUNCTION(text << byte);
     const std::size_t offset = std::min(byte > 0 ? byte - 1 : 0, text.size());
     std::size_t line = 1;
     std::size_t lineStart = 0;
@@ -56,6 +57,7 @@ LineAndColumn(const std::string& text, std::size_t byte)
 std::string
 Reason(const std::string& what)
 {
+    NS_LOG_FUNCTION(what);
     std::string reason = what;
     const auto tag = reason.find("] ");
     if (reason.rfind("[json.exception.", 0) == 0 && tag != std::string::npos)
@@ -89,6 +91,7 @@ struct Frame
 std::string
 PathOf(const std::vector<Frame>& frames, const std::string& key)
 {
+    NS_LOG_FUNCTION(key);
     std::string path;
     for (std::size_t i = 0; i + 1 < frames.size(); ++i)
     {
@@ -173,6 +176,7 @@ WanJsonInput::Parse(const std::string& text, const std::string& source)
 std::string
 WanJsonInput::ReadFile(const std::string& path, const std::string& what)
 {
+    NS_LOG_FUNCTION(path << what);
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
@@ -190,6 +194,7 @@ WanJsonInput::ReadFile(const std::string& path, const std::string& what)
 std::string
 WanJsonInput::Show(const Json& value)
 {
+    NS_LOG_FUNCTION_NOARGS();
     // Invalid UTF-8 is shown replaced rather than thrown about: the message is for people.
     std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
     if (text.size() > MAX_QUOTED_VALUE)
@@ -202,12 +207,14 @@ WanJsonInput::Show(const Json& value)
 std::string
 WanJsonInput::Element(const std::string& name, std::size_t index)
 {
+    NS_LOG_FUNCTION(name << index);
     return name + "[" + std::to_string(index) + "]";
 }
 
 std::string
 WanJsonInput::NameProblem(const std::string& name)
 {
+    NS_LOG_FUNCTION(name);
     for (char c : name)
     {
         const auto byte = static_cast<unsigned char>(c);
@@ -232,6 +239,7 @@ WanJsonInput::Fail(const std::string& source,
                    const std::string& value,
                    const std::string& problem)
 {
+    NS_LOG_FUNCTION(source << field << value << problem);
     throw WanInputError(source + ": " + field + ": " + value + ": " + problem);
 }
 
@@ -241,6 +249,7 @@ WanJsonInput::Reject(const std::string& source,
                      const Json& value,
                      const std::string& problem)
 {
+    NS_LOG_FUNCTION(source << field << problem);
     Fail(source, field, Show(value), problem);
 }
 
@@ -255,6 +264,7 @@ WanJsonObject::WanJsonObject(const Json& value,
       m_source(source),
       m_path(path)
 {
+    NS_LOG_FUNCTION(this << source << path);
     if (!value.is_object())
     {
         WanJsonInput::Reject(source, path.empty() ? "document" : path, value, "expected an object");
@@ -278,30 +288,35 @@ WanJsonObject::WanJsonObject(const Json& value,
 std::string
 WanJsonObject::Field(const std::string& key) const
 {
+    NS_LOG_FUNCTION(this << key);
     return m_path.empty() ? key : m_path + "." + key;
 }
 
 std::string
 WanJsonObject::Where(const std::string& key) const
 {
+    NS_LOG_FUNCTION(this << key);
     return m_source + ": " + Field(key);
 }
 
 void
 WanJsonObject::Fail(const std::string& key, const Json& value, const std::string& problem) const
 {
+    NS_LOG_FUNCTION(this << key << problem);
     WanJsonInput::Reject(m_source, Field(key), value, problem);
 }
 
 bool
 WanJsonObject::Has(const char* key) const
 {
+    NS_LOG_FUNCTION(this << key);
     return m_value.contains(key);
 }
 
 const WanJsonObject::Json&
 WanJsonObject::Require(const char* key) const
 {
+    NS_LOG_FUNCTION(this << key);
     if (!Has(key))
     {
         throw WanInputError(Where(key) + ": missing required field");
@@ -312,6 +327,7 @@ WanJsonObject::Require(const char* key) const
 std::string
 WanJsonObject::String(const char* key, bool required, const std::string& fallback) const
 {
+    NS_LOG_FUNCTION(this << key << required << fallback);
     if (!required && !Has(key))
     {
         return fallback;
@@ -327,6 +343,7 @@ WanJsonObject::String(const char* key, bool required, const std::string& fallbac
 std::string
 WanJsonObject::Name(const char* key, bool required, const std::string& fallback) const
 {
+    NS_LOG_FUNCTION(this << key << required << fallback);
     const std::string name = String(key, required, fallback);
     const std::string problem = WanJsonInput::NameProblem(name);
     if (!problem.empty())
@@ -339,6 +356,7 @@ WanJsonObject::Name(const char* key, bool required, const std::string& fallback)
 double
 WanJsonObject::Number(const char* key) const
 {
+    NS_LOG_FUNCTION(this << key);
     const Json& value = Require(key);
     if (!value.is_number())
     {
@@ -350,12 +368,14 @@ WanJsonObject::Number(const char* key) const
 double
 WanJsonObject::Number(const char* key, double fallback) const
 {
+    NS_LOG_FUNCTION(this << key << fallback);
     return Has(key) ? Number(key) : fallback;
 }
 
 uint64_t
 WanJsonObject::Integer(const char* key, uint64_t low, uint64_t high) const
 {
+    NS_LOG_FUNCTION(this << key << low << high);
     const Json& value = Require(key);
     if (!value.is_number_integer())
     {
@@ -372,6 +392,7 @@ WanJsonObject::Integer(const char* key, uint64_t low, uint64_t high) const
 bool
 WanJsonObject::Bool(const char* key, bool fallback) const
 {
+    NS_LOG_FUNCTION(this << key << fallback);
     if (!Has(key))
     {
         return fallback;
@@ -387,6 +408,7 @@ WanJsonObject::Bool(const char* key, bool fallback) const
 const WanJsonObject::Json&
 WanJsonObject::Array(const char* key, bool required) const
 {
+    NS_LOG_FUNCTION(this << key << required);
     static const Json empty = Json::array();
     if (!required && !Has(key))
     {
@@ -403,6 +425,7 @@ WanJsonObject::Array(const char* key, bool required) const
 uint64_t
 WanJsonObject::Rate(const char* key, uint64_t fallback) const
 {
+    NS_LOG_FUNCTION(this << key << fallback);
     if (!Has(key))
     {
         return fallback;
@@ -429,6 +452,7 @@ WanJsonObject::Rate(const char* key, uint64_t fallback) const
 WanQueueSpec
 WanJsonObject::Queue(const char* key, const WanQueueSpec& fallback) const
 {
+    NS_LOG_FUNCTION(this << key);
     if (!Has(key))
     {
         return fallback;
@@ -444,6 +468,7 @@ WanJsonObject::Queue(const char* key, const WanQueueSpec& fallback) const
 double
 WanJsonObject::Seconds(const char* key, double fallback, std::string (*problem)(double)) const
 {
+    NS_LOG_FUNCTION(this << key << fallback);
     if (!Has(key))
     {
         return fallback;

@@ -136,18 +136,21 @@ WanLinkChannel::Attach(Ptr<WanLinkNetDevice> device)
 Time
 WanLinkChannel::GetDelay() const
 {
+    NS_LOG_FUNCTION(this);
     return m_delay;
 }
 
 std::size_t
 WanLinkChannel::GetNDevices() const
 {
+    NS_LOG_FUNCTION(this);
     return m_nDevices;
 }
 
 Ptr<NetDevice>
 WanLinkChannel::GetDevice(std::size_t i) const
 {
+    NS_LOG_FUNCTION(this << i);
     NS_ABORT_MSG_IF(i >= m_nDevices, "WanLinkChannel::GetDevice: no device " << i);
     return m_devices[i];
 }
@@ -155,6 +158,7 @@ WanLinkChannel::GetDevice(std::size_t i) const
 uint32_t
 WanLinkChannel::WireOf(Ptr<const WanLinkNetDevice> src) const
 {
+    NS_LOG_FUNCTION(this << src);
     NS_ABORT_MSG_UNLESS(m_nDevices == m_devices.size(),
                         "WanLinkChannel: a packet was sent before both devices were attached");
     if (src == m_devices[0])
@@ -190,6 +194,7 @@ WanLinkChannel::TransmitStart(Ptr<Packet> packet,
 void
 WanLinkChannel::Enqueue(uint32_t wire, InFlight frame)
 {
+    NS_LOG_FUNCTION(this << wire);
     std::deque<InFlight>& inFlight = m_wires[wire];
     inFlight.push_back(std::move(frame));
     if (inFlight.size() == 1)
@@ -225,6 +230,7 @@ WanLinkChannel::ReceiveFromRank(uint32_t device, Ptr<Packet> packet)
 void
 WanLinkChannel::ScheduleHead(uint32_t wire)
 {
+    NS_LOG_FUNCTION(this << wire);
     // Cross-node event: in the receiving node's context, as PointToPointChannel does. The
     // event holds a reference, so the channel outlives it even if disposed meanwhile.
     Simulator::ScheduleWithContext(m_devices[1 - wire]->GetNode()->GetId(),
@@ -237,6 +243,7 @@ WanLinkChannel::ScheduleHead(uint32_t wire)
 void
 WanLinkChannel::Deliver(uint32_t wire)
 {
+    NS_LOG_FUNCTION(this << wire);
     std::deque<InFlight>& inFlight = m_wires[wire];
     if (inFlight.empty())
     {
@@ -255,6 +262,7 @@ WanLinkChannel::Deliver(uint32_t wire)
 uint32_t
 WanLinkChannel::GetInFlight(Ptr<const WanLinkNetDevice> src) const
 {
+    NS_LOG_FUNCTION(this << src);
     const uint32_t wire = WireOf(src);
     std::deque<Time>& toRank = m_toRank[wire];
     while (!toRank.empty() && toRank.front() <= Simulator::Now())

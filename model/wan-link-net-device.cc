@@ -183,6 +183,7 @@ WanLinkNetDevice::Attach(Ptr<WanLinkChannel> channel)
 Time
 WanLinkNetDevice::TxTime(uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     // CalculateBytesTxTime divides in 128 bits, and most frames of a run have the same size:
     // keep the last result, keyed by everything it depends on.
     const uint32_t frameBytes = bytes + m_framingBytes;
@@ -198,6 +199,7 @@ WanLinkNetDevice::TxTime(uint32_t bytes)
 bool
 WanLinkNetDevice::HasRoom(const Frame& frame) const
 {
+    NS_LOG_FUNCTION(this);
     if (m_queueMaxSize.GetUnit() == QueueSizeUnit::PACKETS)
     {
         return m_queue.size() + 1 <= m_queueMaxSize.GetValue();
@@ -239,6 +241,7 @@ WanLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protoco
 double
 WanLinkNetDevice::MarkProbability() const
 {
+    NS_LOG_FUNCTION(this);
     const bool packets = m_ecnMin.GetUnit() == QueueSizeUnit::PACKETS;
     const double q = packets ? m_queue.size() : m_queuedBytes;
     const double kmin = m_ecnMin.GetValue();
@@ -257,6 +260,7 @@ WanLinkNetDevice::MarkProbability() const
 void
 WanLinkNetDevice::MaybeMark(Frame& frame)
 {
+    NS_LOG_FUNCTION(this);
     if (frame.protocol != WanWire::IPV4_ETHERTYPE ||
         frame.packet->GetSize() < WanWire::IPV4_HEADER_BYTES)
     {
@@ -289,18 +293,21 @@ WanLinkNetDevice::MaybeMark(Frame& frame)
 uint32_t
 WanLinkNetDevice::GetQueuePackets() const
 {
+    NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_queue.size());
 }
 
 uint64_t
 WanLinkNetDevice::GetQueueBytes() const
 {
+    NS_LOG_FUNCTION(this);
     return m_queuedBytes;
 }
 
 int64_t
 WanLinkNetDevice::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_ecnRandom->SetStream(stream);
     return 1;
 }
@@ -308,6 +315,7 @@ WanLinkNetDevice::AssignStreams(int64_t stream)
 void
 WanLinkNetDevice::TransmitStart(const Frame& frame)
 {
+    NS_LOG_FUNCTION(this);
     m_busy = true;
     m_current = frame;
     m_promiscSnifferTrace(frame.packet);
@@ -341,6 +349,7 @@ WanLinkNetDevice::TransmitComplete()
 bool
 WanLinkNetDevice::IsIdle() const
 {
+    NS_LOG_FUNCTION(this);
     return !m_busy && m_queue.empty() &&
            (!m_channel || m_channel->GetInFlight(Ptr<const WanLinkNetDevice>(this)) == 0);
 }
@@ -370,6 +379,7 @@ WanLinkNetDevice::Receive(Ptr<Packet> packet, uint16_t protocol)
 Address
 WanLinkNetDevice::GetRemote() const
 {
+    NS_LOG_FUNCTION(this);
     if (m_remote.IsInvalid() && m_channel)
     {
         for (std::size_t d = 0; d < m_channel->GetNDevices(); ++d)
@@ -389,30 +399,35 @@ WanLinkNetDevice::GetRemote() const
 void
 WanLinkNetDevice::SetIfIndex(const uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     m_ifIndex = index;
 }
 
 uint32_t
 WanLinkNetDevice::GetIfIndex() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ifIndex;
 }
 
 Ptr<Channel>
 WanLinkNetDevice::GetChannel() const
 {
+    NS_LOG_FUNCTION(this);
     return m_channel;
 }
 
 void
 WanLinkNetDevice::SetAddress(Address address)
 {
+    NS_LOG_FUNCTION(this << address);
     m_address = Mac48Address::ConvertFrom(address);
 }
 
 Address
 WanLinkNetDevice::GetAddress() const
 {
+    NS_LOG_FUNCTION(this);
     return m_address;
 }
 
@@ -431,60 +446,70 @@ WanLinkNetDevice::SetMtu(const uint16_t mtu)
 uint16_t
 WanLinkNetDevice::GetMtu() const
 {
+    NS_LOG_FUNCTION(this);
     return m_mtu;
 }
 
 bool
 WanLinkNetDevice::IsLinkUp() const
 {
+    NS_LOG_FUNCTION(this);
     return m_channel != nullptr;
 }
 
 void
 WanLinkNetDevice::AddLinkChangeCallback(Callback<void> callback)
 {
+    NS_LOG_FUNCTION(this);
     m_linkChangeCallbacks.ConnectWithoutContext(callback);
 }
 
 bool
 WanLinkNetDevice::IsBroadcast() const
 {
+    NS_LOG_FUNCTION(this);
     return true; // a point-to-point link reaches its one peer with any address
 }
 
 Address
 WanLinkNetDevice::GetBroadcast() const
 {
+    NS_LOG_FUNCTION(this);
     return Mac48Address::GetBroadcast();
 }
 
 bool
 WanLinkNetDevice::IsMulticast() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 
 Address
 WanLinkNetDevice::GetMulticast(Ipv4Address multicastGroup) const
 {
+    NS_LOG_FUNCTION(this << multicastGroup);
     return Mac48Address::GetMulticast(multicastGroup);
 }
 
 Address
 WanLinkNetDevice::GetMulticast(Ipv6Address addr) const
 {
+    NS_LOG_FUNCTION(this << addr);
     return Mac48Address::GetMulticast(addr);
 }
 
 bool
 WanLinkNetDevice::IsPointToPoint() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 
 bool
 WanLinkNetDevice::IsBridge() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
@@ -501,36 +526,42 @@ WanLinkNetDevice::SendFrom(Ptr<Packet> packet,
 Ptr<Node>
 WanLinkNetDevice::GetNode() const
 {
+    NS_LOG_FUNCTION(this);
     return m_node;
 }
 
 void
 WanLinkNetDevice::SetNode(Ptr<Node> node)
 {
+    NS_LOG_FUNCTION(this << node);
     m_node = node;
 }
 
 bool
 WanLinkNetDevice::NeedsArp() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 void
 WanLinkNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this);
     m_rxCallback = cb;
 }
 
 void
 WanLinkNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this);
     m_promiscCallback = cb;
 }
 
 bool
 WanLinkNetDevice::SupportsSendFrom() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 

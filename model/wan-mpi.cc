@@ -47,6 +47,7 @@ struct MpiState
 MpiState&
 State()
 {
+    NS_LOG_FUNCTION_NOARGS();
     static MpiState state;
     return state;
 }
@@ -55,6 +56,7 @@ State()
 [[maybe_unused]] std::string
 ImplementationType(const std::string& simulator)
 {
+    NS_LOG_FUNCTION(simulator);
     if (simulator == WanMpi::GRANTED_TIME_WINDOW)
     {
         return "ns3::DistributedSimulatorImpl";
@@ -71,6 +73,7 @@ ImplementationType(const std::string& simulator)
 bool
 WanMpi::IsAvailable()
 {
+    NS_LOG_FUNCTION_NOARGS();
 #ifdef NS3_MPI
     return true;
 #else
@@ -132,12 +135,14 @@ WanMpi::Init(const std::string& simulator)
 std::string
 WanMpi::GetSimulator()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return State().simulator;
 }
 
 bool
 WanMpi::IsDistributed()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return State().simulator != DEFAULT_SIMULATOR;
 }
 
@@ -150,12 +155,14 @@ WanMpi::GetRank()
 uint32_t
 WanMpi::GetSize()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return State().size;
 }
 
 void
 WanMpi::BeginSimulation()
 {
+    NS_LOG_FUNCTION_NOARGS();
     MpiState& state = State();
     if (!IsDistributed() || state.simulating)
     {
@@ -175,6 +182,7 @@ WanMpi::BeginSimulation()
 void
 WanMpi::EndSimulation()
 {
+    NS_LOG_FUNCTION_NOARGS();
     MpiState& state = State();
     if (!state.simulating)
     {
@@ -190,12 +198,14 @@ WanMpi::EndSimulation()
 bool
 WanMpi::IsSimulating()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return State().simulating;
 }
 
 void
 WanMpi::SendPacket(Ptr<Packet> packet, Time rxTime, uint32_t node, uint32_t dev)
 {
+    NS_LOG_FUNCTION(packet << rxTime << node << dev);
     NS_ASSERT_MSG(IsSimulating(), "WanMpi::SendPacket outside a distributed simulation");
 #ifdef NS3_MPI
     MpiInterface::SendPacket(packet, rxTime, node, dev);
@@ -206,12 +216,14 @@ WanMpi::SendPacket(Ptr<Packet> packet, Time rxTime, uint32_t node, uint32_t dev)
 uint64_t
 WanMpi::GetPacketsSent()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return State().packetsSent;
 }
 
 void
 WanMpi::AttachReceiver(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> receive)
 {
+    NS_LOG_FUNCTION(device);
     if (!IsSimulating())
     {
         return;
@@ -226,6 +238,7 @@ WanMpi::AttachReceiver(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> receiv
 Ptr<PointToPointChannel>
 WanMpi::CreatePointToPointChannel(bool remote)
 {
+    NS_LOG_FUNCTION(remote);
     NS_ABORT_MSG_IF(remote && !IsSimulating(),
                     "WanMpi::CreatePointToPointChannel: a remote channel outside a distributed "
                     "simulation");
@@ -241,6 +254,7 @@ WanMpi::CreatePointToPointChannel(bool remote)
 std::vector<std::string>
 WanMpi::Gather(const std::string& mine)
 {
+    NS_LOG_FUNCTION(mine);
     if (GetSize() == 1)
     {
         return {mine};
@@ -282,6 +296,7 @@ WanMpi::Gather(const std::string& mine)
 bool
 WanMpi::AllTrue(bool ok)
 {
+    NS_LOG_FUNCTION(ok);
     if (GetSize() == 1)
     {
         return ok;
@@ -297,6 +312,7 @@ WanMpi::AllTrue(bool ok)
 void
 WanMpi::Abort(int code)
 {
+    NS_LOG_FUNCTION(code);
 #ifdef NS3_MPI
     if (GetSize() > 1)
     {
@@ -309,6 +325,7 @@ WanMpi::Abort(int code)
 void
 WanMpi::Finalize()
 {
+    NS_LOG_FUNCTION_NOARGS();
     MpiState& state = State();
     EndSimulation();
 #ifdef NS3_MPI

@@ -150,6 +150,7 @@ Search(const PartitionProblem& p,
 void
 WanPartition::CheckRanks(uint32_t ranks, uint32_t cities)
 {
+    NS_LOG_FUNCTION(ranks << cities);
     if (ranks < 1 || ranks > cities)
     {
         throw std::invalid_argument("ranks: " + std::to_string(ranks) + ": expected 1 to " +
@@ -163,6 +164,7 @@ WanPartition::Balance(const WanTopology& topology,
                       const std::vector<double>& linkPackets,
                       uint32_t ranks)
 {
+    NS_LOG_FUNCTION(ranks);
     const uint32_t n = topology.GetCities().size();
     CheckRanks(ranks, n);
     if (cityLoad.size() != n)
@@ -225,6 +227,7 @@ WanPartition::Balance(const WanTopology& topology,
 std::vector<uint32_t>
 WanPartition::Parse(const std::string& spec, const WanTopology& topology, uint32_t ranks)
 {
+    NS_LOG_FUNCTION(spec << ranks);
     const std::vector<WanCity>& cities = topology.GetCities();
     CheckRanks(ranks, cities.size());
     const uint32_t unset = std::numeric_limits<uint32_t>::max();
@@ -323,6 +326,7 @@ WanPartition::Describe(const WanTopology& topology, const std::vector<uint32_t>&
 void
 WanPartition::Check(const std::string& spec, const WanTopology& topology, uint32_t ranks)
 {
+    NS_LOG_FUNCTION(spec << ranks);
     CheckRanks(ranks, topology.GetCities().size());
     if (!spec.empty())
     {

@@ -61,18 +61,21 @@ WanPortDevice::DoDispose()
 void
 WanPortDevice::SetIfIndex(const uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     m_ifIndex = index;
 }
 
 uint32_t
 WanPortDevice::GetIfIndex() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ifIndex;
 }
 
 Ptr<Channel>
 WanPortDevice::GetChannel() const
 {
+    NS_LOG_FUNCTION(this);
     // The ports have their own channels; this device has none of its own.
     return nullptr;
 }
@@ -80,12 +83,14 @@ WanPortDevice::GetChannel() const
 void
 WanPortDevice::SetAddress(Address address)
 {
+    NS_LOG_FUNCTION(this << address);
     m_address = Mac48Address::ConvertFrom(address);
 }
 
 Address
 WanPortDevice::GetAddress() const
 {
+    NS_LOG_FUNCTION(this);
     return m_address;
 }
 
@@ -100,60 +105,70 @@ WanPortDevice::SetMtu(const uint16_t mtu)
 uint16_t
 WanPortDevice::GetMtu() const
 {
+    NS_LOG_FUNCTION(this);
     return m_mtu;
 }
 
 bool
 WanPortDevice::IsLinkUp() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 
 void
 WanPortDevice::AddLinkChangeCallback(Callback<void> callback)
 {
+    NS_LOG_FUNCTION(this);
     // The link never changes state: nothing to notify.
 }
 
 bool
 WanPortDevice::IsBroadcast() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 Address
 WanPortDevice::GetBroadcast() const
 {
+    NS_LOG_FUNCTION(this);
     return Mac48Address::GetBroadcast();
 }
 
 bool
 WanPortDevice::IsMulticast() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 Address
 WanPortDevice::GetMulticast(Ipv4Address multicastGroup) const
 {
+    NS_LOG_FUNCTION(this << multicastGroup);
     return Mac48Address::GetMulticast(multicastGroup);
 }
 
 Address
 WanPortDevice::GetMulticast(Ipv6Address addr) const
 {
+    NS_LOG_FUNCTION(this << addr);
     return Mac48Address::GetMulticast(addr);
 }
 
 bool
 WanPortDevice::IsPointToPoint() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 bool
 WanPortDevice::IsBridge() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
@@ -177,36 +192,42 @@ WanPortDevice::SendFrom(Ptr<Packet> packet,
 Ptr<Node>
 WanPortDevice::GetNode() const
 {
+    NS_LOG_FUNCTION(this);
     return m_node;
 }
 
 void
 WanPortDevice::SetNode(Ptr<Node> node)
 {
+    NS_LOG_FUNCTION(this << node);
     m_node = node;
 }
 
 bool
 WanPortDevice::NeedsArp() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 void
 WanPortDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this);
     m_rxCallback = cb;
 }
 
 void
 WanPortDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this);
     m_promiscRxCallback = cb;
 }
 
 bool
 WanPortDevice::SupportsSendFrom() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 

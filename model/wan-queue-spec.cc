@@ -7,6 +7,8 @@
 #include "wan-input-error.h"
 #include "wan-units.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -15,6 +17,8 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("WanQueueSpec");
+
 namespace
 {
 
@@ -22,6 +26,7 @@ namespace
 std::string
 UnitOf(const std::string& text)
 {
+    NS_LOG_FUNCTION(text);
     std::size_t start = text.size();
     while (start > 0 && std::isalpha(static_cast<unsigned char>(text[start - 1])))
     {
@@ -34,6 +39,7 @@ UnitOf(const std::string& text)
 bool
 IsOneOf(const std::string& unit, std::initializer_list<const char*> units)
 {
+    NS_LOG_FUNCTION(unit);
     for (const char* u : units)
     {
         if (unit == u)
@@ -54,6 +60,7 @@ const char WanQueueSpec::DEFAULT[] = "50ms";
 WanQueueSpec::WanQueueSpec()
     : WanQueueSpec(Parse(DEFAULT, "WanQueueSpec::DEFAULT"))
 {
+    NS_LOG_FUNCTION(this);
 }
 
 WanQueueSpec::WanQueueSpec(Kind kind, double value, std::string text)
@@ -61,11 +68,13 @@ WanQueueSpec::WanQueueSpec(Kind kind, double value, std::string text)
       m_value(value),
       m_text(std::move(text))
 {
+    NS_LOG_FUNCTION(this << kind << value << m_text);
 }
 
 WanQueueSpec
 WanQueueSpec::Parse(const std::string& text, const std::string& what)
 {
+    NS_LOG_FUNCTION(text << what);
     if (text == BDP_TEXT)
     {
         return WanQueueSpec(BDP, 1, text);
@@ -97,24 +106,28 @@ WanQueueSpec::Parse(const std::string& text, const std::string& what)
 WanQueueSpec
 WanQueueSpec::Packets(uint32_t packets)
 {
+    NS_LOG_FUNCTION(packets);
     return Parse(std::to_string(packets) + "p", "WanQueueSpec::Packets");
 }
 
 WanQueueSpec
 WanQueueSpec::Bytes(uint32_t bytes)
 {
+    NS_LOG_FUNCTION(bytes);
     return Parse(std::to_string(bytes) + "B", "WanQueueSpec::Bytes");
 }
 
 WanQueueSpec::Kind
 WanQueueSpec::GetKind() const
 {
+    NS_LOG_FUNCTION(this);
     return m_kind;
 }
 
 double
 WanQueueSpec::GetValue() const
 {
+    NS_LOG_FUNCTION(this);
     return m_value;
 }
 
@@ -127,6 +140,7 @@ WanQueueSpec::ToString() const
 std::string
 WanQueueSpec::Describe() const
 {
+    NS_LOG_FUNCTION(this);
     switch (m_kind)
     {
     case TIME:
@@ -142,6 +156,7 @@ WanQueueSpec::Describe() const
 uint64_t
 WanQueueSpec::Resolve(double bps, double roundTrip, uint32_t mtu) const
 {
+    NS_LOG_FUNCTION(this << bps << roundTrip << mtu);
     double bytes = m_value;
     switch (m_kind)
     {

@@ -189,12 +189,14 @@ WanRouterNetDevice::AddPort(Ptr<NetDevice> port)
 uint32_t
 WanRouterNetDevice::GetNPorts() const
 {
+    NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_ports.size());
 }
 
 Ptr<NetDevice>
 WanRouterNetDevice::GetPort(uint32_t index) const
 {
+    NS_LOG_FUNCTION(this << index);
     NS_ABORT_MSG_IF(index >= m_ports.size(),
                     "WanRouterNetDevice::GetPort: port " << index << " of " << m_ports.size());
     return m_ports[index];
@@ -251,12 +253,14 @@ WanRouterNetDevice::GetTransitPort() const
 uint64_t
 WanRouterNetDevice::GetDivertCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_divertCount;
 }
 
 uint64_t
 WanRouterNetDevice::GetDropCount(DropReason reason) const
 {
+    NS_LOG_FUNCTION(this << reason);
     NS_ABORT_MSG_IF(reason >= DROP_REASON_COUNT,
                     "WanRouterNetDevice::GetDropCount: no drop reason " << reason);
     return m_dropCount[reason];
@@ -265,12 +269,14 @@ WanRouterNetDevice::GetDropCount(DropReason reason) const
 uint64_t
 WanRouterNetDevice::GetForwardCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_forwardCount;
 }
 
 uint64_t
 WanRouterNetDevice::GetTotalDropCount() const
 {
+    NS_LOG_FUNCTION(this);
     uint64_t total = 0;
     for (uint64_t count : m_dropCount)
     {
@@ -282,6 +288,7 @@ WanRouterNetDevice::GetTotalDropCount() const
 uint32_t
 WanRouterNetDevice::LookupHostRoute(Ipv4Address destination) const
 {
+    NS_LOG_FUNCTION(this << destination);
     auto it = m_hostRoutes.find(destination.Get());
     return it == m_hostRoutes.end() ? NO_PORT : it->second;
 }
@@ -289,6 +296,7 @@ WanRouterNetDevice::LookupHostRoute(Ipv4Address destination) const
 uint64_t
 WanRouterNetDevice::MulticastKey(Ipv4Address source, Ipv4Address group)
 {
+    NS_LOG_FUNCTION(source << group);
     return (static_cast<uint64_t>(source.Get()) << 32) | group.Get();
 }
 
@@ -342,6 +350,7 @@ WanRouterNetDevice::ReceiveFromPort(uint32_t inPort,
 bool
 WanRouterNetDevice::IsReducePiece(Ptr<const Packet> packet) const
 {
+    NS_LOG_FUNCTION(this << packet);
     constexpr uint32_t PROBE_SIZE = WanWire::IPV4_UDP_BYTES + GradientHeader::PEEK_SIZE;
     if (packet->GetSize() < PROBE_SIZE)
     {
@@ -361,6 +370,7 @@ WanRouterNetDevice::IsReducePiece(Ptr<const Packet> packet) const
 WanRouterNetDevice::DropReason
 WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) const
 {
+    NS_LOG_FUNCTION(this << packet);
     // Every field is checked from a copy of the header before anything else reads the
     // packet: ns-3's Ipv4Header::Deserialize trusts its input and reads past short packets.
     const uint32_t size = packet->GetSize();
@@ -403,6 +413,7 @@ WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) cons
 Ptr<Packet>
 WanRouterNetDevice::CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4Fields& fields) const
 {
+    NS_LOG_FUNCTION(this << packet);
     WanIpv4HeaderBytes header;
     std::copy(fields.bytes, fields.bytes + WanWire::IPV4_HEADER_BYTES, header.m_bytes);
     header.m_bytes[WanWire::IPV4_TTL_OFFSET] = fields.ttl - 1;
@@ -415,6 +426,7 @@ WanRouterNetDevice::ForwardUnicast(Ptr<const Packet> packet,
                                    uint32_t inPort,
                                    const Ipv4Fields& fields)
 {
+    NS_LOG_FUNCTION(this << packet << inPort);
     auto route = m_hostRoutes.find(fields.destination);
     if (route == m_hostRoutes.end())
     {
@@ -429,6 +441,7 @@ WanRouterNetDevice::ForwardMulticast(Ptr<const Packet> packet,
                                      uint32_t inPort,
                                      const Ipv4Fields& fields)
 {
+    NS_LOG_FUNCTION(this << packet << inPort);
     if (!m_multicastEnabled)
     {
         Drop(packet, inPort, DROP_MULTICAST_DISABLED);
@@ -474,6 +487,7 @@ WanRouterNetDevice::ForwardMulticast(Ptr<const Packet> packet,
 void
 WanRouterNetDevice::Transmit(Ptr<Packet> packet, uint32_t inPort, uint32_t outPort)
 {
+    NS_LOG_FUNCTION(this << packet << inPort << outPort);
     if (m_forwardingDelay.IsZero())
     {
         SendOut(packet, inPort, outPort);
@@ -504,6 +518,7 @@ WanRouterNetDevice::SendOut(Ptr<Packet> packet, uint32_t inPort, uint32_t outPor
 void
 WanRouterNetDevice::Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reason)
 {
+    NS_LOG_FUNCTION(this << packet << inPort << reason);
     NS_LOG_LOGIC("drop " << DropReasonName(reason) << " from port " << inPort);
     ++m_dropCount[reason];
     m_dropTrace(packet, inPort, reason);
@@ -515,12 +530,14 @@ WanRouterNetDevice::Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason r
 bool
 WanRouterNetDevice::IsBroadcast() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 
 bool
 WanRouterNetDevice::IsMulticast() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 

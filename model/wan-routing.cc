@@ -4,6 +4,8 @@
 
 #include "wan-routing.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
@@ -12,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WanRouting");
 
 namespace
 {
@@ -47,6 +51,7 @@ WanRouting::ToNanoSeconds(double seconds)
 WanRouting::WanRouting(const WanTopology& topology)
     : m_topology(topology)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t nCities = m_topology.GetCities().size();
     const auto& links = m_topology.GetLinks();
 
@@ -95,6 +100,7 @@ WanRouting::WanRouting(const WanTopology& topology)
 void
 WanRouting::BuildTree(uint32_t root, const std::vector<int64_t>& dist)
 {
+    NS_LOG_FUNCTION(this << root);
     const uint32_t nCities = dist.size();
     const auto& links = m_topology.GetLinks();
     for (uint32_t city = 0; city < nCities; ++city)
@@ -193,12 +199,14 @@ WanRouting::BuildTree(uint32_t root, const std::vector<int64_t>& dist)
 const WanTopology&
 WanRouting::GetTopology() const
 {
+    NS_LOG_FUNCTION(this);
     return m_topology;
 }
 
 void
 WanRouting::CheckCity(uint32_t city, const char* what) const
 {
+    NS_LOG_FUNCTION(this << city << what);
     if (city >= m_topology.GetCities().size())
     {
         throw WanTopologyError(std::string("WanRouting: ") + what + " city index " +
@@ -210,6 +218,7 @@ WanRouting::CheckCity(uint32_t city, const char* what) const
 void
 WanRouting::CheckReachable(uint32_t src, uint32_t dst) const
 {
+    NS_LOG_FUNCTION(this << src << dst);
     CheckCity(src, "source");
     CheckCity(dst, "destination");
     if (m_delayNs[src][dst] == UNREACHABLE)
@@ -223,6 +232,7 @@ WanRouting::CheckReachable(uint32_t src, uint32_t dst) const
 uint32_t
 WanRouting::GetNextLink(uint32_t at, uint32_t dst) const
 {
+    NS_LOG_FUNCTION(this << at << dst);
     CheckCity(at, "current");
     CheckCity(dst, "destination");
     return m_nextLink[at][dst];
@@ -231,6 +241,7 @@ WanRouting::GetNextLink(uint32_t at, uint32_t dst) const
 std::vector<uint32_t>
 WanRouting::GetCityPath(uint32_t src, uint32_t dst) const
 {
+    NS_LOG_FUNCTION(this << src << dst);
     std::vector<uint32_t> cities{src};
     for (const WanHop& hop : GetPath(src, dst))
     {
@@ -242,6 +253,7 @@ WanRouting::GetCityPath(uint32_t src, uint32_t dst) const
 std::vector<WanHop>
 WanRouting::GetPath(uint32_t src, uint32_t dst) const
 {
+    NS_LOG_FUNCTION(this << src << dst);
     CheckReachable(src, dst);
     const auto& links = m_topology.GetLinks();
     std::vector<WanHop> path;
@@ -262,6 +274,7 @@ WanRouting::GetPath(uint32_t src, uint32_t dst) const
 double
 WanRouting::GetPathDelay(uint32_t src, uint32_t dst) const
 {
+    NS_LOG_FUNCTION(this << src << dst);
     CheckReachable(src, dst);
     return m_delay[src][dst];
 }
@@ -269,6 +282,7 @@ WanRouting::GetPathDelay(uint32_t src, uint32_t dst) const
 int64_t
 WanRouting::GetPathDelayNs(uint32_t src, uint32_t dst) const
 {
+    NS_LOG_FUNCTION(this << src << dst);
     CheckReachable(src, dst);
     return m_delayNs[src][dst];
 }
@@ -276,6 +290,7 @@ WanRouting::GetPathDelayNs(uint32_t src, uint32_t dst) const
 double
 WanRouting::GetIslandDelay(uint32_t srcIsland, uint32_t dstIsland) const
 {
+    NS_LOG_FUNCTION(this << srcIsland << dstIsland);
     const auto& islands = m_topology.GetIslands();
     if (srcIsland >= islands.size() || dstIsland >= islands.size())
     {
@@ -294,6 +309,7 @@ void
 WanRouting::GetLongestRoundTrips(std::vector<double>& linkRoundTrips,
                                  std::vector<double>& accessRoundTrips) const
 {
+    NS_LOG_FUNCTION(this);
     const auto& islands = m_topology.GetIslands();
     const uint32_t nCities = m_topology.GetCities().size();
     linkRoundTrips.assign(m_topology.GetLinks().size(), 0);
@@ -334,6 +350,7 @@ WanRouting::GetLongestRoundTrips(std::vector<double>& linkRoundTrips,
 WanTree
 WanRouting::GetTree(uint32_t srcCity, const std::vector<uint32_t>& dstCities) const
 {
+    NS_LOG_FUNCTION(this << srcCity);
     CheckCity(srcCity, "tree root");
     std::set<uint32_t> onTree{srcCity};
     for (uint32_t dst : dstCities)
@@ -375,6 +392,7 @@ WanRouting::GetTree(uint32_t srcCity, const std::vector<uint32_t>& dstCities) co
 bool
 WanRouting::IsMulticastCapable(const WanTree& tree) const
 {
+    NS_LOG_FUNCTION(this);
     const auto& cities = m_topology.GetCities();
     for (uint32_t city : tree.routers)
     {
@@ -389,12 +407,14 @@ WanRouting::IsMulticastCapable(const WanTree& tree) const
 uint32_t
 WanRouting::GetResourceCount() const
 {
+    NS_LOG_FUNCTION(this);
     return 2 * m_topology.GetLinks().size() + 2 * m_topology.GetIslands().size();
 }
 
 uint32_t
 WanRouting::GetHopResource(const WanHop& hop) const
 {
+    NS_LOG_FUNCTION(this);
     const WanLink& link = m_topology.GetLinks().at(hop.link);
     return 2 * hop.link + ((hop.from == link.a) ? 0 : 1);
 }
@@ -402,18 +422,21 @@ WanRouting::GetHopResource(const WanHop& hop) const
 uint32_t
 WanRouting::GetAccessUpResource(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     return 2 * m_topology.GetLinks().size() + 2 * island;
 }
 
 uint32_t
 WanRouting::GetAccessDownResource(uint32_t island) const
 {
+    NS_LOG_FUNCTION(this << island);
     return 2 * m_topology.GetLinks().size() + 2 * island + 1;
 }
 
 double
 WanRouting::GetResourceCapacity(uint32_t resource) const
 {
+    NS_LOG_FUNCTION(this << resource);
     const uint32_t wanResources = 2 * m_topology.GetLinks().size();
     if (resource < wanResources)
     {

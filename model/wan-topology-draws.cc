@@ -5,11 +5,14 @@
 #include "wan-topology-draws.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <utility>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WanTopologyDraws");
 
 namespace
 {
@@ -24,6 +27,7 @@ constexpr uint64_t MBPS = 1000000;
 std::mt19937_64
 Engine(uint64_t seed, uint32_t stream)
 {
+    NS_LOG_FUNCTION(seed << stream);
     std::seed_seq sequence{static_cast<uint32_t>(seed & 0xffffffffU),
                            static_cast<uint32_t>(seed >> 32),
                            stream};
@@ -35,11 +39,13 @@ Engine(uint64_t seed, uint32_t stream)
 WanTopologyDraws::WanTopologyDraws(uint64_t seed, uint32_t stream)
     : m_engine(Engine(seed, stream))
 {
+    NS_LOG_FUNCTION(this << seed << stream);
 }
 
 uint64_t
 WanTopologyDraws::Below(uint64_t n)
 {
+    NS_LOG_FUNCTION(this << n);
     NS_ASSERT(n >= 1);
     if (n == 1)
     {
@@ -58,6 +64,7 @@ WanTopologyDraws::Below(uint64_t n)
 int64_t
 WanTopologyDraws::Between(int64_t low, int64_t high)
 {
+    NS_LOG_FUNCTION(this << low << high);
     NS_ASSERT(low <= high);
     const uint64_t width = static_cast<uint64_t>(high - low) + 1;
     return low + static_cast<int64_t>(Below(width));
@@ -66,6 +73,7 @@ WanTopologyDraws::Between(int64_t low, int64_t high)
 uint64_t
 WanTopologyDraws::DrawRate(uint64_t low, uint64_t high)
 {
+    NS_LOG_FUNCTION(this << low << high);
     if (high == 0 || high == low)
     {
         return low;
@@ -77,6 +85,7 @@ WanTopologyDraws::DrawRate(uint64_t low, uint64_t high)
 std::vector<uint32_t>
 WanTopologyDraws::Sample(uint32_t n, uint32_t m)
 {
+    NS_LOG_FUNCTION(this << n << m);
     NS_ASSERT(m <= n);
     std::vector<uint32_t> all(n);
     for (uint32_t i = 0; i < n; ++i)

@@ -6,6 +6,8 @@
 
 #include "wan-topology.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,6 +16,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WanTopologyGeneratorParams");
 
 namespace
 {
@@ -45,6 +49,7 @@ Text(T value)
 [[noreturn]] void
 Fail(const std::string& field, const std::string& value, const std::string& problem)
 {
+    NS_LOG_FUNCTION(field << value << problem);
     throw WanTopologyError(std::string(SOURCE) + ": " + field + ": " + value + ": " + problem);
 }
 
@@ -55,6 +60,7 @@ Fail(const std::string& field, const std::string& value, const std::string& prob
 void
 CheckRange(const std::string& field, uint64_t value, uint64_t low, uint64_t high)
 {
+    NS_LOG_FUNCTION(field << value << low << high);
     if (value < low || value > high)
     {
         Fail(field, Text(value), "must be in " + Text(low) + ".." + Text(high));
@@ -65,6 +71,7 @@ CheckRange(const std::string& field, uint64_t value, uint64_t low, uint64_t high
 void
 CheckFraction(const std::string& field, double value)
 {
+    NS_LOG_FUNCTION(field << value);
     if (!(value >= 0 && value <= 1))
     {
         Fail(field, Text(value), "must be in [0, 1]");
@@ -75,6 +82,7 @@ CheckFraction(const std::string& field, double value)
 void
 CheckMaximum(const std::string& field, uint64_t low, uint64_t high)
 {
+    NS_LOG_FUNCTION(field << low << high);
     if (high != 0 && high < low)
     {
         Fail(field, Text(high), "must be 0 (no spread) or at least the minimum " + Text(low));
@@ -86,6 +94,7 @@ CheckMaximum(const std::string& field, uint64_t low, uint64_t high)
 void
 WanTopologyGeneratorParams::Check(const std::vector<std::string>& families) const
 {
+    NS_LOG_FUNCTION(this);
     const WanTopologyGeneratorParams& p = *this;
     if (std::find(families.begin(), families.end(), p.family) == families.end())
     {

@@ -76,6 +76,7 @@ constexpr int64_t SPUR_RADIUS = 2;
 uint32_t
 RoundedSqrt(uint32_t n)
 {
+    NS_LOG_FUNCTION(n);
     uint64_t r = 0;
     while ((r + 1) * (r + 1) <= n)
     {
@@ -89,6 +90,7 @@ RoundedSqrt(uint32_t n)
 uint32_t
 BackboneSize(const WanTopologyGeneratorParams& params)
 {
+    NS_LOG_FUNCTION_NOARGS();
     if (params.backboneCities != 0)
     {
         return params.backboneCities;
@@ -100,6 +102,7 @@ BackboneSize(const WanTopologyGeneratorParams& params)
 uint32_t
 RoundedShare(double fraction, uint32_t n)
 {
+    NS_LOG_FUNCTION(fraction << n);
     const double product = fraction * n;
     return static_cast<uint32_t>(std::llround(product));
 }
@@ -113,6 +116,7 @@ RoundedShare(double fraction, uint32_t n)
 double
 WholeNanoseconds(double seconds)
 {
+    NS_LOG_FUNCTION(seconds);
     return std::round(seconds * 1e9) / 1e9;
 }
 
@@ -133,6 +137,7 @@ const std::array<WanTopologyGenerator::Family, 6> WanTopologyGenerator::FAMILIES
 std::vector<std::string>
 WanTopologyGenerator::Families()
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::vector<std::string> names;
     for (const auto& family : FAMILIES)
     {
@@ -144,6 +149,7 @@ WanTopologyGenerator::Families()
 void
 WanTopologyGenerator::CheckParams(const WanTopologyGeneratorParams& params)
 {
+    NS_LOG_FUNCTION_NOARGS();
     params.Check(Families());
 }
 
@@ -186,6 +192,7 @@ WanTopologyGenerator::WanTopologyGenerator(const WanTopologyGeneratorParams& par
       m_capabilityRng(params.seed, CAPABILITY_STREAM),
       m_accessDelay(WholeNanoseconds(params.accessDelay))
 {
+    NS_LOG_FUNCTION(this);
     m_topology.SetSource(SOURCE);
     m_topology.SetName(params.family + "-" + std::to_string(params.cities) + "-seed" +
                        std::to_string(params.seed));
@@ -195,6 +202,7 @@ WanTopologyGenerator::WanTopologyGenerator(const WanTopologyGeneratorParams& par
 void
 WanTopologyGenerator::BuildGeometric()
 {
+    NS_LOG_FUNCTION(this);
     std::vector<uint32_t> all;
     for (uint32_t i = 0; i < m_params.cities; ++i)
     {
@@ -206,6 +214,7 @@ WanTopologyGenerator::BuildGeometric()
 void
 WanTopologyGenerator::BuildRing()
 {
+    NS_LOG_FUNCTION(this);
     // Evenly spaced longitudes, each shifted east by up to half a slot, so that consecutive
     // cities stay in order while the links' lengths differ.
     const int64_t n = m_params.cities;
@@ -229,6 +238,7 @@ WanTopologyGenerator::BuildRing()
 void
 WanTopologyGenerator::BuildHub()
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t hubs = m_params.hubs;
     for (uint32_t i = 0; i < m_params.cities; ++i)
     {
@@ -258,6 +268,7 @@ WanTopologyGenerator::BuildHub()
 void
 WanTopologyGenerator::BuildGrid()
 {
+    NS_LOG_FUNCTION(this);
     uint32_t cols = 1;
     while (cols * cols < m_params.cities)
     {
@@ -286,6 +297,7 @@ WanTopologyGenerator::BuildGrid()
 void
 WanTopologyGenerator::BuildContinents()
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t westCount = (m_params.cities + 1) / 2;
     std::vector<uint32_t> west;
     std::vector<uint32_t> east;
@@ -309,6 +321,7 @@ WanTopologyGenerator::BuildContinents()
 void
 WanTopologyGenerator::BuildBackbone()
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t backbone = BackboneSize(m_params);
     const int64_t span = int64_t{BACKBONE.lonHigh - BACKBONE.lonLow} * MICRO;
     for (uint32_t i = 0; i < backbone; ++i)
@@ -339,6 +352,7 @@ WanTopologyGenerator::BuildBackbone()
 void
 WanTopologyGenerator::AddIslands()
 {
+    NS_LOG_FUNCTION(this);
     const auto& cities = m_topology.GetCities();
     for (uint32_t c = 0; c < cities.size(); ++c)
     {
@@ -362,6 +376,7 @@ WanTopologyGenerator::AddIslands()
 void
 WanTopologyGenerator::AssignCapabilities()
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t n = m_params.cities;
     m_caps.assign(n, WanCapabilities());
     for (uint32_t c : m_capabilityRng.Sample(n, RoundedShare(m_params.multicastFraction, n)))
@@ -384,6 +399,7 @@ WanTopologyGenerator::AssignCapabilities()
 void
 WanTopologyGenerator::LinkNearest(const std::vector<uint32_t>& group)
 {
+    NS_LOG_FUNCTION(this);
     const std::size_t n = group.size();
     const std::size_t k = std::min<std::size_t>(m_params.k, n - 1);
     for (uint32_t city : group)
@@ -450,6 +466,7 @@ WanTopologyGenerator::LinkNearest(const std::vector<uint32_t>& group)
 uint32_t
 WanTopologyGenerator::AddCity(char prefix, int64_t latMicro, int64_t lonMicro)
 {
+    NS_LOG_FUNCTION(this << prefix << latMicro << lonMicro);
     const uint32_t index = m_topology.GetCities().size();
     std::string number = std::to_string(index);
     const std::size_t width = std::max<std::size_t>(2, std::to_string(m_params.cities - 1).size());
@@ -467,6 +484,7 @@ WanTopologyGenerator::AddCity(char prefix, int64_t latMicro, int64_t lonMicro)
 uint32_t
 WanTopologyGenerator::AddLandCity(char prefix)
 {
+    NS_LOG_FUNCTION(this << prefix);
     const Region& r = LAND[m_placeRng.Below(sizeof(LAND) / sizeof(LAND[0]))];
     return AddCityIn(prefix, r.latLow, r.latHigh, r.lonLow, r.lonHigh);
 }
@@ -474,6 +492,7 @@ WanTopologyGenerator::AddLandCity(char prefix)
 uint32_t
 WanTopologyGenerator::AddCityIn(char prefix, int latLow, int latHigh, int lonLow, int lonHigh)
 {
+    NS_LOG_FUNCTION(this << prefix << latLow << latHigh << lonLow << lonHigh);
     const int64_t lat = m_placeRng.Between(latLow * MICRO, latHigh * MICRO);
     const int64_t lon = m_placeRng.Between(lonLow * MICRO, lonHigh * MICRO);
     return AddCity(prefix, lat, lon);
@@ -482,6 +501,7 @@ WanTopologyGenerator::AddCityIn(char prefix, int latLow, int latHigh, int lonLow
 void
 WanTopologyGenerator::Link(uint32_t a, uint32_t b)
 {
+    NS_LOG_FUNCTION(this << a << b);
     if (!m_linked.insert({std::min(a, b), std::max(a, b)}).second)
     {
         return; // already linked: k-nearest is often mutual
@@ -497,6 +517,7 @@ WanTopologyGenerator::Link(uint32_t a, uint32_t b)
 double
 WanTopologyGenerator::Distance(uint32_t a, uint32_t b) const
 {
+    NS_LOG_FUNCTION(this << a << b);
     const WanCity& ca = m_topology.GetCities()[a];
     const WanCity& cb = m_topology.GetCities()[b];
     return WanTopology::GreatCircleKm(ca.latitude, ca.longitude, cb.latitude, cb.longitude);

@@ -37,6 +37,7 @@ struct JsonDefaults
 WanTopology
 WanTopologyJson::LoadFile(const std::string& path)
 {
+    NS_LOG_FUNCTION(path);
     return Parse(WanJsonInput::ReadFile(path, "topology file"), path);
 }
 
@@ -170,6 +171,7 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
 std::string
 WanTopologyJson::ToJson(const WanTopology& topology)
 {
+    NS_LOG_FUNCTION_NOARGS();
     // Every value explicit, so the document does not depend on built-in defaults. Delays are
     // bare numbers of seconds and coordinates plain numbers: nlohmann writes doubles with
     // round-trip precision, so Parse(ToJson()) gives back the same values.
@@ -224,6 +226,7 @@ WanTopologyJson::CityField(const WanJsonObject& object,
                            const char* key,
                            const WanTopology& topology)
 {
+    NS_LOG_FUNCTION(key);
     const std::string code = object.String(key, true);
     const auto& cities = topology.GetCities();
     for (uint32_t i = 0; i < cities.size(); ++i)

@@ -40,6 +40,7 @@ constexpr double MAX_LONGITUDE = 180.0;
 std::string
 Quote(const std::string& text)
 {
+    NS_LOG_FUNCTION(text);
     return "\"" + text + "\"";
 }
 
@@ -53,12 +54,14 @@ WanTopology::Fail(const std::string& field,
                   const std::string& value,
                   const std::string& problem) const
 {
+    NS_LOG_FUNCTION(this << field << value << problem);
     throw WanTopologyError(m_source + ": " + field + ": " + value + ": " + problem);
 }
 
 void
 WanTopology::CheckName(const std::string& field, const std::string& name) const
 {
+    NS_LOG_FUNCTION(this << field << name);
     const std::string problem = WanJsonInput::NameProblem(name);
     if (!problem.empty())
     {
@@ -69,6 +72,7 @@ WanTopology::CheckName(const std::string& field, const std::string& name) const
 void
 WanTopology::CheckDelay(const std::string& field, double seconds) const
 {
+    NS_LOG_FUNCTION(this << field << seconds);
     const std::string problem = DelayProblem(seconds);
     if (!problem.empty())
     {
@@ -79,12 +83,14 @@ WanTopology::CheckDelay(const std::string& field, double seconds) const
 std::string
 WanTopology::CityLabel(uint32_t index) const
 {
+    NS_LOG_FUNCTION(this << index);
     return index < m_cities.size() ? m_cities[index].code : std::to_string(index);
 }
 
 uint32_t
 WanTopology::AddCity(const WanCity& city)
 {
+    NS_LOG_FUNCTION(this);
     const std::string field = "cities[" + std::to_string(m_cities.size()) + "]";
     if (city.code.empty())
     {
@@ -125,6 +131,7 @@ WanTopology::AddCity(const WanCity& city)
 uint32_t
 WanTopology::AddIsland(const WanIsland& island)
 {
+    NS_LOG_FUNCTION(this);
     const std::string field = "islands[" + std::to_string(m_islands.size()) + "]";
     if (island.name.empty())
     {
@@ -162,6 +169,7 @@ WanTopology::AddIsland(const WanIsland& island)
 uint32_t
 WanTopology::AddLink(const WanLink& link)
 {
+    NS_LOG_FUNCTION(this);
     const std::string field = "links[" + std::to_string(m_links.size()) + "]";
     if (link.a >= m_cities.size())
     {
@@ -200,6 +208,7 @@ WanTopology::AddLink(const WanLink& link)
 void
 WanTopology::Validate() const
 {
+    NS_LOG_FUNCTION(this);
     if (m_islands.empty())
     {
         Fail("islands", "[]", "at least one island is required");
@@ -238,6 +247,7 @@ WanTopology::Validate() const
 WanTopology
 WanTopology::WithRates(uint64_t wanBps, uint64_t accessBps) const
 {
+    NS_LOG_FUNCTION(this << wanBps << accessBps);
     WanTopology copy;
     copy.SetName(GetName());
     copy.SetDescription(GetDescription());
@@ -265,6 +275,7 @@ WanTopology::WithRates(uint64_t wanBps, uint64_t accessBps) const
 void
 WanTopology::SetCapabilities(const WanCapabilities& caps)
 {
+    NS_LOG_FUNCTION(this);
     for (auto& city : m_cities)
     {
         city.caps = caps;
@@ -274,6 +285,7 @@ WanTopology::SetCapabilities(const WanCapabilities& caps)
 void
 WanTopology::SetQueue(const WanQueueSpec& queue)
 {
+    NS_LOG_FUNCTION(this);
     m_defaultQueue = queue;
     m_linkQueues.assign(m_links.size(), queue);
     m_islandQueues.assign(m_islands.size(), queue);
@@ -282,18 +294,21 @@ WanTopology::SetQueue(const WanQueueSpec& queue)
 void
 WanTopology::SetDefaultQueue(const WanQueueSpec& queue)
 {
+    NS_LOG_FUNCTION(this);
     m_defaultQueue = queue;
 }
 
 const WanQueueSpec&
 WanTopology::GetDefaultQueue() const
 {
+    NS_LOG_FUNCTION(this);
     return m_defaultQueue;
 }
 
 void
 WanTopology::SetLinkQueue(uint32_t link, const WanQueueSpec& queue)
 {
+    NS_LOG_FUNCTION(this << link);
     if (link >= m_linkQueues.size())
     {
         Fail("links", std::to_string(link), "no such link for a queue");
@@ -304,6 +319,7 @@ WanTopology::SetLinkQueue(uint32_t link, const WanQueueSpec& queue)
 void
 WanTopology::SetIslandQueue(uint32_t island, const WanQueueSpec& queue)
 {
+    NS_LOG_FUNCTION(this << island);
     if (island >= m_islandQueues.size())
     {
         Fail("islands", std::to_string(island), "no such island for a queue");
@@ -326,12 +342,14 @@ WanTopology::GetIslandQueue(uint32_t island) const
 void
 WanTopology::ApplyCityCapabilities(const std::string& overrides)
 {
+    NS_LOG_FUNCTION(this << overrides);
     ApplyCityCapabilities(overrides, "city capabilities");
 }
 
 void
 WanTopology::ApplyCityCapabilities(const std::string& overrides, const std::string& what)
 {
+    NS_LOG_FUNCTION(this << overrides << what);
     // Parse everything before changing anything, so a bad entry leaves the topology intact.
     std::vector<std::pair<uint32_t, WanCapabilities>> changes;
     std::istringstream in(overrides);
@@ -393,30 +411,35 @@ WanTopology::GetName() const
 void
 WanTopology::SetName(const std::string& name)
 {
+    NS_LOG_FUNCTION(this << name);
     m_name = name;
 }
 
 const std::string&
 WanTopology::GetDescription() const
 {
+    NS_LOG_FUNCTION(this);
     return m_description;
 }
 
 void
 WanTopology::SetDescription(const std::string& description)
 {
+    NS_LOG_FUNCTION(this << description);
     m_description = description;
 }
 
 const std::string&
 WanTopology::GetSource() const
 {
+    NS_LOG_FUNCTION(this);
     return m_source;
 }
 
 void
 WanTopology::SetSource(const std::string& source)
 {
+    NS_LOG_FUNCTION(this << source);
     m_source = source;
 }
 
@@ -441,6 +464,7 @@ WanTopology::GetLinks() const
 uint32_t
 WanTopology::GetCityIndex(const std::string& code) const
 {
+    NS_LOG_FUNCTION(this << code);
     for (uint32_t i = 0; i < m_cities.size(); ++i)
     {
         if (m_cities[i].code == code)
@@ -454,6 +478,7 @@ WanTopology::GetCityIndex(const std::string& code) const
 double
 WanTopology::GreatCircleKm(double lat1, double lon1, double lat2, double lon2)
 {
+    NS_LOG_FUNCTION(lat1 << lon1 << lat2 << lon2);
     const double phi1 = lat1 * DEG_TO_RAD;
     const double phi2 = lat2 * DEG_TO_RAD;
     const double dPhi = (lat2 - lat1) * DEG_TO_RAD;
@@ -468,6 +493,7 @@ WanTopology::GreatCircleKm(double lat1, double lon1, double lat2, double lon2)
 double
 WanTopology::DefaultLinkDelay(uint32_t a, uint32_t b, double routeFactor) const
 {
+    NS_LOG_FUNCTION(this << a << b << routeFactor);
     NS_ASSERT_MSG(a < m_cities.size() && b < m_cities.size(), "city index out of range");
     const WanCity& ca = m_cities[a];
     const WanCity& cb = m_cities[b];
@@ -478,6 +504,7 @@ WanTopology::DefaultLinkDelay(uint32_t a, uint32_t b, double routeFactor) const
 std::string
 WanTopology::DelayProblem(double seconds)
 {
+    NS_LOG_FUNCTION(seconds);
     return WanUnits::DurationProblem(seconds,
                                      MAX_DELAY,
                                      "must be at most 1000 s (WanTopology::MAX_DELAY)");
@@ -486,18 +513,21 @@ WanTopology::DelayProblem(double seconds)
 uint64_t
 WanTopology::ParseRate(const std::string& text, const std::string& what)
 {
+    NS_LOG_FUNCTION(text << what);
     return WanUnits::ParseRate(text, what);
 }
 
 double
 WanTopology::ParseDelay(const std::string& text, const std::string& what)
 {
+    NS_LOG_FUNCTION(text << what);
     return WanUnits::ParseDelay(text, what);
 }
 
 std::string
 WanTopology::FormatRate(uint64_t bps)
 {
+    NS_LOG_FUNCTION(bps);
     return WanUnits::FormatRate(bps);
 }
 

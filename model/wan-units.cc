@@ -6,6 +6,8 @@
 
 #include "wan-input-error.h"
 
+#include "ns3/log.h"
+
 #include <cctype>
 #include <cmath>
 #include <locale>
@@ -13,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WanUnits");
 
 namespace
 {
@@ -55,6 +59,7 @@ const char DELAY_UNIT_LIST[] = "s|ms|us|ns";
 std::string
 Quote(const std::string& text)
 {
+    NS_LOG_FUNCTION(text);
     return "\"" + text + "\"";
 }
 
@@ -71,6 +76,7 @@ Quote(const std::string& text)
 bool
 SplitNumberAndUnit(const std::string& text, double& value, std::string& unit)
 {
+    NS_LOG_FUNCTION(text);
     std::size_t i = 0;
     const std::size_t n = text.size();
     if (i < n && (text[i] == '+' || text[i] == '-'))
@@ -147,6 +153,7 @@ ParseWithUnit(const std::string& text,
               const char* kind,
               double& value)
 {
+    NS_LOG_FUNCTION(text << what << list << kind);
     std::string unit;
     if (!SplitNumberAndUnit(text, value, unit))
     {
@@ -172,6 +179,7 @@ ParseWithUnit(const std::string& text,
 uint64_t
 WholeCount(const std::string& text, const std::string& what, double count)
 {
+    NS_LOG_FUNCTION(text << what << count);
     if (!(count >= 1))
     {
         throw WanInputError(what + ": " + Quote(text) + ": must be at least 1");
@@ -192,6 +200,7 @@ WholeCount(const std::string& text, const std::string& what, double count)
 uint64_t
 WanUnits::ParseRate(const std::string& text, const std::string& what)
 {
+    NS_LOG_FUNCTION(text << what);
     double value = 0;
     const double scale = ParseWithUnit(text, what, RATE_UNITS, RATE_UNIT_LIST, "rate", value);
     const double bps = std::round(value * scale);
@@ -206,6 +215,7 @@ WanUnits::ParseRate(const std::string& text, const std::string& what)
 double
 WanUnits::ParseDelay(const std::string& text, const std::string& what)
 {
+    NS_LOG_FUNCTION(text << what);
     double value = 0;
     const double scale = ParseWithUnit(text, what, DELAY_UNITS, DELAY_UNIT_LIST, "delay", value);
     if (value < 0)
@@ -223,6 +233,7 @@ WanUnits::ParseDelay(const std::string& text, const std::string& what)
 uint64_t
 WanUnits::ParseBytes(const std::string& text, const std::string& what)
 {
+    NS_LOG_FUNCTION(text << what);
     double value = 0;
     const double scale = ParseWithUnit(text, what, BYTE_UNITS, BYTE_UNIT_LIST, "size", value);
     return WholeCount(text, what, value * scale);
@@ -231,6 +242,7 @@ WanUnits::ParseBytes(const std::string& text, const std::string& what)
 uint64_t
 WanUnits::ParsePackets(const std::string& text, const std::string& what)
 {
+    NS_LOG_FUNCTION(text << what);
     double value = 0;
     const double scale =
         ParseWithUnit(text, what, PACKET_UNITS, PACKET_UNIT_LIST, "packet count", value);
@@ -243,6 +255,7 @@ const char WanUnits::TOO_LARGE_FOR_TIME[] =
 std::string
 WanUnits::DurationProblem(double seconds, double max, const std::string& tooLarge)
 {
+    NS_LOG_FUNCTION(seconds << max << tooLarge);
     if (!std::isfinite(seconds))
     {
         return "must be finite";
@@ -261,6 +274,7 @@ WanUnits::DurationProblem(double seconds, double max, const std::string& tooLarg
 std::string
 WanUnits::FormatRate(uint64_t bps)
 {
+    NS_LOG_FUNCTION(bps);
     // From the largest unit down; "kbps" is only an accepted spelling, not written.
     const Unit units[] = {{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}};
     for (const auto& u : units)
@@ -277,6 +291,7 @@ WanUnits::FormatRate(uint64_t bps)
 std::string
 WanUnits::RateProblem(double bps)
 {
+    NS_LOG_FUNCTION(bps);
     if (!(bps >= 1))
     {
         return "must be positive";
@@ -292,6 +307,7 @@ WanUnits::RateProblem(double bps)
 std::string
 WanUnits::FormatNumber(double value)
 {
+    NS_LOG_FUNCTION(value);
     std::ostringstream out;
     out.imbue(std::locale::classic());
     out << value;

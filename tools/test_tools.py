@@ -1269,15 +1269,9 @@ def layering_function(name, length):
     return ["int", f"{name}(int x)", "{", *body, "    return x;", "}"]
 
 
-class LayeringCheckTest(unittest.TestCase):
-    """tools/check-layering.py on small fake trees."""
-
-    OK = ("layering: 0 two-way pairs (0 allowed), 0 functions over 100 lines (0 allowed), "
-          "0 stale: ok")
-
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="wan-layering-test-")
-        os.makedirs(os.path.join(self.tmp, "model"))
+class FakeTreeMixin:
+    """A temporary module tree (self.tmp, made by setUp) that write() fills and tearDown()
+    removes."""
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -1288,6 +1282,17 @@ class LayeringCheckTest(unittest.TestCase):
         with open(full, "w", encoding="utf-8") as f:
             f.write("".join(line + "\n" for line in lines))
         return full
+
+
+class LayeringCheckTest(FakeTreeMixin, unittest.TestCase):
+    """tools/check-layering.py on small fake trees."""
+
+    OK = ("layering: 0 two-way pairs (0 allowed), 0 functions over 100 lines (0 allowed), "
+          "0 stale: ok")
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="wan-layering-test-")
+        os.makedirs(os.path.join(self.tmp, "model"))
 
     def check(self, *args):
         return subprocess.run([sys.executable, LAYERING, "--root", self.tmp, *args],
@@ -1425,7 +1430,7 @@ class LayeringCheckTest(unittest.TestCase):
 DOC_NAMES = os.path.join(TOOLS, "check-doc-names.py")
 
 
-class DocNamesCheckTest(unittest.TestCase):
+class DocNamesCheckTest(FakeTreeMixin, unittest.TestCase):
     """tools/check-doc-names.py on a small fake tree, and on the real one."""
 
     def setUp(self):
@@ -1436,16 +1441,6 @@ class DocNamesCheckTest(unittest.TestCase):
                                  "} // namespace ns3"])
         self.write("model/a.cc", ['#include "a.h"', "namespace ns3", "{",
                                   "void Alpha::Run() {}", "} // namespace ns3"])
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def write(self, path, lines):
-        full = os.path.join(self.tmp, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8") as f:
-            f.write("".join(line + "\n" for line in lines))
-        return full
 
     def doc(self, *body):
         """doc/t.rst: section "Walk" (its first body line is line 7) holding `body`, between
