@@ -26,6 +26,7 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/wan-training-module.h"
+#include "ns3/wan-wire.h"
 
 #include <algorithm>
 #include <chrono>
@@ -149,7 +150,7 @@ class Bench
                                                  : GradientHeader::CreateVirtualPacket(header);
                 UdpHeader udp;
                 udp.SetSourcePort(49152);
-                udp.SetDestinationPort(GradientHeader::DEFAULT_PORT);
+                udp.SetDestinationPort(WanWire::DEFAULT_GRADIENT_PORT);
                 packet->AddHeader(udp);
                 Ipv4Header ip;
                 ip.SetSource(Ipv4Address(0x0a000000 + s + 1));

@@ -29,6 +29,7 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/wan-training-module.h"
+#include "ns3/wan-wire.h"
 
 #include <cstdint>
 #include <fstream>
@@ -193,7 +194,7 @@ class Scenario
         m_received.assign(m_real ? size_t(m_chunks) * m_elements : 0, 0);
         m_reference.assign(m_real ? size_t(m_chunks) * m_elements : 0, 0);
         Ptr<Socket> sink = Socket::CreateSocket(receiver, UdpSocketFactory::GetTypeId());
-        sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), GradientHeader::DEFAULT_PORT));
+        sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), WanWire::GetGradientPort()));
         sink->SetRecvCallback(MakeCallback(&Scenario::Receive, this));
         m_sockets.push_back(sink);
 
@@ -212,7 +213,7 @@ class Scenario
             Ptr<Socket> socket =
                 Socket::CreateSocket(senders.Get(s), UdpSocketFactory::GetTypeId());
             socket->Bind();
-            socket->Connect(InetSocketAddress(receiverAddress, GradientHeader::DEFAULT_PORT));
+            socket->Connect(InetSocketAddress(receiverAddress, WanWire::GetGradientPort()));
             m_senderSockets.push_back(socket);
             m_sockets.push_back(socket);
             Simulator::Schedule(NanoSeconds(s), &Scenario::SendChunk, this, s, 0u);

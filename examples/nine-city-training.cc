@@ -44,6 +44,7 @@
  *   3  results written, but partial: lost peers, unfinished rounds, a guard reached
  */
 
+#include "ns3/child-process-pool.h"
 #include "ns3/chunk-layout.h"
 #include "ns3/clique-schedule-file.h"
 #include "ns3/clique-schedule-helper.h"
@@ -87,7 +88,6 @@
 #include <stdexcept>
 #include <string>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -385,26 +385,18 @@ ResultExitCode(const ExperimentResult& r)
 }
 
 /**
- * \brief Run one (topology, capability set, schedule) experiment and return its results.
- *
- * Self-contained: builds the network, runs it and destroys the simulator, so a caller may
- * run several experiments in a loop.
- * \param topology the topology with its capabilities applied
- * \param capabilities the label written in the outputs
- * \param schedule the schedule \param scheduleLabel its label
+ * \brief Place the cities on MPI ranks (TrainingPlanner::DistributeCities) and say where.
+ * \param wan the helper, not installed yet \param topology the topology
+ * \param schedule the schedule \param job how messages name the run
  * \param config the experiment's settings
- * \return the results
  */
-ExperimentResult
-RunExperiment(const WanTopology& topology,
-              const std::string& capabilities,
-              const CliqueSchedule& schedule,
-              const std::string& scheduleLabel,
-              const ExperimentConfig& config)
+void
+PartitionCities(WanTopologyHelper& wan,
+                const WanTopology& topology,
+                const CliqueSchedule& schedule,
+                const std::string& job,
+                const ExperimentConfig& config)
 {
-    WanMpi::BeginSimulation();
-    WanTopologyHelper wan;
-    wan.SetMtu(config.mtu);
     const std::vector<uint32_t> cityRanks = TrainingPlanner::DistributeCities(wan,
                                                                               topology,
                                                                               schedule,
@@ -413,19 +405,19 @@ RunExperiment(const WanTopology& topology,
                                                                               config.partition);
     if (!cityRanks.empty() && WanMpi::GetRank() == 0)
     {
-        std::cerr << "partition: " << capabilities << " / " << scheduleLabel << ": "
-                  << WanPartition::Describe(topology, cityRanks) << " (" << WanMpi::GetSimulator()
-                  << ", " << WanMpi::GetSize() << " ranks)" << std::endl;
+        std::cerr << "partition: " << job << ": " << WanPartition::Describe(topology, cityRanks)
+                  << " (" << WanMpi::GetSimulator() << ", " << WanMpi::GetSize() << " ranks)"
+                  << std::endl;
     }
-    wan.Install(topology);
-    // Cross-traffic hosts first, so that the training's queue sizing sees their links too.
-    Ptr<CrossTrafficHelper> cross;
-    if (!config.crossTraffic.empty())
-    {
-        cross = CreateObject<CrossTrafficHelper>();
-        cross->Install(wan, config.crossTraffic);
-    }
-    TrainingHelper helper(wan, schedule);
+}
+
+/**
+ * \brief Set the training's model, rounds, transport, workload and loss from the settings.
+ * \param helper the helper \param config the experiment's settings
+ */
+void
+ConfigureTraining(TrainingHelper& helper, const ExperimentConfig& config)
+{
     helper.SetModelBytes(config.modelBytes);
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(config.computeTime);
@@ -445,8 +437,21 @@ RunExperiment(const WanTopology& topology,
     {
         helper.SetWanLossRate(config.lossRate);
     }
-    helper.Install();
-    TrainingExperiment experiment(helper);
+}
+
+/**
+ * \brief Run the simulation within --maxSimTime and --maxWallTime; warn if a limit stopped it.
+ * \param experiment the experiment \param helper its installed helper
+ * \param capabilities the capability set's label \param job how messages name the run
+ * \param config the experiment's settings
+ */
+void
+RunWithinLimits(TrainingExperiment& experiment,
+                const TrainingHelper& helper,
+                const std::string& capabilities,
+                const std::string& job,
+                const ExperimentConfig& config)
+{
     experiment.SetProgress("capabilities=" + capabilities, PROGRESS_SECONDS);
     const double simLimit = SimTimeLimit(config, helper.GetEstimatedSync());
     experiment.SetMaxSimTime(Seconds(simLimit));
@@ -455,15 +460,20 @@ RunExperiment(const WanTopology& topology,
     experiment.Run();
     if (!experiment.GetStoppedBy().empty() && WanMpi::GetRank() == 0)
     {
-        std::cerr << "warning: " << capabilities << " / " << scheduleLabel << ": stopped by --"
-                  << experiment.GetStoppedBy() << " at " << Simulator::Now().GetSeconds()
-                  << " s of simulated time (limit " << simLimit
+        std::cerr << "warning: " << job << ": stopped by --" << experiment.GetStoppedBy() << " at "
+                  << Simulator::Now().GetSeconds() << " s of simulated time (limit " << simLimit
                   << " s); unfinished rounds are recorded as such" << std::endl;
     }
+}
 
-    ExperimentResult result;
-    // How the cliques exchanged (the helper chose algorithms and roots): says why a row is
-    // as fast as it is.
+/**
+ * \param helper the installed helper \param topology the topology
+ * \return how the cliques exchanged (the algorithms and roots the helper chose): it says why
+ *         a row is as fast as it is
+ */
+std::string
+DescribePlannedSync(const TrainingHelper& helper, const WanTopology& topology)
+{
     ScheduleCandidate planned;
     planned.schedule = helper.GetSchedule();
     for (const SyncRoundEstimate& plan : helper.GetPlans())
@@ -475,21 +485,34 @@ RunExperiment(const WanTopology& topology,
     {
         names.push_back(island.name);
     }
-    result.sync = CliqueScheduleHelper::DescribeSync(planned, names);
-    if (WanMpi::GetRank() != 0)
-    {
-        // Rank 0 gathered every island's records and writes the outputs.
-        Simulator::Destroy();
-        WanMpi::EndSimulation();
-        return result;
-    }
-    result.capabilities = capabilities;
-    result.schedule = scheduleLabel;
+    return CliqueScheduleHelper::DescribeSync(planned, names);
+}
+
+/**
+ * \brief Fill a result with the run's summary, its comparison with ExchangeBound and its CSV
+ *        outputs (rank 0, which gathered every island's records).
+ * \param[in,out] result the result (capabilities and schedule set)
+ * \param experiment the finished experiment \param helper its helper
+ * \param wan the network \param cross the cross traffic, if any
+ * \param config the experiment's settings
+ */
+void
+CollectOutputs(ExperimentResult& result,
+               TrainingExperiment& experiment,
+               const TrainingHelper& helper,
+               const WanTopologyHelper& wan,
+               Ptr<CrossTrafficHelper> cross,
+               const ExperimentConfig& config)
+{
+    const std::string& capabilities = result.capabilities;
+    const std::string& scheduleLabel = result.schedule;
     result.scheduleDetail =
         helper.GetSchedule().GetName() + " " + helper.GetSchedule().DescribeCliqueSizes();
     result.summary = experiment.Summarise(config.epsilon);
     // The simulated exchanges against a bound that does not use the cost model.
-    const ExchangeBound bound(wan.GetRouting(), config.modelBytes, transport.unicastOnly);
+    const ExchangeBound bound(wan.GetRouting(),
+                              config.modelBytes,
+                              FindTransport(config.transport).unicastOnly);
     const ExchangeBound::Comparison comparison =
         bound.Compare(experiment.GetRecords(), helper.GetSchedule(), experiment.GetWarmupRounds());
     if (comparison.exchanges > 0)
@@ -512,6 +535,53 @@ RunExperiment(const WanTopology& topology,
         std::ostringstream crossCsv;
         TrainingOutput::WriteCrossTraffic(crossCsv, *result.cross, capabilities, scheduleLabel);
         result.crossCsv = crossCsv.str();
+    }
+}
+
+/**
+ * \brief Run one (topology, capability set, schedule) experiment and return its results.
+ *
+ * Self-contained: builds the network, runs it and destroys the simulator, so a caller may
+ * run several experiments in a loop.
+ * \param topology the topology with its capabilities applied
+ * \param capabilities the label written in the outputs
+ * \param schedule the schedule \param scheduleLabel its label
+ * \param config the experiment's settings
+ * \return the results
+ */
+ExperimentResult
+RunExperiment(const WanTopology& topology,
+              const std::string& capabilities,
+              const CliqueSchedule& schedule,
+              const std::string& scheduleLabel,
+              const ExperimentConfig& config)
+{
+    const std::string job = capabilities + " / " + scheduleLabel;
+    WanMpi::BeginSimulation();
+    WanTopologyHelper wan;
+    wan.SetMtu(config.mtu);
+    PartitionCities(wan, topology, schedule, job, config);
+    wan.Install(topology);
+    // Cross-traffic hosts first, so that the training's queue sizing sees their links too.
+    Ptr<CrossTrafficHelper> cross;
+    if (!config.crossTraffic.empty())
+    {
+        cross = CreateObject<CrossTrafficHelper>();
+        cross->Install(wan, config.crossTraffic);
+    }
+    TrainingHelper helper(wan, schedule);
+    ConfigureTraining(helper, config);
+    helper.Install();
+    TrainingExperiment experiment(helper);
+    RunWithinLimits(experiment, helper, capabilities, job, config);
+
+    ExperimentResult result;
+    result.sync = DescribePlannedSync(helper, topology);
+    if (WanMpi::GetRank() == 0) // rank 0 gathered every island's records and writes the outputs
+    {
+        result.capabilities = capabilities;
+        result.schedule = scheduleLabel;
+        CollectOutputs(result, experiment, helper, wan, cross, config);
     }
     Simulator::Destroy();
     WanMpi::EndSimulation();
@@ -737,6 +807,144 @@ JobName(const ExperimentJob& job)
     return job.capabilities + " / " + job.label;
 }
 
+/** How the children of RunJobsInChildren ended, beyond a complete or partial result. */
+struct JobEndings
+{
+    std::vector<std::string> failed; //!< jobs that failed, by name, in the order they ended
+    std::map<size_t, int> crashed;   //!< TCP baselines that ns-3 crashed in: their signals
+};
+
+/**
+ * \brief The folder of the children's results, \p output/.parts, created here.
+ * \param output the output folder \return the folder's path
+ * \throws std::runtime_error when it cannot be created
+ */
+std::string
+MakePartsFolder(const std::string& output)
+{
+    const std::string parts = output + "/.parts";
+    if (mkdir(parts.c_str(), 0755) != 0 && errno != EEXIST)
+    {
+        throw std::runtime_error("--output: cannot create \"" + parts +
+                                 "\": " + std::strerror(errno));
+    }
+    return parts;
+}
+
+/** \param parts the parts folder \param index a job \return the file of its result */
+std::string
+PartPath(const std::string& parts, size_t index)
+{
+    return parts + "/" + std::to_string(index) + ".json";
+}
+
+/**
+ * \brief Run the jobs one after the other in this process.
+ * \param jobs the jobs \param config the settings
+ * \param[in,out] exitCode combined with each job's code \return their results, in order
+ */
+std::vector<ExperimentResult>
+RunJobsHere(const std::vector<ExperimentJob>& jobs, const ExperimentConfig& config, int& exitCode)
+{
+    std::vector<ExperimentResult> results;
+    for (const ExperimentJob& job : jobs)
+    {
+        results.push_back(RunJob(job, config));
+        exitCode = WanCommandLine::CombineExitCodes(exitCode, ResultExitCode(results.back()));
+    }
+    return results;
+}
+
+/**
+ * \brief Run the jobs in child processes (ChildProcessPool), each writing its result into
+ *        the parts folder; tell apart partial results, TCP baselines that ns-3 crashed in (a
+ *        baseline that did not finish) and failures.
+ * \param jobs the jobs \param config the settings \param workers processes at once
+ * \param parts the parts folder \param[in,out] exitCode combined with each child's code
+ * \return the crashes and the failures
+ */
+JobEndings
+RunJobsInChildren(const std::vector<ExperimentJob>& jobs,
+                  const ExperimentConfig& config,
+                  uint32_t workers,
+                  const std::string& parts,
+                  int& exitCode)
+{
+    JobEndings endings;
+    auto task = [&](size_t index) {
+        try
+        {
+            const ExperimentResult result = RunJob(jobs[index], config);
+            WriteFile(PartPath(parts, index), PartJson(result).dump());
+            return ResultExitCode(result);
+        }
+        catch (const std::exception& e)
+        {
+            std::cerr << "error: " << JobName(jobs[index]) << ": " << e.what() << std::endl;
+        }
+        return WanCommandLine::EXIT_BAD_INPUT;
+    };
+    auto ended = [&](size_t index, const ChildProcessPool::Ending& ending) {
+        int code = ending.signalled ? WanCommandLine::EXIT_BAD_INPUT : ending.code;
+        if (ending.signalled && jobs[index].tcpBaseline)
+        {
+            endings.crashed[index] = ending.signal;
+            code = WanCommandLine::EXIT_PARTIAL;
+            std::cerr << "warning: " << JobName(jobs[index]) << ": ns-3 crashed (signal "
+                      << ending.signal << "); recorded as not finished" << std::endl;
+        }
+        if (code != WanCommandLine::EXIT_COMPLETE && code != WanCommandLine::EXIT_PARTIAL)
+        {
+            endings.failed.push_back(JobName(jobs[index]));
+        }
+        exitCode = WanCommandLine::CombineExitCodes(exitCode, code);
+    };
+    ChildProcessPool::Run(jobs.size(), workers, task, ended);
+    return endings;
+}
+
+/**
+ * \brief Read the children's results back in job order and remove the parts folder.
+ * \param jobs the jobs \param parts the parts folder \param endings how the children ended
+ * \return one result per job, in order
+ * \throws std::runtime_error naming every job that failed or left no result
+ */
+std::vector<ExperimentResult>
+ReadParts(const std::vector<ExperimentJob>& jobs, const std::string& parts, JobEndings& endings)
+{
+    std::vector<ExperimentResult> results;
+    for (size_t i = 0; i < jobs.size(); ++i)
+    {
+        std::ifstream in(PartPath(parts, i), std::ios::binary);
+        if (endings.failed.empty() && endings.crashed.count(i) > 0)
+        {
+            results.push_back(CrashedResult(jobs[i], endings.crashed[i]));
+        }
+        else if (endings.failed.empty())
+        {
+            if (!in)
+            {
+                endings.failed.push_back(JobName(jobs[i]) + " (no result file)");
+                continue;
+            }
+            results.push_back(PartResult(nlohmann::json::parse(in)));
+        }
+        in.close();
+        std::remove(PartPath(parts, i).c_str());
+    }
+    rmdir(parts.c_str());
+    if (!endings.failed.empty())
+    {
+        std::string names;
+        for (const std::string& name : endings.failed)
+        {
+            names += (names.empty() ? "" : ", ") + name;
+        }
+        throw std::runtime_error("experiments failed: " + names);
+    }
+    return results;
+}
+
 /**
  * \brief Run the jobs, up to \p workers at a time in child processes (in this process when
  *        workers is 1 and no job is a TCP baseline), and return their results in job order.
@@ -760,123 +968,17 @@ RunJobs(const std::vector<ExperimentJob>& jobs,
         const std::string& output,
         int& exitCode)
 {
-    std::vector<ExperimentResult> results;
     exitCode = WanCommandLine::EXIT_COMPLETE;
     const bool tcpBaselines = std::any_of(jobs.begin(), jobs.end(), [](const ExperimentJob& job) {
         return job.tcpBaseline;
     });
     if ((workers <= 1 || jobs.size() <= 1) && !tcpBaselines)
     {
-        for (const ExperimentJob& job : jobs)
-        {
-            results.push_back(RunJob(job, config));
-            exitCode = WanCommandLine::CombineExitCodes(exitCode, ResultExitCode(results.back()));
-        }
-        return results;
+        return RunJobsHere(jobs, config, exitCode);
     }
-    const std::string parts = output + "/.parts";
-    if (mkdir(parts.c_str(), 0755) != 0 && errno != EEXIST)
-    {
-        throw std::runtime_error("--output: cannot create \"" + parts +
-                                 "\": " + std::strerror(errno));
-    }
-    auto partPath = [&parts](size_t index) {
-        return parts + "/" + std::to_string(index) + ".json";
-    };
-    std::map<pid_t, size_t> running;
-    std::vector<std::string> failed;
-    std::map<size_t, int> crashed; // TCP baselines that ns-3 crashed in: their signals
-    size_t next = 0;
-    while (next < jobs.size() || !running.empty())
-    {
-        while (running.size() < workers && next < jobs.size())
-        {
-            std::cout.flush();
-            std::cerr.flush();
-            const pid_t pid = fork();
-            if (pid < 0)
-            {
-                throw std::runtime_error(std::string("--jobs: cannot start a process: ") +
-                                         std::strerror(errno));
-            }
-            if (pid == 0)
-            {
-                int code = WanCommandLine::EXIT_BAD_INPUT;
-                try
-                {
-                    const ExperimentResult result = RunJob(jobs[next], config);
-                    WriteFile(partPath(next), PartJson(result).dump());
-                    code = ResultExitCode(result);
-                }
-                catch (const std::exception& e)
-                {
-                    std::cerr << "error: " << JobName(jobs[next]) << ": " << e.what() << std::endl;
-                }
-                std::cout.flush();
-                std::cerr.flush();
-                _exit(code); // the parent owns every other resource
-            }
-            running[pid] = next++;
-        }
-        int status = 0;
-        const pid_t done = waitpid(-1, &status, 0);
-        if (done < 0)
-        {
-            throw std::runtime_error(std::string("--jobs: waiting for a process: ") +
-                                     std::strerror(errno));
-        }
-        auto it = running.find(done);
-        if (it == running.end())
-        {
-            continue;
-        }
-        // A partial result was written like a complete one; a TCP baseline that ns-3 crashed in
-        // is one that did not finish; anything else is a failure.
-        int code = WIFEXITED(status) ? WEXITSTATUS(status) : WanCommandLine::EXIT_BAD_INPUT;
-        if (WIFSIGNALED(status) && jobs[it->second].tcpBaseline)
-        {
-            crashed[it->second] = WTERMSIG(status);
-            code = WanCommandLine::EXIT_PARTIAL;
-            std::cerr << "warning: " << JobName(jobs[it->second]) << ": ns-3 crashed (signal "
-                      << WTERMSIG(status) << "); recorded as not finished" << std::endl;
-        }
-        if (code != WanCommandLine::EXIT_COMPLETE && code != WanCommandLine::EXIT_PARTIAL)
-        {
-            failed.push_back(JobName(jobs[it->second]));
-        }
-        exitCode = WanCommandLine::CombineExitCodes(exitCode, code);
-        running.erase(it);
-    }
-    for (size_t i = 0; i < jobs.size(); ++i)
-    {
-        std::ifstream in(partPath(i), std::ios::binary);
-        if (failed.empty() && crashed.count(i) > 0)
-        {
-            results.push_back(CrashedResult(jobs[i], crashed[i]));
-        }
-        else if (failed.empty())
-        {
-            if (!in)
-            {
-                failed.push_back(JobName(jobs[i]) + " (no result file)");
-                continue;
-            }
-            results.push_back(PartResult(nlohmann::json::parse(in)));
-        }
-        in.close();
-        std::remove(partPath(i).c_str());
-    }
-    rmdir(parts.c_str());
-    if (!failed.empty())
-    {
-        std::string names;
-        for (const std::string& name : failed)
-        {
-            names += (names.empty() ? "" : ", ") + name;
-        }
-        throw std::runtime_error("experiments failed: " + names);
-    }
-    return results;
+    const std::string parts = MakePartsFolder(output);
+    JobEndings endings = RunJobsInChildren(jobs, config, workers, parts, exitCode);
+    return ReadParts(jobs, parts, endings);
 }
 
 /**

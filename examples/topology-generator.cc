@@ -65,28 +65,25 @@ WriteFile(const std::string& path, const std::string& text)
     }
 }
 
-int
-Body(int argc, char** argv)
+/** \return the generator's families, separated by "|" */
+std::string
+FamilyList()
 {
-    WanTopologyGeneratorParams params;
     std::string families;
     for (const auto& family : WanTopologyGenerator::Families())
     {
         families += (families.empty() ? "" : "|") + family;
     }
-    const std::string wanDefault = WanTopology::FormatRate(params.wanBps);
-    const std::string accessDefault = WanTopology::FormatRate(params.accessBps);
-    std::string output;
-    // The generator checks every range that depends on other parameters (Check); the flags
-    // reject what it cannot see: negative numbers, malformed text, values past their type.
-    const WanFlagRange fraction{0, 1, false, false};
+    return families;
+}
 
-    CommandLine cmd(__FILE__); // the file name is the program name in --PrintHelp
-    WanFlags flags(cmd);
-    cmd.Usage("Generate a seeded WAN topology of a named family (" + families +
-              ") and write it as JSON to --output, or to standard output. "
-              "See doc/topology.rst, section Generated topologies.");
-    cmd.AddValue("family", families, params.family);
+/**
+ * \brief Register the flags of the topology's size: cities, seed and islands.
+ * \param flags the flags \param params receives the values
+ */
+void
+AddSizeFlags(WanFlags& flags, WanTopologyGeneratorParams& params)
+{
     flags.AddUnsigned("cities",
                       "number of cities",
                       params.cities,
@@ -108,6 +105,17 @@ Body(int argc, char** argv)
                       params.maxIslandsPerCity,
                       0,
                       WanTopologyGeneratorParams::MAX_ISLANDS_PER_CITY);
+}
+
+/**
+ * \brief Register the flags of the links: rates, access delay and route factor.
+ * \param flags the flags \param params receives the values (its defaults name the rates')
+ */
+void
+AddLinkFlags(WanFlags& flags, WanTopologyGeneratorParams& params)
+{
+    const std::string wanDefault = WanTopology::FormatRate(params.wanBps);
+    const std::string accessDefault = WanTopology::FormatRate(params.accessBps);
     flags.AddRate("wanBandwidth",
                   "WAN link rate, e.g. 100Gbps (the minimum when --wanBandwidthMax is set; "
                   "empty: " +
@@ -134,6 +142,17 @@ Body(int argc, char** argv)
                   "WAN delay = great circle / (c/1.468) x routeFactor",
                   params.routeFactor,
                   WanFlagRange{1, WanTopology::MAX_ROUTE_FACTOR, false, false});
+}
+
+/**
+ * \brief Register the flags of the capability mix: the shares of multicast, FPGA and transit
+ *        cities.
+ * \param flags the flags \param params receives the values
+ */
+void
+AddCapabilityFlags(WanFlags& flags, WanTopologyGeneratorParams& params)
+{
+    const WanFlagRange fraction{0, 1, false, false};
     flags.AddReal("multicastFraction",
                   "share of multicast-capable cities (round(share x cities) cities)",
                   params.multicastFraction,
@@ -147,6 +166,15 @@ Body(int argc, char** argv)
                   "cities) cities)",
                   params.transitFraction,
                   fraction);
+}
+
+/**
+ * \brief Register the flags only some families read: k, hubs, crossLinks, backboneCities.
+ * \param flags the flags \param params receives the values
+ */
+void
+AddFamilyFlags(WanFlags& flags, WanTopologyGeneratorParams& params)
+{
     flags.AddUnsigned("k",
                       "geometric, continents: nearest neighbours linked (1..32)",
                       params.k,
@@ -167,11 +195,17 @@ Body(int argc, char** argv)
                       params.backboneCities,
                       0,
                       UINT32_MAX);
-    cmd.AddValue("output", "JSON file to write (empty: standard output)", output);
-    cmd.Parse(argc, argv);
-    flags.Check();
+}
 
-    // The generator names its own fields (wanBpsMax, ...); these two read better by flag.
+/**
+ * \brief Check the two rate ranges the flags name better than the generator does: a maximum
+ *        rate must not be below its minimum.
+ * \param flags the parsed flags \param params their values
+ * \throws std::runtime_error naming the flag
+ */
+void
+CheckRateRanges(const WanFlags& flags, const WanTopologyGeneratorParams& params)
+{
     if (params.wanBpsMax != 0 && params.wanBpsMax < params.wanBps)
     {
         throw std::runtime_error(WanFlags::Rejection(
@@ -187,8 +221,17 @@ Body(int argc, char** argv)
                                                          WanTopology::FormatRate(params.accessBps) +
                                                          ")"));
     }
+}
 
-    const WanTopology topology = WanTopologyGenerator::Generate(params);
+/**
+ * \brief Write the topology as JSON to a file, or to standard output.
+ * \param topology the topology \param output the file (empty: standard output)
+ * \return the exit code: 1 if standard output failed, else 0
+ * \throws std::runtime_error if the file cannot be written
+ */
+int
+WriteTopology(const WanTopology& topology, const std::string& output)
+{
     const std::string json = WanTopologyJson::ToJson(topology);
     if (output.empty())
     {
@@ -200,6 +243,35 @@ Body(int argc, char** argv)
               << topology.GetCities().size() << " cities, " << topology.GetIslands().size()
               << " islands, " << topology.GetLinks().size() << " links\n";
     return 0;
+}
+
+/** The example's body (see the file comment). */
+int
+Body(int argc, char** argv)
+{
+    WanTopologyGeneratorParams params;
+    const std::string families = FamilyList();
+    std::string output;
+
+    CommandLine cmd(__FILE__); // the file name is the program name in --PrintHelp
+    WanFlags flags(cmd);
+    cmd.Usage("Generate a seeded WAN topology of a named family (" + families +
+              ") and write it as JSON to --output, or to standard output. "
+              "See doc/topology.rst, section Generated topologies.");
+    cmd.AddValue("family", families, params.family);
+    // The generator checks every range that depends on other parameters (Check); the flags
+    // reject what it cannot see: negative numbers, malformed text, values past their type.
+    AddSizeFlags(flags, params);
+    AddLinkFlags(flags, params);
+    AddCapabilityFlags(flags, params);
+    AddFamilyFlags(flags, params);
+    cmd.AddValue("output", "JSON file to write (empty: standard output)", output);
+    cmd.Parse(argc, argv);
+    flags.Check();
+    // The generator names its own fields (wanBpsMax, ...); these two read better by flag.
+    CheckRateRanges(flags, params);
+
+    return WriteTopology(WanTopologyGenerator::Generate(params), output);
 }
 
 } // namespace

@@ -348,6 +348,286 @@ ResolveSender(const WanTopology& topology, const std::string& text)
                              std::to_string(islands.size() - 1) + ")");
 }
 
+/**
+ * \brief Make every router multicast-capable; FPGAs stay where the capabilities put them.
+ * \param topology the topology to change
+ */
+void
+MakeEveryRouterMulticast(WanTopology& topology)
+{
+    std::string overrides;
+    for (const WanCity& c : topology.GetCities())
+    {
+        overrides +=
+            (overrides.empty() ? "" : ",") + c.code + ":" + (c.caps.fpga ? "both" : "multicast");
+    }
+    topology.ApplyCityCapabilities(overrides);
+}
+
+/** The burst one island sends: its datagrams and what they put on the wire. */
+struct Burst
+{
+    uint64_t bytes{0};           //!< payload bytes
+    uint64_t packets{0};         //!< datagrams
+    std::vector<uint32_t> sizes; //!< datagram payloads, the remainder first
+    uint64_t wireBytes{0};       //!< frame bytes of the whole burst
+    uint32_t lastFrame{0};       //!< bytes of the last frame
+};
+
+/**
+ * \brief Cut a burst into datagrams: the remainder goes first, so its tail is all full
+ *        datagrams.
+ * \param bytes burst size (--bytes) \param nIslands islands of the topology
+ * \return the burst \throws std::runtime_error if the datagrams of all copies are too many
+ */
+Burst
+MakeBurst(uint64_t bytes, std::size_t nIslands)
+{
+    const uint64_t packets = (bytes + MAX_PAYLOAD - 1) / MAX_PAYLOAD;
+    if (packets * nIslands > std::numeric_limits<uint32_t>::max() / 2)
+    {
+        throw std::runtime_error("--bytes: " + std::to_string(bytes) + ": too large");
+    }
+    Burst burst;
+    burst.bytes = bytes;
+    burst.packets = packets;
+    burst.sizes.assign(packets, MAX_PAYLOAD);
+    burst.sizes[0] = static_cast<uint32_t>(bytes - (packets - 1) * MAX_PAYLOAD);
+    burst.wireBytes = bytes + packets * WIRE_OVERHEAD;
+    burst.lastFrame = burst.sizes.back() + WIRE_OVERHEAD;
+    return burst;
+}
+
+/**
+ * \brief Warn if a hop after the sender's access link is slower than it (the analytic value
+ *        then ignores queueing there).
+ * \param hops the host-to-host path \param receiver the receiving island's name
+ */
+void
+WarnSlowHops(const std::vector<Hop>& hops, const std::string& receiver)
+{
+    for (std::size_t h = 1; h < hops.size(); ++h)
+    {
+        if (hops[h].bps < hops[0].bps)
+        {
+            std::cerr << "warning: a hop to " << receiver
+                      << " is slower than the sender's access link; the analytic "
+                         "value ignores queueing there"
+                      << std::endl;
+        }
+    }
+}
+
+/**
+ * \brief The analytic arrival of the burst's last byte at every receiver.
+ * \param topology the topology \param routing the fabric's routes
+ * \param sender sending island \param mode multicast or unicast copies \param burst the burst
+ * \return per island: seconds after the burst starts (-1 for the sender)
+ */
+std::vector<double>
+ExpectedArrivals(const WanTopology& topology,
+                 const WanRouting& routing,
+                 uint32_t sender,
+                 Mode mode,
+                 const Burst& burst)
+{
+    const auto& islands = topology.GetIslands();
+    const double inBoxBps =
+        static_cast<double>(WanTopologyHelper::DEFAULT_IN_BOX_RATE.GetBitRate());
+    const double inBoxDelay = WanTopologyHelper::DEFAULT_IN_BOX_DELAY.GetSeconds();
+    std::vector<uint32_t> cities;
+    for (const WanIsland& isl : islands)
+    {
+        cities.push_back(isl.city);
+    }
+    const WanTree tree = routing.GetTree(islands[sender].city, cities);
+    std::vector<double> expected(islands.size(), -1.0);
+    uint32_t order = 0;
+    for (uint32_t r = 0; r < islands.size(); ++r)
+    {
+        if (r == sender)
+        {
+            continue;
+        }
+        const bool multicast = mode == Mode::MULTICAST;
+        const auto wan = multicast ? TreePath(tree, islands[r].city)
+                                   : routing.GetPath(islands[sender].city, islands[r].city);
+        const auto hops = HostPath(topology, wan, inBoxBps, inBoxDelay, sender, r);
+        WarnSlowHops(hops, islands[r].name);
+        const uint64_t ahead = multicast ? burst.wireBytes : burst.wireBytes * (order + 1);
+        expected[r] = Analytic(hops, ahead, burst.lastFrame);
+        ++order;
+    }
+    return expected;
+}
+
+/** What the two runs measured and what arithmetic expects, per mode (multicast first). */
+struct FabricRuns
+{
+    std::vector<RunResult> results;            //!< measured, per mode
+    std::vector<std::vector<double>> analytic; //!< expected arrivals, per mode
+};
+
+/**
+ * \brief Run the burst once per mode, each in its own simulation.
+ * \param topology the topology \param sender sending island \param burst the burst
+ * \param userQueue the topology's queues come from --queue (else sized for the burst)
+ * \return what each run measured and expected
+ */
+FabricRuns
+RunBothModes(const WanTopology& topology, uint32_t sender, const Burst& burst, bool userQueue)
+{
+    FabricRuns runs;
+    for (Mode mode : {Mode::MULTICAST, Mode::UNICAST})
+    {
+        FabricRun run(topology, sender, burst.sizes, mode, userQueue);
+        std::vector<double> expected =
+            ExpectedArrivals(topology, run.GetHelper().GetRouting(), sender, mode, burst);
+        runs.results.push_back(run.Run());
+        runs.analytic.push_back(expected);
+        Simulator::Destroy();
+    }
+    return runs;
+}
+
+/** \param value a number \return it in scientific notation with 2 decimals */
+std::string
+Scientific(double value)
+{
+    std::ostringstream os;
+    os << std::scientific << std::setprecision(2) << value;
+    return os.str();
+}
+
+/** \return the table of arrivals: island, then measured, analytic and error per mode */
+TextTable
+MakeArrivalTable()
+{
+    TextTable table;
+    table.AddColumn("island", 10, TextTable::LEFT);
+    for (const char* mode : {"multicast_s", "unicast_s"})
+    {
+        table.AddColumn(mode, 16, TextTable::RIGHT);
+        table.AddColumn("analytic_s", 16, TextTable::RIGHT);
+        table.AddColumn("error", 11, TextTable::RIGHT);
+    }
+    return table;
+}
+
+/** How the arrivals compare with arithmetic. */
+struct Comparison
+{
+    double worst{0};     //!< largest relative error of an arrival
+    bool complete{true}; //!< every receiver got the whole burst in every mode
+};
+
+/**
+ * \brief Compare every receiver's arrivals with their analytic values: one table row per
+ *        receiver, one CSV line per receiver and mode.
+ * \param topology the topology \param sender sending island \param burst the burst
+ * \param runs what the runs measured and expected
+ * \param csv receives the CSV lines \param table receives the rows
+ * \return the worst error and whether every receiver got every byte
+ */
+Comparison
+CompareArrivals(const WanTopology& topology,
+                uint32_t sender,
+                const Burst& burst,
+                const FabricRuns& runs,
+                std::ostream& csv,
+                TextTable& table)
+{
+    const auto& islands = topology.GetIslands();
+    Comparison comparison;
+    for (uint32_t r = 0; r < islands.size(); ++r)
+    {
+        if (r == sender)
+        {
+            continue;
+        }
+        std::vector<std::string> cells{islands[r].name};
+        for (std::size_t m = 0; m < runs.results.size(); ++m)
+        {
+            const double got = runs.results[m].lastByte[r];
+            const double want = runs.analytic[m][r];
+            const double error = std::abs(got - want) / want;
+            comparison.worst = std::max(comparison.worst, error);
+            if (runs.results[m].receivedBytes[r] != burst.bytes)
+            {
+                comparison.complete = false;
+            }
+            cells.push_back(TextTable::Fixed(got, 9));
+            cells.push_back(TextTable::Fixed(want, 9));
+            cells.push_back(Scientific(error));
+            csv << TrainingCsv::Field(ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST)) << ","
+                << TrainingCsv::Field(islands[r].name) << ","
+                << TrainingCsv::Field(topology.GetCities()[islands[r].city].code) << ","
+                << runs.results[m].receivedBytes[r] << "," << std::setprecision(12) << got << ","
+                << want << "," << error << "\n";
+        }
+        table.AddRow(cells);
+    }
+    return comparison;
+}
+
+/**
+ * \brief Print the table, the bytes on the sender's access link and the worst error.
+ * \param table the filled table \param receivers its rows \param runs what the runs measured
+ * \param worst the worst relative error
+ */
+void
+PrintSummary(const TextTable& table, std::size_t receivers, const FabricRuns& runs, double worst)
+{
+    std::cout << table.FormatHeader() << "\n";
+    for (uint32_t row = 0; row < receivers; ++row)
+    {
+        std::cout << table.FormatRow(row) << "\n";
+    }
+    for (std::size_t m = 0; m < runs.results.size(); ++m)
+    {
+        std::cout << "sender access link, " << ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST)
+                  << ": " << runs.results[m].accessBytes << " bytes in "
+                  << runs.results[m].accessPackets << " frames\n";
+    }
+    std::cout << "worst relative error: " << std::scientific << std::setprecision(3) << worst
+              << " (limit " << MAX_RELATIVE_ERROR << ")" << std::endl;
+}
+
+/**
+ * \brief Write <output>/wan-fabric.csv and print the comparison.
+ * \param topology the topology \param sender sending island \param burst the burst
+ * \param runs what the runs measured and expected \param output the output folder
+ * \return the exit code: 1 if a receiver missed bytes or an arrival is off, else 0
+ */
+int
+Report(const WanTopology& topology,
+       uint32_t sender,
+       const Burst& burst,
+       const FabricRuns& runs,
+       const std::string& output)
+{
+    const auto& islands = topology.GetIslands();
+    std::ofstream csv(output + "/wan-fabric.csv");
+    csv << "mode,island,city,received_bytes,last_byte_s,analytic_s,relative_error\n";
+    std::cout << "wan-fabric: topology " << topology.GetName() << ", sender "
+              << islands[sender].name << ", burst " << burst.bytes << " bytes in " << burst.packets
+              << " datagrams\n";
+    TextTable table = MakeArrivalTable();
+    const Comparison comparison = CompareArrivals(topology, sender, burst, runs, csv, table);
+    PrintSummary(table, islands.size() - 1, runs, comparison.worst);
+    if (!comparison.complete)
+    {
+        std::cerr << "error: a receiver did not get the whole burst" << std::endl;
+        return 1;
+    }
+    if (!(comparison.worst <= MAX_RELATIVE_ERROR))
+    {
+        std::cerr << "error: an arrival is more than 0.1% off its analytic value" << std::endl;
+        return 1;
+    }
+    return 0;
+}
+
 /** The example's body (see the file comment). */
 int
 Body(int argc, char** argv)
@@ -365,151 +645,16 @@ Body(int argc, char** argv)
     WanTopology topology = cmd.LoadTopology();
     const std::string output = cmd.PrepareOutput();
     const uint32_t sender = ResolveSender(topology, senderText);
-    const auto& islands = topology.GetIslands();
-    if (islands.size() < 2)
+    if (topology.GetIslands().size() < 2)
     {
         throw std::runtime_error("--topology: " + cmd.GetTopologyPath() +
                                  ": needs at least two islands");
     }
-    // Multicast needs every router capable; FPGAs stay where the capabilities put them.
-    std::string overrides;
-    for (const WanCity& c : topology.GetCities())
-    {
-        overrides +=
-            (overrides.empty() ? "" : ",") + c.code + ":" + (c.caps.fpga ? "both" : "multicast");
-    }
-    topology.ApplyCityCapabilities(overrides);
-
-    // The remainder goes first, so the burst's tail is all full datagrams.
-    const uint64_t packets = (bytes + MAX_PAYLOAD - 1) / MAX_PAYLOAD;
-    if (packets * islands.size() > std::numeric_limits<uint32_t>::max() / 2)
-    {
-        throw std::runtime_error("--bytes: " + std::to_string(bytes) + ": too large");
-    }
-    std::vector<uint32_t> sizes(packets, MAX_PAYLOAD);
-    sizes[0] = static_cast<uint32_t>(bytes - (packets - 1) * MAX_PAYLOAD);
-    const uint64_t burstWire = bytes + packets * WIRE_OVERHEAD;
-    const uint32_t lastFrame = sizes.back() + WIRE_OVERHEAD;
-
-    std::vector<RunResult> results;
-    std::vector<std::vector<double>> analytic;
-    for (Mode mode : {Mode::MULTICAST, Mode::UNICAST})
-    {
-        FabricRun run(topology, sender, sizes, mode, !cmd.GetQueue().empty());
-        const WanRouting& routing = run.GetHelper().GetRouting();
-        const double inBoxBps =
-            static_cast<double>(WanTopologyHelper::DEFAULT_IN_BOX_RATE.GetBitRate());
-        const double inBoxDelay = WanTopologyHelper::DEFAULT_IN_BOX_DELAY.GetSeconds();
-        std::vector<uint32_t> cities;
-        for (const WanIsland& isl : islands)
-        {
-            cities.push_back(isl.city);
-        }
-        const WanTree tree = routing.GetTree(islands[sender].city, cities);
-        std::vector<double> expected(islands.size(), -1.0);
-        uint32_t order = 0;
-        for (uint32_t r = 0; r < islands.size(); ++r)
-        {
-            if (r == sender)
-            {
-                continue;
-            }
-            const bool multicast = mode == Mode::MULTICAST;
-            const auto wan = multicast ? TreePath(tree, islands[r].city)
-                                       : routing.GetPath(islands[sender].city, islands[r].city);
-            const auto hops = HostPath(topology, wan, inBoxBps, inBoxDelay, sender, r);
-            for (std::size_t h = 1; h < hops.size(); ++h)
-            {
-                if (hops[h].bps < hops[0].bps)
-                {
-                    std::cerr << "warning: a hop to " << islands[r].name
-                              << " is slower than the sender's access link; the analytic "
-                                 "value ignores queueing there"
-                              << std::endl;
-                }
-            }
-            const uint64_t ahead = multicast ? burstWire : burstWire * (order + 1);
-            expected[r] = Analytic(hops, ahead, lastFrame);
-            ++order;
-        }
-        results.push_back(run.Run());
-        analytic.push_back(expected);
-        Simulator::Destroy();
-    }
-
-    // The table.
-    std::ofstream csv(output + "/wan-fabric.csv");
-    csv << "mode,island,city,received_bytes,last_byte_s,analytic_s,relative_error\n";
-    std::cout << "wan-fabric: topology " << topology.GetName() << ", sender "
-              << islands[sender].name << ", burst " << bytes << " bytes in " << packets
-              << " datagrams\n";
-    TextTable table;
-    table.AddColumn("island", 10, TextTable::LEFT);
-    for (const char* mode : {"multicast_s", "unicast_s"})
-    {
-        table.AddColumn(mode, 16, TextTable::RIGHT);
-        table.AddColumn("analytic_s", 16, TextTable::RIGHT);
-        table.AddColumn("error", 11, TextTable::RIGHT);
-    }
-    const auto scientific = [](double value) {
-        std::ostringstream os;
-        os << std::scientific << std::setprecision(2) << value;
-        return os.str();
-    };
-    double worst = 0;
-    bool complete = true;
-    for (uint32_t r = 0; r < islands.size(); ++r)
-    {
-        if (r == sender)
-        {
-            continue;
-        }
-        std::vector<std::string> cells{islands[r].name};
-        for (std::size_t m = 0; m < results.size(); ++m)
-        {
-            const double got = results[m].lastByte[r];
-            const double want = analytic[m][r];
-            const double error = std::abs(got - want) / want;
-            worst = std::max(worst, error);
-            if (results[m].receivedBytes[r] != bytes)
-            {
-                complete = false;
-            }
-            cells.push_back(TextTable::Fixed(got, 9));
-            cells.push_back(TextTable::Fixed(want, 9));
-            cells.push_back(scientific(error));
-            csv << TrainingCsv::Field(ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST)) << ","
-                << TrainingCsv::Field(islands[r].name) << ","
-                << TrainingCsv::Field(topology.GetCities()[islands[r].city].code) << ","
-                << results[m].receivedBytes[r] << "," << std::setprecision(12) << got << "," << want
-                << "," << error << "\n";
-        }
-        table.AddRow(cells);
-    }
-    std::cout << table.FormatHeader() << "\n";
-    for (uint32_t row = 0; row + 1 < islands.size(); ++row)
-    {
-        std::cout << table.FormatRow(row) << "\n";
-    }
-    for (std::size_t m = 0; m < results.size(); ++m)
-    {
-        std::cout << "sender access link, " << ModeName(m == 0 ? Mode::MULTICAST : Mode::UNICAST)
-                  << ": " << results[m].accessBytes << " bytes in " << results[m].accessPackets
-                  << " frames\n";
-    }
-    std::cout << "worst relative error: " << std::scientific << std::setprecision(3) << worst
-              << " (limit " << MAX_RELATIVE_ERROR << ")" << std::endl;
-    if (!complete)
-    {
-        std::cerr << "error: a receiver did not get the whole burst" << std::endl;
-        return 1;
-    }
-    if (!(worst <= MAX_RELATIVE_ERROR))
-    {
-        std::cerr << "error: an arrival is more than 0.1% off its analytic value" << std::endl;
-        return 1;
-    }
-    return 0;
+    // Multicast needs every router capable.
+    MakeEveryRouterMulticast(topology);
+    const Burst burst = MakeBurst(bytes, topology.GetIslands().size());
+    const FabricRuns runs = RunBothModes(topology, sender, burst, !cmd.GetQueue().empty());
+    return Report(topology, sender, burst, runs, output);
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 #include "ns3/udp-header.h"
+#include "ns3/wan-wire.h"
 
 #include <cstdint>
 #include <fstream>
@@ -95,8 +96,8 @@ Ipv4Udp(Ptr<const Packet> gradient,
 {
     Ptr<Packet> packet = gradient->Copy();
     UdpHeader udp;
-    udp.SetSourcePort(GradientHeader::DEFAULT_PORT);
-    udp.SetDestinationPort(GradientHeader::DEFAULT_PORT);
+    udp.SetSourcePort(WanWire::DEFAULT_GRADIENT_PORT);
+    udp.SetDestinationPort(WanWire::DEFAULT_GRADIENT_PORT);
     packet->AddHeader(udp);
     Ipv4Header ip;
     ip.SetSource(source);

@@ -30,6 +30,16 @@ constexpr double START_SLACK = 3.0;
 constexpr uint32_t STARTS_PER_PERIOD = 2;
 
 /**
+ * \brief Drop the empty cliques of a partition, keeping the others' order.
+ * \param p the partition
+ */
+void
+RemoveEmptyCliques(Partition& p)
+{
+    p.erase(std::remove_if(p.begin(), p.end(), [](const Clique& c) { return c.empty(); }), p.end());
+}
+
+/**
  * \brief Build a partition from an order of positions and a clique label per position.
  * \param order islands by position \param label clique label of each position
  * \return the canonical partition
@@ -43,7 +53,7 @@ FromLabels(const std::vector<uint32_t>& order, const std::vector<uint32_t>& labe
     {
         p[label[pos]].push_back(order[pos]);
     }
-    p.erase(std::remove_if(p.begin(), p.end(), [](const Clique& c) { return c.empty(); }), p.end());
+    RemoveEmptyCliques(p);
     return CliqueSchedule::Canonical(p);
 }
 
@@ -75,6 +85,364 @@ Factorisations(uint32_t n,
             current.pop_back();
         }
     }
+}
+
+/**
+ * \brief Keep a candidate as the running best if it is better (ScheduleScorer::Better()).
+ * \param c the candidate \param best the running best
+ * \return true if \p c replaced \p best
+ */
+bool
+KeepIfBetter(const ScheduleCandidate& c, ScheduleCandidate& best)
+{
+    if (ScheduleScorer::Better(c, best))
+    {
+        best = c;
+        return true;
+    }
+    return false;
+}
+
+/**
+ * \param label a restricted growth string: island i is in clique label[i]
+ * \return the partition it encodes, islands in increasing order in each clique
+ */
+Partition
+GroupByLabel(const std::vector<uint32_t>& label)
+{
+    uint32_t groups = 1 + *std::max_element(label.begin(), label.end());
+    Partition p(groups);
+    for (uint32_t i = 0; i < label.size(); ++i)
+    {
+        p[label[i]].push_back(i);
+    }
+    return p;
+}
+
+/**
+ * \brief Step to the next restricted growth string: increase the last position that can grow,
+ *        reset those after it.
+ * \param label the string (label[0] = 0, each label at most one above the largest before it)
+ * \param maxBefore per position, the largest label before it
+ * \return false if \p label was the last string
+ */
+bool
+NextGrowthString(std::vector<uint32_t>& label, std::vector<uint32_t>& maxBefore)
+{
+    const uint32_t n = label.size();
+    int i = static_cast<int>(n) - 1;
+    while (i > 0 && label[i] > maxBefore[i])
+    {
+        --i;
+    }
+    if (i == 0)
+    {
+        return false;
+    }
+    ++label[i];
+    for (uint32_t j = i + 1; j < n; ++j)
+    {
+        label[j] = 0;
+        maxBefore[j] = std::max(maxBefore[j - 1], label[j - 1]);
+    }
+    return true;
+}
+
+/**
+ * \param n islands
+ * \return every set partition of n islands, in the order of their restricted growth strings
+ */
+std::vector<Partition>
+AllPartitions(uint32_t n)
+{
+    std::vector<Partition> partitions;
+    std::vector<uint32_t> label(n, 0);
+    std::vector<uint32_t> maxBefore(n, 0);
+    do
+    {
+        partitions.push_back(GroupByLabel(label));
+    } while (NextGrowthString(label, maxBefore));
+    return partitions;
+}
+
+/**
+ * \param partitions every set partition of n islands \param sync their sync times, s
+ * \param n islands
+ * \return indices of the partitions that are neither the global clique nor all singletons,
+ *         in increasing order of sync time (stable)
+ */
+std::vector<uint32_t>
+PairCandidatesBySyncTime(const std::vector<Partition>& partitions,
+                         const std::vector<double>& sync,
+                         uint32_t n)
+{
+    std::vector<uint32_t> idx;
+    for (uint32_t k = 0; k < partitions.size(); ++k)
+    {
+        if (partitions[k].size() > 1 && partitions[k].size() < n)
+        {
+            idx.push_back(k);
+        }
+    }
+    std::stable_sort(idx.begin(), idx.end(), [&sync](uint32_t a, uint32_t b) {
+        return sync[a] < sync[b];
+    });
+    return idx;
+}
+
+/**
+ * \param pa a partition \param pb another
+ * \return the size of the largest clique of either (at least 1)
+ */
+size_t
+LargestClique(const Partition& pa, const Partition& pb)
+{
+    size_t k = 1;
+    for (const auto& c : pa)
+    {
+        k = std::max(k, c.size());
+    }
+    for (const auto& c : pb)
+    {
+        k = std::max(k, c.size());
+    }
+    return k;
+}
+
+/**
+ * \brief A grid round's labels: each position's mixed-radix coordinates with coordinate
+ *        \p r removed.
+ * \param n positions \param dims the grid's factors \param r the coordinate removed
+ * \return per position, its clique label
+ */
+std::vector<uint32_t>
+GridLabels(uint32_t n, const std::vector<uint32_t>& dims, uint32_t r)
+{
+    std::vector<uint32_t> lab(n);
+    for (uint32_t pos = 0; pos < n; ++pos)
+    {
+        uint32_t rest = pos;
+        uint32_t labelValue = 0;
+        uint32_t mult = 1;
+        for (uint32_t d = 0; d < dims.size(); ++d)
+        {
+            uint32_t coord = rest % dims[d];
+            rest /= dims[d];
+            if (d != r)
+            {
+                labelValue += coord * mult;
+                mult *= dims[d];
+            }
+        }
+        lab[pos] = labelValue;
+    }
+    return lab;
+}
+
+/**
+ * \param dims the grid's factors \param orderName the island order's name
+ * \return the grid's name, e.g. grid-3x3-delay
+ */
+std::string
+GridName(const std::vector<uint32_t>& dims, const std::string& orderName)
+{
+    std::ostringstream name;
+    name << "grid-";
+    for (size_t d = 0; d < dims.size(); ++d)
+    {
+        name << (d ? "x" : "") << dims[d];
+    }
+    name << "-" << orderName;
+    return name.str();
+}
+
+/**
+ * \param n positions \param s block size \param shift the round's shift
+ * \return per position, its block on the cyclic order shifted by \p shift
+ */
+std::vector<uint32_t>
+ShiftedLabels(uint32_t n, uint32_t s, uint32_t shift)
+{
+    std::vector<uint32_t> lab(n);
+    for (uint32_t pos = 0; pos < n; ++pos)
+    {
+        lab[pos] = ((pos + n - shift) % n) / s;
+    }
+    return lab;
+}
+
+/**
+ * \param list one period's candidates
+ * \return them best first (stable), without repeats of a schedule (different constructions
+ *         can coincide)
+ */
+std::vector<ScheduleCandidate>
+DistinctBestFirst(std::vector<ScheduleCandidate> list)
+{
+    std::stable_sort(list.begin(), list.end(), ScheduleScorer::Better);
+    std::vector<ScheduleCandidate> distinct;
+    for (const auto& c : list)
+    {
+        bool seen = false;
+        for (const auto& d : distinct)
+        {
+            seen = seen || d.schedule.GetRounds() == c.schedule.GetRounds();
+        }
+        if (!seen)
+        {
+            distinct.push_back(c);
+        }
+    }
+    return distinct;
+}
+
+/**
+ * \param rng the search's generator \param bound the range
+ * \return a value in [0, bound) (the mapping is ours: identical on every platform)
+ */
+uint32_t
+Pick(std::mt19937& rng, uint32_t bound)
+{
+    return static_cast<uint32_t>(rng() % bound);
+}
+
+/**
+ * \brief Local-search move: swap two islands of different cliques.
+ * \param schedule the current schedule \param r the round changed \param n islands
+ * \param rng the generator \param p the round's partition (changed here)
+ * \return false if the move does not apply
+ */
+bool
+SwapIslands(const CliqueSchedule& schedule, uint32_t r, uint32_t n, std::mt19937& rng, Partition& p)
+{
+    if (p.size() < 2)
+    {
+        return false;
+    }
+    uint32_t a = Pick(rng, n);
+    uint32_t b = Pick(rng, n);
+    uint32_t ca = schedule.GetCliqueIndex(r, a);
+    uint32_t cb = schedule.GetCliqueIndex(r, b);
+    if (ca == cb)
+    {
+        return false;
+    }
+    std::replace(p[ca].begin(), p[ca].end(), a, b);
+    std::replace(p[cb].begin(), p[cb].end(), b, a);
+    return true;
+}
+
+/**
+ * \brief Local-search move: move one island to another clique (or alone).
+ * \param schedule the current schedule \param r the round changed \param n islands
+ * \param rng the generator \param p the round's partition (changed here)
+ * \return false if the move does not apply
+ */
+bool
+MoveIsland(const CliqueSchedule& schedule, uint32_t r, uint32_t n, std::mt19937& rng, Partition& p)
+{
+    uint32_t a = Pick(rng, n);
+    uint32_t ca = schedule.GetCliqueIndex(r, a);
+    uint32_t target = Pick(rng, p.size() + 1);
+    if (target == ca)
+    {
+        return false;
+    }
+    p[ca].erase(std::find(p[ca].begin(), p[ca].end(), a));
+    if (target == p.size())
+    {
+        p.push_back({a});
+    }
+    else
+    {
+        p[target].push_back(a);
+    }
+    return true;
+}
+
+/**
+ * \brief Local-search move: merge two cliques (the second is left empty).
+ * \param rng the generator \param p the round's partition (changed here)
+ * \return false if the move does not apply
+ */
+bool
+MergeCliques(std::mt19937& rng, Partition& p)
+{
+    if (p.size() < 2)
+    {
+        return false;
+    }
+    uint32_t a = Pick(rng, p.size());
+    uint32_t b = Pick(rng, p.size());
+    if (a == b)
+    {
+        return false;
+    }
+    p[a].insert(p[a].end(), p[b].begin(), p[b].end());
+    p[b].clear();
+    return true;
+}
+
+/**
+ * \brief Local-search move: split a clique at a random point of a shuffled order.
+ * \param rng the generator \param p the round's partition (changed here)
+ * \return false if the move does not apply
+ */
+bool
+SplitClique(std::mt19937& rng, Partition& p)
+{
+    uint32_t a = Pick(rng, p.size());
+    if (p[a].size() < 2)
+    {
+        return false;
+    }
+    Clique members = p[a];
+    for (size_t k = members.size() - 1; k > 0; --k)
+    {
+        std::swap(members[k], members[Pick(rng, k + 1)]);
+    }
+    uint32_t cut = 1 + Pick(rng, members.size() - 1);
+    p[a].assign(members.begin(), members.begin() + cut);
+    p.push_back(Clique(members.begin() + cut, members.end()));
+    return true;
+}
+
+/**
+ * \brief One random local-search move (swap, move, merge or split) in a random round.
+ * \param schedule the current schedule \param n islands \param rng the generator
+ * \param rounds the schedule's partitions (changed here)
+ * \return false if the move drawn does not apply (nothing to score)
+ */
+bool
+RandomNeighbour(const CliqueSchedule& schedule,
+                uint32_t n,
+                std::mt19937& rng,
+                std::vector<Partition>& rounds)
+{
+    uint32_t r = Pick(rng, rounds.size());
+    Partition& p = rounds[r];
+    bool moved = false;
+    switch (Pick(rng, 4))
+    {
+    case 0:
+        moved = SwapIslands(schedule, r, n, rng, p);
+        break;
+    case 1:
+        moved = MoveIsland(schedule, r, n, rng, p);
+        break;
+    case 2:
+        moved = MergeCliques(rng, p);
+        break;
+    default:
+        moved = SplitClique(rng, p);
+        break;
+    }
+    if (!moved)
+    {
+        return false;
+    }
+    RemoveEmptyCliques(p);
+    return true;
 }
 
 } // namespace
@@ -115,17 +483,13 @@ ScheduleSearch::Run()
     ScheduleCandidate best = result.baselines.front();
     for (const auto& b : result.baselines)
     {
-        if (ScheduleScorer::Better(b, best))
-        {
-            best = b;
-        }
+        KeepIfBetter(b, best);
     }
     // The global clique with the faster algorithm is always a candidate.
     ScheduleCandidate chosenGlobal;
-    if (m_scorer.Score(global, std::numeric_limits<double>::infinity(), "baseline", chosenGlobal) &&
-        ScheduleScorer::Better(chosenGlobal, best))
+    if (m_scorer.Score(global, std::numeric_limits<double>::infinity(), "baseline", chosenGlobal))
     {
-        best = chosenGlobal;
+        KeepIfBetter(chosenGlobal, best);
     }
 
     SearchExhaustive(result, best);
@@ -184,151 +548,167 @@ ScheduleSearch::DelayOrder() const
     return order;
 }
 
+bool
+ScheduleSearch::ScoreRounds(const std::vector<Partition>& rounds,
+                            const std::string& name,
+                            double bound,
+                            const std::string& family,
+                            ScheduleCandidate& out)
+{
+    return m_scorer.Score(CliqueSchedule(m_islands, rounds, name), bound, family, out);
+}
+
 void
 ScheduleSearch::SearchExhaustive(ScheduleSearchResult& result, ScheduleCandidate& best)
 {
+    NS_LOG_FUNCTION(this);
     uint32_t n = m_islands;
     if (n > m_exhaustiveIslands || n < 2)
     {
         return;
     }
-    // Every set partition, as a restricted growth string: label[0] = 0 and each label at most
-    // one above the largest before it.
-    std::vector<Partition> partitions;
-    std::vector<uint32_t> label(n, 0);
-    std::vector<uint32_t> maxBefore(n, 0);
-    while (true)
+    std::vector<Partition> partitions = AllPartitions(n);
+    std::vector<double> sync = SyncTimes(partitions);
+    NS_LOG_INFO("exhaustive: " << partitions.size() << " partitions scored");
+
+    // The first partition is the global clique.
+    ScoreSinglePartition(partitions[0], result, best);
+    if (m_maxPeriod < 2)
     {
-        uint32_t groups = 1 + *std::max_element(label.begin(), label.end());
-        Partition p(groups);
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            p[label[i]].push_back(i);
-        }
-        partitions.push_back(std::move(p));
-        // Next string: increase the last position that can grow, reset those after it.
-        int i = static_cast<int>(n) - 1;
-        while (i > 0 && label[i] > maxBefore[i])
-        {
-            --i;
-        }
-        if (i == 0)
-        {
-            break;
-        }
-        ++label[i];
-        for (uint32_t j = i + 1; j < n; ++j)
-        {
-            label[j] = 0;
-            maxBefore[j] = std::max(maxBefore[j - 1], label[j - 1]);
-        }
+        return;
     }
+    SearchPairs(partitions, sync, result, best);
+}
+
+std::vector<double>
+ScheduleSearch::SyncTimes(const std::vector<Partition>& partitions)
+{
+    NS_LOG_FUNCTION(this << partitions.size());
     std::vector<double> sync(partitions.size());
     for (size_t k = 0; k < partitions.size(); ++k)
     {
         sync[k] = m_scorer.GetSyncTime(partitions[k]);
     }
-    NS_LOG_INFO("exhaustive: " << partitions.size() << " partitions scored");
+    return sync;
+}
 
+void
+ScheduleSearch::ScoreSinglePartition(const Partition& partition,
+                                     ScheduleSearchResult& result,
+                                     ScheduleCandidate& best)
+{
+    NS_LOG_FUNCTION(this);
     // T = 1: a single partition mixes only if it is the global clique (W is a projection).
     ScheduleCandidate one;
-    if (m_scorer.Score(CliqueSchedule(n, {partitions[0]}, "exhaustive-T1"),
-                       std::numeric_limits<double>::infinity(),
-                       "exhaustive",
-                       one))
+    if (ScoreRounds({partition},
+                    "exhaustive-T1",
+                    std::numeric_limits<double>::infinity(),
+                    "exhaustive",
+                    one))
     {
         result.table.push_back(one);
-        if (ScheduleScorer::Better(one, best))
-        {
-            best = one;
-        }
+        KeepIfBetter(one, best);
     }
-    if (m_maxPeriod < 2)
-    {
-        return;
-    }
+}
+
+void
+ScheduleSearch::SearchPairs(const std::vector<Partition>& partitions,
+                            const std::vector<double>& sync,
+                            ScheduleSearchResult& result,
+                            ScheduleCandidate& best)
+{
+    NS_LOG_FUNCTION(this << partitions.size());
     // T = 2: ordered pairs in increasing order of the faster partition's time; a pair costs at
     // least 2 compute phases plus both sync times, which bounds the rest of the loop.
-    std::vector<uint32_t> idx;
-    for (uint32_t k = 0; k < partitions.size(); ++k)
+    std::vector<uint32_t> order = PairCandidatesBySyncTime(partitions, sync, m_islands);
+    PairStage stage;
+    stage.best.timeToEpsilon = std::numeric_limits<double>::infinity();
+    for (size_t a = 0; a < order.size() && !stage.truncated; ++a)
     {
-        if (partitions[k].size() > 1 && partitions[k].size() < n)
-        {
-            idx.push_back(k);
-        }
-    }
-    std::stable_sort(idx.begin(), idx.end(), [&sync](uint32_t a, uint32_t b) {
-        return sync[a] < sync[b];
-    });
-    uint64_t evaluated = 0;
-    bool truncated = false;
-    ScheduleCandidate pairBest;
-    pairBest.timeToEpsilon = std::numeric_limits<double>::infinity();
-    for (size_t a = 0; a < idx.size() && !truncated; ++a)
-    {
-        double ta = m_compute + sync[idx[a]];
+        double ta = m_compute + sync[order[a]];
         if (2 * ta >= best.timeToEpsilon)
         {
             break;
         }
-        for (size_t b = a + 1; b < idx.size(); ++b)
-        {
-            double tb = m_compute + sync[idx[b]];
-            if (ta + tb >= best.timeToEpsilon)
-            {
-                break;
-            }
-            const Partition& pa = partitions[idx[a]];
-            const Partition& pb = partitions[idx[b]];
-            if (!CliqueMixing::IsMixing(n, pa, pb))
-            {
-                continue;
-            }
-            size_t k = 1;
-            for (const auto& c : pa)
-            {
-                k = std::max(k, c.size());
-            }
-            for (const auto& c : pb)
-            {
-                k = std::max(k, c.size());
-            }
-            uint64_t rlb = std::max<uint64_t>(2, ScheduleScorer::SpreadLowerBound(n, k, m_epsilon));
-            if (((rlb + 1) / 2) * ta + (rlb / 2) * tb >= best.timeToEpsilon)
-            {
-                continue;
-            }
-            if (++evaluated > m_exhaustivePairLimit)
-            {
-                truncated = true;
-                break;
-            }
-            for (int order = 0; order < 2; ++order)
-            {
-                std::vector<Partition> rounds =
-                    order == 0 ? std::vector<Partition>{pa, pb} : std::vector<Partition>{pb, pa};
-                ScheduleCandidate c;
-                if (m_scorer.Score(CliqueSchedule(n, rounds, "exhaustive-T2"),
-                                   best.timeToEpsilon,
-                                   "exhaustive",
-                                   c) &&
-                    ScheduleScorer::Better(c, best))
-                {
-                    best = c;
-                    pairBest = c;
-                }
-            }
-        }
+        ScorePairsFrom(a, order, partitions, sync, best, stage);
     }
-    if (std::isfinite(pairBest.timeToEpsilon))
+    if (std::isfinite(stage.best.timeToEpsilon))
     {
-        if (truncated)
+        if (stage.truncated)
         {
-            pairBest.family = "pairs (truncated)";
+            stage.best.family = "pairs (truncated)";
         }
-        result.table.push_back(pairBest);
+        result.table.push_back(stage.best);
     }
-    NS_LOG_INFO("exhaustive T=2: " << evaluated << " pairs" << (truncated ? " (truncated)" : ""));
+    NS_LOG_INFO("exhaustive T=2: " << stage.evaluated << " pairs"
+                                   << (stage.truncated ? " (truncated)" : ""));
+}
+
+void
+ScheduleSearch::ScorePairsFrom(size_t a,
+                               const std::vector<uint32_t>& order,
+                               const std::vector<Partition>& partitions,
+                               const std::vector<double>& sync,
+                               ScheduleCandidate& best,
+                               PairStage& stage)
+{
+    NS_LOG_FUNCTION(this << a);
+    double ta = m_compute + sync[order[a]];
+    for (size_t b = a + 1; b < order.size(); ++b)
+    {
+        double tb = m_compute + sync[order[b]];
+        if (ta + tb >= best.timeToEpsilon)
+        {
+            break;
+        }
+        const Partition& pa = partitions[order[a]];
+        const Partition& pb = partitions[order[b]];
+        if (IsPairPruned(pa, pb, ta, tb, best.timeToEpsilon))
+        {
+            continue;
+        }
+        if (++stage.evaluated > m_exhaustivePairLimit)
+        {
+            stage.truncated = true;
+            break;
+        }
+        ScorePairOrders(pa, pb, best, stage.best);
+    }
+}
+
+bool
+ScheduleSearch::IsPairPruned(const Partition& pa,
+                             const Partition& pb,
+                             double ta,
+                             double tb,
+                             double bound) const
+{
+    if (!CliqueMixing::IsMixing(m_islands, pa, pb))
+    {
+        return true;
+    }
+    size_t k = LargestClique(pa, pb);
+    uint64_t rlb = std::max<uint64_t>(2, ScheduleScorer::SpreadLowerBound(m_islands, k, m_epsilon));
+    return ((rlb + 1) / 2) * ta + (rlb / 2) * tb >= bound;
+}
+
+void
+ScheduleSearch::ScorePairOrders(const Partition& pa,
+                                const Partition& pb,
+                                ScheduleCandidate& best,
+                                ScheduleCandidate& pairBest)
+{
+    for (int order = 0; order < 2; ++order)
+    {
+        std::vector<Partition> rounds =
+            order == 0 ? std::vector<Partition>{pa, pb} : std::vector<Partition>{pb, pa};
+        ScheduleCandidate c;
+        if (ScoreRounds(rounds, "exhaustive-T2", best.timeToEpsilon, "exhaustive", c) &&
+            KeepIfBetter(c, best))
+        {
+            pairBest = c;
+        }
+    }
 }
 
 void
@@ -336,143 +716,23 @@ ScheduleSearch::SearchStructured(ScheduleSearchResult& result,
                                  ScheduleCandidate& best,
                                  std::vector<ScheduleCandidate>& starts)
 {
-    uint32_t n = m_islands;
-    if (n < 4 || m_maxPeriod < 2)
+    NS_LOG_FUNCTION(this);
+    if (m_islands < 4 || m_maxPeriod < 2)
     {
         return;
     }
-    std::vector<uint32_t> identity(n);
-    std::iota(identity.begin(), identity.end(), 0);
-    std::vector<std::pair<std::string, std::vector<uint32_t>>> orders{{"index", identity}};
-    std::vector<uint32_t> delay = DelayOrder();
-    if (delay != identity)
-    {
-        orders.emplace_back("delay", delay);
-    }
-
     // Candidate schedules as (name, rounds).
-    std::vector<std::pair<std::string, std::vector<Partition>>> families;
-    for (const auto& [orderName, order] : orders)
+    std::vector<NamedRounds> families;
+    for (const NamedOrder& order : IslandOrders())
     {
-        // Exact grids: N = d_0 x ... x d_{T-1}; round t groups positions differing only in
-        // coordinate t. Every distinct order of the factors is tried (which one is local).
-        for (uint32_t t = 2; t <= m_maxPeriod; ++t)
-        {
-            std::vector<std::vector<uint32_t>> facts;
-            std::vector<uint32_t> cur;
-            Factorisations(n, t, n, cur, facts);
-            for (auto dims : facts)
-            {
-                std::sort(dims.begin(), dims.end());
-                do
-                {
-                    std::vector<Partition> rounds;
-                    for (uint32_t r = 0; r < t; ++r)
-                    {
-                        std::vector<uint32_t> lab(n);
-                        for (uint32_t pos = 0; pos < n; ++pos)
-                        {
-                            // Label = the position with coordinate r removed (mixed radix).
-                            uint32_t rest = pos;
-                            uint32_t labelValue = 0;
-                            uint32_t mult = 1;
-                            for (uint32_t d = 0; d < t; ++d)
-                            {
-                                uint32_t coord = rest % dims[d];
-                                rest /= dims[d];
-                                if (d != r)
-                                {
-                                    labelValue += coord * mult;
-                                    mult *= dims[d];
-                                }
-                            }
-                            lab[pos] = labelValue;
-                        }
-                        rounds.push_back(FromLabels(order, lab));
-                    }
-                    std::ostringstream name;
-                    name << "grid-";
-                    for (size_t d = 0; d < dims.size(); ++d)
-                    {
-                        name << (d ? "x" : "") << dims[d];
-                    }
-                    name << "-" << orderName;
-                    families.emplace_back(name.str(), rounds);
-                } while (std::next_permutation(dims.begin(), dims.end()));
-            }
-        }
-        // Delay clusters: blocks of s consecutive positions, then the transversal (the j-th
-        // member of every block); a grid when s divides N, a partial grid otherwise.
-        for (uint32_t s = 2; s <= n / 2; ++s)
-        {
-            std::vector<uint32_t> block(n);
-            std::vector<uint32_t> across(n);
-            for (uint32_t pos = 0; pos < n; ++pos)
-            {
-                block[pos] = pos / s;
-                across[pos] = pos % s;
-            }
-            families.emplace_back(
-                "clusters-" + std::to_string(s) + "-" + orderName,
-                std::vector<Partition>{FromLabels(order, block), FromLabels(order, across)});
-        }
-        // Shifted blocks: blocks of s on the cyclic order, shifted by s/T each round.
-        for (uint32_t t = 2; t <= m_maxPeriod; ++t)
-        {
-            for (uint32_t s = 2; s < n; ++s)
-            {
-                std::vector<Partition> rounds;
-                for (uint32_t r = 0; r < t; ++r)
-                {
-                    uint32_t shift = (r * s) / t;
-                    std::vector<uint32_t> lab(n);
-                    for (uint32_t pos = 0; pos < n; ++pos)
-                    {
-                        lab[pos] = ((pos + n - shift) % n) / s;
-                    }
-                    rounds.push_back(FromLabels(order, lab));
-                }
-                families.emplace_back("shifted-" + std::to_string(s) + "-T" + std::to_string(t) +
-                                          "-" + orderName,
-                                      rounds);
-            }
-        }
+        AddGridFamilies(order, families);
+        AddClusterFamilies(order, families);
+        AddShiftedFamilies(order, families);
     }
-
-    std::map<uint32_t, std::vector<ScheduleCandidate>> byPeriod;
-    for (const auto& [name, rounds] : families)
+    for (auto& [period, list] : ScoreFamilies(families, best))
     {
-        ScheduleCandidate c;
-        double bound = std::isfinite(best.timeToEpsilon) ? START_SLACK * best.timeToEpsilon
-                                                         : std::numeric_limits<double>::infinity();
-        if (!m_scorer.Score(CliqueSchedule(n, rounds, name), bound, "structured", c) ||
-            !std::isfinite(c.timeToEpsilon))
-        {
-            continue;
-        }
-        byPeriod[c.schedule.GetPeriod()].push_back(c);
-        if (ScheduleScorer::Better(c, best))
-        {
-            best = c;
-        }
-    }
-    for (auto& [period, list] : byPeriod)
-    {
-        std::stable_sort(list.begin(), list.end(), ScheduleScorer::Better);
-        // Distinct schedules only (different constructions can coincide).
-        std::vector<ScheduleCandidate> distinct;
-        for (const auto& c : list)
-        {
-            bool seen = false;
-            for (const auto& d : distinct)
-            {
-                seen = seen || d.schedule.GetRounds() == c.schedule.GetRounds();
-            }
-            if (!seen)
-            {
-                distinct.push_back(c);
-            }
-        }
+        // The period's best in the table, its first few as local-search starts.
+        std::vector<ScheduleCandidate> distinct = DistinctBestFirst(std::move(list));
         result.table.push_back(distinct.front());
         for (size_t k = 0; k < distinct.size() && k < STARTS_PER_PERIOD; ++k)
         {
@@ -481,123 +741,170 @@ ScheduleSearch::SearchStructured(ScheduleSearchResult& result,
     }
 }
 
+std::vector<ScheduleSearch::NamedOrder>
+ScheduleSearch::IslandOrders() const
+{
+    NS_LOG_FUNCTION(this);
+    std::vector<uint32_t> identity(m_islands);
+    std::iota(identity.begin(), identity.end(), 0);
+    std::vector<NamedOrder> orders{{"index", identity}};
+    std::vector<uint32_t> delay = DelayOrder();
+    if (delay != identity)
+    {
+        orders.emplace_back("delay", delay);
+    }
+    return orders;
+}
+
+void
+ScheduleSearch::AddGridFamilies(const NamedOrder& order, std::vector<NamedRounds>& families) const
+{
+    NS_LOG_FUNCTION(this << order.first);
+    uint32_t n = m_islands;
+    // Every distinct order of the factors is tried (which one is local).
+    for (uint32_t t = 2; t <= m_maxPeriod; ++t)
+    {
+        std::vector<std::vector<uint32_t>> facts;
+        std::vector<uint32_t> cur;
+        Factorisations(n, t, n, cur, facts);
+        for (auto dims : facts)
+        {
+            std::sort(dims.begin(), dims.end());
+            do
+            {
+                std::vector<Partition> rounds;
+                for (uint32_t r = 0; r < t; ++r)
+                {
+                    rounds.push_back(FromLabels(order.second, GridLabels(n, dims, r)));
+                }
+                families.emplace_back(GridName(dims, order.first), rounds);
+            } while (std::next_permutation(dims.begin(), dims.end()));
+        }
+    }
+}
+
+void
+ScheduleSearch::AddClusterFamilies(const NamedOrder& order,
+                                   std::vector<NamedRounds>& families) const
+{
+    NS_LOG_FUNCTION(this << order.first);
+    uint32_t n = m_islands;
+    for (uint32_t s = 2; s <= n / 2; ++s)
+    {
+        std::vector<uint32_t> block(n);
+        std::vector<uint32_t> across(n);
+        for (uint32_t pos = 0; pos < n; ++pos)
+        {
+            block[pos] = pos / s;
+            across[pos] = pos % s;
+        }
+        families.emplace_back("clusters-" + std::to_string(s) + "-" + order.first,
+                              std::vector<Partition>{FromLabels(order.second, block),
+                                                     FromLabels(order.second, across)});
+    }
+}
+
+void
+ScheduleSearch::AddShiftedFamilies(const NamedOrder& order,
+                                   std::vector<NamedRounds>& families) const
+{
+    NS_LOG_FUNCTION(this << order.first);
+    uint32_t n = m_islands;
+    for (uint32_t t = 2; t <= m_maxPeriod; ++t)
+    {
+        for (uint32_t s = 2; s < n; ++s)
+        {
+            std::vector<Partition> rounds;
+            for (uint32_t r = 0; r < t; ++r)
+            {
+                uint32_t shift = (r * s) / t;
+                rounds.push_back(FromLabels(order.second, ShiftedLabels(n, s, shift)));
+            }
+            families.emplace_back("shifted-" + std::to_string(s) + "-T" + std::to_string(t) + "-" +
+                                      order.first,
+                                  rounds);
+        }
+    }
+}
+
+std::map<uint32_t, std::vector<ScheduleCandidate>>
+ScheduleSearch::ScoreFamilies(const std::vector<NamedRounds>& families, ScheduleCandidate& best)
+{
+    NS_LOG_FUNCTION(this << families.size());
+    std::map<uint32_t, std::vector<ScheduleCandidate>> byPeriod;
+    for (const auto& [name, rounds] : families)
+    {
+        ScheduleCandidate c;
+        double bound = std::isfinite(best.timeToEpsilon) ? START_SLACK * best.timeToEpsilon
+                                                         : std::numeric_limits<double>::infinity();
+        if (!ScoreRounds(rounds, name, bound, "structured", c) || !std::isfinite(c.timeToEpsilon))
+        {
+            continue;
+        }
+        byPeriod[c.schedule.GetPeriod()].push_back(c);
+        KeepIfBetter(c, best);
+    }
+    return byPeriod;
+}
+
 void
 ScheduleSearch::SearchLocal(ScheduleSearchResult& result,
                             ScheduleCandidate& best,
                             const std::vector<ScheduleCandidate>& starts)
 {
+    NS_LOG_FUNCTION(this << starts.size());
     if (starts.empty() || m_localIterations == 0)
     {
         return;
     }
-    uint32_t n = m_islands;
-    // std::mt19937's output sequence is fixed by the standard; the mapping to ranges below is
-    // ours, so results are identical on every platform.
+    // std::mt19937's output sequence is fixed by the standard; the mapping to ranges (Pick())
+    // is ours, so results are identical on every platform.
     std::mt19937 rng(m_seed);
-    auto pick = [&rng](uint32_t bound) { return static_cast<uint32_t>(rng() % bound); };
     uint32_t perStart = std::max<uint32_t>(1, m_localIterations / starts.size());
     bool improvedAny = false;
     ScheduleCandidate localBest;
     for (const auto& start : starts)
     {
-        ScheduleCandidate current = start;
-        for (uint32_t it = 0; it < perStart; ++it)
+        if (ClimbFrom(start, perStart, rng, best, localBest))
         {
-            std::vector<Partition> rounds = current.schedule.GetRounds();
-            uint32_t r = pick(rounds.size());
-            Partition& p = rounds[r];
-            switch (pick(4))
-            {
-            case 0: { // swap two islands of different cliques
-                if (p.size() < 2)
-                {
-                    continue;
-                }
-                uint32_t a = pick(n);
-                uint32_t b = pick(n);
-                uint32_t ca = current.schedule.GetCliqueIndex(r, a);
-                uint32_t cb = current.schedule.GetCliqueIndex(r, b);
-                if (ca == cb)
-                {
-                    continue;
-                }
-                std::replace(p[ca].begin(), p[ca].end(), a, b);
-                std::replace(p[cb].begin(), p[cb].end(), b, a);
-                break;
-            }
-            case 1: { // move one island to another clique (or alone)
-                uint32_t a = pick(n);
-                uint32_t ca = current.schedule.GetCliqueIndex(r, a);
-                uint32_t target = pick(p.size() + 1);
-                if (target == ca)
-                {
-                    continue;
-                }
-                p[ca].erase(std::find(p[ca].begin(), p[ca].end(), a));
-                if (target == p.size())
-                {
-                    p.push_back({a});
-                }
-                else
-                {
-                    p[target].push_back(a);
-                }
-                break;
-            }
-            case 2: { // merge two cliques
-                if (p.size() < 2)
-                {
-                    continue;
-                }
-                uint32_t a = pick(p.size());
-                uint32_t b = pick(p.size());
-                if (a == b)
-                {
-                    continue;
-                }
-                p[a].insert(p[a].end(), p[b].begin(), p[b].end());
-                p[b].clear();
-                break;
-            }
-            default: { // split a clique at a random point of a shuffled order
-                uint32_t a = pick(p.size());
-                if (p[a].size() < 2)
-                {
-                    continue;
-                }
-                Clique members = p[a];
-                for (size_t k = members.size() - 1; k > 0; --k)
-                {
-                    std::swap(members[k], members[pick(k + 1)]);
-                }
-                uint32_t cut = 1 + pick(members.size() - 1);
-                p[a].assign(members.begin(), members.begin() + cut);
-                p.push_back(Clique(members.begin() + cut, members.end()));
-                break;
-            }
-            }
-            p.erase(std::remove_if(p.begin(), p.end(), [](const Clique& c) { return c.empty(); }),
-                    p.end());
-            ScheduleCandidate c;
-            if (m_scorer.Score(CliqueSchedule(n, rounds, "local-search"),
-                               current.timeToEpsilon,
-                               "local-search",
-                               c))
-            {
-                current = c;
-                if (ScheduleScorer::Better(c, best))
-                {
-                    best = c;
-                    localBest = c;
-                    improvedAny = true;
-                }
-            }
+            improvedAny = true;
         }
     }
     if (improvedAny)
     {
         result.table.push_back(localBest);
     }
+}
+
+bool
+ScheduleSearch::ClimbFrom(const ScheduleCandidate& start,
+                          uint32_t moves,
+                          std::mt19937& rng,
+                          ScheduleCandidate& best,
+                          ScheduleCandidate& localBest)
+{
+    NS_LOG_FUNCTION(this << moves);
+    bool improved = false;
+    ScheduleCandidate current = start;
+    for (uint32_t it = 0; it < moves; ++it)
+    {
+        std::vector<Partition> rounds = current.schedule.GetRounds();
+        if (!RandomNeighbour(current.schedule, m_islands, rng, rounds))
+        {
+            continue;
+        }
+        ScheduleCandidate c;
+        if (ScoreRounds(rounds, "local-search", current.timeToEpsilon, "local-search", c))
+        {
+            current = c;
+            if (KeepIfBetter(c, best))
+            {
+                localBest = c;
+                improved = true;
+            }
+        }
+    }
+    return improved;
 }
 
 } // namespace ns3

@@ -8,6 +8,10 @@
 #include "schedule-scorer.h"
 
 #include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -66,20 +70,149 @@ class ScheduleSearch
     ScheduleSearchResult Run();
 
   private:
+    /** A candidate schedule before scoring: its name and the partitions of its rounds. */
+    using NamedRounds = std::pair<std::string, std::vector<Partition>>;
+    /** An order of the islands by position, with its name ("index" or "delay"). */
+    using NamedOrder = std::pair<std::string, std::vector<uint32_t>>;
+
+    /**
+     * \brief The T = 2 stage's progress over the pairs of partitions.
+     */
+    struct PairStage
+    {
+        uint64_t evaluated{0}; //!< pairs that passed the pruning (including the one over the limit)
+        bool truncated{false}; //!< the pair limit was reached
+        ScheduleCandidate best; //!< the last pair that improved the running best (+inf if none)
+    };
+
     /** \return islands ordered by a nearest-neighbour chain on island delay */
     std::vector<uint32_t> DelayOrder() const;
+    /**
+     * \brief Score the schedule of N islands made of \p rounds (ScheduleScorer::Score()).
+     * \param rounds the partitions of one period \param name the schedule's display name
+     * \param bound the objective to beat (+inf for none) \param family the candidate's label
+     * \param out receives the candidate if it beats \p bound
+     * \return true if it beats \p bound
+     */
+    bool ScoreRounds(const std::vector<Partition>& rounds,
+                     const std::string& name,
+                     double bound,
+                     const std::string& family,
+                     ScheduleCandidate& out);
+
     /** \param result receives the exhaustive stages' best \param best the running best */
     void SearchExhaustive(ScheduleSearchResult& result, ScheduleCandidate& best);
+    /**
+     * \brief The estimated sync time of every partition, in order.
+     * \param partitions canonical partitions
+     * \return per partition, its sync time, s
+     */
+    std::vector<double> SyncTimes(const std::vector<Partition>& partitions);
+    /**
+     * \brief The exhaustive T = 1 stage: a single partition (mixing only if it is the global
+     *        clique).
+     * \param partition the partition \param result its table receives the candidate if it
+     *        mixes \param best the running best
+     */
+    void ScoreSinglePartition(const Partition& partition,
+                              ScheduleSearchResult& result,
+                              ScheduleCandidate& best);
+    /**
+     * \brief The exhaustive T = 2 stage: ordered pairs in increasing order of the faster
+     *        partition's round time, pruned by lower bounds and stopped at the pair limit.
+     * \param partitions every set partition \param sync their sync times, s
+     * \param result its table receives the best pair if one improved \p best
+     * \param best the running best
+     */
+    void SearchPairs(const std::vector<Partition>& partitions,
+                     const std::vector<double>& sync,
+                     ScheduleSearchResult& result,
+                     ScheduleCandidate& best);
+    /**
+     * \brief SearchPairs(): the pairs of the a-th partition with the slower ones after it.
+     * \param a position in \p order \param order partition indices, fastest first
+     * \param partitions every set partition \param sync their sync times, s
+     * \param best the running best \param stage the stage's progress
+     */
+    void ScorePairsFrom(size_t a,
+                        const std::vector<uint32_t>& order,
+                        const std::vector<Partition>& partitions,
+                        const std::vector<double>& sync,
+                        ScheduleCandidate& best,
+                        PairStage& stage);
+    /**
+     * \param pa a partition \param pb another \param ta round time of \p pa, s
+     * \param tb round time of \p pb, s \param bound the objective to beat
+     * \return true if the pair cannot mix, or its lower bound on the time to epsilon (from
+     *         ScheduleScorer::SpreadLowerBound()) does not beat \p bound
+     */
+    bool IsPairPruned(const Partition& pa,
+                      const Partition& pb,
+                      double ta,
+                      double tb,
+                      double bound) const;
+    /**
+     * \brief Score both orders of a pair of partitions as T = 2 schedules.
+     * \param pa a partition \param pb another \param best the running best
+     * \param pairBest receives each order that improves \p best
+     */
+    void ScorePairOrders(const Partition& pa,
+                         const Partition& pb,
+                         ScheduleCandidate& best,
+                         ScheduleCandidate& pairBest);
+
     /** \param result receives the structured stages' best \param best the running best
      *  \param starts receives starting points for the local search */
     void SearchStructured(ScheduleSearchResult& result,
                           ScheduleCandidate& best,
                           std::vector<ScheduleCandidate>& starts);
+    /** \return the island orders the structured families are built on: index, and delay if
+     *          it differs */
+    std::vector<NamedOrder> IslandOrders() const;
+    /**
+     * \brief Exact grids N = d_0 x ... x d_{T-1} for T = 2..maxPeriod; round t groups the
+     *        positions differing only in coordinate t. Every distinct order of the factors.
+     * \param order the island order \param families receives the candidates
+     */
+    void AddGridFamilies(const NamedOrder& order, std::vector<NamedRounds>& families) const;
+    /**
+     * \brief Delay clusters: blocks of s consecutive positions, then the transversal (the
+     *        j-th member of every block); a grid when s divides N, a partial grid otherwise.
+     * \param order the island order \param families receives the candidates
+     */
+    void AddClusterFamilies(const NamedOrder& order, std::vector<NamedRounds>& families) const;
+    /**
+     * \brief Shifted blocks: blocks of s on the cyclic order, shifted by s/T each round.
+     * \param order the island order \param families receives the candidates
+     */
+    void AddShiftedFamilies(const NamedOrder& order, std::vector<NamedRounds>& families) const;
+    /**
+     * \brief Score the structured candidates, each cut off at START_SLACK times the best.
+     * \param families the candidates \param best the running best
+     * \return the candidates with a finite time to epsilon, by period, in scoring order
+     */
+    std::map<uint32_t, std::vector<ScheduleCandidate>> ScoreFamilies(
+        const std::vector<NamedRounds>& families,
+        ScheduleCandidate& best);
+
     /** \param result receives the local search's best \param best the running best
      *  \param starts starting points */
     void SearchLocal(ScheduleSearchResult& result,
                      ScheduleCandidate& best,
                      const std::vector<ScheduleCandidate>& starts);
+    /**
+     * \brief Local search from one start: random moves, each kept if it beats the current
+     *        schedule.
+     * \param start the starting point \param moves moves tried
+     * \param rng the search's generator \param best the running best
+     * \param localBest receives each schedule that improves \p best
+     * \return true if one improved \p best
+     */
+    bool ClimbFrom(const ScheduleCandidate& start,
+                   uint32_t moves,
+                   std::mt19937& rng,
+                   ScheduleCandidate& best,
+                   ScheduleCandidate& localBest);
 
     ScheduleScorer& m_scorer;       //!< the objective
     uint32_t m_islands;             //!< N

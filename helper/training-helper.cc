@@ -229,9 +229,7 @@ TrainingHelper::PlanAlgorithms()
 {
     NS_LOG_FUNCTION(this);
     const bool tcp = m_transport == TrainingApplication::TCP;
-    TrainingRunRequest run = GetRunRequest();
-    run.reductionTrees = false; // the algorithms are not chosen yet
-    TrainingSupport::Check(run);
+    TrainingSupport::Check(GetRunRequest(false));
     // TCP uses no multicast tree and no FPGA: plan (and estimate) as the network without.
     m_costModel->SetRouting(
         WanRouting(TrainingPlanner::PlannedTopology(m_topology.GetTopology(), tcp)));
@@ -243,13 +241,13 @@ TrainingHelper::PlanAlgorithms()
 }
 
 TrainingRunRequest
-TrainingHelper::GetRunRequest() const
+TrainingHelper::GetRunRequest(bool withAlgorithms) const
 {
     TrainingRunRequest run;
     run.processes = WanMpi::IsSimulating() ? WanMpi::GetSize() : 1;
     run.tcp = m_transport == TrainingApplication::TCP;
     run.realPayloads = m_workload && m_workload->IsReal();
-    for (uint32_t t = 0; t < m_schedule.GetPeriod(); ++t)
+    for (uint32_t t = 0; withAlgorithms && t < m_schedule.GetPeriod(); ++t)
     {
         const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
         run.reductionTrees |=
@@ -262,7 +260,7 @@ TrainingHelper::GetRunRequest() const
 void
 TrainingHelper::CheckSupported() const
 {
-    TrainingSupport::Check(GetRunRequest());
+    TrainingSupport::Check(GetRunRequest(true));
 }
 
 TrainingHelper::IslandPaths

@@ -180,8 +180,12 @@ class TrainingHelper
     void PlanAlgorithms();
     /** \brief Refuse the run if the resolved schedule needs what the transport lacks. */
     void CheckSupported() const;
-    /** \return what the run asks for (TrainingSupport), with the schedule's algorithms */
-    TrainingRunRequest GetRunRequest() const;
+    /**
+     * \param withAlgorithms whether the schedule's algorithms are chosen yet (then a TREE in
+     *        it asks for reduction trees)
+     * \return what the run asks for (TrainingSupport)
+     */
+    TrainingRunRequest GetRunRequest(bool withAlgorithms) const;
     /** \return every island's address and round trips */
     IslandPaths GetIslandPaths() const;
     /**

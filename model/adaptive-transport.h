@@ -34,7 +34,7 @@ class Socket;
  * fair guess is what an end host knows without a plan: its own access rate shared by its own
  * streams, and each receiver's access rate shared by the clique's senders into it (one
  * aggregate if the receiver's FPGA sums them); the smaller. The exchanges compute it
- * (GradientExchange::FairGuess) and feed the controller its packets, the receivers'
+ * (UdpExchange::FairGuess) and feed the controller its packets, the receivers'
  * congestion notifications and gap NACKs.
  *
  * Receiver: its socket reports each packet's TOS; a DATA, AGGREGATE or RING packet that arrives

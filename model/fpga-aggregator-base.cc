@@ -27,12 +27,6 @@ FpgaAggregatorBase::GetTypeId()
         TypeId("ns3::FpgaAggregatorBase")
             .SetParent<WanPortDevice>()
             .SetGroupName("WanTraining")
-            .AddAttribute("GradientPort",
-                          "UDP destination port of gradient traffic.",
-                          UintegerValue(GradientHeader::DEFAULT_PORT),
-                          MakeUintegerAccessor(&FpgaAggregatorBase::SetGradientPort,
-                                               &FpgaAggregatorBase::GetGradientPort),
-                          MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("SlotCount",
                           "Aggregation slots (SwitchML uses 8192); with none free, a piece "
                           "passes through.",
@@ -177,17 +171,19 @@ FpgaAggregatorBase::GetProcessingRate() const
 }
 
 void
-FpgaAggregatorBase::SetGradientPort(uint16_t port)
+FpgaAggregatorBase::SendCopy(Ptr<NetDevice> port,
+                             const Address& to,
+                             Ptr<const Packet> packet,
+                             uint16_t protocol,
+                             bool outputPort)
 {
-    NS_LOG_FUNCTION(this << port);
-    m_input.SetGradientPort(port);
-}
-
-uint16_t
-FpgaAggregatorBase::GetGradientPort() const
-{
-    NS_LOG_FUNCTION(this);
-    return m_input.GetGradientPort();
+    NS_LOG_FUNCTION(this << port << packet << protocol << outputPort);
+    Ptr<Packet> copy = packet->Copy();
+    if (outputPort)
+    {
+        m_output.NoteSent(copy);
+    }
+    port->Send(copy, to, protocol);
 }
 
 FpgaSlotTable::AddResult

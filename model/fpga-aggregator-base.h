@@ -142,9 +142,22 @@ class FpgaAggregatorBase : public WanPortDevice
                        Ptr<NetDevice> port,
                        const Address& to);
 
+    /**
+     * \brief Pass a packet on unchanged, for either FPGA: a copy out of \p port.
+     * \param port the port \param to its link destination address \param packet the packet
+     * \param protocol its protocol number
+     * \param outputPort \p port is the one aggregates leave by: the output stage counts the
+     *        copy in the port's backlog (FpgaOutputStage::NoteSent)
+     */
+    void SendCopy(Ptr<NetDevice> port,
+                  const Address& to,
+                  Ptr<const Packet> packet,
+                  uint16_t protocol,
+                  bool outputPort);
+
     Ptr<NetDevice> m_routerPort; //!< towards the router
     Address m_routerBroadcast;   //!< router port's broadcast address (cached)
-    FpgaInputStage m_input;      //!< engine queue and parsing (ProcessingRate, GradientPort)
+    FpgaInputStage m_input;      //!< engine queue and parsing (ProcessingRate, the gradient port)
     FpgaSlotTable m_table;       //!< slots and deadlines (PipelineLatency)
     FpgaOutputStage m_output;    //!< aggregates on their way out (PortBacklog)
     GradientHeader m_parsed;     //!< the header a device parses into (reused: no per-packet init)
@@ -160,10 +173,6 @@ class FpgaAggregatorBase : public WanPortDevice
     void SetProcessingRate(DataRate rate);
     /** \return attribute ProcessingRate */
     DataRate GetProcessingRate() const;
-    /** \param port attribute GradientPort (kept by the input stage) */
-    void SetGradientPort(uint16_t port);
-    /** \return attribute GradientPort */
-    uint16_t GetGradientPort() const;
 
     uint32_t m_slotCount;           //!< slot capacity
     Time m_timeout;                 //!< partial flush after this long

@@ -313,12 +313,8 @@ FpgaAggregatorNetDevice::PassThrough(Ptr<NetDevice> port,
     NS_LOG_FUNCTION(this << port << packet << protocol << reason);
     ++m_passCount[reason];
     m_passThroughTrace(packet, reason);
-    Ptr<Packet> copy = packet->Copy();
-    if (port == m_islandPort)
-    {
-        m_output.NoteSent(copy);
-    }
-    port->Send(copy, port == m_islandPort ? m_islandBroadcast : m_routerBroadcast, protocol);
+    const bool toIsland = port == m_islandPort;
+    SendCopy(port, toIsland ? m_islandBroadcast : m_routerBroadcast, packet, protocol, toIsland);
 }
 
 // ---------------------------------------------------------------------------------------------

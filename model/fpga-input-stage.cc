@@ -16,21 +16,9 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FpgaInputStage");
 
-namespace
-{
-
-/** \param p two bytes in network order \return their value */
-uint16_t
-ReadU16(const uint8_t* p)
-{
-    return static_cast<uint16_t>((p[0] << 8) | p[1]);
-}
-
-} // namespace
-
 FpgaInputStage::FpgaInputStage()
     : m_rate(0),
-      m_gradientPort(GradientHeader::DEFAULT_PORT),
+      m_gradientPort(WanWire::GetGradientPort()),
       m_busyUntil(0)
 {
     NS_LOG_FUNCTION(this);
@@ -61,13 +49,6 @@ FpgaInputStage::GetProcessingRate() const
 {
     NS_LOG_FUNCTION(this);
     return m_rate;
-}
-
-void
-FpgaInputStage::SetGradientPort(uint16_t port)
-{
-    NS_LOG_FUNCTION(this << port);
-    m_gradientPort = port;
 }
 
 uint16_t
@@ -142,8 +123,8 @@ FpgaInputStage::Parse(Ptr<const Packet> packet,
     const uint8_t* b = m_headerBytes.data();
     // IsGradientTraffic() checked version, IHL, fragment, protocol and port on these bytes.
     if (copied < WanWire::IPV4_UDP_BYTES ||
-        ReadU16(b + WanWire::IPV4_TOTAL_LENGTH_OFFSET) != size ||
-        ReadU16(b + WanWire::IPV4_HEADER_BYTES + WanWire::UDP_LENGTH_OFFSET) !=
+        WanWire::ReadU16(b + WanWire::IPV4_TOTAL_LENGTH_OFFSET) != size ||
+        WanWire::ReadU16(b + WanWire::IPV4_HEADER_BYTES + WanWire::UDP_LENGTH_OFFSET) !=
             size - WanWire::IPV4_HEADER_BYTES)
     {
         return false;
@@ -157,7 +138,8 @@ FpgaInputStage::Parse(Ptr<const Packet> packet,
     }
     fields.source = Ipv4Address::Deserialize(b + WanWire::IPV4_SOURCE_OFFSET);
     fields.destination = Ipv4Address::Deserialize(b + WanWire::IPV4_DESTINATION_OFFSET);
-    fields.sourcePort = ReadU16(b + WanWire::IPV4_HEADER_BYTES + WanWire::UDP_SOURCE_PORT_OFFSET);
+    fields.sourcePort =
+        WanWire::ReadU16(b + WanWire::IPV4_HEADER_BYTES + WanWire::UDP_SOURCE_PORT_OFFSET);
     fields.ttl = b[WanWire::IPV4_TTL_OFFSET];
     fields.tos = b[WanWire::IPV4_TOS_OFFSET];
     payloadOffset = size - header.GetPayloadSize();

@@ -50,9 +50,7 @@ class FpgaInputStage
     void SetProcessingRate(DataRate rate);
     /** \return the engine's rate */
     DataRate GetProcessingRate() const;
-    /** \param port UDP destination port of gradient traffic */
-    void SetGradientPort(uint16_t port);
-    /** \return UDP destination port of gradient traffic */
+    /** \return UDP destination port of gradient traffic (WanWire::GetGradientPort()) */
     uint16_t GetGradientPort() const;
 
     /**

@@ -287,8 +287,7 @@ FpgaSlotTable::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payload
     const size_t count = slot.sum.size();
     for (size_t i = 0; i < count; ++i, p += GradientHeader::ELEMENT_SIZE)
     {
-        const uint32_t value = (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) |
-                               (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+        const uint32_t value = WanWire::ReadU32(p);
         // Unsigned addition is the two's-complement sum, without signed-overflow UB.
         const uint32_t before = slot.sum[i];
         const uint32_t after = before + value;

@@ -4,6 +4,8 @@
 
 #include "gradient-header.h"
 
+#include "wan-wire.h"
+
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"
@@ -44,22 +46,10 @@ constexpr uint16_t KNOWN_FLAGS =
     GradientHeader::FLAG_REAL_PAYLOAD | GradientHeader::FLAG_SETTLED |
     GradientHeader::FLAG_SILENCE | GradientHeader::FLAG_CONGESTION | GradientHeader::FLAG_REDUCE;
 
-uint16_t
-ReadU16(const uint8_t* p)
-{
-    return static_cast<uint16_t>((p[0] << 8) | p[1]);
-}
-
-uint32_t
-ReadU32(const uint8_t* p)
-{
-    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
-
 uint64_t
 ReadU64(const uint8_t* p)
 {
-    return (uint64_t{ReadU32(p)} << 32) | ReadU32(p + 4);
+    return (uint64_t{WanWire::ReadU32(p)} << 32) | WanWire::ReadU32(p + 4);
 }
 
 bool
@@ -131,7 +121,7 @@ GradientHeader::Parse(Ptr<const Packet> packet,
             for (uint32_t i = 0; i < header.m_elementCount; ++i, p += ELEMENT_SIZE)
             {
                 // Two's-complement reinterpretation of the wire bits.
-                (*values)[i] = static_cast<int32_t>(ReadU32(p));
+                (*values)[i] = static_cast<int32_t>(WanWire::ReadU32(p));
             }
         }
     }
@@ -155,107 +145,18 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
     {
         return false;
     }
-    const uint8_t type = bytes[OFFSET_TYPE];
     const uint32_t words = bytes[OFFSET_WORDS];
-    const uint32_t ranges = bytes[OFFSET_RANGES];
-    const uint16_t sender = ReadU16(bytes + OFFSET_SENDER);
+    const uint16_t sender = WanWire::ReadU16(bytes + OFFSET_SENDER);
     if (sender >= 64 * words)
     {
         return false;
     }
-
     // Decode: the whole header is within the bytes.
-    header.m_type = type;
-    header.m_flags = ReadU16(bytes + OFFSET_FLAGS);
-    header.m_sender = sender;
-    header.m_jobId = ReadU32(bytes + OFFSET_JOB);
-    header.m_round = ReadU32(bytes + OFFSET_ROUND);
-    header.m_cliqueId = ReadU32(bytes + OFFSET_CLIQUE);
-    header.m_chunkIndex = ReadU32(bytes + OFFSET_CHUNK_INDEX);
-    header.m_chunkCount = ReadU32(bytes + OFFSET_CHUNK_COUNT);
-    header.m_elementCount = ReadU32(bytes + OFFSET_ELEMENTS);
-    header.m_ringStep = ReadU16(bytes + OFFSET_RING_STEP);
-    const uint8_t* p = bytes + FIXED_SIZE;
-    header.m_members.Clear();
-    header.m_contributors.Clear();
-    for (uint32_t i = 0; i < words; ++i, p += BYTES_PER_WORD)
-    {
-        header.m_members.SetWord(i, ReadU64(p));
-    }
-    for (uint32_t i = 0; i < words; ++i, p += BYTES_PER_WORD)
-    {
-        header.m_contributors.SetWord(i, ReadU64(p));
-    }
-    header.m_nackRanges.resize(ranges);
-    for (ChunkRange& range : header.m_nackRanges)
-    {
-        range.first = ReadU32(p);
-        range.count = ReadU32(p + 4);
-        p += BYTES_PER_RANGE;
-    }
-
-    // Consistency.
-    if (header.m_chunkCount < 1 || header.m_chunkIndex >= header.m_chunkCount ||
-        !header.m_members.Test(sender) || !header.m_contributors.IsSubsetOf(header.m_members))
+    header.DecodeFixedFields(bytes);
+    header.DecodeBitmapsAndRanges(bytes);
+    if (!header.IsConsistent())
     {
         return false;
-    }
-    // Only data goes up a reduction tree, and the END behind it.
-    if (header.HasFlag(FLAG_REDUCE) && type != DATA && type != AGGREGATE && type != END)
-    {
-        return false;
-    }
-    switch (type)
-    {
-    case DATA: {
-        IslandBitmap self;
-        self.Set(sender);
-        if (header.m_contributors != self)
-        {
-            return false;
-        }
-        break;
-    }
-    case END: {
-        IslandBitmap self;
-        self.Set(sender);
-        if (header.m_contributors != self || header.m_chunkIndex + 1 != header.m_chunkCount ||
-            header.m_elementCount != 0)
-        {
-            return false;
-        }
-        break;
-    }
-    case LATE:
-    case START: {
-        IslandBitmap self;
-        self.Set(sender);
-        const uint32_t elements = type == START ? START_ELEMENTS : 0;
-        if (header.m_contributors != self || header.m_chunkCount != 1 ||
-            header.m_elementCount != elements || header.HasFlag(FLAG_REAL_PAYLOAD))
-        {
-            return false;
-        }
-        break;
-    }
-    case AGGREGATE:
-        if (header.m_contributors.IsEmpty())
-        {
-            return false;
-        }
-        break;
-    case NACK:
-        for (const ChunkRange& range : header.m_nackRanges)
-        {
-            if (range.count < 1 || range.first >= header.m_chunkCount ||
-                range.count > header.m_chunkCount - range.first)
-            {
-                return false;
-            }
-        }
-        break;
-    default:
-        break;
     }
     if (headerSize != nullptr)
     {
@@ -264,12 +165,120 @@ GradientHeader::ParseBytes(const uint8_t* bytes,
     return true;
 }
 
+void
+GradientHeader::DecodeFixedFields(const uint8_t* fixed)
+{
+    NS_LOG_FUNCTION(this);
+    m_type = fixed[OFFSET_TYPE];
+    m_flags = WanWire::ReadU16(fixed + OFFSET_FLAGS);
+    m_sender = WanWire::ReadU16(fixed + OFFSET_SENDER);
+    m_jobId = WanWire::ReadU32(fixed + OFFSET_JOB);
+    m_round = WanWire::ReadU32(fixed + OFFSET_ROUND);
+    m_cliqueId = WanWire::ReadU32(fixed + OFFSET_CLIQUE);
+    m_chunkIndex = WanWire::ReadU32(fixed + OFFSET_CHUNK_INDEX);
+    m_chunkCount = WanWire::ReadU32(fixed + OFFSET_CHUNK_COUNT);
+    m_elementCount = WanWire::ReadU32(fixed + OFFSET_ELEMENTS);
+    m_ringStep = WanWire::ReadU16(fixed + OFFSET_RING_STEP);
+}
+
+void
+GradientHeader::DecodeBitmapsAndRanges(const uint8_t* bytes)
+{
+    NS_LOG_FUNCTION(this);
+    const uint32_t words = bytes[OFFSET_WORDS];
+    const uint32_t ranges = bytes[OFFSET_RANGES];
+    const uint8_t* p = bytes + FIXED_SIZE;
+    m_members.Clear();
+    m_contributors.Clear();
+    for (uint32_t i = 0; i < words; ++i, p += BYTES_PER_WORD)
+    {
+        m_members.SetWord(i, ReadU64(p));
+    }
+    for (uint32_t i = 0; i < words; ++i, p += BYTES_PER_WORD)
+    {
+        m_contributors.SetWord(i, ReadU64(p));
+    }
+    m_nackRanges.resize(ranges);
+    for (ChunkRange& range : m_nackRanges)
+    {
+        range.first = WanWire::ReadU32(p);
+        range.count = WanWire::ReadU32(p + 4);
+        p += BYTES_PER_RANGE;
+    }
+}
+
+bool
+GradientHeader::IsConsistent() const
+{
+    NS_LOG_FUNCTION(this);
+    if (m_chunkCount < 1 || m_chunkIndex >= m_chunkCount || !m_members.Test(m_sender) ||
+        !m_contributors.IsSubsetOf(m_members))
+    {
+        return false;
+    }
+    // Only data goes up a reduction tree, and the END behind it.
+    if (HasFlag(FLAG_REDUCE) && m_type != DATA && m_type != AGGREGATE && m_type != END)
+    {
+        return false;
+    }
+    return IsConsistentForType();
+}
+
+bool
+GradientHeader::IsConsistentForType() const
+{
+    NS_LOG_FUNCTION(this);
+    switch (m_type)
+    {
+    case DATA:
+        return IsFromSenderAlone();
+    case END:
+        return IsFromSenderAlone() && m_chunkIndex + 1 == m_chunkCount && m_elementCount == 0;
+    case LATE:
+    case START: {
+        const uint32_t elements = m_type == START ? START_ELEMENTS : 0;
+        return IsFromSenderAlone() && m_chunkCount == 1 && m_elementCount == elements &&
+               !HasFlag(FLAG_REAL_PAYLOAD);
+    }
+    case AGGREGATE:
+        return !m_contributors.IsEmpty();
+    case NACK:
+        return AreNackRangesInside();
+    default:
+        return true;
+    }
+}
+
+bool
+GradientHeader::IsFromSenderAlone() const
+{
+    IslandBitmap self;
+    self.Set(m_sender);
+    return m_contributors == self;
+}
+
+bool
+GradientHeader::AreNackRangesInside() const
+{
+    NS_LOG_FUNCTION(this);
+    for (const ChunkRange& range : m_nackRanges)
+    {
+        if (range.count < 1 || range.first >= m_chunkCount ||
+            range.count > m_chunkCount - range.first)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 uint32_t
 GradientHeader::HeaderSizeOf(const uint8_t* fixed)
 {
     NS_LOG_FUNCTION_NOARGS();
-    if (ReadU16(fixed + OFFSET_MAGIC) != MAGIC || fixed[OFFSET_VERSION] != VERSION ||
-        !IsKnownType(fixed[OFFSET_TYPE]) || (ReadU16(fixed + OFFSET_FLAGS) & ~KNOWN_FLAGS) != 0)
+    if (WanWire::ReadU16(fixed + OFFSET_MAGIC) != MAGIC || fixed[OFFSET_VERSION] != VERSION ||
+        !IsKnownType(fixed[OFFSET_TYPE]) ||
+        (WanWire::ReadU16(fixed + OFFSET_FLAGS) & ~KNOWN_FLAGS) != 0)
     {
         return 0;
     }
@@ -291,7 +300,7 @@ uint64_t
 GradientHeader::PayloadSizeOf(const uint8_t* fixed)
 {
     NS_LOG_FUNCTION_NOARGS();
-    return uint64_t{ReadU32(fixed + OFFSET_ELEMENTS)} * ELEMENT_SIZE;
+    return uint64_t{WanWire::ReadU32(fixed + OFFSET_ELEMENTS)} * ELEMENT_SIZE;
 }
 
 uint16_t
@@ -299,11 +308,11 @@ GradientHeader::PeekFlags(const uint8_t* bytes)
 {
     NS_LOG_FUNCTION_NOARGS();
     static_assert(OFFSET_FLAGS + 2 == PEEK_SIZE, "PeekFlags reads up to the flags");
-    if (ReadU16(bytes + OFFSET_MAGIC) != MAGIC || bytes[OFFSET_VERSION] != VERSION)
+    if (WanWire::ReadU16(bytes + OFFSET_MAGIC) != MAGIC || bytes[OFFSET_VERSION] != VERSION)
     {
         return 0;
     }
-    return ReadU16(bytes + OFFSET_FLAGS);
+    return WanWire::ReadU16(bytes + OFFSET_FLAGS);
 }
 
 uint64_t

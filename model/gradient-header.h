@@ -102,7 +102,6 @@ class GradientHeader : public Header
     static constexpr uint8_t VERSION = 1;           //!< wire format version
     static constexpr uint32_t FIXED_SIZE = 36;      //!< bytes before the bitmaps
     static constexpr uint32_t MAX_NACK_RANGES = 64; //!< ranges one NACK may carry
-    static constexpr uint16_t DEFAULT_PORT = 47000; //!< well-known UDP port of gradient traffic
     static constexpr uint32_t ELEMENT_SIZE = 4;     //!< bytes per payload element (int32)
     static constexpr uint32_t START_ELEMENTS = 2;   //!< payload elements of a START: its time
     /** The largest header: 16 words per bitmap and MAX_NACK_RANGES ranges (804 bytes). */
@@ -281,6 +280,31 @@ class GradientHeader : public Header
     static uint64_t PayloadSizeOf(const uint8_t* fixed);
     /** \return bitmap words written on the wire (at least 1) */
     uint32_t GetWireWords() const;
+    /**
+     * \brief Read the fields of the fixed part, all but magic, version, W and R (ParseBytes).
+     * \param fixed the first FIXED_SIZE bytes of a header whose fixed part is valid
+     */
+    void DecodeFixedFields(const uint8_t* fixed);
+    /**
+     * \brief Read the member and contributor bitmaps and the NACK ranges (ParseBytes).
+     * \param bytes a header whose fixed part is valid, all of it within the bytes
+     */
+    void DecodeBitmapsAndRanges(const uint8_t* bytes);
+    /**
+     * \brief The consistency checks of Parse() on decoded fields: chunk index and count, sender
+     *        and contributors within the members, FLAG_REDUCE, then IsConsistentForType().
+     * \return true if the fields are consistent
+     */
+    bool IsConsistent() const;
+    /**
+     * \brief The rules of the header's type (DATA, END, LATE, START, AGGREGATE, NACK).
+     * \return true if the fields keep them
+     */
+    bool IsConsistentForType() const;
+    /** \return true if the contributor bitmap is exactly {sender} */
+    bool IsFromSenderAlone() const;
+    /** \return true if every NACK range is non-empty and inside the chunk count */
+    bool AreNackRangesInside() const;
 
     uint8_t m_type;                       //!< Type
     uint16_t m_flags;                     //!< Flag bits

@@ -120,114 +120,187 @@ MaxMinFairShare::Clear()
     m_slot.clear();
 }
 
+/**
+ * The state of one progressive filling. Solve() starts it (IndexResources(), StartFlows(),
+ * ListActiveResources()) and then repeats filling steps until every flow is frozen.
+ */
+struct MaxMinFairShare::FillState
+{
+    std::vector<double> rate;         //!< by flow: its rate once frozen
+    std::vector<bool> frozen;         //!< by flow: frozen
+    std::vector<double> residual;     //!< by resource: capacity not yet consumed
+    std::vector<double> activeWeight; //!< by resource: sum of the unfrozen flows' weights
+    /**
+     * Flows by resource in flow order, to freeze them when the resource saturates: flowsOn
+     * holds the flows of resource r at [onStart[r], onStart[r + 1]).
+     */
+    std::vector<uint32_t> onStart;
+    std::vector<uint32_t> flowsOn; //!< see onStart
+    /**
+     * The resources some unfrozen flow still uses, ascending. A resource whose active weight
+     * has dropped to 0 never regains it, so the list only shrinks; a round of a large WAN uses
+     * a small part of its resources, and an unused one costs nothing per filling step.
+     */
+    std::vector<uint32_t> active;
+    size_t unfrozen{0}; //!< flows not yet frozen
+    double level{0};    //!< the common rate of all unfrozen flows
+};
+
 std::vector<double>
 MaxMinFairShare::Solve() const
 {
     NS_LOG_FUNCTION(this);
-    const double inf = std::numeric_limits<double>::infinity();
-    size_t nf = m_flowEnd.size();
-    size_t nr = m_capacity.size();
-    std::vector<double> rate(nf, 0.0);
-    std::vector<bool> frozen(nf, false);
-    std::vector<double> residual = m_capacity;
-    // Sum of the weights of the unfrozen flows on each resource.
-    std::vector<double> activeWeight(nr, 0.0);
-    // Flows by resource in flow order, to freeze them when the resource saturates: flowsOn
-    // holds the flows of resource r at [onStart[r], onStart[r + 1]).
-    std::vector<uint32_t> onStart(nr + 1, 0);
+    FillState st;
+    st.rate.assign(m_flowEnd.size(), 0.0);
+    st.frozen.assign(m_flowEnd.size(), false);
+    st.residual = m_capacity;
+    st.activeWeight.assign(m_capacity.size(), 0.0);
+    IndexResources(st);
+    StartFlows(st);
+    ListActiveResources(st);
+    while (st.unfrozen > 0)
+    {
+        const double step = SaturatingStep(st);
+        Fill(st, step);
+        FreezeSaturated(st);
+        DropIdleResources(st);
+    }
+    return std::move(st.rate);
+}
+
+void
+MaxMinFairShare::IndexResources(FillState& st) const
+{
+    NS_LOG_FUNCTION(this);
+    const size_t nr = m_capacity.size();
+    st.onStart.assign(nr + 1, 0);
     for (const auto& u : m_usages)
     {
-        ++onStart[u.first + 1];
+        ++st.onStart[u.first + 1];
     }
     for (size_t r = 0; r < nr; ++r)
     {
-        onStart[r + 1] += onStart[r];
+        st.onStart[r + 1] += st.onStart[r];
     }
-    std::vector<uint32_t> flowsOn(m_usages.size());
-    std::vector<uint32_t> fill(onStart.begin(), onStart.end() - 1);
-    size_t unfrozen = 0;
-    for (size_t f = 0; f < nf; ++f)
+    st.flowsOn.resize(m_usages.size());
+}
+
+void
+MaxMinFairShare::StartFlows(FillState& st) const
+{
+    NS_LOG_FUNCTION(this);
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<uint32_t> fill(st.onStart.begin(), st.onStart.end() - 1);
+    for (size_t f = 0; f < m_flowEnd.size(); ++f)
     {
         if (Begin(f) == m_flowEnd[f])
         {
-            rate[f] = inf;
-            frozen[f] = true;
+            st.rate[f] = inf;
+            st.frozen[f] = true;
             continue;
         }
-        ++unfrozen;
+        ++st.unfrozen;
         for (size_t u = Begin(f); u < m_flowEnd[f]; ++u)
         {
             const auto& [r, w] = m_usages[u];
-            activeWeight[r] += w;
-            flowsOn[fill[r]++] = static_cast<uint32_t>(f);
+            st.activeWeight[r] += w;
+            st.flowsOn[fill[r]++] = static_cast<uint32_t>(f);
         }
     }
-    // The resources some unfrozen flow still uses, ascending. A resource whose active weight
-    // has dropped to 0 never regains it, so the list only shrinks; a round of a large WAN uses
-    // a small part of its resources, and an unused one costs nothing per filling step.
-    std::vector<uint32_t> active;
-    for (size_t r = 0; r < nr; ++r)
+}
+
+void
+MaxMinFairShare::ListActiveResources(FillState& st) const
+{
+    NS_LOG_FUNCTION(this);
+    for (size_t r = 0; r < m_capacity.size(); ++r)
     {
-        if (activeWeight[r] > 0)
+        if (st.activeWeight[r] > 0)
         {
-            active.push_back(static_cast<uint32_t>(r));
+            st.active.push_back(static_cast<uint32_t>(r));
         }
     }
-    double level = 0; // the common rate of all unfrozen flows
-    while (unfrozen > 0)
+}
+
+double
+MaxMinFairShare::SaturatingStep(const FillState& st) const
+{
+    NS_LOG_FUNCTION(this);
+    const double inf = std::numeric_limits<double>::infinity();
+    double step = inf;
+    for (uint32_t r : st.active)
     {
-        // The smallest increment that saturates some resource.
-        double step = inf;
-        for (uint32_t r : active)
+        if (st.activeWeight[r] > 0)
         {
-            if (activeWeight[r] > 0)
-            {
-                step = std::min(step, std::max(0.0, residual[r]) / activeWeight[r]);
-            }
+            step = std::min(step, std::max(0.0, st.residual[r]) / st.activeWeight[r]);
         }
-        NS_ASSERT(step < inf);
-        level += step;
-        for (uint32_t r : active)
-        {
-            if (activeWeight[r] > 0)
-            {
-                residual[r] -= step * activeWeight[r];
-            }
-        }
-        // Freeze every flow on a saturated resource.
-        for (uint32_t r : active)
-        {
-            if (activeWeight[r] <= 0 || residual[r] > SATURATION_TOLERANCE * m_capacity[r])
-            {
-                continue;
-            }
-            for (uint32_t k = onStart[r]; k < onStart[r + 1]; ++k)
-            {
-                const uint32_t f = flowsOn[k];
-                if (frozen[f])
-                {
-                    continue;
-                }
-                frozen[f] = true;
-                rate[f] = level;
-                --unfrozen;
-                for (size_t u = Begin(f); u < m_flowEnd[f]; ++u)
-                {
-                    const auto& [r2, w] = m_usages[u];
-                    activeWeight[r2] -= w;
-                    if (activeWeight[r2] < SATURATION_TOLERANCE * w)
-                    {
-                        activeWeight[r2] = 0;
-                    }
-                }
-            }
-        }
-        active.erase(std::remove_if(active.begin(),
-                                    active.end(),
-                                    [&activeWeight](uint32_t r) { return activeWeight[r] <= 0; }),
-                     active.end());
     }
-    return rate;
+    NS_ASSERT(step < inf);
+    return step;
+}
+
+void
+MaxMinFairShare::Fill(FillState& st, double step) const
+{
+    NS_LOG_FUNCTION(this << step);
+    st.level += step;
+    for (uint32_t r : st.active)
+    {
+        if (st.activeWeight[r] > 0)
+        {
+            st.residual[r] -= step * st.activeWeight[r];
+        }
+    }
+}
+
+void
+MaxMinFairShare::FreezeSaturated(FillState& st) const
+{
+    NS_LOG_FUNCTION(this);
+    for (uint32_t r : st.active)
+    {
+        if (st.activeWeight[r] <= 0 || st.residual[r] > SATURATION_TOLERANCE * m_capacity[r])
+        {
+            continue;
+        }
+        for (uint32_t k = st.onStart[r]; k < st.onStart[r + 1]; ++k)
+        {
+            const uint32_t f = st.flowsOn[k];
+            if (!st.frozen[f])
+            {
+                FreezeFlow(st, f);
+            }
+        }
+    }
+}
+
+void
+MaxMinFairShare::FreezeFlow(FillState& st, uint32_t flow) const
+{
+    // No NS_LOG_FUNCTION: called once per flow from the filling loop.
+    st.frozen[flow] = true;
+    st.rate[flow] = st.level;
+    --st.unfrozen;
+    for (size_t u = Begin(flow); u < m_flowEnd[flow]; ++u)
+    {
+        const auto& [r, w] = m_usages[u];
+        st.activeWeight[r] -= w;
+        if (st.activeWeight[r] < SATURATION_TOLERANCE * w)
+        {
+            st.activeWeight[r] = 0;
+        }
+    }
+}
+
+void
+MaxMinFairShare::DropIdleResources(FillState& st) const
+{
+    NS_LOG_FUNCTION(this);
+    const std::vector<double>& activeWeight = st.activeWeight;
+    st.active.erase(std::remove_if(st.active.begin(),
+                                   st.active.end(),
+                                   [&activeWeight](uint32_t r) { return activeWeight[r] <= 0; }),
+                    st.active.end());
 }
 
 } // namespace ns3

@@ -63,9 +63,54 @@ class MaxMinFairShare
     std::vector<double> Solve() const;
 
   private:
+    /** The state of one progressive filling (Solve()): rates, residuals and active flows. */
+    struct FillState;
+
     std::vector<double> m_capacity; //!< by resource
     /** \param flow a flow index \return the index of its first usage in m_usages */
     std::size_t Begin(uint32_t flow) const;
+
+    /**
+     * \brief Index the flows by resource: size st.onStart and st.flowsOn for them.
+     * \param st the filling state
+     */
+    void IndexResources(FillState& st) const;
+    /**
+     * \brief Start every flow: a flow without usages gets rate +infinity and is frozen at
+     *        once; the others add their weights to their resources and are listed on them.
+     * \param st the filling state
+     */
+    void StartFlows(FillState& st) const;
+    /**
+     * \brief List the resources some unfrozen flow uses, ascending, in st.active.
+     * \param st the filling state
+     */
+    void ListActiveResources(FillState& st) const;
+    /**
+     * \param st the filling state
+     * \return the smallest increment of the common rate that saturates an active resource
+     */
+    double SaturatingStep(const FillState& st) const;
+    /**
+     * \brief Raise the common rate of the unfrozen flows by \p step and consume capacity.
+     * \param st the filling state \param step the increment
+     */
+    void Fill(FillState& st, double step) const;
+    /**
+     * \brief Freeze every unfrozen flow that crosses a saturated resource.
+     * \param st the filling state
+     */
+    void FreezeSaturated(FillState& st) const;
+    /**
+     * \brief Freeze one flow at the current level and release its weights.
+     * \param st the filling state \param flow an unfrozen flow
+     */
+    void FreezeFlow(FillState& st, uint32_t flow) const;
+    /**
+     * \brief Drop the resources no unfrozen flow uses any more from st.active.
+     * \param st the filling state
+     */
+    void DropIdleResources(FillState& st) const;
 
     std::vector<Usage> m_usages;        //!< merged usages of every flow, flow after flow
     std::vector<std::size_t> m_flowEnd; //!< by flow: one past its last usage in m_usages

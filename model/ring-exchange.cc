@@ -35,7 +35,7 @@ KeyOf(uint32_t step, uint32_t chunk)
 RingExchange::RingExchange(ExchangeContext& context,
                            uint32_t round,
                            const TrainingRoundConfig& config)
-    : GradientExchange(context, round, config),
+    : UdpExchange(context, round, config),
       m_steps(ChunkLayout::RingSteps(m_k)),
       m_predecessor((m_position + m_k - 1) % m_k),
       m_successorIsland(config.members[(m_position + 1) % m_k]),
@@ -72,7 +72,7 @@ void
 RingExchange::Shutdown()
 {
     NS_LOG_FUNCTION(this);
-    GradientExchange::Shutdown();
+    UdpExchange::Shutdown();
     m_pacer.Cancel();
     if (m_control)
     {
@@ -84,7 +84,7 @@ void
 RingExchange::OnFinished()
 {
     NS_LOG_FUNCTION(this);
-    GradientExchange::OnFinished();
+    UdpExchange::OnFinished();
     if (m_control)
     {
         m_control->Stop(); // resends after the end keep the last rate

@@ -6,7 +6,7 @@
 #define RING_EXCHANGE_H
 
 #include "exchange-sum.h"
-#include "gradient-exchange.h"
+#include "udp-exchange.h"
 #include "gradient-pacer.h"
 
 namespace ns3
@@ -27,7 +27,7 @@ namespace ns3
  * next step's first chunk says the same). A lost predecessor breaks the ring: the island keeps its
  * own parameters for the round (abandoned) and stops answering for it.
  */
-class RingExchange : public GradientExchange
+class RingExchange : public UdpExchange
 {
   public:
     /**

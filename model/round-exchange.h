@@ -103,7 +103,7 @@ struct ExchangeContext
  * The state every exchange shares lives here: the clique, the own position in it, the lost
  * peers and the own parameters; so do the DATA and RING chunks every exchange builds. The
  * planned transport's exchanges (DirectExchange, RingExchange) add reliability over UDP
- * (GradientExchange); the tcp transport's (TcpDirectExchange, TcpRingExchange) send over
+ * (UdpExchange); the tcp transport's (TcpDirectExchange, TcpRingExchange) send over
  * TcpTransport's connections.
  */
 class RoundExchange

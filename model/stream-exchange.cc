@@ -34,7 +34,7 @@ WireBytes(Ptr<const Packet> packet)
 StreamExchange::StreamExchange(ExchangeContext& context,
                                uint32_t round,
                                const TrainingRoundConfig& config)
-    : GradientExchange(context, round, config),
+    : UdpExchange(context, round, config),
       m_incomplete(0)
 {
     NS_LOG_FUNCTION(this << round);
@@ -51,7 +51,7 @@ void
 StreamExchange::Shutdown()
 {
     NS_LOG_FUNCTION(this);
-    GradientExchange::Shutdown();
+    UdpExchange::Shutdown();
     StopControls();
     for (auto& stream : m_streams)
     {
@@ -63,7 +63,7 @@ void
 StreamExchange::OnFinished()
 {
     NS_LOG_FUNCTION(this);
-    GradientExchange::OnFinished();
+    UdpExchange::OnFinished();
     StopControls(); // resends after the end keep the last rate
 }
 

@@ -5,7 +5,7 @@
 #ifndef STREAM_EXCHANGE_H
 #define STREAM_EXCHANGE_H
 
-#include "gradient-exchange.h"
+#include "udp-exchange.h"
 #include "gradient-pacer.h"
 
 #include <memory>
@@ -37,7 +37,7 @@ namespace ns3
  * its chunks, unless something on the way holds chunks (HoldAt of this island), which the END
  * overtakes.
  */
-class StreamExchange : public GradientExchange
+class StreamExchange : public UdpExchange
 {
   public:
     /**

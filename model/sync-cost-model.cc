@@ -25,6 +25,30 @@ NS_LOG_COMPONENT_DEFINE("SyncCostModel");
 
 NS_OBJECT_ENSURE_REGISTERED(SyncCostModel);
 
+namespace
+{
+
+/**
+ * \brief Summarise a round from its clique and island times: the sync time is the slowest
+ *        clique's, and the mean island time their mean.
+ * \param est the estimate, with its clique and island times
+ */
+void
+SummariseRound(SyncRoundEstimate& est)
+{
+    NS_LOG_FUNCTION_NOARGS();
+    for (double t : est.cliqueTime)
+    {
+        est.syncTime = std::max(est.syncTime, t);
+    }
+    for (double t : est.islandTime)
+    {
+        est.meanIslandTime += t / est.islandTime.size();
+    }
+}
+
+} // namespace
+
 TypeId
 SyncCostModel::GetTypeId()
 {
@@ -199,6 +223,36 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
     drafts.clear();
     receivers.clear();
     MaxMinFairShare mm;
+    const uint32_t transitBase = AddRoundResources(algorithms, mm);
+    RoundStreams streams{modelBytes, mm, drafts, receivers, usages};
+    for (uint32_t c = 0; c < partition.size(); ++c)
+    {
+        const Clique& clique = partition[c];
+        if (clique.size() < 2)
+        {
+            continue;
+        }
+        if (algorithms[c] == SyncAlgorithm::RING)
+        {
+            AddRingStreams(c, clique, streams);
+        }
+        else if (algorithms[c] == SyncAlgorithm::TREE)
+        {
+            AddTreeStreams(c, clique, roots.at(c), transitBase, streams);
+        }
+        else
+        {
+            AddDirectStreams(c, clique, streams);
+        }
+    }
+    rates = mm.Solve();
+}
+
+uint32_t
+SyncCostModel::AddRoundResources(const std::vector<SyncAlgorithm>& algorithms,
+                                 MaxMinFairShare& mm) const
+{
+    NS_LOG_FUNCTION(this);
     for (double capacity : m_paths.GetCapacities())
     {
         mm.AddResource(capacity);
@@ -214,36 +268,32 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
             mm.AddResource(m_transitRate.GetBitRate());
         }
     }
-    std::vector<MaxMinFairShare::Usage> usage;
-    std::vector<SyncTreePlan::UpStream> ups;
+    return transitBase;
+}
 
-    for (uint32_t c = 0; c < partition.size(); ++c)
+void
+SyncCostModel::AddRingStreams(uint32_t c, const Clique& clique, RoundStreams& streams) const
+{
+    NS_LOG_FUNCTION(this << c << streams.modelBytes);
+    // Ring order: ascending island index. One step's k streams stand for every step: each
+    // member always sends to the same successor, so the rates are the same.
+    const uint32_t k = clique.size();
+    Clique ring = clique;
+    std::sort(ring.begin(), ring.end());
+    uint64_t segment = ChunkLayout::RingSegmentBytes(streams.modelBytes, k, 0);
+    std::vector<MaxMinFairShare::Usage> usage;
+    for (uint32_t p = 0; p < k; ++p)
     {
-        const Clique& clique = partition[c];
-        uint32_t k = clique.size();
-        if (k < 2)
+        uint32_t s = ring[p];
+        uint32_t d = ring[(p + 1) % k];
+        usage.clear();
+        for (uint32_t res : m_paths.GetPathResources(s, d))
         {
-            continue;
+            usage.emplace_back(res, 1.0);
         }
-        if (algorithms[c] == SyncAlgorithm::RING)
-        {
-            // Ring order: ascending island index. One step's k streams stand for every step:
-            // each member always sends to the same successor, so the rates are the same.
-            Clique ring = clique;
-            std::sort(ring.begin(), ring.end());
-            uint64_t segment = ChunkLayout::RingSegmentBytes(modelBytes, k, 0);
-            for (uint32_t p = 0; p < k; ++p)
-            {
-                uint32_t s = ring[p];
-                uint32_t d = ring[(p + 1) % k];
-                usage.clear();
-                for (uint32_t res : m_paths.GetPathResources(s, d))
-                {
-                    usage.emplace_back(res, 1.0);
-                }
-                drafts.push_back(Draft{c,
+        streams.drafts.push_back(Draft{c,
                                        s,
-                                       static_cast<uint32_t>(receivers.size()),
+                                       static_cast<uint32_t>(streams.receivers.size()),
                                        1,
                                        false,
                                        false,
@@ -251,63 +301,47 @@ SyncCostModel::BuildAndSolve(const Partition& partition,
                                        false,
                                        segment,
                                        m_paths.GetPathDelay(s, d)});
-                receivers.push_back(d);
-                mm.AddFlow(usage);
-                if (usages)
-                {
-                    usages->push_back(usage);
-                }
-            }
-            continue;
-        }
-        if (algorithms[c] == SyncAlgorithm::TREE)
-        {
-            const uint32_t root = roots.at(c);
-            m_tree.BuildUp(m_paths, clique, root, m_transitLatency.GetSeconds(), transitBase, ups);
-            for (const auto& up : ups)
-            {
-                drafts.push_back(Draft{c,
+        streams.receivers.push_back(d);
+        streams.AddFlow(usage);
+    }
+}
+
+void
+SyncCostModel::AddTreeStreams(uint32_t c,
+                              const Clique& clique,
+                              uint32_t root,
+                              uint32_t transitBase,
+                              RoundStreams& streams) const
+{
+    NS_LOG_FUNCTION(this << c << root << transitBase << streams.modelBytes);
+    std::vector<SyncTreePlan::UpStream> ups;
+    m_tree.BuildUp(m_paths, clique, root, m_transitLatency.GetSeconds(), transitBase, ups);
+    for (const auto& up : ups)
+    {
+        streams.drafts.push_back(Draft{c,
                                        up.member,
-                                       static_cast<uint32_t>(receivers.size()),
+                                       static_cast<uint32_t>(streams.receivers.size()),
                                        1,
                                        false,
                                        up.aggregated,
                                        SyncAlgorithm::TREE,
                                        true,
-                                       modelBytes,
+                                       streams.modelBytes,
                                        up.delay});
-                receivers.push_back(root);
-                mm.AddFlow(up.usages);
-                if (usages)
-                {
-                    usages->push_back(up.usages);
-                }
-            }
-            AddSenderStreams(c,
-                             root,
-                             clique,
-                             SyncAlgorithm::TREE,
-                             modelBytes,
-                             mm,
-                             drafts,
-                             receivers,
-                             usages);
-            continue;
-        }
-        for (uint32_t s : clique)
-        {
-            AddSenderStreams(c,
-                             s,
-                             clique,
-                             SyncAlgorithm::DIRECT,
-                             modelBytes,
-                             mm,
-                             drafts,
-                             receivers,
-                             usages);
-        }
+        streams.receivers.push_back(root);
+        streams.AddFlow(up.usages);
     }
-    rates = mm.Solve();
+    AddSenderStreams(c, root, clique, SyncAlgorithm::TREE, streams);
+}
+
+void
+SyncCostModel::AddDirectStreams(uint32_t c, const Clique& clique, RoundStreams& streams) const
+{
+    NS_LOG_FUNCTION(this << c << streams.modelBytes);
+    for (uint32_t s : clique)
+    {
+        AddSenderStreams(c, s, clique, SyncAlgorithm::DIRECT, streams);
+    }
 }
 
 void
@@ -315,13 +349,9 @@ SyncCostModel::AddSenderStreams(uint32_t c,
                                 uint32_t s,
                                 const Clique& clique,
                                 SyncAlgorithm algorithm,
-                                uint64_t modelBytes,
-                                MaxMinFairShare& mm,
-                                std::vector<Draft>& drafts,
-                                std::vector<uint32_t>& receivers,
-                                std::vector<std::vector<MaxMinFairShare::Usage>>* usages) const
+                                RoundStreams& streams) const
 {
-    NS_LOG_FUNCTION(this << c << s << algorithm << modelBytes);
+    NS_LOG_FUNCTION(this << c << s << algorithm << streams.modelBytes);
     // DIRECT: an FPGA in front of a receiver folds the k-1 incoming streams into one. A TREE
     // root's sum is not folded.
     const uint32_t k = clique.size();
@@ -332,7 +362,7 @@ SyncCostModel::AddSenderStreams(uint32_t c,
     usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);
     if (m_paths.WalkTree(s, clique, &usage))
     {
-        uint32_t first = receivers.size();
+        uint32_t first = streams.receivers.size();
         double delay = 0;
         bool aggregated = false;
         for (uint32_t j : clique)
@@ -345,15 +375,19 @@ SyncCostModel::AddSenderStreams(uint32_t c,
             aggregated = aggregated || fpga;
             usage.emplace_back(m_routing->GetAccessDownResource(j), fpga ? downWeightFpga : 1.0);
             delay = std::max(delay, m_paths.GetPathDelay(s, j) + (fpga ? fpgaLatency : 0.0));
-            receivers.push_back(j);
+            streams.receivers.push_back(j);
         }
-        drafts.push_back(
-            Draft{c, s, first, k - 1, true, aggregated, algorithm, false, modelBytes, delay});
-        mm.AddFlow(usage);
-        if (usages)
-        {
-            usages->push_back(usage);
-        }
+        streams.drafts.push_back(Draft{c,
+                                       s,
+                                       first,
+                                       k - 1,
+                                       true,
+                                       aggregated,
+                                       algorithm,
+                                       false,
+                                       streams.modelBytes,
+                                       delay});
+        streams.AddFlow(usage);
         return;
     }
     for (uint32_t j : clique)
@@ -370,22 +404,18 @@ SyncCostModel::AddSenderStreams(uint32_t c,
             usage.emplace_back(path[h], 1.0);
         }
         usage.emplace_back(path.back(), fpga ? downWeightFpga : 1.0);
-        drafts.push_back(Draft{c,
-                               s,
-                               static_cast<uint32_t>(receivers.size()),
-                               1,
-                               false,
-                               fpga,
-                               algorithm,
-                               false,
-                               modelBytes,
-                               m_paths.GetPathDelay(s, j) + (fpga ? fpgaLatency : 0.0)});
-        receivers.push_back(j);
-        mm.AddFlow(usage);
-        if (usages)
-        {
-            usages->push_back(usage);
-        }
+        streams.drafts.push_back(Draft{c,
+                                       s,
+                                       static_cast<uint32_t>(streams.receivers.size()),
+                                       1,
+                                       false,
+                                       fpga,
+                                       algorithm,
+                                       false,
+                                       streams.modelBytes,
+                                       m_paths.GetPathDelay(s, j) + (fpga ? fpgaLatency : 0.0)});
+        streams.receivers.push_back(j);
+        streams.AddFlow(usage);
     }
 }
 
@@ -406,181 +436,283 @@ SyncCostModel::EstimateRound(const Partition& partition,
                              uint64_t modelBytes) const
 {
     NS_LOG_FUNCTION(this << modelBytes);
-    std::vector<Draft> drafts;
-    std::vector<uint32_t> receivers;
-    std::vector<std::vector<MaxMinFairShare::Usage>> usages;
-    std::vector<double> rates;
+    RoundSolution sol;
     const std::vector<uint32_t> roots =
         SyncAlgorithmChoice::ChooseRoots(*this, partition, algorithms, modelBytes);
-    BuildAndSolve(partition, algorithms, modelBytes, roots, drafts, receivers, &usages, rates);
+    BuildAndSolve(partition,
+                  algorithms,
+                  modelBytes,
+                  roots,
+                  sol.drafts,
+                  sol.receivers,
+                  &sol.usages,
+                  sol.rates);
 
     SyncRoundEstimate est;
     est.cliqueRoot = roots;
     est.cliqueTime.assign(partition.size(), 0.0);
     est.islandTime.assign(m_paths.GetIslandCount(), 0.0);
-    // RING and TREE cliques: their drafts are consecutive (RING: in ring position order).
-    std::vector<size_t> first(partition.size(), drafts.size());
-    std::vector<size_t> end(partition.size(), drafts.size());
-    std::vector<std::vector<std::vector<SyncRingPlan::StepTime>>> ringTimes(partition.size());
-    std::vector<double> downStart(partition.size(), 0.0); // TREE: A
-    // DIRECT streams and TREE down streams: when their last packet leaves the sender.
-    std::vector<double> sent(drafts.size(), 0.0);
-    for (size_t f = 0; f < drafts.size(); ++f)
-    {
-        const Draft& d = drafts[f];
-        const uint32_t c = d.clique;
-        if (d.algorithm == SyncAlgorithm::DIRECT)
-        {
-            est.cliqueTime[c] = std::max(est.cliqueTime[c], StreamDuration(d, rates[f]));
-            sent[f] = StreamDuration(d, rates[f]) - d.delay;
-            continue;
-        }
-        if (first[c] == drafts.size())
-        {
-            first[c] = f;
-        }
-        end[c] = f + 1;
-    }
+    RoundTiming timing = LocateCliqueDrafts(partition.size(), sol.drafts);
+    TimeDirectStreams(sol, est, timing);
     for (uint32_t c = 0; c < partition.size(); ++c)
     {
-        if (first[c] == drafts.size())
+        if (timing.first[c] == sol.drafts.size())
         {
             continue;
         }
         if (algorithms[c] == SyncAlgorithm::TREE)
         {
-            SyncTreePlan::Times times;
-            est.cliqueTime[c] = TreeCompletion(drafts, rates, first[c], end[c], modelBytes, &times);
-            downStart[c] = times.downStart;
-            // The up drafts come first, then the root's down drafts.
-            std::copy(times.downSent.begin(),
-                      times.downSent.end(),
-                      sent.begin() + first[c] + (partition[c].size() - 1));
-            continue;
+            TimeTreeClique(c, partition[c].size(), modelBytes, sol, est, timing);
         }
-        Clique ring = partition[c];
-        std::sort(ring.begin(), ring.end());
-        std::vector<double> ringRates(rates.begin() + first[c],
-                                      rates.begin() + first[c] + ring.size());
-        std::vector<double> completion;
-        est.cliqueTime[c] = SyncRingPlan::Complete(m_paths,
-                                                   ring,
-                                                   ringRates,
-                                                   modelBytes,
-                                                   GetChunkPayloadBytes(),
-                                                   GetPacketOverheadBytes(),
-                                                   &ringTimes[c],
-                                                   &completion);
-        for (uint32_t p = 0; p < ring.size(); ++p)
+        else
         {
-            est.islandTime[ring[p]] = completion[p];
+            TimeRingClique(c, partition[c], modelBytes, sol, est, timing);
         }
     }
-    // A DIRECT sender, or a TREE root, is done when its streams are sent; a receiver when the
-    // last of them has arrived.
+    TimeSendersAndReceivers(sol, timing, est);
+    AddPlanStreams(partition, modelBytes, sol, timing, est);
+    SummariseRound(est);
+    m_roundEstimated(est.syncTime, static_cast<uint32_t>(est.streams.size()));
+    return est;
+}
+
+SyncCostModel::RoundTiming
+SyncCostModel::LocateCliqueDrafts(size_t cliques, const std::vector<Draft>& drafts) const
+{
+    NS_LOG_FUNCTION(this << cliques);
+    RoundTiming timing;
+    // RING and TREE cliques: their drafts are consecutive (RING: in ring position order).
+    timing.first.assign(cliques, drafts.size());
+    timing.end.assign(cliques, drafts.size());
+    timing.ringTimes.resize(cliques);
+    timing.downStart.assign(cliques, 0.0);
+    timing.sent.assign(drafts.size(), 0.0);
     for (size_t f = 0; f < drafts.size(); ++f)
     {
-        const Draft& d = drafts[f];
+        const uint32_t c = drafts[f].clique;
+        if (drafts[f].algorithm == SyncAlgorithm::DIRECT)
+        {
+            continue;
+        }
+        if (timing.first[c] == drafts.size())
+        {
+            timing.first[c] = f;
+        }
+        timing.end[c] = f + 1;
+    }
+    return timing;
+}
+
+void
+SyncCostModel::TimeDirectStreams(const RoundSolution& sol,
+                                 SyncRoundEstimate& est,
+                                 RoundTiming& timing) const
+{
+    NS_LOG_FUNCTION(this);
+    for (size_t f = 0; f < sol.drafts.size(); ++f)
+    {
+        const Draft& d = sol.drafts[f];
+        if (d.algorithm != SyncAlgorithm::DIRECT)
+        {
+            continue;
+        }
+        const uint32_t c = d.clique;
+        est.cliqueTime[c] = std::max(est.cliqueTime[c], StreamDuration(d, sol.rates[f]));
+        timing.sent[f] = StreamDuration(d, sol.rates[f]) - d.delay;
+    }
+}
+
+void
+SyncCostModel::TimeTreeClique(uint32_t c,
+                              size_t cliqueSize,
+                              uint64_t modelBytes,
+                              const RoundSolution& sol,
+                              SyncRoundEstimate& est,
+                              RoundTiming& timing) const
+{
+    NS_LOG_FUNCTION(this << c << cliqueSize << modelBytes);
+    SyncTreePlan::Times times;
+    est.cliqueTime[c] =
+        TreeCompletion(sol.drafts, sol.rates, timing.first[c], timing.end[c], modelBytes, &times);
+    timing.downStart[c] = times.downStart;
+    // The up drafts come first, then the root's down drafts.
+    std::copy(times.downSent.begin(),
+              times.downSent.end(),
+              timing.sent.begin() + timing.first[c] + (cliqueSize - 1));
+}
+
+void
+SyncCostModel::TimeRingClique(uint32_t c,
+                              const Clique& clique,
+                              uint64_t modelBytes,
+                              const RoundSolution& sol,
+                              SyncRoundEstimate& est,
+                              RoundTiming& timing) const
+{
+    NS_LOG_FUNCTION(this << c << modelBytes);
+    Clique ring = clique;
+    std::sort(ring.begin(), ring.end());
+    std::vector<double> ringRates(sol.rates.begin() + timing.first[c],
+                                  sol.rates.begin() + timing.first[c] + ring.size());
+    std::vector<double> completion;
+    est.cliqueTime[c] = SyncRingPlan::Complete(m_paths,
+                                               ring,
+                                               ringRates,
+                                               modelBytes,
+                                               GetChunkPayloadBytes(),
+                                               GetPacketOverheadBytes(),
+                                               &timing.ringTimes[c],
+                                               &completion);
+    for (uint32_t p = 0; p < ring.size(); ++p)
+    {
+        est.islandTime[ring[p]] = completion[p];
+    }
+}
+
+void
+SyncCostModel::TimeSendersAndReceivers(const RoundSolution& sol,
+                                       const RoundTiming& timing,
+                                       SyncRoundEstimate& est) const
+{
+    NS_LOG_FUNCTION(this);
+    for (size_t f = 0; f < sol.drafts.size(); ++f)
+    {
+        const Draft& d = sol.drafts[f];
         if (d.algorithm == SyncAlgorithm::RING || d.reduce)
         {
             continue;
         }
-        est.islandTime[d.sender] = std::max(est.islandTime[d.sender], sent[f]);
+        const double sent = timing.sent[f];
+        est.islandTime[d.sender] = std::max(est.islandTime[d.sender], sent);
         for (uint32_t r = 0; r < d.receiverCount; ++r)
         {
-            const uint32_t j = receivers[d.firstReceiver + r];
+            const uint32_t j = sol.receivers[d.firstReceiver + r];
             const double arrival =
-                sent[f] + m_paths.GetPathDelay(d.sender, j) +
+                sent + m_paths.GetPathDelay(d.sender, j) +
                 (m_paths.HasFpga(j) && d.aggregated ? m_fpgaLatency.GetSeconds() : 0.0);
             est.islandTime[j] = std::max(est.islandTime[j], arrival);
         }
     }
-    // Planned load of each resource, for the resend weights of folded streams.
+}
+
+std::vector<double>
+SyncCostModel::PlannedLoad(const RoundSolution& sol) const
+{
+    NS_LOG_FUNCTION(this);
     const std::vector<double>& capacity = m_paths.GetCapacities();
     std::vector<double> load(capacity.size(), 0.0);
-    for (size_t f = 0; f < drafts.size(); ++f)
+    for (size_t f = 0; f < sol.drafts.size(); ++f)
     {
-        for (const auto& [resource, weight] : usages[f])
+        for (const auto& [resource, weight] : sol.usages[f])
         {
             if (resource < capacity.size())
             {
-                load[resource] += weight * rates[f];
+                load[resource] += weight * sol.rates[f];
             }
         }
     }
-    for (size_t f = 0; f < drafts.size(); ++f)
+    return load;
+}
+
+SyncStream
+SyncCostModel::DraftStream(const RoundSolution& sol,
+                           size_t f,
+                           const std::vector<double>& load) const
+{
+    NS_LOG_FUNCTION(this << f);
+    const std::vector<double>& capacity = m_paths.GetCapacities();
+    const Draft& d = sol.drafts[f];
+    SyncStream stream;
+    for (const auto& [resource, weight] : sol.usages[f])
     {
-        const Draft& d = drafts[f];
-        SyncStream stream;
-        for (const auto& [resource, weight] : usages[f])
+        if (resource >= capacity.size())
         {
-            if (resource >= capacity.size())
-            {
-                continue; // a transit FPGA's service: not a WanRouting resource
-            }
-            stream.resources.emplace_back(resource, weight);
-            if (d.algorithm == SyncAlgorithm::DIRECT && weight < 1.0 && capacity[resource] > 0)
-            {
-                stream.resendWeight =
-                    std::max(stream.resendWeight, load[resource] / (weight * capacity[resource]));
-            }
+            continue; // a transit FPGA's service: not a WanRouting resource
         }
-        stream.clique = d.clique;
-        stream.sender = d.sender;
-        stream.receivers.assign(receivers.begin() + d.firstReceiver,
-                                receivers.begin() + d.firstReceiver + d.receiverCount);
-        std::sort(stream.receivers.begin(), stream.receivers.end());
-        stream.algorithm = d.algorithm;
-        stream.multicast = d.multicast;
-        stream.aggregated = d.aggregated;
-        stream.reduce = d.reduce;
-        stream.rateBps = rates[f];
-        stream.delay = d.delay;
-        if (d.algorithm != SyncAlgorithm::RING)
+        stream.resources.emplace_back(resource, weight);
+        if (d.algorithm == SyncAlgorithm::DIRECT && weight < 1.0 && capacity[resource] > 0)
         {
-            stream.payloadBytes = d.payloadBytes;
-            stream.chunks = GetChunkCount(d.payloadBytes);
-            stream.wireBytes = GetWireBytes(d.payloadBytes);
-            stream.finishTime = StreamDuration(d, rates[f]);
-            if (d.algorithm == SyncAlgorithm::TREE && !d.reduce)
-            {
-                // The root's down stream: from A until its last chunk reaches the farthest.
-                stream.startTime = downStart[d.clique];
-                stream.finishTime = sent[f] + d.delay;
-            }
-            est.streams.push_back(stream);
+            stream.resendWeight =
+                std::max(stream.resendWeight, load[resource] / (weight * capacity[resource]));
+        }
+    }
+    stream.clique = d.clique;
+    stream.sender = d.sender;
+    stream.receivers.assign(sol.receivers.begin() + d.firstReceiver,
+                            sol.receivers.begin() + d.firstReceiver + d.receiverCount);
+    std::sort(stream.receivers.begin(), stream.receivers.end());
+    stream.algorithm = d.algorithm;
+    stream.multicast = d.multicast;
+    stream.aggregated = d.aggregated;
+    stream.reduce = d.reduce;
+    stream.rateBps = sol.rates[f];
+    stream.delay = d.delay;
+    return stream;
+}
+
+void
+SyncCostModel::AddPlanStreams(const Partition& partition,
+                              uint64_t modelBytes,
+                              const RoundSolution& sol,
+                              const RoundTiming& timing,
+                              SyncRoundEstimate& est) const
+{
+    NS_LOG_FUNCTION(this << modelBytes);
+    // Planned load of each resource, for the resend weights of folded streams.
+    const std::vector<double> load = PlannedLoad(sol);
+    for (size_t f = 0; f < sol.drafts.size(); ++f)
+    {
+        const Draft& d = sol.drafts[f];
+        SyncStream stream = DraftStream(sol, f, load);
+        if (d.algorithm == SyncAlgorithm::RING)
+        {
+            AddRingStepStreams(stream,
+                               partition[d.clique].size(),
+                               static_cast<uint32_t>(f - timing.first[d.clique]),
+                               timing.ringTimes[d.clique],
+                               modelBytes,
+                               est.streams);
             continue;
         }
-        const uint32_t k = partition[d.clique].size();
-        const uint32_t position = static_cast<uint32_t>(f - first[d.clique]);
-        const auto& times = ringTimes[d.clique];
-        for (uint32_t step = 0; step < 2 * (k - 1); ++step)
+        stream.payloadBytes = d.payloadBytes;
+        stream.chunks = GetChunkCount(d.payloadBytes);
+        stream.wireBytes = GetWireBytes(d.payloadBytes);
+        stream.finishTime = StreamDuration(d, sol.rates[f]);
+        if (d.algorithm == SyncAlgorithm::TREE && !d.reduce)
         {
-            stream.ringStep = step;
-            stream.payloadBytes =
-                ChunkLayout::RingSegmentBytes(modelBytes,
-                                              k,
-                                              ChunkLayout::RingSendSegment(k, position, step));
-            stream.chunks = std::max<uint64_t>(1, GetChunkCount(stream.payloadBytes));
-            stream.wireBytes = stream.payloadBytes + stream.chunks * GetPacketOverheadBytes();
-            if (position < times.size())
-            {
-                stream.startTime = times[position][step].start;
-                stream.finishTime = times[position][step].arrival;
-            }
-            est.streams.push_back(stream);
+            // The root's down stream: from A until its last chunk reaches the farthest.
+            stream.startTime = timing.downStart[d.clique];
+            stream.finishTime = timing.sent[f] + d.delay;
         }
+        est.streams.push_back(std::move(stream));
     }
-    for (double t : est.cliqueTime)
+}
+
+void
+SyncCostModel::AddRingStepStreams(SyncStream& stream,
+                                  uint32_t k,
+                                  uint32_t position,
+                                  const std::vector<std::vector<SyncRingPlan::StepTime>>& times,
+                                  uint64_t modelBytes,
+                                  std::vector<SyncStream>& streams) const
+{
+    NS_LOG_FUNCTION(this << k << position << modelBytes);
+    for (uint32_t step = 0; step < 2 * (k - 1); ++step)
     {
-        est.syncTime = std::max(est.syncTime, t);
+        stream.ringStep = step;
+        stream.payloadBytes =
+            ChunkLayout::RingSegmentBytes(modelBytes,
+                                          k,
+                                          ChunkLayout::RingSendSegment(k, position, step));
+        stream.chunks = std::max<uint64_t>(1, GetChunkCount(stream.payloadBytes));
+        stream.wireBytes = stream.payloadBytes + stream.chunks * GetPacketOverheadBytes();
+        if (position < times.size())
+        {
+            stream.startTime = times[position][step].start;
+            stream.finishTime = times[position][step].arrival;
+        }
+        streams.push_back(stream);
     }
-    for (double t : est.islandTime)
-    {
-        est.meanIslandTime += t / est.islandTime.size();
-    }
-    m_roundEstimated(est.syncTime, static_cast<uint32_t>(est.streams.size()));
-    return est;
 }
 
 SyncRoundEstimate

@@ -225,6 +225,53 @@ class SyncCostModel : public Object
         double delay;            //!< propagation + FPGA latency
     };
 
+    /** A round's solved drafts: BuildAndSolve()'s results, as EstimateRound() keeps them. */
+    struct RoundSolution
+    {
+        std::vector<Draft> drafts;                               //!< the streams
+        std::vector<uint32_t> receivers;                         //!< the receiver pool
+        std::vector<std::vector<MaxMinFairShare::Usage>> usages; //!< by draft: its usages
+        std::vector<double> rates;                               //!< by draft: its rate, bit/s
+    };
+
+    /** Where BuildAndSolve() and its steps add a round's streams. */
+    struct RoundStreams
+    {
+        uint64_t modelBytes;                                      //!< M
+        MaxMinFairShare& mm;                                      //!< the fair-share problem
+        std::vector<Draft>& drafts;                               //!< the streams
+        std::vector<uint32_t>& receivers;                         //!< the receiver pool
+        std::vector<std::vector<MaxMinFairShare::Usage>>* usages; //!< by draft, if wanted
+
+        /**
+         * \brief Add a stream's usages as a flow of the fair-share problem (and keep them).
+         * \param usage the usages
+         */
+        void AddFlow(const std::vector<MaxMinFairShare::Usage>& usage)
+        {
+            mm.AddFlow(usage);
+            if (usages)
+            {
+                usages->push_back(usage);
+            }
+        }
+    };
+
+    /** Intermediate times of EstimateRound(), by clique or by draft. */
+    struct RoundTiming
+    {
+        /** By clique: its first draft if RING or TREE, else the draft count. */
+        std::vector<size_t> first;
+        /** By clique: one past its last draft if RING or TREE, else the draft count. */
+        std::vector<size_t> end;
+        /** By RING clique: each ring position's step times (SyncRingPlan::Complete()). */
+        std::vector<std::vector<std::vector<SyncRingPlan::StepTime>>> ringTimes;
+        /** By TREE clique: A, when the root's down streams start, s. */
+        std::vector<double> downStart;
+        /** By draft (DIRECT streams and TREE down streams): its last packet leaves, s. */
+        std::vector<double> sent;
+    };
+
     /**
      * \brief Build the drafts and the fair-share problem of a round, and solve it.
      * \param partition the partition \param algorithms per clique \param modelBytes M
@@ -243,27 +290,143 @@ class SyncCostModel : public Object
                        std::vector<std::vector<MaxMinFairShare::Usage>>* usages,
                        std::vector<double>& rates) const;
     /**
+     * \brief Add the WAN's resources to a round's fair-share problem, then (if the transit
+     *        FPGAs' service rate is finite and some clique is TREE) one per city for them.
+     * \param algorithms per clique \param mm the fair-share problem
+     * \return the first transit resource, else SyncTreePlan::NO_RESOURCE
+     */
+    uint32_t AddRoundResources(const std::vector<SyncAlgorithm>& algorithms,
+                               MaxMinFairShare& mm) const;
+    /**
+     * \brief Add a RING clique's streams: one step's k streams, each member to its ring
+     *        successor (ring order: ascending island index), stand for every step.
+     * \param c the clique index \param clique the members
+     * \param streams where the streams go
+     */
+    void AddRingStreams(uint32_t c, const Clique& clique, RoundStreams& streams) const;
+    /**
+     * \brief Add a TREE clique's streams: every other member's up stream to the root, then
+     *        the root's down streams.
+     * \param c the clique index \param clique the members \param root the clique's root
+     * \param transitBase the first transit resource (AddRoundResources())
+     * \param streams where the streams go
+     */
+    void AddTreeStreams(uint32_t c,
+                        const Clique& clique,
+                        uint32_t root,
+                        uint32_t transitBase,
+                        RoundStreams& streams) const;
+    /**
+     * \brief Add a DIRECT clique's streams: every member sends its whole update to the rest
+     *        (AddSenderStreams()).
+     * \param c the clique index \param clique the members
+     * \param streams where the streams go
+     */
+    void AddDirectStreams(uint32_t c, const Clique& clique, RoundStreams& streams) const;
+    /**
      * \brief Add the streams of one sender that sends its whole update to the rest of its
      *        clique: one multicast stream if its tree is multicast-capable, else one unicast
      *        stream per peer (the DIRECT senders and a TREE root's down streams).
      * \param c the clique index \param s the sender \param clique the members
      * \param algorithm DIRECT (FPGAs in front of receivers fold the stream) or TREE (no fold)
-     * \param modelBytes M \param mm the fair-share problem
-     * \param drafts, receivers, usages as in BuildAndSolve()
+     * \param streams where the streams go
      */
     void AddSenderStreams(uint32_t c,
                           uint32_t s,
                           const Clique& clique,
                           SyncAlgorithm algorithm,
-                          uint64_t modelBytes,
-                          MaxMinFairShare& mm,
-                          std::vector<Draft>& drafts,
-                          std::vector<uint32_t>& receivers,
-                          std::vector<std::vector<MaxMinFairShare::Usage>>* usages) const;
+                          RoundStreams& streams) const;
     /**
      * \param draft a solved draft \param rate its rate \return seconds to finish it
      */
     double StreamDuration(const Draft& draft, double rate) const;
+    /**
+     * \brief Start a round's timing: find the drafts of its RING and TREE cliques and size
+     *        the per-clique and per-draft times.
+     * \param cliques the number of cliques \param drafts the round's drafts
+     * \return the timing, no times set yet
+     */
+    RoundTiming LocateCliqueDrafts(size_t cliques, const std::vector<Draft>& drafts) const;
+    /**
+     * \brief Time the DIRECT streams: each DIRECT clique's time is its slowest stream's, and
+     *        each stream's sent time is its duration less its delay.
+     * \param sol the solved round \param est receives the clique times
+     * \param timing receives the sent times
+     */
+    void TimeDirectStreams(const RoundSolution& sol,
+                           SyncRoundEstimate& est,
+                           RoundTiming& timing) const;
+    /**
+     * \brief Time a TREE clique: its time, when its down streams start and when they are
+     *        sent.
+     * \param c the clique index \param cliqueSize its member count \param modelBytes M
+     * \param sol the solved round \param est receives the clique's time
+     * \param timing receives its down start and its down streams' sent times
+     */
+    void TimeTreeClique(uint32_t c,
+                        size_t cliqueSize,
+                        uint64_t modelBytes,
+                        const RoundSolution& sol,
+                        SyncRoundEstimate& est,
+                        RoundTiming& timing) const;
+    /**
+     * \brief Time a RING clique: its time, its members' completions and its step times.
+     * \param c the clique index \param clique the members \param modelBytes M
+     * \param sol the solved round \param est receives the clique's and its members' times
+     * \param timing receives the step times
+     */
+    void TimeRingClique(uint32_t c,
+                        const Clique& clique,
+                        uint64_t modelBytes,
+                        const RoundSolution& sol,
+                        SyncRoundEstimate& est,
+                        RoundTiming& timing) const;
+    /**
+     * \brief Complete the islands of DIRECT and TREE cliques: a sender (or a TREE root) when
+     *        its streams are sent, a receiver when the last of them has arrived.
+     * \param sol the solved round \param timing the sent times
+     * \param est receives the island times
+     */
+    void TimeSendersAndReceivers(const RoundSolution& sol,
+                                 const RoundTiming& timing,
+                                 SyncRoundEstimate& est) const;
+    /**
+     * \param sol the solved round
+     * \return the planned load of each WanRouting resource (weight x rate summed), bit/s
+     */
+    std::vector<double> PlannedLoad(const RoundSolution& sol) const;
+    /**
+     * \brief The stream of one draft with the fields every algorithm shares: its WanRouting
+     *        resources, resend weight (from the planned load), receivers, flags, rate, delay.
+     * \param sol the solved round \param f the draft's index \param load PlannedLoad()
+     * \return the stream, without payload, sizes or times
+     */
+    SyncStream DraftStream(const RoundSolution& sol,
+                           size_t f,
+                           const std::vector<double>& load) const;
+    /**
+     * \brief Add the plan's streams of every draft: one per DIRECT or TREE draft, one per
+     *        ring step for a RING draft.
+     * \param partition the partition \param modelBytes M \param sol the solved round
+     * \param timing the round's times \param est receives the streams
+     */
+    void AddPlanStreams(const Partition& partition,
+                        uint64_t modelBytes,
+                        const RoundSolution& sol,
+                        const RoundTiming& timing,
+                        SyncRoundEstimate& est) const;
+    /**
+     * \brief Add a RING draft's streams, one per ring step, with the step's segment and times.
+     * \param stream the draft's stream (DraftStream()) \param k the clique's member count
+     * \param position the sender's ring position \param times the clique's step times
+     * \param modelBytes M \param streams receives the streams
+     */
+    void AddRingStepStreams(SyncStream& stream,
+                            uint32_t k,
+                            uint32_t position,
+                            const std::vector<std::vector<SyncRingPlan::StepTime>>& times,
+                            uint64_t modelBytes,
+                            std::vector<SyncStream>& streams) const;
     /**
      * \brief A TREE clique's time from its solved drafts (SyncTreePlan::Complete()).
      * \param drafts the drafts \param rates their rates \param first its first draft

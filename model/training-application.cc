@@ -76,11 +76,6 @@ TrainingApplication::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&TrainingApplication::m_chunkPayload),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Port",
-                          "UDP port of gradient traffic (the FPGAs aggregate on this port).",
-                          UintegerValue(GradientHeader::DEFAULT_PORT),
-                          MakeUintegerAccessor(&TrainingApplication::m_port),
-                          MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("RetransmissionTimeout",
                           "Silence check interval: a peer whose update is incomplete and that "
                           "sent nothing for a whole interval is asked for everything missing, "
@@ -230,7 +225,7 @@ TrainingApplication::TrainingApplication()
       m_computeTime(MilliSeconds(100)),
       m_computeMultiplier(1),
       m_chunkPayload(0),
-      m_port(GradientHeader::DEFAULT_PORT),
+      m_port(WanWire::GetGradientPort()),
       m_retransmissionTimeout(MilliSeconds(100)),
       m_maxRetries(5),
       m_transport(PLANNED),
@@ -877,8 +872,7 @@ TrainingApplication::Dispatch(const GradientHeader& header,
     const bool control =
         type == GradientHeader::NACK || type == GradientHeader::ACK || type == GradientHeader::END;
     m_records[round].CountReceived(bytes, control);
-    if ((control && m_transport == TCP) ||
-        (type == GradientHeader::NACK && !header.GetContributors().Test(m_context.settings.island)))
+    if (type == GradientHeader::NACK && !header.GetContributors().Test(m_context.settings.island))
     {
         ++m_context.counters.dropped;
         return;

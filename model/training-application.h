@@ -81,7 +81,7 @@ struct TrainingRoundRecord
  *
  * Round r: a compute phase of ComputeTime x ComputeMultiplier (the workload's local steps run
  * at its end), then the exchange of the clique of partition r mod T, run by a DirectExchange
- * or a RingExchange (the reliability of both is GradientExchange's), or with Transport tcp by a
+ * or a RingExchange (the reliability of both is UdpExchange's), or with Transport tcp by a
  * TcpDirectExchange or TcpRingExchange over a TcpTransport, then the next round. The
  * application owns the UDP socket (or the TcpTransport), hands each received packet to its
  * round's exchange, answers NACKs of rounds it has not reached with "not yet" (a stopped
@@ -316,7 +316,7 @@ class TrainingApplication : public Application
     Time m_computeTime;            //!< compute phase
     double m_computeMultiplier;    //!< straggler factor
     uint32_t m_chunkPayload;       //!< bytes per chunk (0: fill the MTU)
-    uint16_t m_port;               //!< UDP port
+    uint16_t m_port;               //!< UDP port (WanWire::GetGradientPort())
     Time m_retransmissionTimeout;  //!< silence check interval
     uint32_t m_maxRetries;         //!< unanswered silence NACKs before a peer is lost
     Time m_nackDelay;              //!< gap seen to NACK

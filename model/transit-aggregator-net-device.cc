@@ -265,9 +265,7 @@ TransitAggregatorNetDevice::PassThrough(Ptr<const Packet> packet,
     NS_LOG_LOGIC("pass " << PassReasonName(reason));
     ++m_passCount[reason];
     m_passThroughTrace(packet, reason);
-    Ptr<Packet> copy = packet->Copy();
-    m_output.NoteSent(copy);
-    m_routerPort->Send(copy, m_routerBroadcast, protocol);
+    SendCopy(m_routerPort, m_routerBroadcast, packet, protocol, true);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -36,14 +36,6 @@ constexpr uint32_t MULTICAST_PREFIX = 0xe0000000; //!< see MULTICAST_MASK
 /// Largest IPv4 total length, the default Mtu (no limit).
 constexpr uint16_t IPV4_MAX_TOTAL_LENGTH = std::numeric_limits<uint16_t>::max();
 
-/** \param bytes four bytes in network order \return the host-order value */
-uint32_t
-ReadNetworkU32(const uint8_t* bytes)
-{
-    return (static_cast<uint32_t>(bytes[0]) << 24) | (static_cast<uint32_t>(bytes[1]) << 16) |
-           (static_cast<uint32_t>(bytes[2]) << 8) | bytes[3];
-}
-
 } // namespace
 
 TypeId
@@ -79,12 +71,6 @@ WanRouterNetDevice::GetTypeId()
                           UintegerValue(std::numeric_limits<uint32_t>::max()),
                           MakeUintegerAccessor(&WanRouterNetDevice::m_maxFanOut),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("GradientPort",
-                          "UDP destination port of gradient traffic: reduction-tree pieces to "
-                          "it are diverted to the transit port, if any (SetTransitPort)",
-                          UintegerValue(GradientHeader::DEFAULT_PORT),
-                          MakeUintegerAccessor(&WanRouterNetDevice::m_gradientPort),
-                          MakeUintegerChecker<uint16_t>(1))
             .AddTraceSource("Forward",
                             "A copy of a packet leaves by an egress port",
                             MakeTraceSourceAccessor(&WanRouterNetDevice::m_forwardTrace),
@@ -135,7 +121,7 @@ WanRouterNetDevice::WanRouterNetDevice()
       m_forwardingDelay(Seconds(0)),
       m_maxFanOut(std::numeric_limits<uint32_t>::max()),
       m_checksumEnabled(Node::ChecksumEnabled()),
-      m_gradientPort(GradientHeader::DEFAULT_PORT),
+      m_gradientPort(WanWire::GetGradientPort()),
       m_transitPort(NO_PORT),
       m_divertCount(0),
       m_linkDestination(Mac48Address::GetBroadcast()),
@@ -389,9 +375,7 @@ WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) cons
         return DROP_MALFORMED;
     }
     // Point-to-point framing has no padding: the total length must be the packet's size.
-    const uint32_t totalLength =
-        (static_cast<uint32_t>(bytes[WanWire::IPV4_TOTAL_LENGTH_OFFSET]) << 8) |
-        bytes[WanWire::IPV4_TOTAL_LENGTH_OFFSET + 1];
+    const uint32_t totalLength = WanWire::ReadU16(bytes + WanWire::IPV4_TOTAL_LENGTH_OFFSET);
     if (totalLength != size)
     {
         return DROP_MALFORMED;
@@ -405,8 +389,8 @@ WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) cons
         return DROP_TOO_BIG;
     }
     fields.ttl = bytes[WanWire::IPV4_TTL_OFFSET];
-    fields.source = ReadNetworkU32(bytes + WanWire::IPV4_SOURCE_OFFSET);
-    fields.destination = ReadNetworkU32(bytes + WanWire::IPV4_DESTINATION_OFFSET);
+    fields.source = WanWire::ReadU32(bytes + WanWire::IPV4_SOURCE_OFFSET);
+    fields.destination = WanWire::ReadU32(bytes + WanWire::IPV4_DESTINATION_OFFSET);
     return DROP_REASON_COUNT;
 }
 

@@ -222,7 +222,7 @@ class WanRouterNetDevice : public WanPortDevice
     Time m_forwardingDelay;  //!< processing delay per forwarded packet
     uint32_t m_maxFanOut;    //!< largest multicast entry served
     bool m_checksumEnabled;  //!< verify and rewrite IPv4 header checksums
-    uint16_t m_gradientPort; //!< UDP destination port of gradient traffic
+    uint16_t m_gradientPort; //!< WanWire::GetGradientPort(), read once
     uint32_t m_transitPort;  //!< port towards the transit FPGA, or NO_PORT
     uint64_t m_divertCount;  //!< pieces sent to the transit port
     /// Link destination of every Send: point-to-point ports ignore it, and building it once

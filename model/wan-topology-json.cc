@@ -32,6 +32,187 @@ struct JsonDefaults
     WanQueueSpec queue;                 //!< every transmit queue: WanQueueSpec::DEFAULT
 };
 
+/**
+ * \brief Read and check the "routeFactor" of the "defaults" object.
+ * \param d the "defaults" object
+ * \param value its JSON value (for messages)
+ * \param fallback the factor if the field is missing
+ * \return the factor
+ * \throws WanInputError if it is below 1 or above WanTopology::MAX_ROUTE_FACTOR
+ */
+double
+ReadRouteFactor(const WanJsonObject& d, const Json& value, double fallback)
+{
+    NS_LOG_FUNCTION(fallback);
+    const double routeFactor = d.Number("routeFactor", fallback);
+    if (!(routeFactor >= 1))
+    {
+        d.Fail("routeFactor",
+               value.at("routeFactor"),
+               "must be at least 1 (a fibre route is never shorter than the great circle)");
+    }
+    if (routeFactor > WanTopology::MAX_ROUTE_FACTOR)
+    {
+        d.Fail("routeFactor",
+               value.at("routeFactor"),
+               "must be at most 100 (WanTopology::MAX_ROUTE_FACTOR)");
+    }
+    return routeFactor;
+}
+
+/**
+ * \brief Read the document's "defaults" object over the built-in defaults.
+ * \param doc the document \param root its top-level object \param source the file name
+ * \return the defaults (the built-in ones if the document has no "defaults")
+ */
+JsonDefaults
+ReadDefaults(const Json& doc, const WanJsonObject& root, const std::string& source)
+{
+    NS_LOG_FUNCTION(source);
+    JsonDefaults defaults;
+    if (!root.Has("defaults"))
+    {
+        return defaults;
+    }
+    const WanJsonObject d(doc.at("defaults"),
+                          source,
+                          "defaults",
+                          {"wanBandwidth",
+                           "accessBandwidth",
+                           "accessDelay",
+                           "routeFactor",
+                           "multicast",
+                           "fpga",
+                           "transit",
+                           "queue"});
+    defaults.wanBps = d.Rate("wanBandwidth", defaults.wanBps);
+    defaults.accessBps = d.Rate("accessBandwidth", defaults.accessBps);
+    defaults.accessDelay =
+        d.Seconds("accessDelay", defaults.accessDelay, &WanTopology::DelayProblem);
+    defaults.routeFactor = ReadRouteFactor(d, doc.at("defaults"), defaults.routeFactor);
+    defaults.caps.multicast = d.Bool("multicast", defaults.caps.multicast);
+    defaults.caps.fpga = d.Bool("fpga", defaults.caps.fpga);
+    defaults.caps.transit = d.Bool("transit", defaults.caps.transit);
+    defaults.queue = d.Queue("queue", defaults.queue);
+    return defaults;
+}
+
+/**
+ * \brief Add the cities of the document's "cities" array to the topology.
+ * \param root the document's top-level object \param source the file name
+ * \param defaults the capabilities of a city that does not list them
+ * \param topology receives the cities
+ */
+void
+ReadCities(const WanJsonObject& root,
+           const std::string& source,
+           const JsonDefaults& defaults,
+           WanTopology& topology)
+{
+    NS_LOG_FUNCTION(source);
+    const Json& cities = root.Array("cities", true);
+    for (std::size_t i = 0; i < cities.size(); ++i)
+    {
+        const WanJsonObject c(
+            cities[i],
+            source,
+            WanJsonInput::Element("cities", i),
+            {"code", "name", "latitude", "longitude", "multicast", "fpga", "transit"});
+        WanCity city;
+        city.code = c.String("code", true);
+        city.name = c.String("name", false, city.code);
+        city.latitude = c.Number("latitude");
+        city.longitude = c.Number("longitude");
+        city.caps.multicast = c.Bool("multicast", defaults.caps.multicast);
+        city.caps.fpga = c.Bool("fpga", defaults.caps.fpga);
+        city.caps.transit = c.Bool("transit", defaults.caps.transit);
+        topology.AddCity(city);
+    }
+}
+
+/**
+ * \brief Add the islands of the document's "islands" array to the topology.
+ * \param root the document's top-level object (it has "islands") \param source the file name
+ * \param defaults the access link and queue of an island that does not set them
+ * \param topology holds the cities; receives the islands
+ */
+void
+ReadIslands(const WanJsonObject& root,
+            const std::string& source,
+            const JsonDefaults& defaults,
+            WanTopology& topology)
+{
+    NS_LOG_FUNCTION(source);
+    const Json& islands = root.Array("islands", true);
+    for (std::size_t i = 0; i < islands.size(); ++i)
+    {
+        const WanJsonObject is(islands[i],
+                               source,
+                               WanJsonInput::Element("islands", i),
+                               {"name", "city", "accessBandwidth", "accessDelay", "queue"});
+        WanIsland island;
+        island.name = is.String("name", true);
+        island.city = WanTopologyJson::CityField(is, "city", topology);
+        island.accessBps = is.Rate("accessBandwidth", defaults.accessBps);
+        island.accessDelay =
+            is.Seconds("accessDelay", defaults.accessDelay, &WanTopology::DelayProblem);
+        const uint32_t index = topology.AddIsland(island);
+        topology.SetIslandQueue(index, is.Queue("queue", defaults.queue));
+    }
+}
+
+/**
+ * \brief Add one island per city, named "<CODE>-0", with the default access link (a document
+ *        without "islands").
+ * \param defaults the access link \param topology holds the cities; receives the islands
+ */
+void
+AddDefaultIslands(const JsonDefaults& defaults, WanTopology& topology)
+{
+    NS_LOG_FUNCTION_NOARGS();
+    for (uint32_t c = 0; c < topology.GetCities().size(); ++c)
+    {
+        WanIsland island;
+        island.name = topology.GetCities()[c].code + "-0";
+        island.city = c;
+        island.accessBps = defaults.accessBps;
+        island.accessDelay = defaults.accessDelay;
+        topology.AddIsland(island);
+    }
+}
+
+/**
+ * \brief Add the links of the document's "links" array (if any) to the topology.
+ * \param root the document's top-level object \param source the file name
+ * \param defaults the rate, route factor and queue of a link that does not set them
+ * \param topology holds the cities; receives the links
+ */
+void
+ReadLinks(const WanJsonObject& root,
+          const std::string& source,
+          const JsonDefaults& defaults,
+          WanTopology& topology)
+{
+    NS_LOG_FUNCTION(source);
+    const Json& links = root.Array("links", false);
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        const WanJsonObject l(links[i],
+                              source,
+                              WanJsonInput::Element("links", i),
+                              {"a", "b", "bandwidth", "delay", "queue"});
+        WanLink link;
+        link.a = WanTopologyJson::CityField(l, "a", topology);
+        link.b = WanTopologyJson::CityField(l, "b", topology);
+        link.bps = l.Rate("bandwidth", defaults.wanBps);
+        // The physical default needs both ends; a self-link is rejected by AddLink below.
+        link.delay = l.Has("delay")
+                         ? l.Seconds("delay", 0, &WanTopology::DelayProblem)
+                         : topology.DefaultLinkDelay(link.a, link.b, defaults.routeFactor);
+        topology.SetLinkQueue(topology.AddLink(link), l.Queue("queue", defaults.queue));
+    }
+}
+
 } // namespace
 
 WanTopology
@@ -56,113 +237,18 @@ WanTopologyJson::Parse(const std::string& text, const std::string& source)
     topology.SetName(root.Name("name", false));
     topology.SetDescription(root.String("description", false));
 
-    JsonDefaults defaults;
-    if (root.Has("defaults"))
-    {
-        const WanJsonObject d(doc.at("defaults"),
-                              source,
-                              "defaults",
-                              {"wanBandwidth",
-                               "accessBandwidth",
-                               "accessDelay",
-                               "routeFactor",
-                               "multicast",
-                               "fpga",
-                               "transit",
-                               "queue"});
-        defaults.wanBps = d.Rate("wanBandwidth", defaults.wanBps);
-        defaults.accessBps = d.Rate("accessBandwidth", defaults.accessBps);
-        defaults.accessDelay =
-            d.Seconds("accessDelay", defaults.accessDelay, &WanTopology::DelayProblem);
-        defaults.routeFactor = d.Number("routeFactor", defaults.routeFactor);
-        if (!(defaults.routeFactor >= 1))
-        {
-            d.Fail("routeFactor",
-                   doc.at("defaults").at("routeFactor"),
-                   "must be at least 1 (a fibre route is never shorter than the great circle)");
-        }
-        if (defaults.routeFactor > WanTopology::MAX_ROUTE_FACTOR)
-        {
-            d.Fail("routeFactor",
-                   doc.at("defaults").at("routeFactor"),
-                   "must be at most 100 (WanTopology::MAX_ROUTE_FACTOR)");
-        }
-        defaults.caps.multicast = d.Bool("multicast", defaults.caps.multicast);
-        defaults.caps.fpga = d.Bool("fpga", defaults.caps.fpga);
-        defaults.caps.transit = d.Bool("transit", defaults.caps.transit);
-        defaults.queue = d.Queue("queue", defaults.queue);
-    }
+    const JsonDefaults defaults = ReadDefaults(doc, root, source);
     topology.SetDefaultQueue(defaults.queue);
-
-    const Json& cities = root.Array("cities", true);
-    for (std::size_t i = 0; i < cities.size(); ++i)
-    {
-        const WanJsonObject c(
-            cities[i],
-            source,
-            WanJsonInput::Element("cities", i),
-            {"code", "name", "latitude", "longitude", "multicast", "fpga", "transit"});
-        WanCity city;
-        city.code = c.String("code", true);
-        city.name = c.String("name", false, city.code);
-        city.latitude = c.Number("latitude");
-        city.longitude = c.Number("longitude");
-        city.caps.multicast = c.Bool("multicast", defaults.caps.multicast);
-        city.caps.fpga = c.Bool("fpga", defaults.caps.fpga);
-        city.caps.transit = c.Bool("transit", defaults.caps.transit);
-        topology.AddCity(city);
-    }
-
+    ReadCities(root, source, defaults, topology);
     if (root.Has("islands"))
     {
-        const Json& islands = root.Array("islands", true);
-        for (std::size_t i = 0; i < islands.size(); ++i)
-        {
-            const WanJsonObject is(islands[i],
-                                   source,
-                                   WanJsonInput::Element("islands", i),
-                                   {"name", "city", "accessBandwidth", "accessDelay", "queue"});
-            WanIsland island;
-            island.name = is.String("name", true);
-            island.city = WanTopologyJson::CityField(is, "city", topology);
-            island.accessBps = is.Rate("accessBandwidth", defaults.accessBps);
-            island.accessDelay =
-                is.Seconds("accessDelay", defaults.accessDelay, &WanTopology::DelayProblem);
-            const uint32_t index = topology.AddIsland(island);
-            topology.SetIslandQueue(index, is.Queue("queue", defaults.queue));
-        }
+        ReadIslands(root, source, defaults, topology);
     }
     else
     {
-        // One island per city, named "<CODE>-0", with the default access link.
-        for (uint32_t c = 0; c < topology.GetCities().size(); ++c)
-        {
-            WanIsland island;
-            island.name = topology.GetCities()[c].code + "-0";
-            island.city = c;
-            island.accessBps = defaults.accessBps;
-            island.accessDelay = defaults.accessDelay;
-            topology.AddIsland(island);
-        }
+        AddDefaultIslands(defaults, topology);
     }
-
-    const Json& links = root.Array("links", false);
-    for (std::size_t i = 0; i < links.size(); ++i)
-    {
-        const WanJsonObject l(links[i],
-                              source,
-                              WanJsonInput::Element("links", i),
-                              {"a", "b", "bandwidth", "delay", "queue"});
-        WanLink link;
-        link.a = WanTopologyJson::CityField(l, "a", topology);
-        link.b = WanTopologyJson::CityField(l, "b", topology);
-        link.bps = l.Rate("bandwidth", defaults.wanBps);
-        // The physical default needs both ends; a self-link is rejected by AddLink below.
-        link.delay = l.Has("delay")
-                         ? l.Seconds("delay", 0, &WanTopology::DelayProblem)
-                         : topology.DefaultLinkDelay(link.a, link.b, defaults.routeFactor);
-        topology.SetLinkQueue(topology.AddLink(link), l.Queue("queue", defaults.queue));
-    }
+    ReadLinks(root, source, defaults, topology);
 
     topology.Validate();
     return topology;

@@ -30,6 +30,8 @@ struct WanWire
     /** IPv4, UDP and framing bytes one UDP datagram adds on a link. */
     static constexpr uint32_t UDP_PACKET_OVERHEAD =
         IPV4_HEADER_BYTES + UDP_HEADER_BYTES + PPP_HEADER_BYTES;
+    /** Default UDP port of gradient traffic (GetGradientPort() says the one in use). */
+    static constexpr uint16_t DEFAULT_GRADIENT_PORT = 47000;
     /** The IP MTU the module uses by default (jumbo frames). */
     static constexpr uint32_t DEFAULT_MTU = 9000;
 
@@ -60,6 +62,32 @@ struct WanWire
 
     static constexpr double BITS_PER_BYTE = 8.0; //!< bits per byte
 
+    /**
+     * \brief The UDP destination port of gradient traffic, the one value the applications
+     *        send to and bind, the routers divert reduction-tree pieces on and the FPGAs
+     *        aggregate on.
+     *
+     * It is the ns-3 global value \c WanGradientPort (default DEFAULT_GRADIENT_PORT,
+     * 47000): set it with \c --WanGradientPort=N on any program's command line, or with
+     * GlobalValue::Bind("WanGradientPort", UintegerValue(N)), before the module's devices and
+     * applications are created (each reads it once, when it is made).
+     * \return the port
+     */
+    static uint16_t GetGradientPort();
+
+    /** \param bytes two bytes in network order \return their value */
+    static uint16_t ReadU16(const uint8_t* bytes)
+    {
+        return static_cast<uint16_t>((bytes[0] << 8) | bytes[1]);
+    }
+
+    /** \param bytes four bytes in network order \return their value */
+    static uint32_t ReadU32(const uint8_t* bytes)
+    {
+        return (uint32_t{bytes[0]} << 24) | (uint32_t{bytes[1]} << 16) | (uint32_t{bytes[2]} << 8) |
+               uint32_t{bytes[3]};
+    }
+
     /** Bytes IsPlainUdpTo() reads: the IPv4 header without options and the UDP header. */
     static constexpr uint32_t IPV4_UDP_BYTES = IPV4_HEADER_BYTES + UDP_HEADER_BYTES;
 
@@ -72,11 +100,9 @@ struct WanWire
     static bool IsPlainUdpTo(const uint8_t* bytes, uint16_t port)
     {
         const uint8_t versionIhl = bytes[0];
-        const uint16_t fragment = static_cast<uint16_t>((bytes[IPV4_FRAGMENT_OFFSET] << 8) |
-                                                        bytes[IPV4_FRAGMENT_OFFSET + 1]);
+        const uint16_t fragment = ReadU16(bytes + IPV4_FRAGMENT_OFFSET);
         const uint8_t* udp = bytes + IPV4_HEADER_BYTES;
-        const uint16_t destination = static_cast<uint16_t>((udp[UDP_DESTINATION_PORT_OFFSET] << 8) |
-                                                           udp[UDP_DESTINATION_PORT_OFFSET + 1]);
+        const uint16_t destination = ReadU16(udp + UDP_DESTINATION_PORT_OFFSET);
         return (versionIhl >> 4) == IPV4_VERSION && (versionIhl & 0x0f) == IPV4_PLAIN_IHL &&
                (fragment & IPV4_FRAGMENT_MASK) == 0 &&
                bytes[IPV4_PROTOCOL_OFFSET] == UDP_PROTOCOL && destination == port;

@@ -37,6 +37,7 @@
 #include "ns3/udp-header.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-wire.h"
 
 #include <cstdint>
 #include <limits>
@@ -49,7 +50,7 @@ using namespace ns3;
 namespace
 {
 
-const uint16_t PORT = GradientHeader::DEFAULT_PORT;
+const uint16_t PORT = WanWire::DEFAULT_GRADIENT_PORT;
 
 /** \return the bytes of a packet */
 std::vector<uint8_t>

@@ -20,8 +20,11 @@
 
 #include "training-scenario.h"
 
+#include "ns3/global-value.h"
 #include "ns3/test.h"
 #include "ns3/training-application.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-wire.h"
 
 #include <cmath>
 #include <limits>
@@ -114,6 +117,47 @@ class TrainingExactBytesTestCase : public TestCase
     }
 
     std::string m_caps; //!< capability set
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The gradient port is one setting, the global value WanGradientPort: bound to 48000,
+ *        the applications send to it and the FPGAs still aggregate every chunk (they look for
+ *        the same port), so each island receives one aggregate per chunk.
+ */
+class TrainingGradientPortTestCase : public TestCase
+{
+  public:
+    TrainingGradientPortTestCase()
+        : TestCase("WanGradientPort moves applications, routers and FPGAs together")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint16_t port = 48000;
+        NS_TEST_ASSERT_MSG_NE(port,
+                              WanWire::DEFAULT_GRADIENT_PORT,
+                              "a port other than the default");
+        GlobalValue::Bind("WanGradientPort", UintegerValue(port));
+        Setup setup;
+        setup.caps = "both";
+        setup.rounds = 2;
+        const RunResult run = Simulate(setup);
+        GlobalValue::Bind("WanGradientPort", UintegerValue(WanWire::DEFAULT_GRADIENT_PORT));
+        const uint64_t chunks = Chunks(setup.modelBytes);
+        NS_TEST_EXPECT_MSG_EQ(run.island0Ports.size(), 1u, "one UDP port");
+        NS_TEST_EXPECT_MSG_EQ(run.island0Ports.count(port), 1u, "island 0 sends to the new port");
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 6u, "2 rounds x 3 islands");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, "finished");
+            NS_TEST_EXPECT_MSG_EQ(r.packetsReceived, chunks, "one aggregate per chunk");
+        }
+        // 3 islands x 2 rounds x chunks slots, each folding its 2 peers' chunks.
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.complete, 3 * 2 * chunks, "complete aggregates");
+    }
 };
 
 /**
@@ -736,6 +780,7 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingEstimateLoadTestCase());
         AddTestCase(new TrainingStragglerTestCase());
         AddTestCase(new TrainingDeterminismTestCase());
+        AddTestCase(new TrainingGradientPortTestCase());
     }
 };
 

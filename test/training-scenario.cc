@@ -27,6 +27,7 @@
 #include "ns3/wan-router-net-device.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
+#include "ns3/wan-wire.h"
 
 #include <algorithm>
 #include <cmath>
@@ -117,6 +118,16 @@ CountIsland0(RunResult* run, Ptr<const Packet> packet)
     ++run->island0Packets;
     const uint32_t ipv4Bytes = packet->GetSize() - run->linkHeaderBytes;
     run->island0Largest = std::max(run->island0Largest, ipv4Bytes);
+    std::vector<uint8_t> bytes(run->linkHeaderBytes + WanWire::IPV4_UDP_BYTES);
+    if (packet->CopyData(bytes.data(), bytes.size()) == bytes.size())
+    {
+        const uint8_t* ip = bytes.data() + run->linkHeaderBytes;
+        const uint8_t* udp = ip + WanWire::IPV4_HEADER_BYTES;
+        if (ip[WanWire::IPV4_PROTOCOL_OFFSET] == WanWire::UDP_PROTOCOL)
+        {
+            run->island0Ports.insert(WanWire::ReadU16(udp + WanWire::UDP_DESTINATION_PORT_OFFSET));
+        }
+    }
 }
 
 /**

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,7 @@ struct RunResult
     uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
     uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
     uint32_t linkHeaderBytes{0};              //!< link header in island 0's MacTx packets
+    std::set<uint16_t> island0Ports;          //!< UDP destination ports island 0 sent to
     std::vector<double> cityLoad;             //!< TrainingHelper::EstimateLoad
     std::vector<double> linkPackets;          //!< TrainingHelper::EstimateLoad
     Time end;                                 //!< when the simulation ran out of events

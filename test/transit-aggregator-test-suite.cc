@@ -32,6 +32,7 @@
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
+#include "ns3/wan-wire.h"
 
 #include <cstdint>
 #include <limits>
@@ -46,13 +47,13 @@ using namespace ns3;
 namespace
 {
 
-const uint16_t PORT = GradientHeader::DEFAULT_PORT; //!< gradient traffic
-const uint64_t LINK_BPS = 10000000000ULL;           //!< every link: 10 Gbps
-const double WAN_DELAY = 0.001;                     //!< every WAN link: 1 ms
-const double ACCESS_DELAY = 0.00001;                //!< every access link: 10 us
-const uint32_t ELEMENTS = 256;                      //!< int32 values per chunk
-const uint32_t JOB = 3;                             //!< job id of every piece
-const uint32_t ROUND = 9;                           //!< round of every piece
+const uint16_t PORT = WanWire::DEFAULT_GRADIENT_PORT; //!< gradient traffic
+const uint64_t LINK_BPS = 10000000000ULL;             //!< every link: 10 Gbps
+const double WAN_DELAY = 0.001;                       //!< every WAN link: 1 ms
+const double ACCESS_DELAY = 0.00001;                  //!< every access link: 10 us
+const uint32_t ELEMENTS = 256;                        //!< int32 values per chunk
+const uint32_t JOB = 3;                               //!< job id of every piece
+const uint32_t ROUND = 9;                             //!< round of every piece
 /** The flags of a transit FPGA's aggregate of real payloads. */
 const uint16_t REDUCE_REAL = GradientHeader::FLAG_REDUCE | GradientHeader::FLAG_REAL_PAYLOAD;
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Check that the C++ names a documentation section cites still exist in the module's sources.
 
-Usage: check-doc-names.py [--root DIR] [FILE:SECTION ...]
+Usage: check-doc-names.py [--root DIR] [--header-table FILE:SECTION] [FILE:SECTION ...]
 
-Without arguments the section "The path of one round's data" of doc/wan-training.rst is
-checked. FILE is relative to the module root (--root, default the parent of tools/); SECTION is
+Without arguments the sections "The path of one round's data" and "Architecture" of
+doc/wan-training.rst are checked, and the second must list every header (see --header-table). FILE is relative to the module root (--root, default the parent of tools/); SECTION is
 a section title of FILE, written as it stands (the first ":" of the argument ends FILE). A
 section runs from its title to the next title of the same or a higher level, or to the first
 ".. include::" line, whichever comes first (an included file's text is not in FILE).
@@ -31,6 +31,11 @@ with // and /* */ comments removed, so a name that survives only in a comment is
 ns-3's own names that the module's sources do not spell out are accepted from NS3_NAMES below;
 keep that list to the names the checked sections use.
 
+With --header-table FILE:SECTION (the default without arguments: the "Architecture" section of
+doc/wan-training.rst), every header under model/ and helper/ must be cited in that section as a
+module path, with or without its ".h" (``model/wan-wire`` or ``model/wan-wire.h``); each one
+that is not is printed as "FILE: SECTION: PATH not listed", then a summary line.
+
 Each missing name is printed with the FILE line where its literal starts, then one summary
 line. Exit status: 0 every name exists, 1 a name is missing, 2 bad usage (an unknown option, a
 missing FILE or SECTION).
@@ -41,13 +46,17 @@ import os
 import re
 import sys
 
-DEFAULT_TARGETS = ["doc/wan-training.rst:The path of one round's data"]
+DEFAULT_TARGETS = ["doc/wan-training.rst:The path of one round's data",
+                   "doc/wan-training.rst:Architecture"]
+DEFAULT_HEADER_TABLE = "doc/wan-training.rst:Architecture"
+HEADER_DIRS = ("model", "helper")
 SOURCE_DIRS = ("model", "helper", "examples")
 SOURCE_EXTENSIONS = (".h", ".cc")
 MODULE_DIRS = ("model", "helper", "examples", "test", "tools", "doc")
 
 # ns-3 names (outside this module) that the checked sections cite.
 NS3_NAMES = {
+    "BridgeNetDevice",
     "Socket::SendTo",
     "Ipv4AddressHelper",
 }
@@ -196,8 +205,8 @@ def check_name(kind, name, root, sources):
     return None
 
 
-def check_target(target, root, sources, out):
-    """Check one FILE:SECTION; returns (names checked, missing, skipped literals)."""
+def read_target(target, root):
+    """(FILE, SECTION, first line number, section text) of one FILE:SECTION argument."""
     if ":" not in target:
         raise UsageError(f"{target}: expected FILE:SECTION")
     rel, title = target.split(":", 1)
@@ -205,7 +214,33 @@ def check_target(target, root, sources, out):
     if not os.path.isfile(path):
         raise UsageError(f"{rel}: no such file")
     first, lines = find_section(path, title, rel)
-    text = section_text(lines)
+    return rel, title, first, section_text(lines)
+
+
+def check_header_table(target, root, out):
+    """Check that section `target` cites every header; returns (headers, unlisted)."""
+    rel, title, _, text = read_target(target, root)
+    cited = set()
+    for match in LITERAL.finditer(text):
+        kind, name = classify(match.group(1))
+        if kind == "path":
+            cited.add(name[:-2] if name.endswith(".h") else name)
+    headers = unlisted = 0
+    for folder in HEADER_DIRS:
+        top = os.path.join(root, folder)
+        for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+            if not name.endswith(".h"):
+                continue
+            headers += 1
+            if f"{folder}/{name[:-2]}" not in cited:
+                unlisted += 1
+                out.append(f"{rel}: {title}: {folder}/{name} not listed")
+    return headers, unlisted
+
+
+def check_target(target, root, sources, out):
+    """Check one FILE:SECTION; returns (names checked, missing, skipped literals)."""
+    rel, _, first, text = read_target(target, root)
     checked = missing = skipped = 0
     for match in LITERAL.finditer(text):
         kind, name = classify(match.group(1))
@@ -226,6 +261,9 @@ def main(argv):
     parser = argparse.ArgumentParser(
         description="Check that the C++ names a documentation section cites exist.")
     parser.add_argument("--root", default=default_root, help="module root (default: %(default)s)")
+    parser.add_argument("--header-table", metavar="FILE:SECTION",
+                        help="a section that must cite every header of model/ and helper/ "
+                             f"(default without targets: {DEFAULT_HEADER_TABLE})")
     parser.add_argument("targets", nargs="*", metavar="FILE:SECTION",
                         help=f"sections to check (default: {DEFAULT_TARGETS[0]})")
     args = parser.parse_args(argv)
@@ -233,12 +271,16 @@ def main(argv):
         print(f"check-doc-names: {args.root}: no such folder", file=sys.stderr)
         return 2
     sources = Sources(args.root)
+    table = args.header_table or (None if args.targets else DEFAULT_HEADER_TABLE)
     out, checked, missing, skipped = [], 0, 0, 0
+    headers_out, headers, unlisted = [], 0, 0
     try:
         for target in args.targets or DEFAULT_TARGETS:
             counts = check_target(target, args.root, sources, out)
             checked, missing, skipped = (a + b for a, b in
                                          zip((checked, missing, skipped), counts))
+        if table:
+            headers, unlisted = check_header_table(table, args.root, headers_out)
     except UsageError as error:
         print(f"check-doc-names: {error}", file=sys.stderr)
         return 2
@@ -247,7 +289,12 @@ def main(argv):
     status = "FAILED" if missing else "ok"
     print(f"doc names: {checked} checked, {missing} missing, {skipped} other literals skipped: "
           f"{status}")
-    return 1 if missing else 0
+    if table:
+        for line in headers_out:
+            print(line)
+        print(f"headers: {headers - unlisted} of {headers} listed in {table}: "
+              f"{'FAILED' if unlisted else 'ok'}")
+    return 1 if missing or unlisted else 0
 
 
 if __name__ == "__main__":

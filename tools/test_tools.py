@@ -1494,10 +1494,29 @@ class DocNamesCheckTest(FakeTreeMixin, unittest.TestCase):
         self.assertEqual(proc.returncode, 2)
         self.assertIn("doc/wan-training.rst: no such file", proc.stderr)
 
+    def test_header_table_must_cite_every_header(self):
+        self.write("helper/h.h", ["#pragma once"])
+        self.doc("``Alpha`` lives in ``model/a.h``; ``helper/h`` helps.")
+        proc = self.check("--header-table", "doc/t.rst:Walk", "doc/t.rst:Walk")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout.splitlines()[-1],
+                         "headers: 2 of 2 listed in doc/t.rst:Walk: ok")
+        # A header cited only outside the section, or not at all, fails by name.
+        self.write("model/z.h", ["#pragma once"])
+        self.doc("``Alpha`` lives in ``model/a.h``; helper/h is no literal.")
+        proc = self.check("--header-table", "doc/t.rst:Walk", "doc/t.rst:Walk")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines()[1:], [
+            "doc/t.rst: Walk: model/z.h not listed",
+            "doc/t.rst: Walk: helper/h.h not listed",
+            "headers: 1 of 3 listed in doc/t.rst:Walk: FAILED"])
+
     def test_real_tree_passes(self):
         proc = self.check(root=REPO)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         self.assertRegex(proc.stdout, r"doc names: [1-9][0-9]* checked, 0 missing, ")
+        self.assertRegex(proc.stdout, r"headers: ([1-9][0-9]*) of \1 listed in "
+                                      r"doc/wan-training.rst:Architecture: ok")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "gradient-exchange.h"
+#include "udp-exchange.h"
 
 #include "adaptive-transport.h"
 #include "gradient-pacer.h"
@@ -19,7 +19,7 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("GradientExchange");
+NS_LOG_COMPONENT_DEFINE("UdpExchange");
 
 namespace
 {
@@ -29,7 +29,7 @@ constexpr uint32_t MAX_NACK_PACKETS = 64;
 const Time MIN_REPAIR_INTERVAL = MilliSeconds(1);
 } // namespace
 
-GradientExchange::GradientExchange(ExchangeContext& context,
+UdpExchange::UdpExchange(ExchangeContext& context,
                                    uint32_t round,
                                    const TrainingRoundConfig& config)
     : RoundExchange(context, round, config)
@@ -38,21 +38,21 @@ GradientExchange::GradientExchange(ExchangeContext& context,
     m_peers.resize(m_k);
 }
 
-GradientExchange::~GradientExchange()
+UdpExchange::~UdpExchange()
 {
     NS_LOG_FUNCTION(this);
     StopTimers();
 }
 
 void
-GradientExchange::Shutdown()
+UdpExchange::Shutdown()
 {
     NS_LOG_FUNCTION(this);
     StopTimers();
 }
 
 void
-GradientExchange::ReceiveControl(const GradientHeader& header)
+UdpExchange::ReceiveControl(const GradientHeader& header)
 {
     NS_LOG_FUNCTION(this);
     switch (header.GetType())
@@ -67,12 +67,12 @@ GradientExchange::ReceiveControl(const GradientHeader& header)
         ReceiveEnd(header);
         break;
     default:
-        NS_ABORT_MSG("GradientExchange: not a control packet: type " << header.GetType());
+        NS_ABORT_MSG("UdpExchange: not a control packet: type " << header.GetType());
     }
 }
 
 void
-GradientExchange::StopTimers()
+UdpExchange::StopTimers()
 {
     NS_LOG_FUNCTION(this);
     m_checking = false;
@@ -85,7 +85,7 @@ GradientExchange::StopTimers()
 }
 
 void
-GradientExchange::OnStart()
+UdpExchange::OnStart()
 {
     NS_LOG_FUNCTION(this);
     if (m_k > 1)
@@ -106,7 +106,7 @@ GradientExchange::OnStart()
 }
 
 void
-GradientExchange::OnFinished()
+UdpExchange::OnFinished()
 {
     NS_LOG_FUNCTION(this);
     if (m_checking && m_checkAt > NextCheckPoint())
@@ -119,21 +119,21 @@ GradientExchange::OnFinished()
 }
 
 Time
-GradientExchange::RttTo(uint32_t island) const
+UdpExchange::RttTo(uint32_t island) const
 {
     NS_LOG_FUNCTION(this << island);
     return island < m_context.settings.rtt.size() ? m_context.settings.rtt[island] : Time(0);
 }
 
 Time
-GradientExchange::HoldAt(uint32_t /* island */) const
+UdpExchange::HoldAt(uint32_t /* island */) const
 {
     NS_LOG_FUNCTION(this);
     return Time(0);
 }
 
 uint32_t
-GradientExchange::FullChunkWireBytes() const
+UdpExchange::FullChunkWireBytes() const
 {
     NS_LOG_FUNCTION(this);
     return ChunkLayout::DataWireBytes(m_context.settings.layout.GetChunkElements() *
@@ -142,14 +142,14 @@ GradientExchange::FullChunkWireBytes() const
 }
 
 Time
-GradientExchange::FullChunkSlot(double rateBps) const
+UdpExchange::FullChunkSlot(double rateBps) const
 {
     NS_LOG_FUNCTION(this << rateBps);
     return Seconds(FullChunkWireBytes() * WanWire::BITS_PER_BYTE / rateBps);
 }
 
 bool
-GradientExchange::MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const
+UdpExchange::MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const
 {
     NS_LOG_FUNCTION(this << sentAt);
     // After a gap, not the asker's FPGA hold: it asks for a chunk its FPGA gave up on (a
@@ -162,14 +162,14 @@ GradientExchange::MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const
 }
 
 Time
-GradientExchange::ResendSpacing(uint32_t island) const
+UdpExchange::ResendSpacing(uint32_t island) const
 {
     NS_LOG_FUNCTION(this << island);
     return RttTo(island);
 }
 
 Time
-GradientExchange::RepairInterval(uint32_t slot) const
+UdpExchange::RepairInterval(uint32_t slot) const
 {
     NS_LOG_FUNCTION(this << slot);
     if (m_context.settings.repairTimeout.IsStrictlyPositive())
@@ -182,7 +182,7 @@ GradientExchange::RepairInterval(uint32_t slot) const
 }
 
 uint32_t
-GradientExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, uint16_t flags)
+UdpExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, uint16_t flags)
 {
     NS_LOG_FUNCTION(this << to << chunkCount << step << flags);
     GradientHeader header = MakeHeader(GradientHeader::END, chunkCount, step);
@@ -197,7 +197,7 @@ GradientExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, ui
 }
 
 void
-GradientExchange::NoteProgress(uint32_t slot)
+UdpExchange::NoteProgress(uint32_t slot)
 {
     NS_LOG_FUNCTION(this << slot);
     PeerState& peer = m_peers[slot];
@@ -217,7 +217,7 @@ GradientExchange::NoteProgress(uint32_t slot)
 // Gap NACKs
 
 void
-GradientExchange::ScheduleNack(uint32_t slot, uint16_t step)
+UdpExchange::ScheduleNack(uint32_t slot, uint16_t step)
 {
     NS_LOG_FUNCTION(this << slot << step);
     PeerState& peer = m_peers[slot];
@@ -235,14 +235,14 @@ GradientExchange::ScheduleNack(uint32_t slot, uint16_t step)
                                << m_config.members[slot] << " step " << step << ": NACK in "
                                << m_context.settings.nackDelay.As(Time::MS));
         peer.nack = Simulator::Schedule(m_context.settings.nackDelay,
-                                        &GradientExchange::FlushNacks,
+                                        &UdpExchange::FlushNacks,
                                         this,
                                         slot);
     }
 }
 
 void
-GradientExchange::FlushNacks(uint32_t slot)
+UdpExchange::FlushNacks(uint32_t slot)
 {
     NS_LOG_FUNCTION(this << slot);
     PeerState& peer = m_peers[slot];
@@ -263,7 +263,7 @@ GradientExchange::FlushNacks(uint32_t slot)
 }
 
 void
-GradientExchange::ArmReask(uint32_t slot, ChunkTracker& tracker)
+UdpExchange::ArmReask(uint32_t slot, ChunkTracker& tracker)
 {
     NS_LOG_FUNCTION(this << slot);
     PeerState& peer = m_peers[slot];
@@ -274,11 +274,11 @@ GradientExchange::ArmReask(uint32_t slot, ChunkTracker& tracker)
     }
     const Time now = Simulator::Now();
     peer.reask =
-        Simulator::Schedule(due > now ? due - now : Time(0), &GradientExchange::Reask, this, slot);
+        Simulator::Schedule(due > now ? due - now : Time(0), &UdpExchange::Reask, this, slot);
 }
 
 void
-GradientExchange::Reask(uint32_t slot)
+UdpExchange::Reask(uint32_t slot)
 {
     NS_LOG_FUNCTION(this << slot);
     if (m_finished || m_lost[slot])
@@ -309,7 +309,7 @@ GradientExchange::Reask(uint32_t slot)
 }
 
 uint32_t
-GradientExchange::SendNack(uint32_t slot,
+UdpExchange::SendNack(uint32_t slot,
                            uint16_t step,
                            ChunkTracker& tracker,
                            bool all,
@@ -359,7 +359,7 @@ GradientExchange::SendNack(uint32_t slot,
 // Serving NACKs
 
 void
-GradientExchange::ReceiveNack(const GradientHeader& header)
+UdpExchange::ReceiveNack(const GradientHeader& header)
 {
     NS_LOG_FUNCTION(this);
     const uint32_t peer = header.GetSender();
@@ -390,7 +390,7 @@ GradientExchange::ReceiveNack(const GradientHeader& header)
 }
 
 void
-GradientExchange::SendNotYet(uint32_t peer)
+UdpExchange::SendNotYet(uint32_t peer)
 {
     NS_LOG_FUNCTION(this << peer);
     NS_LOG_DEBUG("island " << m_context.settings.island << " round " << m_round << ": not yet to "
@@ -401,7 +401,7 @@ GradientExchange::SendNotYet(uint32_t peer)
 }
 
 void
-GradientExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
+UdpExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
 {
     NS_LOG_FUNCTION(this << packet << peer);
     // The stream's budget holds its control packets (GradientPacer::Charge says when).
@@ -413,7 +413,7 @@ GradientExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
 }
 
 void
-GradientExchange::ReceiveAck(const GradientHeader& header)
+UdpExchange::ReceiveAck(const GradientHeader& header)
 {
     NS_LOG_FUNCTION(this);
     const uint32_t slot = SlotOf(header.GetSender());
@@ -442,7 +442,7 @@ GradientExchange::ReceiveAck(const GradientHeader& header)
 // Transport adaptive
 
 Ptr<AdaptiveRateControl>
-GradientExchange::StartControl(GradientPacer& pacer,
+UdpExchange::StartControl(GradientPacer& pacer,
                                Ipv4Address destination,
                                double plannedBps,
                                double fairBps)
@@ -471,7 +471,7 @@ GradientExchange::StartControl(GradientPacer& pacer,
 }
 
 double
-GradientExchange::FairGuess(uint32_t ownStreams,
+UdpExchange::FairGuess(uint32_t ownStreams,
                             const std::vector<uint32_t>& receivers,
                             uint32_t senders) const
 {
@@ -486,7 +486,7 @@ GradientExchange::FairGuess(uint32_t ownStreams,
 }
 
 void
-GradientExchange::EchoCongestion(const IslandBitmap& contributors, bool congested)
+UdpExchange::EchoCongestion(const IslandBitmap& contributors, bool congested)
 {
     NS_LOG_FUNCTION(this << contributors << congested);
     if (!congested || m_context.adaptive == nullptr)
@@ -517,7 +517,7 @@ GradientExchange::EchoCongestion(const IslandBitmap& contributors, bool congeste
 // Silence and lost peers
 
 void
-GradientExchange::CheckProgress()
+UdpExchange::CheckProgress()
 {
     NS_LOG_FUNCTION(this);
     if (m_finished)
@@ -588,7 +588,7 @@ GradientExchange::CheckProgress()
 }
 
 void
-GradientExchange::ArmCheck()
+UdpExchange::ArmCheck()
 {
     NS_LOG_FUNCTION(this);
     // A check acts on a peer only if the peer made progress since the last check (data that
@@ -622,7 +622,7 @@ GradientExchange::ArmCheck()
 }
 
 Time
-GradientExchange::NextCheckPoint() const
+UdpExchange::NextCheckPoint() const
 {
     NS_LOG_FUNCTION(this);
     const int64_t interval = m_context.settings.checkInterval.GetTimeStep();
@@ -631,15 +631,15 @@ GradientExchange::NextCheckPoint() const
 }
 
 void
-GradientExchange::ScheduleCheck(Time at)
+UdpExchange::ScheduleCheck(Time at)
 {
     NS_LOG_FUNCTION(this << at);
     m_checkAt = at;
-    m_check = Simulator::Schedule(at - Simulator::Now(), &GradientExchange::CheckProgress, this);
+    m_check = Simulator::Schedule(at - Simulator::Now(), &UdpExchange::CheckProgress, this);
 }
 
 void
-GradientExchange::DeclareLost(uint32_t slot)
+UdpExchange::DeclareLost(uint32_t slot)
 {
     NS_LOG_FUNCTION(this << slot);
     const uint32_t peer = IslandAt(slot);

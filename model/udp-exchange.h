@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef GRADIENT_EXCHANGE_H
-#define GRADIENT_EXCHANGE_H
+#ifndef UDP_EXCHANGE_H
+#define UDP_EXCHANGE_H
 
 #include "adaptive-rate-control.h"
 #include "chunk-repair.h"
@@ -24,8 +24,9 @@ class GradientPacer;
 
 /**
  * \ingroup wan-training
- * \brief One island's exchange in one round with its clique: the common part of the DIRECT
- *        and RING exchanges, which is the reliability of the incoming streams.
+ * \brief One island's exchange in one round with its clique over UDP: the common part of the
+ *        DIRECT, RING and TREE exchanges, which is the reliability of the incoming streams
+ *        (TcpExchange is its counterpart over TCP, which needs none).
  *
  * Incoming streams are tracked per (peer, step) by ChunkTracker. A gap is NACKed NackDelay
  * after it becomes visible (a later chunk or the sender's END arrived, or an FPGA's partial
@@ -37,15 +38,15 @@ class GradientPacer;
  * PeerPatience. So a peer that stops is declared lost at most start + hold + RTT + (MaxRetries + 1)
  * x (RetransmissionTimeout + RTT + hold) after its last packet, or after PeerPatience of "not yet".
  */
-class GradientExchange : public RoundExchange
+class UdpExchange : public RoundExchange
 {
   public:
     /**
      * \param context the island's context (outlives the exchange)
      * \param round the training round \param config the island's part of the round
      */
-    GradientExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
-    ~GradientExchange() override;
+    UdpExchange(ExchangeContext& context, uint32_t round, const TrainingRoundConfig& config);
+    ~UdpExchange() override;
 
     void Shutdown() override;
     void ReceiveControl(const GradientHeader& header) override;
@@ -234,4 +235,4 @@ class GradientExchange : public RoundExchange
 
 } // namespace ns3
 
-#endif /* GRADIENT_EXCHANGE_H */
+#endif /* UDP_EXCHANGE_H */
