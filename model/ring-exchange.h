@@ -6,8 +6,8 @@
 #define RING_EXCHANGE_H
 
 #include "exchange-sum.h"
-#include "udp-exchange.h"
 #include "gradient-pacer.h"
+#include "udp-exchange.h"
 
 namespace ns3
 {

@@ -5,8 +5,8 @@
 #ifndef STREAM_EXCHANGE_H
 #define STREAM_EXCHANGE_H
 
-#include "udp-exchange.h"
 #include "gradient-pacer.h"
+#include "udp-exchange.h"
 
 #include <memory>
 #include <vector>

@@ -30,8 +30,8 @@ const Time MIN_REPAIR_INTERVAL = MilliSeconds(1);
 } // namespace
 
 UdpExchange::UdpExchange(ExchangeContext& context,
-                                   uint32_t round,
-                                   const TrainingRoundConfig& config)
+                         uint32_t round,
+                         const TrainingRoundConfig& config)
     : RoundExchange(context, round, config)
 {
     NS_LOG_FUNCTION(this << round);
@@ -234,10 +234,8 @@ UdpExchange::ScheduleNack(uint32_t slot, uint16_t step)
         NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": gap from "
                                << m_config.members[slot] << " step " << step << ": NACK in "
                                << m_context.settings.nackDelay.As(Time::MS));
-        peer.nack = Simulator::Schedule(m_context.settings.nackDelay,
-                                        &UdpExchange::FlushNacks,
-                                        this,
-                                        slot);
+        peer.nack =
+            Simulator::Schedule(m_context.settings.nackDelay, &UdpExchange::FlushNacks, this, slot);
     }
 }
 
@@ -310,10 +308,10 @@ UdpExchange::Reask(uint32_t slot)
 
 uint32_t
 UdpExchange::SendNack(uint32_t slot,
-                           uint16_t step,
-                           ChunkTracker& tracker,
-                           bool all,
-                           uint32_t copies)
+                      uint16_t step,
+                      ChunkTracker& tracker,
+                      bool all,
+                      uint32_t copies)
 {
     NS_LOG_FUNCTION(this << slot << step << all << copies);
     const uint32_t peer = IslandAt(slot);
@@ -443,9 +441,9 @@ UdpExchange::ReceiveAck(const GradientHeader& header)
 
 Ptr<AdaptiveRateControl>
 UdpExchange::StartControl(GradientPacer& pacer,
-                               Ipv4Address destination,
-                               double plannedBps,
-                               double fairBps)
+                          Ipv4Address destination,
+                          double plannedBps,
+                          double fairBps)
 {
     NS_LOG_FUNCTION(this << destination << plannedBps << fairBps);
     if (m_context.adaptive == nullptr)
@@ -472,8 +470,8 @@ UdpExchange::StartControl(GradientPacer& pacer,
 
 double
 UdpExchange::FairGuess(uint32_t ownStreams,
-                            const std::vector<uint32_t>& receivers,
-                            uint32_t senders) const
+                       const std::vector<uint32_t>& receivers,
+                       uint32_t senders) const
 {
     NS_LOG_FUNCTION(this << ownStreams << senders);
     const double line = m_context.adaptive ? m_context.adaptive->GetLineRate() : 0;
