@@ -10,15 +10,12 @@
 
 #include "ns3/callback.h"
 #include "ns3/fpga-aggregator-net-device.h"
+#include "ns3/link-port.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
-#include "ns3/point-to-point-net-device.h"
-#include "ns3/queue.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
-#include "ns3/wan-link-net-device.h"
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-partition.h"
 #include "ns3/wan-router-net-device.h"
@@ -191,14 +188,7 @@ TrainingExperiment::ConnectCounters()
             const uint32_t index = m_links.size();
             m_links.push_back(usage);
             const Ptr<NetDevice> device = wan.GetWanDevice(WanHop{l, from, to});
-            // A stock device's packets carry their PPP header; a WanLinkNetDevice only counts
-            // its framing in the transmission time.
-            UintegerValue framing(0);
-            if (DynamicCast<WanLinkNetDevice>(device))
-            {
-                device->GetAttribute("FramingBytes", framing);
-            }
-            m_linkFraming.push_back(static_cast<uint32_t>(framing.Get()));
+            m_linkFraming.push_back(LinkPort::GetUntracedFramingBytes(device));
             device->TraceConnectWithoutContext(
                 "PhyTxEnd",
                 MakeBoundCallback(&TrainingExperiment::OnWanTxStatic, this, index));
@@ -492,19 +482,9 @@ TrainingExperiment::IsLocallyQuiet() const
         {
             continue;
         }
-        if (const Ptr<WanLinkNetDevice> link = DynamicCast<WanLinkNetDevice>(device))
+        if (!LinkPort::IsIdle(device))
         {
-            if (!link->IsIdle())
-            {
-                return false;
-            }
-        }
-        else if (const Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(device))
-        {
-            if (!p2p->GetQueue()->IsEmpty())
-            {
-                return false;
-            }
+            return false;
         }
     }
     return true;

@@ -13,6 +13,7 @@
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/fpga-aggregator-net-device.h"
+#include "ns3/link-port.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
@@ -77,6 +78,10 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
     m_costModel = CreateObject<SyncCostModel>();
     // Chunks fill the devices' MTU, whatever the topology helper set it to.
     m_costModel->SetAttribute("Mtu", UintegerValue(topology.GetMtu()));
+    // Every packet carries the links' framing, as the islands' access devices report it.
+    m_costModel->SetAttribute(
+        "FramingBytes",
+        UintegerValue(LinkPort::GetFramingBytes(topology.GetIslandDevice(0))));
     m_costModel->SetRouting(topology.GetRouting());
 }
 

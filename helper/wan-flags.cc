@@ -194,13 +194,14 @@ WanFlags::Add(const std::string& name,
     m_cmd.AddValue(name, help, m_flags.back()->text);
 }
 
+template <typename T>
 void
-WanFlags::AddUnsigned(const std::string& name,
-                      const std::string& help,
-                      uint64_t& value,
-                      uint64_t min,
-                      uint64_t max,
-                      const std::string& limit)
+WanFlags::AddWhole(const std::string& name,
+                   const std::string& help,
+                   T& value,
+                   uint64_t min,
+                   uint64_t max,
+                   const std::string& limit)
 {
     Add(name,
         help + " (" + IntegerRange(min, max) + ")",
@@ -211,15 +212,23 @@ WanFlags::AddUnsigned(const std::string& name,
 void
 WanFlags::AddUnsigned(const std::string& name,
                       const std::string& help,
+                      uint64_t& value,
+                      uint64_t min,
+                      uint64_t max,
+                      const std::string& limit)
+{
+    AddWhole(name, help, value, min, max, limit);
+}
+
+void
+WanFlags::AddUnsigned(const std::string& name,
+                      const std::string& help,
                       uint32_t& value,
                       uint32_t min,
                       uint32_t max,
                       const std::string& limit)
 {
-    Add(name,
-        help + " (" + IntegerRange(min, max) + ")",
-        std::to_string(value),
-        Whole(name, value, min, max, limit));
+    AddWhole(name, help, value, min, max, limit);
 }
 
 void

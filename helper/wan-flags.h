@@ -144,6 +144,15 @@ class WanFlags
                                  const std::string& problem);
 
   private:
+    /** \copydoc AddUnsigned \brief Both AddUnsigned overloads: T is the target's type. */
+    template <typename T>
+    void AddWhole(const std::string& name,
+                  const std::string& help,
+                  T& value,
+                  uint64_t min,
+                  uint64_t max,
+                  const std::string& limit);
+
     /** One flag: its text as CommandLine wrote it and how to convert it. */
     struct Flag
     {

@@ -190,16 +190,16 @@ uint32_t
 ChunkLayout::DefaultChunkPayload(uint32_t mtu, uint32_t islandCount)
 {
     NS_LOG_FUNCTION(mtu << islandCount);
-    const uint32_t overhead =
-        WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES + DataHeaderBytes(islandCount);
+    const uint32_t overhead = WanWire::IPV4_UDP_HEADER_BYTES + DataHeaderBytes(islandCount);
     return mtu > overhead ? FitPayload(mtu - overhead) : 0;
 }
 
 uint32_t
-ChunkLayout::DataWireBytes(uint32_t payloadBytes, uint32_t islandCount)
+ChunkLayout::DataWireBytes(uint32_t payloadBytes, uint32_t islandCount, uint32_t framingBytes)
 {
-    NS_LOG_FUNCTION(payloadBytes << islandCount);
-    return payloadBytes + DataHeaderBytes(islandCount) + WanWire::UDP_PACKET_OVERHEAD;
+    NS_LOG_FUNCTION(payloadBytes << islandCount << framingBytes);
+    return payloadBytes + DataHeaderBytes(islandCount) + WanWire::IPV4_UDP_HEADER_BYTES +
+           framingBytes;
 }
 
 } // namespace ns3

@@ -121,9 +121,12 @@ class ChunkLayout
     static uint32_t DefaultChunkPayload(uint32_t mtu, uint32_t islandCount);
     /**
      * \param payloadBytes a gradient packet's payload \param islandCount N
+     * \param framingBytes the link device's framing per packet (LinkPort::GetFramingBytes)
      * \return its bytes on a link: payload, DATA header, UDP, IPv4 and framing
      */
-    static uint32_t DataWireBytes(uint32_t payloadBytes, uint32_t islandCount);
+    static uint32_t DataWireBytes(uint32_t payloadBytes,
+                                  uint32_t islandCount,
+                                  uint32_t framingBytes);
 
   private:
     /**

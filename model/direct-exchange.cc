@@ -27,10 +27,6 @@ DirectExchange::DirectExchange(ExchangeContext& context,
             ExpectFrom(s);
         }
     }
-    if (context.settings.real)
-    {
-        m_sums.Init(context.settings.layout);
-    }
 }
 
 void
@@ -66,13 +62,9 @@ DirectExchange::ReceiveChunk(const GradientHeader& header,
         return;
     }
     uint32_t fresh = 0;
-    if (!AcceptPiece(header, fresh))
+    if (!AcceptPiece(header, first, values, fresh))
     {
         return;
-    }
-    if (m_context.settings.real)
-    {
-        m_sums.Add(chunk, first, values, fresh);
     }
     const IslandBitmap& contributors = header.GetContributors();
     if (!header.HasFlag(GradientHeader::FLAG_RETRANSMISSION) &&

@@ -5,7 +5,6 @@
 #ifndef DIRECT_EXCHANGE_H
 #define DIRECT_EXCHANGE_H
 
-#include "exchange-sum.h"
 #include "stream-exchange.h"
 
 namespace ns3
@@ -43,9 +42,6 @@ class DirectExchange : public StreamExchange
     void StartSending() override;
     bool IsDone() const override;
     Ptr<Packet> BuildChunk(uint32_t chunk, uint16_t flags) override;
-
-  private:
-    DirectSum m_sums; //!< peers' sums (real payloads)
 };
 
 } // namespace ns3

@@ -174,16 +174,10 @@ void
 FpgaAggregatorBase::SendCopy(Ptr<NetDevice> port,
                              const Address& to,
                              Ptr<const Packet> packet,
-                             uint16_t protocol,
-                             bool outputPort)
+                             uint16_t protocol)
 {
-    NS_LOG_FUNCTION(this << port << packet << protocol << outputPort);
-    Ptr<Packet> copy = packet->Copy();
-    if (outputPort)
-    {
-        m_output.NoteSent(copy);
-    }
-    port->Send(copy, to, protocol);
+    NS_LOG_FUNCTION(this << port << packet << protocol);
+    port->Send(packet->Copy(), to, protocol);
 }
 
 FpgaSlotTable::AddResult
@@ -196,6 +190,9 @@ FpgaAggregatorBase::Offer(Ptr<const Packet> packet,
     NS_LOG_FUNCTION(this << packet << expected << payloadOffset);
     const FpgaSlotTable::AddResult result =
         m_table.Offer(header, fields, expected, packet, payloadOffset, m_slotCount, m_timeout);
+    NS_LOG_LOGIC("packet " << packet->GetUid() << ": round " << header.GetRound() << " chunk "
+                           << header.GetChunkIndex() << " from " << header.GetContributors()
+                           << " offered: " << FpgaSlotTable::AddResultName(result));
     switch (result)
     {
     case FpgaSlotTable::OPENED:
@@ -235,7 +232,7 @@ FpgaAggregatorBase::EmitAggregate(uint32_t index,
     m_aggregateEmittedTrace(packet, out, complete);
     if (!m_outputConfigured)
     {
-        // Now, not when the port is attached: its DataRate may be set after that.
+        // The port aggregates leave by is the one this first aggregate names.
         m_output.Configure(port, to, WanWire::IPV4_ETHERTYPE, m_portBacklog);
         m_outputConfigured = true;
     }

@@ -146,14 +146,11 @@ class FpgaAggregatorBase : public WanPortDevice
      * \brief Pass a packet on unchanged, for either FPGA: a copy out of \p port.
      * \param port the port \param to its link destination address \param packet the packet
      * \param protocol its protocol number
-     * \param outputPort \p port is the one aggregates leave by: the output stage counts the
-     *        copy in the port's backlog (FpgaOutputStage::NoteSent)
      */
     void SendCopy(Ptr<NetDevice> port,
                   const Address& to,
                   Ptr<const Packet> packet,
-                  uint16_t protocol,
-                  bool outputPort);
+                  uint16_t protocol);
 
     Ptr<NetDevice> m_routerPort; //!< towards the router
     Address m_routerBroadcast;   //!< router port's broadcast address (cached)

@@ -313,8 +313,7 @@ FpgaAggregatorNetDevice::PassThrough(Ptr<NetDevice> port,
     NS_LOG_FUNCTION(this << port << packet << protocol << reason);
     ++m_passCount[reason];
     m_passThroughTrace(packet, reason);
-    const bool toIsland = port == m_islandPort;
-    SendCopy(port, toIsland ? m_islandBroadcast : m_routerBroadcast, packet, protocol, toIsland);
+    SendCopy(port, port == m_islandPort ? m_islandBroadcast : m_routerBroadcast, packet, protocol);
 }
 
 // ---------------------------------------------------------------------------------------------

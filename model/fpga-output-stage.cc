@@ -4,6 +4,7 @@
 
 #include "fpga-output-stage.h"
 
+#include "link-port.h"
 #include "wan-wire.h"
 
 #include "ns3/ipv4-header.h"
@@ -12,7 +13,6 @@
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
-#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -22,7 +22,7 @@ NS_LOG_COMPONENT_DEFINE("FpgaOutputStage");
 FpgaOutputStage::FpgaOutputStage()
     : m_protocol(0),
       m_backlog(1),
-      m_framing(WanWire::PPP_HEADER_BYTES),
+      m_portSending(false),
       m_maxHeld(0),
       m_nextIdentification(0)
 {
@@ -47,15 +47,11 @@ FpgaOutputStage::Configure(Ptr<NetDevice> port,
     m_to = to;
     m_protocol = protocol;
     m_backlog = backlog;
-    // Both point-to-point devices (the module's and ns-3's) have a DataRate attribute; a port
-    // without one is never waited for.
-    DataRateValue rate;
-    m_rate = port->GetAttributeFailSafe("DataRate", rate) ? rate.Get() : DataRate(0);
-    // The module's device counts its FramingBytes attribute; ns-3's adds its PPP header.
-    UintegerValue framing;
-    m_framing = port->GetAttributeFailSafe("FramingBytes", framing)
-                    ? static_cast<uint32_t>(framing.Get())
-                    : WanWire::PPP_HEADER_BYTES;
+    // Both point-to-point devices (the module's and ns-3's) have these trace sources; a port
+    // without them never looks busy, so nothing waits for it.
+    port->TraceConnectWithoutContext("PhyTxBegin",
+                                     MakeCallback(&FpgaOutputStage::PortTxBegin, this));
+    port->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&FpgaOutputStage::PortTxEnd, this));
 }
 
 Ptr<Packet>
@@ -119,35 +115,31 @@ FpgaOutputStage::MakeAggregate(const FpgaSlotTable::Slot& slot,
     return packet;
 }
 
-void
-FpgaOutputStage::Expire()
+uint32_t
+FpgaOutputStage::GetPortBacklog() const
 {
     NS_LOG_FUNCTION(this);
-    const Time now = Simulator::Now();
-    while (!m_leaves.empty() && m_leaves.front() <= now)
-    {
-        m_leaves.pop_front();
-    }
+    return LinkPort::GetQueuedPackets(m_port) + (m_portSending ? 1 : 0);
 }
 
 void
-FpgaOutputStage::Account(Ptr<const Packet> packet)
+FpgaOutputStage::PortTxBegin(Ptr<const Packet> packet)
 {
     NS_LOG_FUNCTION(this << packet);
-    if (m_rate.GetBitRate() == 0)
-    {
-        return;
-    }
-    Expire();
-    const Time start = m_leaves.empty() ? Simulator::Now() : m_leaves.back();
-    m_leaves.push_back(start + m_rate.CalculateBytesTxTime(packet->GetSize() + m_framing));
+    m_portSending = true;
 }
 
 void
-FpgaOutputStage::NoteSent(Ptr<const Packet> packet)
+FpgaOutputStage::PortTxEnd(Ptr<const Packet> packet)
 {
     NS_LOG_FUNCTION(this << packet);
-    Account(packet);
+    m_portSending = false;
+    if (!m_held.empty() && m_drain.IsExpired())
+    {
+        // Not now: the port is still inside its transmit-complete step, about to start its
+        // next queued frame, which must go before anything given to it now.
+        m_drain = Simulator::ScheduleNow(&FpgaOutputStage::Drain, this);
+    }
 }
 
 void
@@ -166,20 +158,16 @@ void
 FpgaOutputStage::Drain()
 {
     NS_LOG_FUNCTION(this);
-    Expire();
-    while (!m_held.empty() && (m_rate.GetBitRate() == 0 || m_leaves.size() < m_backlog))
+    while (!m_held.empty() && GetPortBacklog() < m_backlog)
     {
         Ptr<Packet> packet = m_held.front();
         m_held.pop_front();
-        Account(packet);
         m_port->Send(packet, m_to, m_protocol);
     }
     if (!m_held.empty())
     {
-        // Room again when the oldest packet still in the port has left.
-        NS_LOG_LOGIC(m_held.size() << " aggregates wait for the island port");
-        m_drain =
-            Simulator::Schedule(m_leaves.front() - Simulator::Now(), &FpgaOutputStage::Drain, this);
+        // Room again when the port's frame on the wire has left (PortTxEnd).
+        NS_LOG_LOGIC(m_held.size() << " aggregates wait for the output port");
     }
 }
 
@@ -203,7 +191,14 @@ FpgaOutputStage::Clear()
     NS_LOG_FUNCTION(this);
     m_drain.Cancel();
     m_held.clear();
-    m_leaves.clear();
+    if (m_port)
+    {
+        m_port->TraceDisconnectWithoutContext("PhyTxBegin",
+                                              MakeCallback(&FpgaOutputStage::PortTxBegin, this));
+        m_port->TraceDisconnectWithoutContext("PhyTxEnd",
+                                              MakeCallback(&FpgaOutputStage::PortTxEnd, this));
+    }
+    m_portSending = false;
     m_port = nullptr;
 }
 

@@ -8,7 +8,6 @@
 #include "fpga-slot-table.h"
 
 #include "ns3/address.h"
-#include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -31,11 +30,11 @@ class Packet;
  *
  * Slots that settle or time out together (e.g. a slot that times out takes its flow's earlier
  * open slots with it, see FpgaSlotTable) would otherwise land in the port's queue at once and
- * overflow it, although the FPGA still holds their sums. The stage follows what the port
- * sends (every packet the FPGA gives it, passed through or aggregated, takes its bytes plus
- * framing at the port's DataRate) and hands it an aggregate only while fewer than
- * PortBacklog packets are still waiting or on the wire. With an idle port nothing is held, so
- * timing is unchanged; a burst leaves back to back at the port's rate.
+ * overflow it, although the FPGA still holds their sums. The stage asks the port what it holds
+ * (its queue, through LinkPort, and the frame on its wire, from its PhyTxBegin and PhyTxEnd
+ * traces) and hands it an aggregate only while fewer than PortBacklog packets are waiting or
+ * on the wire; when a frame leaves, the held aggregates go next. With an idle port nothing is
+ * held, so timing is unchanged; a burst leaves back to back at the port's rate.
  */
 class FpgaOutputStage
 {
@@ -44,6 +43,7 @@ class FpgaOutputStage
     ~FpgaOutputStage();
 
     /**
+     * \brief Start following the port (its transmit traces) and remember where aggregates go.
      * \param port the island port \param to the port's destination address
      * \param protocol EtherType of what is sent
      * \param backlog packets the port may hold before aggregates wait here (>= 1)
@@ -66,30 +66,30 @@ class FpgaOutputStage
                               GradientHeader& out);
     /** \param packet an aggregate for the port: sent now, or when the port has room */
     void SendAggregate(Ptr<Packet> packet);
-    /** \param packet a packet the FPGA just gave the port itself (a pass-through) */
-    void NoteSent(Ptr<const Packet> packet);
     /** \return aggregates waiting in slot memory for the port */
     uint32_t GetHeld() const;
     /** \return the most aggregates that ever waited at once */
     uint32_t GetMaxHeld() const;
-    /** \brief Drop what waits and cancel the drain (the device is disposed). */
+    /** \brief Drop what waits, cancel the drain and stop following the port (the device is
+     *         disposed). */
     void Clear();
 
   private:
-    /** \brief Forget packets the port has finished sending. */
-    void Expire();
-    /** \param packet a packet given to the port \brief count it until it has left */
-    void Account(Ptr<const Packet> packet);
-    /** \brief Give the port held aggregates while it has room; re-arm for the rest. */
+    /** \return packets the port holds: waiting in its queue or on its wire */
+    uint32_t GetPortBacklog() const;
+    /** \param packet the frame the port starts sending (its PhyTxBegin trace) */
+    void PortTxBegin(Ptr<const Packet> packet);
+    /** \param packet the frame the port has sent (its PhyTxEnd trace): held aggregates go
+     *         next, once the port has started its next queued frame */
+    void PortTxEnd(Ptr<const Packet> packet);
+    /** \brief Give the port held aggregates while it has room. */
     void Drain();
 
     Ptr<NetDevice> m_port;          //!< the island port
     Address m_to;                   //!< its destination address
     uint16_t m_protocol;            //!< EtherType
     uint32_t m_backlog;             //!< packets the port may hold
-    DataRate m_rate;                //!< the port's rate (0: unknown, never hold)
-    uint32_t m_framing;             //!< framing bytes per packet on the port
-    std::deque<Time> m_leaves;      //!< when each packet given to the port has left it
+    bool m_portSending;             //!< a frame is on the port's wire
     std::deque<Ptr<Packet>> m_held; //!< aggregates waiting, oldest first
     uint32_t m_maxHeld;             //!< peak of m_held
     EventId m_drain;                //!< next drain

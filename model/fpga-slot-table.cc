@@ -27,6 +27,27 @@ constexpr uint32_t FLOW_RETAINED_ROUNDS = 4;
 
 } // namespace
 
+const char*
+FpgaSlotTable::AddResultName(AddResult result)
+{
+    switch (result)
+    {
+    case OPENED:
+        return "opened a slot";
+    case ADDED:
+        return "added";
+    case DUPLICATE:
+        return "duplicate";
+    case OVERLAP:
+        return "overlap";
+    case MISMATCH:
+        return "mismatch";
+    case OVERFLOW:
+        return "overflow";
+    }
+    return "unknown";
+}
+
 bool
 FpgaSlotTable::SlotKey::operator==(const SlotKey& other) const
 {

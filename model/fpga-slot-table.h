@@ -121,6 +121,9 @@ class FpgaSlotTable
         OVERFLOW,  //!< no slot open for its chunk and none free: not added
     };
 
+    /** \param result an Offer result \return its name, for logs */
+    static const char* AddResultName(AddResult result);
+
     /**
      * Emits a settled or expired slot: \p index the slot, \p complete true if every expected
      * sender contributed. The receiver must Free() the slot.

@@ -159,7 +159,7 @@ RingExchange::SendNext()
         NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": step "
                                << (key >> KEY_STEP_SHIFT) << " chunk " << uint32_t(key)
                                << " resent (asked by " << asker << ")");
-        return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+        return WireBytes(packet);
     }
     if (m_deferred.PopReady(key))
     {
@@ -174,7 +174,7 @@ RingExchange::SendNext()
                                << uint32_t(key));
         m_context.on.send(m_round, packet, m_successor, false);
         CheckComplete();
-        return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+        return WireBytes(packet);
     }
     if (m_sending)
     {
@@ -193,7 +193,7 @@ RingExchange::SendNext()
             packet = BuildRingChunk(step, m_nextChunk, 0, m_sums);
             m_context.on.send(m_round, packet, m_successor, false);
             m_clocks[step].Note(m_nextChunk, Simulator::Now());
-            bytes = packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+            bytes = WireBytes(packet);
             ++m_nextChunk;
         }
         if (m_nextChunk < chunks)

@@ -41,6 +41,7 @@ struct ExchangeSettings
     std::vector<Time> rtt;              //!< per island, round trip to it
     std::vector<Time> hold;             //!< per island, its FPGA's longest hold
     ChunkLayout layout;                 //!< how updates are cut
+    uint32_t framingBytes{0};           //!< access device's framing per packet (LinkPort)
     bool real{false};                   //!< int32 payloads, else sizes only
     Time checkInterval;                 //!< silence check (RetransmissionTimeout)
     uint32_t maxRetries{5};             //!< unanswered silence NACKs before lost

@@ -19,18 +19,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("StreamExchange");
 
-namespace
-{
-/** \param packet a gradient packet \return its bytes on a link */
-uint32_t
-WireBytes(Ptr<const Packet> packet)
-{
-    NS_LOG_FUNCTION(packet);
-    return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
-}
-
-} // namespace
-
 StreamExchange::StreamExchange(ExchangeContext& context,
                                uint32_t round,
                                const TrainingRoundConfig& config)
@@ -39,6 +27,10 @@ StreamExchange::StreamExchange(ExchangeContext& context,
 {
     NS_LOG_FUNCTION(this << round);
     m_in.resize(m_k);
+    if (context.settings.real)
+    {
+        m_sums.Init(context.settings.layout);
+    }
 }
 
 StreamExchange::~StreamExchange()
@@ -217,6 +209,9 @@ StreamExchange::SendNext(uint32_t index)
     if (!stream.done && FirstPassChunk(stream.next, chunk))
     {
         packet = BuildChunk(chunk, 0);
+        NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": chunk "
+                               << chunk << " (packet " << packet->GetUid() << ") out to "
+                               << stream.destination);
         m_context.on.send(m_round, packet, stream.destination, false);
         stream.clock.Note(stream.next, Simulator::Now());
         if (++stream.next == chunks)
@@ -303,7 +298,10 @@ StreamExchange::Expected(uint32_t slot)
 }
 
 bool
-StreamExchange::AcceptPiece(const GradientHeader& header, uint32_t& fresh)
+StreamExchange::AcceptPiece(const GradientHeader& header,
+                            uint32_t first,
+                            const std::vector<int32_t>& values,
+                            uint32_t& fresh)
 {
     NS_LOG_FUNCTION(this);
     const uint32_t chunk = header.GetChunkIndex();
@@ -334,7 +332,14 @@ StreamExchange::AcceptPiece(const GradientHeader& header, uint32_t& fresh)
         return false;
     }
     const bool firstPass = !header.HasFlag(GradientHeader::FLAG_RETRANSMISSION);
+    NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": chunk "
+                           << chunk << " in from " << contributors
+                           << (firstPass ? "" : " (resend)"));
     contributors.ForEach([&](uint32_t island) { MarkIn(SlotOf(island), chunk, firstPass); });
+    if (m_context.settings.real)
+    {
+        m_sums.Add(chunk, first, values, fresh);
+    }
     return true;
 }
 

@@ -5,6 +5,7 @@
 #ifndef STREAM_EXCHANGE_H
 #define STREAM_EXCHANGE_H
 
+#include "exchange-sum.h"
 #include "gradient-pacer.h"
 #include "udp-exchange.h"
 
@@ -91,12 +92,17 @@ class StreamExchange : public UdpExchange
     void ExpectFrom(uint32_t slot);
     /**
      * \brief Take a piece in if none of its contributors is in for its chunk: mark them,
-     *        count their progress, and NACK the gaps a first pass reveals.
+     *        count their progress, NACK the gaps a first pass reveals, and add its values to
+     *        m_sums (real payloads).
      * \param header the piece (checked by CheckDirectChunk)
+     * \param first its first element \param values its payload (real payloads)
      * \param fresh receives its contributors
      * \return false if it overlaps (counted duplicate; its fresh contributors asked again)
      */
-    bool AcceptPiece(const GradientHeader& header, uint32_t& fresh);
+    bool AcceptPiece(const GradientHeader& header,
+                     uint32_t first,
+                     const std::vector<int32_t>& values,
+                     uint32_t& fresh);
     /**
      * \brief A chunk of an expected update is in (not in before): count the progress, and
      *        NACK the gaps a first pass reveals.
@@ -108,6 +114,9 @@ class StreamExchange : public UdpExchange
 
     std::vector<ChunkTracker> m_in; //!< per member position: its update, if expected
     uint32_t m_incomplete;          //!< updates expected, neither complete nor lost
+    /** The accepted pieces' sums (real payloads): a DIRECT island's peers; a TREE root's
+     *  members, a TREE member's totals. */
+    DirectSum m_sums;
 
   private:
     /** One outgoing stream. */

@@ -7,6 +7,7 @@
 #include "chunk-layout.h"
 #include "gradient-header.h"
 #include "sync-algorithm-choice.h"
+#include "wan-link-net-device.h"
 #include "wan-wire.h"
 
 #include "ns3/assert.h"
@@ -85,11 +86,12 @@ SyncCostModel::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&SyncCostModel::m_gradientHeaderBytes),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("PppHeaderBytes",
-                          "Link framing bytes per packet on every link: WanLinkNetDevice's "
+            .AddAttribute("FramingBytes",
+                          "Link framing bytes per packet on every link, as the link devices "
+                          "report it (LinkPort::GetFramingBytes): WanLinkNetDevice's "
                           "FramingBytes, or the stock PointToPointNetDevice's PPP header.",
-                          UintegerValue(WanWire::PPP_HEADER_BYTES),
-                          MakeUintegerAccessor(&SyncCostModel::m_pppHeaderBytes),
+                          UintegerValue(WanLinkNetDevice::DEFAULT_FRAMING_BYTES),
+                          MakeUintegerAccessor(&SyncCostModel::m_framingBytes),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("FpgaLatency",
                           "Pipeline latency an FPGA adds to the streams it aggregates.",
@@ -122,7 +124,7 @@ SyncCostModel::SyncCostModel()
       m_ipv4HeaderBytes(WanWire::IPV4_HEADER_BYTES),
       m_udpHeaderBytes(WanWire::UDP_HEADER_BYTES),
       m_gradientHeaderBytes(0),
-      m_pppHeaderBytes(WanWire::PPP_HEADER_BYTES),
+      m_framingBytes(WanLinkNetDevice::DEFAULT_FRAMING_BYTES),
       m_fpgaLatency(MicroSeconds(1)),
       m_transitRate(0),
       m_transitLatency(MicroSeconds(1))
@@ -190,7 +192,7 @@ uint32_t
 SyncCostModel::GetPacketOverheadBytes() const
 {
     NS_LOG_FUNCTION(this);
-    return m_ipv4HeaderBytes + m_udpHeaderBytes + GetGradientHeaderBytes() + m_pppHeaderBytes;
+    return m_ipv4HeaderBytes + m_udpHeaderBytes + GetGradientHeaderBytes() + m_framingBytes;
 }
 
 uint64_t

@@ -453,7 +453,7 @@ class SyncCostModel : public Object
     uint32_t m_ipv4HeaderBytes;     //!< IPv4 header bytes
     uint32_t m_udpHeaderBytes;      //!< UDP header bytes
     uint32_t m_gradientHeaderBytes; //!< 0: GradientHeader size for the island count
-    uint32_t m_pppHeaderBytes;      //!< PPP header bytes per link
+    uint32_t m_framingBytes;        //!< link framing bytes per packet
     Time m_fpgaLatency;             //!< FPGA pipeline latency added to aggregated streams
     DataRate m_transitRate;         //!< a transit FPGA's service rate (0: unlimited)
     Time m_transitLatency;          //!< added per transit city on a TREE up stream's path

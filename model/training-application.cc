@@ -6,6 +6,7 @@
 
 #include "exchange-factory.h"
 #include "exchange-sum.h"
+#include "link-port.h"
 #include "tcp-transport.h"
 #include "wan-training-compat.h"
 
@@ -377,6 +378,20 @@ TrainingApplication::GetChunkPayloadBytes() const
                                                                   m_context.settings.islandCount);
 }
 
+uint32_t
+TrainingApplication::GetAccessFramingBytes() const
+{
+    NS_LOG_FUNCTION(this);
+    // The island's node has one link device, its access port; other devices (loopback)
+    // report no framing.
+    uint32_t framing = 0;
+    for (uint32_t i = 0; i < GetNode()->GetNDevices(); ++i)
+    {
+        framing = std::max(framing, LinkPort::GetFramingBytes(GetNode()->GetDevice(i)));
+    }
+    return framing;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Life cycle
 
@@ -394,6 +409,7 @@ TrainingApplication::StartApplication()
                     "ModelBytes " << m_modelBytes << " beyond "
                                   << ChunkLayout::MAX_MODEL_BYTES_REASON);
     m_context.settings.layout = ChunkLayout(m_modelBytes, m_chunkPayload);
+    m_context.settings.framingBytes = GetAccessFramingBytes();
     m_context.settings.jobId = m_jobId;
     m_context.settings.real = m_payloadMode == REAL;
     m_context.settings.checkInterval = m_retransmissionTimeout;

@@ -31,6 +31,17 @@
 namespace ns3
 {
 
+/**
+ * \defgroup wan-training WAN training
+ * \brief Data-parallel training across the compute islands of a WAN, packet by packet:
+ *        islands (TrainingApplication and its round exchanges), WAN routers that multicast
+ *        (WanRouterNetDevice), in-line FPGAs that aggregate (FpgaAggregatorNetDevice,
+ *        TransitAggregatorNetDevice), their links (WanLinkNetDevice, WanLinkChannel), the
+ *        schedule optimiser and cost model (ScheduleSearch, SyncCostModel) and the helpers
+ *        that build and run an experiment (WanTopologyHelper, TrainingHelper). See
+ *        doc/wan-training.rst.
+ */
+
 class Packet;
 class Socket;
 class TcpTransport;
@@ -230,6 +241,8 @@ class TrainingApplication : public Application
   private:
     void StartApplication() override;
     void StopApplication() override;
+    /** \return framing bytes the island's access device adds to each packet (LinkPort) */
+    uint32_t GetAccessFramingBytes() const;
 
     /** \param round a round \return its exchange, created if needed; null if stale/invalid */
     RoundExchange* GetExchange(uint32_t round);

@@ -265,7 +265,7 @@ TransitAggregatorNetDevice::PassThrough(Ptr<const Packet> packet,
     NS_LOG_LOGIC("pass " << PassReasonName(reason));
     ++m_passCount[reason];
     m_passThroughTrace(packet, reason);
-    SendCopy(m_routerPort, m_routerBroadcast, packet, protocol, true);
+    SendCopy(m_routerPort, m_routerBroadcast, packet, protocol);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -48,10 +48,6 @@ TreeExchange::TreeExchange(ExchangeContext& context,
     {
         ExpectFrom(m_rootSlot);
     }
-    if (context.settings.real)
-    {
-        m_sums.Init(context.settings.layout);
-    }
 }
 
 void
@@ -211,13 +207,9 @@ TreeExchange::ReceiveUp(const GradientHeader& header,
         return;
     }
     uint32_t fresh = 0;
-    if (!AcceptPiece(header, fresh))
+    if (!AcceptPiece(header, first, values, fresh))
     {
         return;
-    }
-    if (m_context.settings.real)
-    {
-        m_sums.Add(chunk, first, values, fresh);
     }
     m_have[chunk] += fresh;
     if (IsCovered(chunk))

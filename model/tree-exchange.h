@@ -5,7 +5,6 @@
 #ifndef TREE_EXCHANGE_H
 #define TREE_EXCHANGE_H
 
-#include "exchange-sum.h"
 #include "stream-exchange.h"
 
 namespace ns3
@@ -113,7 +112,6 @@ class TreeExchange : public StreamExchange
     std::vector<uint32_t> m_positionOf; //!< root: per chunk, its place in m_ready, or NO_SLOT
     std::vector<bool> m_ended;          //!< root: per member position, its END came
     uint32_t m_endedCount;              //!< root: members whose END came
-    DirectSum m_sums;                   //!< root: the members' sums; member: the totals (real)
     std::vector<int32_t> m_values;      //!< scratch payload
 };
 

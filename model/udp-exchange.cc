@@ -138,7 +138,15 @@ UdpExchange::FullChunkWireBytes() const
     NS_LOG_FUNCTION(this);
     return ChunkLayout::DataWireBytes(m_context.settings.layout.GetChunkElements() *
                                           GradientHeader::ELEMENT_SIZE,
-                                      m_context.settings.islandCount);
+                                      m_context.settings.islandCount,
+                                      m_context.settings.framingBytes);
+}
+
+uint32_t
+UdpExchange::WireBytes(Ptr<const Packet> packet) const
+{
+    NS_LOG_FUNCTION(this << packet);
+    return packet->GetSize() + WanWire::IPV4_UDP_HEADER_BYTES + m_context.settings.framingBytes;
 }
 
 Time
@@ -193,7 +201,7 @@ UdpExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, uint16_
     header.SetContributors(self);
     Ptr<Packet> packet = GradientHeader::CreateVirtualPacket(header);
     m_context.on.send(m_round, packet, to, true);
-    return packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD;
+    return WireBytes(packet);
 }
 
 void
@@ -405,7 +413,7 @@ UdpExchange::SendControl(Ptr<Packet> packet, uint32_t peer)
     // The stream's budget holds its control packets (GradientPacer::Charge says when).
     if (GradientPacer* pacer = PacerToward(peer))
     {
-        pacer->Charge(packet->GetSize() + WanWire::UDP_PACKET_OVERHEAD);
+        pacer->Charge(WireBytes(packet));
     }
     m_context.on.send(m_round, packet, m_context.settings.addresses[peer], true);
 }

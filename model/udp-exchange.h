@@ -98,6 +98,12 @@ class UdpExchange : public RoundExchange
     virtual Time HoldAt(uint32_t island) const;
     /** \return bytes on a link of a full chunk */
     uint32_t FullChunkWireBytes() const;
+    /**
+     * \param packet a UDP payload this island sends
+     * \return its bytes on the access link: IPv4 and UDP headers and the access device's
+     *         framing (ExchangeSettings::framingBytes) added
+     */
+    uint32_t WireBytes(Ptr<const Packet> packet) const;
     /** \param rateBps a pacing rate \return the time a full chunk takes at it */
     Time FullChunkSlot(double rateBps) const;
     /**

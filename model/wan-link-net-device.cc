@@ -57,7 +57,7 @@ WanLinkNetDevice::GetTypeId()
             .AddAttribute("FramingBytes",
                           "Bytes of link framing counted in each frame's transmission time "
                           "(2: PointToPointNetDevice's PPP header); never added to the packet",
-                          UintegerValue(2),
+                          UintegerValue(DEFAULT_FRAMING_BYTES),
                           MakeUintegerAccessor(&WanLinkNetDevice::m_framingBytes),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("TxQueueMaxSize",
@@ -295,6 +295,13 @@ WanLinkNetDevice::GetQueuePackets() const
 {
     NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_queue.size());
+}
+
+uint32_t
+WanLinkNetDevice::GetFramingBytes() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_framingBytes;
 }
 
 uint64_t

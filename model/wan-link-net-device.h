@@ -77,6 +77,8 @@ class WanLinkNetDevice : public NetDevice
     bool IsIdle() const;
     /** \return packets waiting in the transmit FIFO (not counting the one on the wire) */
     uint32_t GetQueuePackets() const;
+    /** \return bytes of framing counted in each frame's transmission time (FramingBytes) */
+    uint32_t GetFramingBytes() const;
     /** \return bytes of the packets waiting in the transmit FIFO */
     uint64_t GetQueueBytes() const;
     /**
@@ -116,6 +118,8 @@ class WanLinkNetDevice : public NetDevice
 
     /** Smallest MTU the device accepts (IPv4's minimum datagram). */
     static constexpr uint16_t MIN_MTU = 68;
+    /** Default FramingBytes: the PPP header PointToPointNetDevice adds to each packet. */
+    static constexpr uint32_t DEFAULT_FRAMING_BYTES = 2;
 
   protected:
     void DoDispose() override;
@@ -146,22 +150,22 @@ class WanLinkNetDevice : public NetDevice
     /** \return the probability that a packet arriving now is marked */
     double MarkProbability() const;
 
-    Ptr<Node> m_node;                       //!< node this device is installed on
-    Ptr<WanLinkChannel> m_channel;          //!< attached channel, or null (link down)
-    uint32_t m_ifIndex{0};                  //!< interface index on the node
-    Mac48Address m_address;                 //!< this device's address
-    uint16_t m_mtu{1500};                   //!< MTU (attribute Mtu)
-    DataRate m_rate;                        //!< transmission rate (attribute DataRate)
-    uint32_t m_framingBytes{2};             //!< bytes counted in each frame's time (FramingBytes)
-    QueueSize m_queueMaxSize;               //!< FIFO bound (attribute TxQueueMaxSize)
-    Ptr<ErrorModel> m_receiveErrorModel;    //!< receive error model, or null
-    std::deque<Frame> m_queue;              //!< frames waiting for the wire
-    uint64_t m_queuedBytes{0};              //!< bytes of the packets in m_queue
-    bool m_busy{false};                     //!< a frame is on the wire
-    Frame m_current;                        //!< the frame on the wire, while m_busy
-    uint32_t m_lastTxBytes{0};              //!< frame bytes of the last TxTime() computed
-    uint64_t m_lastTxBps{0};                //!< the rate it was computed at
-    Time m_lastTxTime;                      //!< its result (most frames have the same size)
+    Ptr<Node> m_node;                               //!< node this device is installed on
+    Ptr<WanLinkChannel> m_channel;                  //!< attached channel, or null (link down)
+    uint32_t m_ifIndex{0};                          //!< interface index on the node
+    Mac48Address m_address;                         //!< this device's address
+    uint16_t m_mtu{1500};                           //!< MTU (attribute Mtu)
+    DataRate m_rate;                                //!< transmission rate (attribute DataRate)
+    uint32_t m_framingBytes{DEFAULT_FRAMING_BYTES}; //!< bytes counted in each frame's time
+    QueueSize m_queueMaxSize;                       //!< FIFO bound (attribute TxQueueMaxSize)
+    Ptr<ErrorModel> m_receiveErrorModel;            //!< receive error model, or null
+    std::deque<Frame> m_queue;                      //!< frames waiting for the wire
+    uint64_t m_queuedBytes{0};                      //!< bytes of the packets in m_queue
+    bool m_busy{false};                             //!< a frame is on the wire
+    Frame m_current;                                //!< the frame on the wire, while m_busy
+    uint32_t m_lastTxBytes{0};                      //!< frame bytes of the last TxTime() computed
+    uint64_t m_lastTxBps{0};                        //!< the rate it was computed at
+    Time m_lastTxTime;                              //!< its result (most frames have the same size)
     mutable Address m_remote;               //!< cached GetRemote() (the far end never changes)
     bool m_ecnMarking{false};               //!< attribute EcnMarking
     QueueSize m_ecnMin;                     //!< attribute EcnMinThreshold (Kmin)

@@ -323,6 +323,8 @@ WanRouterNetDevice::ReceiveFromPort(uint32_t inPort,
     else if (m_transitPort != NO_PORT && inPort != m_transitPort && IsReducePiece(packet))
     {
         // To the transit FPGA as it came (it is forwarded, TTL and all, when it comes back).
+        NS_LOG_LOGIC("packet " << packet->GetUid() << " from port " << inPort
+                               << " diverted to the transit FPGA on port " << m_transitPort);
         ++m_divertCount;
         m_divertTrace(packet, inPort, m_transitPort);
         m_ports[m_transitPort]->Send(packet->Copy(), m_linkDestination, WanWire::IPV4_ETHERTYPE);
@@ -417,6 +419,8 @@ WanRouterNetDevice::ForwardUnicast(Ptr<const Packet> packet,
         Drop(packet, inPort, DROP_NO_ROUTE);
         return;
     }
+    NS_LOG_LOGIC("packet " << packet->GetUid() << " to " << Ipv4Address(fields.destination)
+                           << ": port " << inPort << " -> port " << route->second);
     Transmit(CopyWithDecrementedTtl(packet, fields), inPort, route->second);
 }
 
@@ -452,6 +456,8 @@ WanRouterNetDevice::ForwardMulticast(Ptr<const Packet> packet,
         Drop(packet, inPort, DROP_NO_ROUTE);
         return;
     }
+    NS_LOG_LOGIC("packet " << packet->GetUid() << " to group " << Ipv4Address(fields.destination)
+                           << ": port " << inPort << " -> " << copies << " ports");
     Ptr<Packet> original = CopyWithDecrementedTtl(packet, fields);
     m_replicateTrace(original, inPort, copies);
     uint32_t remaining = copies;

@@ -12,11 +12,12 @@ namespace ns3
 
 /**
  * \ingroup wan-training
- * \brief The wire facts every part of the module shares: IPv4, UDP, TCP and link framing sizes and
- *        the IPv4/UDP field offsets the router and the FPGA read in place.
+ * \brief The wire facts every part of the module shares: IPv4, UDP and TCP sizes and the
+ *        IPv4/UDP field offsets the router and the FPGA read in place.
  *
  * One place for them: the router, the FPGA, the application's pacing and the cost model all
- * read these, so a packet's size on the wire is computed the same way everywhere.
+ * read these, so a packet's size is computed the same way everywhere. Link framing is not
+ * here: each link device owns its own, and senders ask it through LinkPort.
  */
 struct WanWire
 {
@@ -25,11 +26,8 @@ struct WanWire
     static constexpr uint32_t TCP_HEADER_BYTES = 20;  //!< TCP header without options
     /** Most option bytes a TCP header carries (its data offset field allows 60 bytes). */
     static constexpr uint32_t TCP_MAX_OPTION_BYTES = 40;
-    /** Framing bytes per packet on each link: PointToPointNetDevice's PPP header. */
-    static constexpr uint32_t PPP_HEADER_BYTES = 2;
-    /** IPv4, UDP and framing bytes one UDP datagram adds on a link. */
-    static constexpr uint32_t UDP_PACKET_OVERHEAD =
-        IPV4_HEADER_BYTES + UDP_HEADER_BYTES + PPP_HEADER_BYTES;
+    /** IPv4 and UDP header bytes in front of a datagram's payload. */
+    static constexpr uint32_t IPV4_UDP_HEADER_BYTES = IPV4_HEADER_BYTES + UDP_HEADER_BYTES;
     /** Default UDP port of gradient traffic (GetGradientPort() says the one in use). */
     static constexpr uint16_t DEFAULT_GRADIENT_PORT = 47000;
     /** The IP MTU the module uses by default (jumbo frames). */

@@ -194,6 +194,50 @@ class TrainingStockLinksTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The island paces on the framing its access device reports (LinkPort), not on a
+ *        constant: with 4000 bytes of framing per frame, a sender pacing on the usual 2 would
+ *        send 44 % faster than its access link and overflow the planned queue.
+ */
+class TrainingDeviceFramingTestCase : public TestCase
+{
+  public:
+    TrainingDeviceFramingTestCase()
+        : TestCase("the island paces on its access device's framing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t framing = 4000;
+        Setup setup;
+        setup.cities = 2;
+        setup.modelBytes = 100 * CHUNK; // 44 packets of backlog if paced on 2 bytes of framing
+        setup.framing = framing;
+        setup.traceIsland = 1;
+        setup.queuePackets = 1; // raised by the helper to the planned bound
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.queueDrops, 0, "no queue overflows");
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 2u, "2 islands x 1 round");
+        // Every frame takes (IPv4 bytes + framing) at each link's rate.
+        const double frameBits = (FULL_CHUNK_IP + framing) * 8.0;
+        const Time path = Seconds(frameBits / ACCESS_BPS + ACCESS_DELAY + frameBits / WAN_BPS +
+                                  WAN_DELAY + frameBits / ACCESS_BPS + ACCESS_DELAY);
+        for (uint32_t chunk : {0u, 1u, 2u, 50u, 99u})
+        {
+            const RunResult::Arrival* arrival = run.Find(GradientHeader::DATA, 0, chunk);
+            NS_TEST_ASSERT_MSG_NE(arrival, nullptr, "chunk " << chunk << " arrives");
+            const Time expected = setup.compute + Seconds(chunk * frameBits / ACCESS_BPS) + path;
+            NS_TEST_ASSERT_MSG_EQ_TOL(arrival->at,
+                                      expected,
+                                      NanoSeconds(10),
+                                      "chunk " << chunk << " arrives as paced");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief With a 1500-byte MTU, chunks fill exactly that MTU: no packet is larger, none is
  *        fragmented (one IPv4 packet per chunk), and the bytes are exact.
  */
@@ -767,6 +811,7 @@ class TrainingApplicationTestSuite : public TestSuite
         AddTestCase(new TrainingSyncTimeTestCase());
         AddTestCase(new TrainingMtuTestCase());
         AddTestCase(new TrainingStockLinksTestCase());
+        AddTestCase(new TrainingDeviceFramingTestCase());
         AddTestCase(new TrainingRingTestCase());
         AddTestCase(new TrainingFixedPointRangeTestCase());
         AddTestCase(new TrainingRealMeanTestCase("none"));

@@ -9,6 +9,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -222,7 +223,10 @@ Simulate(const Setup& setup)
     {
         wan.SetQueueSize(QueueSize(QueueSizeUnit::PACKETS, setup.queuePackets));
     }
+    // The links' framing is an attribute of the devices only: set it while they are built.
+    Config::SetDefault("ns3::WanLinkNetDevice::FramingBytes", UintegerValue(setup.framing));
     wan.Install(topology);
+    Config::SetDefault("ns3::WanLinkNetDevice::FramingBytes", UintegerValue(FRAMING));
     CliqueSchedule schedule = setup.partitions.empty()
                                   ? CliqueSchedule::GlobalClique(n)
                                   : CliqueSchedule(n, setup.partitions, "test");

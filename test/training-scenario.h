@@ -26,6 +26,12 @@
 
 namespace ns3
 {
+
+/**
+ * \defgroup wan-training-tests WAN training tests
+ * \ingroup wan-training
+ * \brief The module's ns-3 test suites (run by wan-training-test-runner and ctest).
+ */
 class TrainingHelper;
 class WanTopologyHelper;
 
@@ -171,6 +177,7 @@ struct Setup
     uint64_t wanBps{WAN_BPS};              //!< rate of every WAN link, bit/s
     double farDelay{0};                    //!< if positive, delay of the last city's links, s
     uint16_t mtu{9000};                    //!< MTU of every device
+    uint32_t framing{FRAMING};             //!< every WanLinkNetDevice's FramingBytes
     bool stockLinks{false}; //!< ns-3's PointToPointNetDevice and PointToPointChannel on every link
     int fanOutCity{-1};     //!< city whose router gets MaxFanOut = fanOut
     uint32_t fanOut{0};     //!< that MaxFanOut

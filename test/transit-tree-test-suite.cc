@@ -141,14 +141,15 @@ class TransitTreeDoubleZeroTestCase : public TestCase
         const GlobalRun tree = RunGlobal("both+transit", SyncAlgorithm::TREE);
 
         // The update on the wire: every chunk a packet with IPv4, UDP, the gradient header
-        // (36 fixed bytes and two one-word bitmaps for nine islands) and PPP framing.
+        // (36 fixed bytes and two one-word bitmaps for nine islands) and the 2 bytes of PPP
+        // framing the links count.
         const WanTopology topology = DoubleZero100("both+transit");
         const WanRouting routing(topology);
         const uint32_t n = topology.GetIslands().size();
         const uint64_t payload = ChunkLayout::DefaultChunkPayload(MTU, n);
         const uint64_t chunks = (GIGABYTE + payload - 1) / payload;
         const uint64_t perPacket = WanWire::IPV4_HEADER_BYTES + WanWire::UDP_HEADER_BYTES +
-                                   GradientHeader::FIXED_SIZE + 2 * 8 + WanWire::PPP_HEADER_BYTES;
+                                   GradientHeader::FIXED_SIZE + 2 * 8 + 2;
         const uint64_t wire = GIGABYTE + chunks * perPacket;
 
         // The tree: the members' routes up to the root, the root's routes down. With a transit

@@ -292,6 +292,7 @@ class TreeUnitTestCase : public TestCase
         m_context.settings.rtt.assign(4, MilliSeconds(1));
         m_context.settings.hold.assign(4, Time(0));
         m_context.settings.layout = ChunkLayout(6 * GradientHeader::ELEMENT_SIZE, 2 * 4);
+        m_context.settings.framingBytes = FRAMING; // what the access device reports
         m_context.settings.real = true;
         m_context.settings.checkInterval = MilliSeconds(100);
         m_context.settings.repairTimeout = MilliSeconds(10);
