@@ -47,6 +47,7 @@
 #include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
 #include "ns3/wan-units.h"
+#include "ns3/wan-wire.h"
 
 #include <algorithm>
 #include <chrono>
@@ -308,7 +309,7 @@ main(int argc, char** argv)
     std::string schedules = "global,ring";
     uint32_t runs = 1;
     bool wall = false;
-    uint32_t mtu = 9000;
+    uint32_t mtu = WanWire::DEFAULT_MTU;
     bool alignStarts = true;
     std::string access;
     CommandLine cmd(__FILE__);
@@ -323,7 +324,7 @@ main(int argc, char** argv)
                  "+transit in --sets its transit FPGAs sum on the way) and/or optimal (the "
                  "optimiser's schedule for the set: cliques of several rounds)",
                  schedules);
-    cmd.AddValue("mtu", "MTU of every device (9000; 64000 makes 1 GB runs affordable)", mtu);
+    cmd.AddValue("mtu", "MTU of every device (64000 makes 1 GB runs affordable)", mtu);
     cmd.AddValue("accessBandwidth",
                  "Rate of every access link, e.g. 100Gbps (empty: the file's; the tree with "
                  "+transit needs more than the WAN's rate to gain)",

@@ -44,6 +44,7 @@
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
+#include "ns3/wan-wire.h"
 
 #include <algorithm>
 #include <chrono>
@@ -100,7 +101,7 @@ struct BenchConfig
     std::string schedule{"global"};                            //!< global|ring|moshpit
     uint64_t modelBytes{1000000000};                           //!< M
     uint32_t rounds{1};                                        //!< rounds
-    uint32_t mtu{9000};                                        //!< IP MTU of every link
+    uint32_t mtu{WanWire::DEFAULT_MTU};                        //!< IP MTU of every link
     std::string scheduler; //!< scheduler TypeId, "" for the helper's default
     std::string partition; //!< --partition (empty: balanced by load)
 };
