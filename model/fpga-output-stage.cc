@@ -4,7 +4,6 @@
 
 #include "fpga-output-stage.h"
 
-#include "link-port.h"
 #include "wan-wire.h"
 
 #include "ns3/ipv4-header.h"
@@ -47,6 +46,7 @@ FpgaOutputStage::Configure(Ptr<NetDevice> port,
     m_to = to;
     m_protocol = protocol;
     m_backlog = backlog;
+    m_portQueue = LinkPort(port);
     // Both point-to-point devices (the module's and ns-3's) have these trace sources; a port
     // without them never looks busy, so nothing waits for it.
     port->TraceConnectWithoutContext("PhyTxBegin",
@@ -119,7 +119,7 @@ uint32_t
 FpgaOutputStage::GetPortBacklog() const
 {
     NS_LOG_FUNCTION(this);
-    return LinkPort::GetQueuedPackets(m_port) + (m_portSending ? 1 : 0);
+    return m_portQueue.GetQueuedPackets() + (m_portSending ? 1 : 0);
 }
 
 void
@@ -199,6 +199,7 @@ FpgaOutputStage::Clear()
                                               MakeCallback(&FpgaOutputStage::PortTxEnd, this));
     }
     m_portSending = false;
+    m_portQueue = LinkPort();
     m_port = nullptr;
 }
 

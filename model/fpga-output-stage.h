@@ -6,6 +6,7 @@
 #define FPGA_OUTPUT_STAGE_H
 
 #include "fpga-slot-table.h"
+#include "link-port.h"
 
 #include "ns3/address.h"
 #include "ns3/event-id.h"
@@ -89,6 +90,7 @@ class FpgaOutputStage
     Address m_to;                   //!< its destination address
     uint16_t m_protocol;            //!< EtherType
     uint32_t m_backlog;             //!< packets the port may hold
+    LinkPort m_portQueue;           //!< asks the port's queue (kind resolved once)
     bool m_portSending;             //!< a frame is on the port's wire
     std::deque<Ptr<Packet>> m_held; //!< aggregates waiting, oldest first
     uint32_t m_maxHeld;             //!< peak of m_held

@@ -4,8 +4,6 @@
 
 #include "link-port.h"
 
-#include "wan-link-net-device.h"
-
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/ppp-header.h"
@@ -15,6 +13,28 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("LinkPort");
+
+LinkPort::LinkPort(Ptr<const NetDevice> device)
+    : m_link(DynamicCast<const WanLinkNetDevice>(device))
+{
+    NS_LOG_FUNCTION(this << device);
+    if (const Ptr<const PointToPointNetDevice> p2p =
+            DynamicCast<const PointToPointNetDevice>(device))
+    {
+        m_stockQueue = p2p->GetQueue();
+    }
+}
+
+uint32_t
+LinkPort::GetQueuedPackets() const
+{
+    NS_LOG_FUNCTION(this);
+    if (m_link)
+    {
+        return m_link->GetQueuePackets();
+    }
+    return m_stockQueue ? m_stockQueue->GetNPackets() : 0;
+}
 
 uint32_t
 LinkPort::GetFramingBytes(Ptr<const NetDevice> device)
@@ -39,16 +59,7 @@ uint32_t
 LinkPort::GetQueuedPackets(Ptr<const NetDevice> device)
 {
     NS_LOG_FUNCTION(device);
-    if (const Ptr<const WanLinkNetDevice> link = DynamicCast<const WanLinkNetDevice>(device))
-    {
-        return link->GetQueuePackets();
-    }
-    if (const Ptr<const PointToPointNetDevice> p2p =
-            DynamicCast<const PointToPointNetDevice>(device))
-    {
-        return p2p->GetQueue()->GetNPackets();
-    }
-    return 0;
+    return LinkPort(device).GetQueuedPackets();
 }
 
 bool
