@@ -24,6 +24,8 @@ TcpConnection::TcpConnection(TcpPeer& owner, ExchangeContext& context)
       m_context(context),
       m_key(0),
       m_established(false),
+      m_awaitingPeer(false),
+      m_peerAckHeard(false),
       m_closed(false),
       m_heartbeatDue(false),
       m_checkAppLimited(false),
@@ -49,13 +51,19 @@ TcpConnection::~TcpConnection()
                                     MakeNullCallback<void, Ptr<Socket>>());
         m_socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
                                      MakeNullCallback<void, Ptr<Socket>>());
+        if (m_awaitingPeer)
+        {
+            m_socket->TraceDisconnectWithoutContext(
+                "HighestRxAck",
+                MakeCallback(&TcpConnection::PeerAckMoved, this));
+        }
     }
 }
 
 void
-TcpConnection::Attach(Ptr<Socket> socket, uint16_t key)
+TcpConnection::Attach(Ptr<Socket> socket, uint16_t key, bool accepted)
 {
-    NS_LOG_FUNCTION(this << socket << key);
+    NS_LOG_FUNCTION(this << socket << key << accepted);
     m_socket = socket;
     m_key = key;
     socket->SetRecvCallback(MakeCallback(&TcpConnection::HandleRead, this));
@@ -64,6 +72,12 @@ TcpConnection::Attach(Ptr<Socket> socket, uint16_t key)
                               MakeCallback(&TcpConnection::ErrorClose, this));
     socket->SetConnectCallback(MakeCallback(&TcpConnection::ConnectionSucceeded, this),
                                MakeCallback(&TcpConnection::ConnectionFailed, this));
+    if (accepted)
+    {
+        m_awaitingPeer = true;
+        socket->TraceConnectWithoutContext("HighestRxAck",
+                                           MakeCallback(&TcpConnection::PeerAckMoved, this));
+    }
 }
 
 uint16_t
@@ -85,9 +99,28 @@ TcpConnection::Establish()
 }
 
 void
+TcpConnection::PeerAckMoved(SequenceNumber32 /* previous */, SequenceNumber32 /* now */)
+{
+    NS_LOG_FUNCTION(this);
+    m_peerAckHeard = true; // written on from HandleRead, not inside the socket's receive path
+}
+
+void
+TcpConnection::EstablishIfHeard()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_awaitingPeer && m_peerAckHeard && !m_closed)
+    {
+        m_awaitingPeer = false;
+        Establish();
+    }
+}
+
+void
 TcpConnection::ConnectionSucceeded(Ptr<Socket> /* socket */)
 {
     NS_LOG_FUNCTION(this);
+    m_heartbeatDue = true; // the hello: the acceptor writes once it has heard it (see Attach)
     Establish();
 }
 
@@ -286,6 +319,7 @@ TcpConnection::HandleRead(Ptr<Socket> socket)
         }
         Extract();
     }
+    EstablishIfHeard();
 }
 
 void

@@ -58,7 +58,7 @@ TcpPeer::AddConnection(Ptr<Socket> socket, uint16_t key, bool accepted)
     m_links.push_back(std::make_unique<TcpConnection>(*this, m_context));
     TcpConnection& link = *m_links.back();
     link.SetCheckAppLimited(m_checkAppLimited);
-    link.Attach(socket, key);
+    link.Attach(socket, key, accepted);
     if (IsComplete())
     {
         // Both ends number the connections by the connecting side's port.
@@ -68,10 +68,6 @@ TcpPeer::AddConnection(Ptr<Socket> socket, uint16_t key, bool accepted)
             [](const std::unique_ptr<TcpConnection>& a, const std::unique_ptr<TcpConnection>& b) {
                 return a->GetKey() < b->GetKey();
             });
-    }
-    if (accepted)
-    {
-        link.Establish();
     }
     if (IsComplete())
     {

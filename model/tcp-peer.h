@@ -77,7 +77,7 @@ class TcpPeer
     uint32_t GetPeer() const;
     /**
      * \param socket a connecting socket (bound) or an accepted one
-     * \param key the connecting side's port \param accepted true if the handshake is done
+     * \param key the connecting side's port \param accepted true if the listener accepted it
      * \brief Take it as one of the streams; with the last, number them by key.
      */
     void AddConnection(Ptr<Socket> socket, uint16_t key, bool accepted);

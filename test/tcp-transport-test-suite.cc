@@ -15,7 +15,11 @@
 
 #include "ns3/config.h"
 #include "ns3/exchange-sum.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-socket-base.h"
 #include "ns3/tcp-socket.h"
 #include "ns3/tcp-transport.h"
@@ -23,11 +27,14 @@
 #include "ns3/uinteger.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-input-error.h"
+#include "ns3/wan-topology-helper.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -635,6 +642,158 @@ class TcpFlagsTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief An accepted connection writes only once its socket has heard the peer after the
+ *        handshake, and the connecting side's hello brings that at once.
+ *
+ * ns-3's TcpSocketBase (3.37 to 3.48) moves the highest acknowledgement it has received
+ * (HighestRxAck) only for segments that reach it in ESTABLISHED, so the segment that completes
+ * the handshake leaves it at 0 on the accepting side while the peer's window is already known.
+ * A socket that then fills that whole window sends one byte beyond it as measured from
+ * HighestRxAck, and a debug build of ns-3 aborts (the assert of SendDataPacket). So the
+ * acceptor must receive a second segment of the peer before it writes: the handshake's last
+ * ACK, then the connecting side's hello (a heartbeat written when its handshake succeeds).
+ *
+ * A ring of four islands over one connection per peer: islands connect to higher-numbered
+ * ones, and the ring sends i -> i+1, so the connection 0-3 is accepted by island 3, which
+ * sends the data on it; the others' acceptors send heartbeats only. The compute phase (1 ms) is
+ * shorter than the handshake (1.5 round trips of 2.2 ms), so island 3 has data to write when it
+ * accepts. Traced at the islands' IP layers, for each of the four connections: the segments
+ * from the connecting side that reached the acceptor (SYN excluded) before its first segment
+ * with payload are at least two, and island 3's first data to island 0 leaves within two round
+ * trips of the round's start (the hello, right behind the handshake's ACK, freed it; a
+ * HeartbeatInterval is 100 ms).
+ */
+class TcpAcceptedWritesAfterHearingTestCase : public TestCase
+{
+  public:
+    TcpAcceptedWritesAfterHearingTestCase()
+        : TestCase("TCP: an accepted connection writes after it heard the peer's hello")
+    {
+    }
+
+  private:
+    /** One connection, as the IP layers saw it. */
+    struct Connection
+    {
+        uint32_t heard{0};     //!< segments from the connecting side at the acceptor (no SYN)
+        int64_t firstSend{-1}; //!< when the acceptor's first payload left (ns), -1: not yet
+        uint32_t heardThen{0}; //!< heard when it did
+    };
+
+    /** (acceptor address, acceptor port, connector address, connector port) */
+    using Key = std::tuple<uint32_t, uint16_t, uint32_t, uint16_t>;
+
+    /**
+     * \param packet an IPv4 packet, header included \param ipv4 the node's IPv4
+     * \param sent true for the Tx trace \brief note a TCP segment of the node's own
+     */
+    void Note(Ptr<const Packet> packet, Ptr<Ipv4> ipv4, bool sent)
+    {
+        Ptr<Packet> copy = packet->Copy();
+        Ipv4Header ip;
+        copy->RemoveHeader(ip);
+        if (ip.GetProtocol() != TcpL4Protocol::PROT_NUMBER)
+        {
+            return;
+        }
+        const Ipv4Address own = sent ? ip.GetSource() : ip.GetDestination();
+        if (ipv4->GetInterfaceForAddress(own) < 0)
+        {
+            return; // forwarded
+        }
+        TcpHeader tcp;
+        copy->RemoveHeader(tcp);
+        const uint8_t flags = tcp.GetFlags();
+        const uint32_t src = ip.GetSource().Get();
+        const uint32_t dst = ip.GetDestination().Get();
+        if ((flags & TcpHeader::SYN) && !(flags & TcpHeader::ACK))
+        {
+            if (!sent)
+            {
+                m_connections[Key(dst, tcp.GetDestinationPort(), src, tcp.GetSourcePort())];
+            }
+            return;
+        }
+        auto received =
+            m_connections.find(Key(dst, tcp.GetDestinationPort(), src, tcp.GetSourcePort()));
+        if (!sent && received != m_connections.end())
+        {
+            ++received->second.heard; // from the connecting side, at the acceptor
+            return;
+        }
+        auto sending =
+            m_connections.find(Key(src, tcp.GetSourcePort(), dst, tcp.GetDestinationPort()));
+        if (sent && sending != m_connections.end() && copy->GetSize() > 0 &&
+            sending->second.firstSend < 0)
+        {
+            sending->second.firstSend = Simulator::Now().GetNanoSeconds();
+            sending->second.heardThen = sending->second.heard;
+        }
+    }
+
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 4;
+        setup.tcp = true;
+        setup.ring = true;
+        setup.compute = MilliSeconds(1);
+        setup.beforeRun = [this](WanTopologyHelper& wan, TrainingHelper&) {
+            m_island0 = wan.GetIslandAddress(0).Get();
+            m_island3 = wan.GetIslandAddress(3).Get();
+            Config::ConnectWithoutContext(
+                "/NodeList/*/$ns3::Ipv4L3Protocol/Tx",
+                MakeCallback(&TcpAcceptedWritesAfterHearingTestCase::Sent, this));
+            Config::ConnectWithoutContext(
+                "/NodeList/*/$ns3::Ipv4L3Protocol/Rx",
+                MakeCallback(&TcpAcceptedWritesAfterHearingTestCase::Received, this));
+        };
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(m_connections.size(), 4u, "a ring of four: four connections");
+        const double rtt = 2 * (2 * ACCESS_DELAY + WAN_DELAY);
+        uint32_t sendsData = 0;
+        for (const auto& [key, c] : m_connections)
+        {
+            NS_TEST_ASSERT_MSG_EQ((c.firstSend >= 0), true, "every acceptor wrote");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(c.heardThen,
+                                        2u,
+                                        "the acceptor heard the handshake's ACK and the hello "
+                                        "before it wrote (port "
+                                            << std::get<1>(key) << ")");
+            if (std::get<0>(key) == m_island3 && std::get<2>(key) == m_island0)
+            {
+                ++sendsData;
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(c.firstSend,
+                                            (setup.compute + Seconds(2 * rtt)).GetNanoSeconds(),
+                                            "island 3's data to 0 waited for no heartbeat");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(sendsData, 1u, "island 3 accepted island 0's connection");
+        const TrainingRoundRecord& sender = RecordOf(run, 3, 0);
+        NS_TEST_EXPECT_MSG_EQ((sender.finished && sender.lostPeers.empty()),
+                              true,
+                              "the ring ended");
+    }
+
+    /** \param packet sent \param ipv4 its IPv4 \param interface its interface */
+    void Sent(Ptr<const Packet> packet, Ptr<Ipv4> ipv4, uint32_t /* interface */)
+    {
+        Note(packet, ipv4, true);
+    }
+
+    /** \param packet received \param ipv4 its IPv4 \param interface its interface */
+    void Received(Ptr<const Packet> packet, Ptr<Ipv4> ipv4, uint32_t /* interface */)
+    {
+        Note(packet, ipv4, false);
+    }
+
+    std::map<Key, Connection> m_connections; //!< every connection seen opening
+    uint32_t m_island0{0};                   //!< island 0's address
+    uint32_t m_island3{0};                   //!< island 3's address
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The tcp transport's suite.
  */
 class TcpTransportTestSuite : public TestSuite
@@ -651,6 +810,7 @@ class TcpTransportTestSuite : public TestSuite
             AddTestCase(new TcpExactSumTestCase(true, streams));
         }
         AddTestCase(new TcpStreamBuffersTestCase);
+        AddTestCase(new TcpAcceptedWritesAfterHearingTestCase);
         AddTestCase(new TcpStreamsUnderLossTestCase);
         for (uint32_t streams : {1, 8})
         {

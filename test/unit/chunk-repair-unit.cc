@@ -3,8 +3,8 @@
  *
  * Unit tests of the repair bookkeeping (model/chunk-repair.h): when a stream's first pass is
  * over, which chunks are asked for when (exact due order, re-asks, continued asks, and the
- * same decisions as the rules restated chunk by chunk under random loss), and the held-back
- * chunks of a pipelined ring step.
+ * same decisions as the rules restated chunk by chunk under random loss), the held-back
+ * chunks of a pipelined ring step, and how many copies of a chunk the sender resends.
  */
 
 #include "ns3/chunk-repair.h"
@@ -381,4 +381,67 @@ TEST(DeferredChunks, HeldUntilReleasedThenSentInReleaseOrder)
     EXPECT_TRUE(d.IsEmpty());
     d.Clear();
     EXPECT_FALSE(d.SentAt(3, at));
+}
+
+namespace
+{
+
+/** \param queue a ResendQueue \return the (chunk, asker) it hands out, in order, until empty */
+std::vector<std::pair<uint64_t, uint32_t>>
+Drain(ResendQueue& queue)
+{
+    std::vector<std::pair<uint64_t, uint32_t>> popped;
+    uint64_t key = 0;
+    uint32_t asker = 0;
+    while (queue.Pop(key, asker))
+    {
+        popped.emplace_back(key, asker);
+    }
+    return popped;
+}
+
+} // namespace
+
+TEST(ResendQueue, AFirstAskIsOneCopyAndTheSameAskerAgainAfterTheResendGetsRepeats)
+{
+    using Popped = std::vector<std::pair<uint64_t, uint32_t>>;
+    const Time rtt = MilliSeconds(10);
+    ResendQueue q;
+    EXPECT_TRUE(q.IsEmpty());
+    EXPECT_TRUE(q.Request(4, 1, Seconds(1), rtt, 3));
+    EXPECT_FALSE(q.Request(4, 1, Seconds(1.001), rtt, 3)); // already waiting
+    EXPECT_EQ(Drain(q), (Popped{{4, 1}}));
+    q.Sent(4, Seconds(1.002));
+    // Within a round trip of the resend the asker cannot have seen it: not resent again.
+    EXPECT_FALSE(q.Request(4, 1, Seconds(1.011), rtt, 3));
+    EXPECT_TRUE(q.IsEmpty());
+    // A round trip later it is still missing: that resend was lost, three copies now.
+    EXPECT_TRUE(q.Request(4, 1, Seconds(1.012), rtt, 3));
+    EXPECT_EQ(Drain(q), (Popped{{4, 1}, {4, 1}, {4, 1}}));
+}
+
+TEST(ResendQueue, AnyAskerAfterAResentChunkCouldHaveArrivedGetsRepeats)
+{
+    using Popped = std::vector<std::pair<uint64_t, uint32_t>>;
+    const Time rtt = MilliSeconds(10);
+    ResendQueue q;
+    // Island 2 asks for chunk 9 (a multicast copy lost before the tree branched); island 5's
+    // ask comes while the resend waits and is answered by it: one copy, to the group.
+    EXPECT_TRUE(q.Request(9, 2, Seconds(1), rtt, 3));
+    EXPECT_FALSE(q.Request(9, 5, Seconds(1), rtt, 3));
+    EXPECT_EQ(Drain(q), (Popped{{9, 2}}));
+    q.Sent(9, Seconds(1));
+    // Island 7 asks within a round trip of the resend: it may be on its way.
+    EXPECT_FALSE(q.Request(9, 7, Seconds(1.005), rtt, 3));
+    EXPECT_TRUE(q.IsEmpty());
+    // Later, the resend to the group did not reach island 7 either: repeats.
+    EXPECT_TRUE(q.Request(9, 7, Seconds(1.5), rtt, 3));
+    EXPECT_EQ(Drain(q), (Popped{{9, 7}, {9, 7}, {9, 7}}));
+    // Another chunk's first ask is one copy.
+    EXPECT_TRUE(q.Request(10, 5, Seconds(2), rtt, 3));
+    EXPECT_EQ(Drain(q), (Popped{{10, 5}}));
+    // Cleared (a new round), chunk 9 is new again.
+    q.Clear();
+    EXPECT_TRUE(q.Request(9, 5, Seconds(3), rtt, 3));
+    EXPECT_EQ(Drain(q), (Popped{{9, 5}}));
 }
