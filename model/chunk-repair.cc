@@ -28,7 +28,8 @@ ChunkTracker::ChunkTracker()
       m_missing(0),
       m_frontier(0),
       m_scanFrom(0),
-      m_dueBefore(Time::Min())
+      m_dueBefore(Time::Min()),
+      m_askedAll(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -47,6 +48,7 @@ ChunkTracker::Init(uint32_t chunks)
     m_byTime.clear();
     m_wanted.clear();
     m_dueBefore = Time::Min();
+    m_askedAll = false;
 }
 
 uint32_t
@@ -81,6 +83,14 @@ bool
 ChunkTracker::Has(uint32_t chunk) const
 {
     return (m_bits[chunk / WORD_BITS] >> (chunk % WORD_BITS)) & 1;
+}
+
+bool
+ChunkTracker::IsKnownMissing(uint32_t chunk) const
+{
+    return chunk < m_chunks && !Has(chunk) &&
+           (m_askedAll || chunk < m_frontier || m_asked.count(chunk) != 0 ||
+            m_wanted.count(chunk) != 0);
 }
 
 void
@@ -261,6 +271,7 @@ ChunkTracker::CollectDue(Time now, Time interval, bool all, uint32_t maxRanges, 
         ranges.push_back({first, stop - first});
         c = stop;
     }
+    m_askedAll = m_askedAll || (all && !ranges.empty());
     // Only chunks known missing (listed in m_wanted) count as asked: one beyond the frontier,
     // asked after silence, may simply not be sent yet, and must not hold back the gap NACK that
     // follows once it is known lost.
@@ -286,6 +297,57 @@ ChunkTracker::NextDue(Time interval) const
 {
     NS_LOG_FUNCTION(this << interval);
     return m_byTime.empty() ? Time::Max() : m_byTime.begin()->first + interval;
+}
+
+void
+AsidePieces::Put(uint32_t slot, uint32_t chunk, Piece piece)
+{
+    NS_LOG_FUNCTION(this << slot << chunk);
+    m_pieces[{slot, chunk}] = std::move(piece);
+}
+
+bool
+AsidePieces::Take(uint32_t slot, uint32_t chunk, Piece& piece)
+{
+    NS_LOG_FUNCTION(this << slot << chunk);
+    auto it = m_pieces.find({slot, chunk});
+    if (it == m_pieces.end())
+    {
+        return false;
+    }
+    piece = std::move(it->second);
+    m_pieces.erase(it);
+    return true;
+}
+
+void
+AsidePieces::Forget(uint32_t slot, uint32_t chunk)
+{
+    NS_LOG_FUNCTION(this << slot << chunk);
+    m_pieces.erase({slot, chunk});
+}
+
+std::vector<uint32_t>
+AsidePieces::KnownMissing(uint32_t slot, const ChunkTracker& tracker) const
+{
+    NS_LOG_FUNCTION(this << slot);
+    std::vector<uint32_t> chunks;
+    for (auto it = m_pieces.lower_bound({slot, 0}); it != m_pieces.end() && it->first.first == slot;
+         ++it)
+    {
+        if (tracker.IsKnownMissing(it->first.second))
+        {
+            chunks.push_back(it->first.second);
+        }
+    }
+    return chunks;
+}
+
+size_t
+AsidePieces::GetSize() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_pieces.size();
 }
 
 bool

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -55,6 +56,12 @@ class ChunkTracker
     bool IsPassOver() const;
     /** \param chunk index \return true if received */
     bool Has(uint32_t chunk) const;
+    /**
+     * \param chunk index
+     * \return true if it is missing and known to be (a gap below the frontier, known lost,
+     *         asked for, or any missing chunk once CollectDue asked for all after silence)
+     */
+    bool IsKnownMissing(uint32_t chunk) const;
     /** \param chunk index (not received yet) \brief mark it received */
     void Mark(uint32_t chunk);
     /**
@@ -116,6 +123,53 @@ class ChunkTracker
      */
     std::set<uint32_t> m_wanted;
     Time m_dueBefore; //!< the due threshold m_wanted holds the asked chunks for
+    bool m_askedAll;  //!< every missing chunk was asked for after silence
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Resends set aside by an island behind an FPGA: a peer's chunk resent to the multicast
+ *        group for another member, which reached this island before it knew the chunk missing.
+ *
+ * Behind an FPGA the island's own copy of that chunk most likely waits in an aggregate still on
+ * its way (the FPGA's output queue holds aggregates, while resends pass it): taken now, the
+ * resend would make that aggregate overlap, and a sum cannot be split, so the whole aggregate
+ * would be dropped and each of its other contributors asked again. Set aside, the piece is
+ * taken only if the chunk turns out missing (a partial aggregate lacks the peer, or a gap), and
+ * forgotten once an aggregate brings the peer's chunk.
+ */
+class AsidePieces
+{
+  public:
+    /** One piece set aside. */
+    struct Piece
+    {
+        uint32_t first{0};           //!< its first element
+        std::vector<int32_t> values; //!< its payload (real payloads), or empty
+    };
+
+    /**
+     * \param slot the peer's position \param chunk the chunk \param piece the resend's payload
+     * \brief Keep it (a later resend of the same chunk replaces it).
+     */
+    void Put(uint32_t slot, uint32_t chunk, Piece piece);
+    /**
+     * \param slot the peer's position \param chunk the chunk \param piece receives the piece
+     * \return true if one was set aside (it is removed)
+     */
+    bool Take(uint32_t slot, uint32_t chunk, Piece& piece);
+    /** \param slot the peer's position \param chunk a chunk now in \brief forget its piece */
+    void Forget(uint32_t slot, uint32_t chunk);
+    /**
+     * \param slot the peer's position \param tracker its stream
+     * \return the chunks set aside for it that the tracker now knows missing, ascending
+     */
+    std::vector<uint32_t> KnownMissing(uint32_t slot, const ChunkTracker& tracker) const;
+    /** \return pieces set aside */
+    size_t GetSize() const;
+
+  private:
+    std::map<std::pair<uint32_t, uint32_t>, Piece> m_pieces; //!< by (slot, chunk)
 };
 
 /**

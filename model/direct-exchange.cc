@@ -64,6 +64,7 @@ DirectExchange::ReceiveChunk(const GradientHeader& header,
     uint32_t fresh = 0;
     if (!AcceptPiece(header, first, values, fresh))
     {
+        CheckComplete(); // an overlap's lost contributors may have been set aside
         return;
     }
     const IslandBitmap& contributors = header.GetContributors();
@@ -83,6 +84,13 @@ DirectExchange::ReceiveChunk(const GradientHeader& header,
         }
     }
     CheckComplete();
+}
+
+bool
+DirectExchange::SetsAsideResends() const
+{
+    NS_LOG_FUNCTION(this);
+    return HoldAt(m_context.settings.island).IsStrictlyPositive();
 }
 
 bool

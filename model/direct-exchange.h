@@ -42,6 +42,8 @@ class DirectExchange : public StreamExchange
     void StartSending() override;
     bool IsDone() const override;
     Ptr<Packet> BuildChunk(uint32_t chunk, uint16_t flags) override;
+    /** \return true behind an FPGA: aggregates may still bring what a resend carries */
+    bool SetsAsideResends() const override;
 };
 
 } // namespace ns3

@@ -304,10 +304,14 @@ StreamExchange::AcceptPiece(const GradientHeader& header,
                             uint32_t& fresh)
 {
     NS_LOG_FUNCTION(this);
+    fresh = 0;
+    if (SetAside(header, first, values))
+    {
+        return false;
+    }
     const uint32_t chunk = header.GetChunkIndex();
     const IslandBitmap& contributors = header.GetContributors();
     bool overlap = false;
-    fresh = 0;
     contributors.ForEach([&](uint32_t island) {
         const ChunkTracker* tracker = Expected(SlotOf(island));
         overlap = overlap || tracker == nullptr || tracker->Has(chunk);
@@ -348,6 +352,7 @@ StreamExchange::MarkIn(uint32_t slot, uint32_t chunk, bool firstPass)
 {
     NS_LOG_FUNCTION(this << slot << chunk << firstPass);
     m_in[slot].Mark(chunk);
+    m_aside.Forget(slot, chunk);
     NoteProgress(slot);
     if (m_in[slot].IsComplete() && !m_lost[slot])
     {
@@ -359,7 +364,11 @@ StreamExchange::MarkIn(uint32_t slot, uint32_t chunk, bool firstPass)
     // First passes arrive in chunk order: anything below this chunk still missing is lost.
     if (firstPass && m_in[slot].Advance(chunk + 1))
     {
-        ScheduleNack(slot, 0);
+        for (uint32_t gap : m_aside.KnownMissing(slot, m_in[slot]))
+        {
+            TakeAside(slot, gap);
+        }
+        ScheduleNack(slot, 0); // for the gaps no piece set aside filled, if any
     }
 }
 
@@ -367,10 +376,68 @@ void
 StreamExchange::NoteLost(uint32_t slot, uint32_t chunk)
 {
     NS_LOG_FUNCTION(this << slot << chunk);
+    if (TakeAside(slot, chunk))
+    {
+        return;
+    }
     if (m_in[slot].MarkLost(chunk))
     {
         ScheduleNack(slot, 0);
     }
+}
+
+bool
+StreamExchange::SetsAsideResends() const
+{
+    NS_LOG_FUNCTION(this);
+    return false;
+}
+
+bool
+StreamExchange::SetAside(const GradientHeader& header,
+                         uint32_t first,
+                         const std::vector<int32_t>& values)
+{
+    NS_LOG_FUNCTION(this << first);
+    const IslandBitmap& contributors = header.GetContributors();
+    if (!header.HasFlag(GradientHeader::FLAG_RETRANSMISSION) || contributors.Count() != 1 ||
+        !SetsAsideResends())
+    {
+        return false;
+    }
+    const uint32_t chunk = header.GetChunkIndex();
+    const uint32_t slot = SlotOf(header.GetSender());
+    const ChunkTracker* tracker = Expected(slot);
+    if (tracker == nullptr || !contributors.Test(header.GetSender()) || tracker->Has(chunk) ||
+        tracker->IsKnownMissing(chunk))
+    {
+        return false;
+    }
+    NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": chunk "
+                           << chunk << " from " << header.GetSender()
+                           << " resent for another member: set aside");
+    m_aside.Put(slot, chunk, AsidePieces::Piece{first, values});
+    return true;
+}
+
+bool
+StreamExchange::TakeAside(uint32_t slot, uint32_t chunk)
+{
+    NS_LOG_FUNCTION(this << slot << chunk);
+    AsidePieces::Piece piece;
+    if (m_in[slot].Has(chunk) || !m_aside.Take(slot, chunk, piece))
+    {
+        return false;
+    }
+    NS_LOG_LOGIC("island " << m_context.settings.island << " round " << m_round << ": chunk "
+                           << chunk << " of " << m_config.members[slot]
+                           << " missing: its resend set aside taken in");
+    MarkIn(slot, chunk, false);
+    if (m_context.settings.real)
+    {
+        m_sums.Add(chunk, piece.first, piece.values, 1);
+    }
+    return true;
 }
 
 void

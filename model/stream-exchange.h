@@ -5,6 +5,7 @@
 #ifndef STREAM_EXCHANGE_H
 #define STREAM_EXCHANGE_H
 
+#include "chunk-repair.h"
 #include "exchange-sum.h"
 #include "gradient-pacer.h"
 #include "udp-exchange.h"
@@ -93,11 +94,13 @@ class StreamExchange : public UdpExchange
     /**
      * \brief Take a piece in if none of its contributors is in for its chunk: mark them,
      *        count their progress, NACK the gaps a first pass reveals, and add its values to
-     *        m_sums (real payloads).
+     *        m_sums (real payloads). A resend not known missing is set aside instead where
+     *        SetsAsideResends() says so (see AsidePieces).
      * \param header the piece (checked by CheckDirectChunk)
      * \param first its first element \param values its payload (real payloads)
      * \param fresh receives its contributors
-     * \return false if it overlaps (counted duplicate; its fresh contributors asked again)
+     * \return false if it overlaps (counted duplicate; its fresh contributors asked again) or
+     *         was set aside
      */
     bool AcceptPiece(const GradientHeader& header,
                      uint32_t first,
@@ -109,16 +112,36 @@ class StreamExchange : public UdpExchange
      * \param slot the member's position \param chunk the chunk \param firstPass not a resend
      */
     void MarkIn(uint32_t slot, uint32_t chunk, bool firstPass);
-    /** \param slot peer position \param chunk a chunk of it known lost \brief NACK it */
+    /**
+     * \param slot peer position \param chunk a chunk of it known lost
+     * \brief Take its piece set aside, or else NACK it.
+     */
     void NoteLost(uint32_t slot, uint32_t chunk);
+    /**
+     * \return true if a peer's resend that reaches this island before it knew the chunk
+     *         missing is set aside (AsidePieces); by default false
+     */
+    virtual bool SetsAsideResends() const;
 
     std::vector<ChunkTracker> m_in; //!< per member position: its update, if expected
     uint32_t m_incomplete;          //!< updates expected, neither complete nor lost
     /** The accepted pieces' sums (real payloads): a DIRECT island's peers; a TREE root's
      *  members, a TREE member's totals. */
     DirectSum m_sums;
+    AsidePieces m_aside; //!< resends set aside (SetsAsideResends)
 
   private:
+    /**
+     * \param header a piece \param first its first element \param values its payload
+     * \return true if it is a resend of one peer's chunk not known missing here, now set aside
+     */
+    bool SetAside(const GradientHeader& header, uint32_t first, const std::vector<int32_t>& values);
+    /**
+     * \param slot peer position \param chunk a chunk of it known missing
+     * \return true if a piece of it was set aside: it is now taken in
+     */
+    bool TakeAside(uint32_t slot, uint32_t chunk);
+
     /** One outgoing stream. */
     struct OutStream
     {

@@ -18,14 +18,17 @@
 
 // ctest-suite: loss-recovery
 
+#include "exchange-unit-harness.h"
 #include "training-scenario.h"
 
+#include "ns3/direct-exchange.h"
 #include "ns3/gradient-pacer.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/training-application.h"
 
 #include <algorithm>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -947,6 +950,128 @@ class GradientPacerBudgetTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Behind an FPGA, a peer's resend that reaches the island before it knew the chunk
+ *        missing is set aside (AsidePieces): taken if the chunk turns out missing, forgotten if
+ *        an aggregate brings it.
+ *
+ * Island 2 of members 0..3, DIRECT over one multicast stream, an FPGA in front of every island
+ * (hold 5 ms). The FPGA's aggregates come in chunk order: chunk 0's complete one at 2 ms.
+ * Island 0's chunk 1 arrives as a resend (asked by another member; island 2 has not seen its
+ * chunk 1 missing) at 2 ms. Then at 3 ms, in the first case, the complete aggregate {0, 1, 3}
+ * of chunk 1 (the one its FPGA made, which the resend overtook): taken whole, no NACK, no
+ * duplicate; taking the resend at once would have made the aggregate overlap, dropped it and
+ * asked 1 and 3 again. In the second case a settled partial aggregate {1, 3}: island 0's
+ * chunk 1 is missing, and the piece set aside fills it with no NACK. In the third, the partial
+ * comes first (2 ms), and the resend after the NACK (3 ms) is taken at once. Chunk 2's complete
+ * aggregate follows at 4 ms, after any NACK went; the round ends once, and the mean is exact.
+ */
+class AsideResendUnitTestCase : public ExchangeUnitTestCase
+{
+  public:
+    /** Which packet follows the resend. */
+    enum Order
+    {
+        AGGREGATE_AFTER,  //!< the complete aggregate after the resend
+        PARTIAL_AFTER,    //!< a settled partial lacking 0 after the resend
+        RESEND_AFTER_NACK //!< the partial first, the resend after the NACK
+    };
+
+    /** \param order the case */
+    explicit AsideResendUnitTestCase(Order order)
+        : ExchangeUnitTestCase(std::string("behind an FPGA, an unasked resend is set aside: ") +
+                               (order == AGGREGATE_AFTER ? "the aggregate after it is taken whole"
+                                : order == PARTIAL_AFTER ? "a partial lacking it takes it"
+                                                         : "asked for, it is taken at once")),
+          m_order(order)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        MakeContext(2, MilliSeconds(5));
+        const Ipv4Address group("239.0.0.9");
+        TrainingRoundConfig config;
+        config.members = {0, 1, 2, 3};
+        TrainingStreamConfig out;
+        out.receivers = {0, 1, 3};
+        out.destination = group;
+        out.multicast = true;
+        out.rateBps = 1e9;
+        config.streams = {out};
+        auto exchange = std::make_unique<DirectExchange>(m_context, 0, config);
+        DirectExchange* ex = exchange.get();
+
+        MakeOwn(700, -3, 5);
+        auto slice = [this](std::vector<uint32_t> islands, uint32_t chunk) {
+            return Slice(islands, chunk);
+        };
+        using G = GradientHeader;
+        const uint16_t real = G::FLAG_REAL_PAYLOAD;
+        const uint16_t resend = real | G::FLAG_RETRANSMISSION;
+        const uint16_t settled = real | G::FLAG_SETTLED;
+        Simulator::Schedule(MilliSeconds(1), [ex, this]() { ex->Start(m_own[2]); });
+        // The FPGA's aggregates come in chunk order; the resend overtakes the one of chunk 1.
+        const GradientHeader whole = Header(G::AGGREGATE, 1, 1, {0, 1, 3}, real);
+        const GradientHeader partial = Header(G::AGGREGATE, 1, 1, {1, 3}, settled);
+        const GradientHeader resent = Header(G::DATA, 0, 1, {0}, resend);
+        const Time first = MilliSeconds(2);
+        const Time second = MilliSeconds(3);
+        Deliver(ex, first, Header(G::AGGREGATE, 0, 0, {0, 1, 3}, real), slice({0, 1, 3}, 0));
+        if (m_order == RESEND_AFTER_NACK)
+        {
+            Deliver(ex, first, partial, slice({1, 3}, 1));
+            Deliver(ex, second, resent, slice({0}, 1));
+        }
+        else
+        {
+            Deliver(ex, first, resent, slice({0}, 1));
+            Deliver(ex,
+                    second,
+                    m_order == AGGREGATE_AFTER ? whole : partial,
+                    slice(m_order == AGGREGATE_AFTER ? std::vector<uint32_t>{0, 1, 3}
+                                                     : std::vector<uint32_t>{1, 3},
+                          1));
+        }
+        Deliver(ex,
+                MilliSeconds(4),
+                Header(G::AGGREGATE, 0, 2, {0, 1, 3}, real),
+                slice({0, 1, 3}, 2));
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+
+        uint32_t nacks = 0;
+        for (uint32_t peer : {0U, 1U, 3U})
+        {
+            for (const Sent& s : SentTo(true, m_context.settings.addresses[peer]))
+            {
+                if (s.header.GetType() != G::NACK)
+                {
+                    continue; // the round's notices
+                }
+                ++nacks;
+                NS_TEST_EXPECT_MSG_EQ(
+                    (peer == 0 && m_order == RESEND_AFTER_NACK && s.at == MilliSeconds(2)),
+                    true,
+                    "only the third case asks, island 0, at the partial");
+            }
+        }
+        const uint32_t expectedNacks =
+            m_order == RESEND_AFTER_NACK ? m_context.settings.nackCopies : 0;
+        NS_TEST_EXPECT_MSG_EQ(nacks, expectedNacks, "NACK copies sent");
+        NS_TEST_EXPECT_MSG_EQ(m_context.counters.duplicates, 0u, "no overlap, no duplicate");
+        NS_TEST_EXPECT_MSG_EQ(m_completed, 1u, "the round ended once");
+        NS_TEST_ASSERT_MSG_EQ(ex->IsFinished(), true, "finished");
+        CheckExactMean(*ex, "exact mean");
+        exchange.reset();
+        Simulator::Destroy();
+    }
+
+    Order m_order; //!< the case
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The loss-recovery test suite.
  */
 class LossRecoveryTestSuite : public TestSuite
@@ -958,6 +1083,12 @@ class LossRecoveryTestSuite : public TestSuite
         AddTestCase(new GradientPacerChargeTestCase);
         AddTestCase(new GradientPacerBudgetTestCase);
         AddTestCase(new TrainingSingleDropTestCase);
+        for (auto order : {AsideResendUnitTestCase::AGGREGATE_AFTER,
+                           AsideResendUnitTestCase::PARTIAL_AFTER,
+                           AsideResendUnitTestCase::RESEND_AFTER_NACK})
+        {
+            AddTestCase(new AsideResendUnitTestCase(order));
+        }
         AddTestCase(new TrainingMulticastDropTestCase);
         AddTestCase(new TrainingFpgaDropTestCase);
         AddTestCase(new TrainingRingDropTestCase);

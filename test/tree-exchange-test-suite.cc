@@ -17,6 +17,7 @@
 
 // ctest-suite: tree-exchange
 
+#include "exchange-unit-harness.h"
 #include "training-scenario.h"
 
 #include "ns3/chunk-layout.h"
@@ -257,145 +258,6 @@ Wan(uint32_t k)
 
 /**
  * \ingroup wan-training-tests
- * \brief One TreeExchange driven by hand: what it sends is captured, what it receives is
- *        built here. 3 chunks of 2 int32 each, islands 0..3, every round trip 1 ms.
- */
-class TreeUnitTestCase : public TestCase
-{
-  protected:
-    /** A packet the exchange sent. */
-    struct Sent
-    {
-        Time at;                     //!< when
-        GradientHeader header;       //!< its header
-        std::vector<int32_t> values; //!< its payload
-        Ipv4Address to;              //!< destination
-        bool control;                //!< NACK, answer or END
-    };
-
-    /** \param name the test's name */
-    explicit TreeUnitTestCase(const std::string& name)
-        : TestCase(name)
-    {
-    }
-
-    /** \param island this island \brief a context whose sends land in m_sent */
-    void MakeContext(uint32_t island)
-    {
-        m_context = ExchangeContext();
-        m_context.settings.island = island;
-        m_context.settings.islandCount = 4;
-        for (uint32_t i = 0; i < 4; ++i)
-        {
-            m_context.settings.addresses.push_back(Ipv4Address(0x0a000001 + (i << 8)));
-        }
-        m_context.settings.rtt.assign(4, MilliSeconds(1));
-        m_context.settings.hold.assign(4, Time(0));
-        m_context.settings.layout = ChunkLayout(6 * GradientHeader::ELEMENT_SIZE, 2 * 4);
-        m_context.settings.framingBytes = FRAMING; // what the access device reports
-        m_context.settings.real = true;
-        m_context.settings.checkInterval = MilliSeconds(100);
-        m_context.settings.repairTimeout = MilliSeconds(10);
-        m_context.settings.peerPatience = Seconds(10);
-        m_context.on.send = [this](uint32_t, Ptr<Packet> packet, Ipv4Address to, bool control) {
-            Sent s;
-            s.at = Simulator::Now();
-            s.to = to;
-            s.control = control;
-            GradientHeader::Parse(packet, s.header, &s.values);
-            m_sent.push_back(s);
-        };
-        m_context.on.resent = [this](uint32_t, uint32_t) { ++m_resent; };
-        m_context.on.peerLost = [](uint32_t, uint32_t) {};
-        m_context.on.complete = [this](uint32_t) { ++m_completed; };
-        m_sent.clear();
-        m_resent = 0;
-        m_completed = 0;
-    }
-
-    /**
-     * \param type DATA, AGGREGATE or NACK \param sender its sender \param chunk chunk index
-     * \param contributors its contributors \param flags its flags
-     * \return a header of round 0, clique 0, members 0..3, 3 chunks of 2 elements
-     */
-    static GradientHeader Header(GradientHeader::Type type,
-                                 uint32_t sender,
-                                 uint32_t chunk,
-                                 const std::vector<uint32_t>& contributors,
-                                 uint16_t flags)
-    {
-        GradientHeader h;
-        h.SetType(type);
-        h.SetSender(sender);
-        h.SetChunkCount(3);
-        h.SetChunkIndex(chunk);
-        h.SetElementCount(type == GradientHeader::NACK ? 0 : 2);
-        IslandBitmap members;
-        for (uint32_t i = 0; i < 4; ++i)
-        {
-            members.Set(i);
-        }
-        h.SetMembers(members);
-        IslandBitmap set;
-        for (uint32_t c : contributors)
-        {
-            set.Set(c);
-        }
-        h.SetContributors(set);
-        h.SetFlags(flags);
-        if (type == GradientHeader::NACK)
-        {
-            h.SetNackRanges({{chunk, 1}});
-        }
-        return h;
-    }
-
-    /**
-     * \param exchange the exchange \param at when \param header a chunk's header
-     * \param values its payload
-     */
-    static void Deliver(TreeExchange* exchange,
-                        Time at,
-                        const GradientHeader& header,
-                        std::vector<int32_t> values)
-    {
-        Simulator::Schedule(at, [exchange, header, values]() {
-            if (header.GetType() == GradientHeader::NACK)
-            {
-                exchange->ReceiveControl(header);
-            }
-            else
-            {
-                exchange->ReceiveChunk(header, values, false);
-            }
-        });
-    }
-
-    /**
-     * \param control control packets or data \param to destination
-     * \return the captured packets of that kind to \p to, in order
-     */
-    std::vector<Sent> SentTo(bool control, Ipv4Address to) const
-    {
-        std::vector<Sent> out;
-        for (const Sent& s : m_sent)
-        {
-            if (s.control == control && s.to == to)
-            {
-                out.push_back(s);
-            }
-        }
-        return out;
-    }
-
-    ExchangeContext m_context; //!< the island's context
-    std::vector<Sent> m_sent;  //!< what it sent
-    uint32_t m_resent{0};      //!< resends counted
-    uint32_t m_completed{0};   //!< completions
-};
-
-/**
- * \ingroup wan-training-tests
  * \brief The root collects single DATA pieces and multi-contributor aggregates (as transit
  *        FPGAs send them), completes chunks out of order, discards overlaps and late pieces,
  *        answers "not yet" and resends its totals.
@@ -407,11 +269,11 @@ class TreeUnitTestCase : public TestCase
  * 1 is asked). Chunk 1's resends from 1 and 3 complete it; a late copy is a duplicate. 13 ms
  * later member 2 asks for chunk 1 again: it is resent to the group.
  */
-class TreeRootUnitTestCase : public TreeUnitTestCase
+class TreeRootUnitTestCase : public ExchangeUnitTestCase
 {
   public:
     TreeRootUnitTestCase()
-        : TreeUnitTestCase("root: single and aggregated pieces, overlap, out of order, not yet")
+        : ExchangeUnitTestCase("root: single and aggregated pieces, overlap, out of order, not yet")
     {
     }
 
@@ -435,27 +297,14 @@ class TreeRootUnitTestCase : public TreeUnitTestCase
         NS_TEST_ASSERT_MSG_EQ(ex->IsRoot(), true, "island 0 is the root");
 
         // Parameters in fixed point: island i, element e: 1000 i + e - 7 (some negative).
-        std::vector<std::vector<int32_t>> own(4);
-        for (int32_t i = 0; i < 4; ++i)
-        {
-            for (int32_t e = 0; e < 6; ++e)
-            {
-                own[i].push_back(1000 * i + e - 7);
-            }
-        }
-        auto slice = [&own](std::vector<uint32_t> islands, uint32_t chunk) {
-            std::vector<int32_t> sum(2, 0);
-            for (uint32_t i : islands)
-            {
-                sum[0] += own[i][2 * chunk];
-                sum[1] += own[i][2 * chunk + 1];
-            }
-            return sum;
+        MakeOwn(1000, 1, -7);
+        auto slice = [this](std::vector<uint32_t> islands, uint32_t chunk) {
+            return Slice(islands, chunk);
         };
         const uint16_t reduce = GradientHeader::FLAG_REDUCE | GradientHeader::FLAG_REAL_PAYLOAD;
         const uint16_t resend = reduce | GradientHeader::FLAG_RETRANSMISSION;
         using G = GradientHeader;
-        Simulator::Schedule(MilliSeconds(1), [ex, &own]() { ex->Start(own[0]); });
+        Simulator::Schedule(MilliSeconds(1), [ex, this]() { ex->Start(m_own[0]); });
         Deliver(ex, MilliSeconds(2), Header(G::AGGREGATE, 1, 0, {1, 2}, reduce), slice({1, 2}, 0));
         Deliver(ex, MilliSeconds(2), Header(G::DATA, 3, 0, {3}, reduce), slice({3}, 0));
         Deliver(ex, MilliSeconds(3), Header(G::DATA, 2, 1, {2}, reduce), slice({2}, 1));
@@ -526,13 +375,7 @@ class TreeRootUnitTestCase : public TreeUnitTestCase
         NS_TEST_EXPECT_MSG_EQ(m_completed, 1u, "the round ended once");
         NS_TEST_EXPECT_MSG_EQ(ex->IsFinished(), true, "finished");
 
-        std::vector<double> x(6, 0.0);
-        ex->Average(x, SCALE);
-        for (uint32_t e = 0; e < 6; ++e)
-        {
-            const int32_t sum = own[0][e] + own[1][e] + own[2][e] + own[3][e];
-            NS_TEST_EXPECT_MSG_EQ(x[e], sum / (SCALE * 4), "root's mean, element " << e);
-        }
+        CheckExactMean(*ex, "root's mean");
         exchange.reset();
         Simulator::Destroy();
     }
@@ -545,11 +388,11 @@ class TreeRootUnitTestCase : public TreeUnitTestCase
  *        start), and averages: a total holding it as is, a total the root made without it with
  *        its own values added.
  */
-class TreeMemberUnitTestCase : public TreeUnitTestCase
+class TreeMemberUnitTestCase : public ExchangeUnitTestCase
 {
   public:
     TreeMemberUnitTestCase()
-        : TreeUnitTestCase("member: up with REDUCE, resend, gap NACK, totals without it")
+        : ExchangeUnitTestCase("member: up with REDUCE, resend, gap NACK, totals without it")
     {
     }
 
