@@ -778,7 +778,7 @@ class TransitLossTestCase : public TransitLossBase
         const Ptr<TransitAggregatorNetDevice> t = m_helper->GetTransit(net.cities.at("T"));
         const bool early = m_lostChunk + 1 < CHUNKS;
         NS_TEST_EXPECT_MSG_EQ(t->GetPartialCount(), 1, "one partial aggregate");
-        NS_TEST_EXPECT_MSG_EQ(t->GetEarlyFlushCount(), early ? 1 : 0, "flushed early or not");
+        NS_TEST_EXPECT_MSG_EQ(t->GetEarlyFlushCount(), (early ? 1 : 0), "flushed early or not");
         NS_TEST_EXPECT_MSG_EQ(t->GetCompleteCount(), CHUNKS - 1, "the other chunks complete");
         NS_TEST_EXPECT_MSG_EQ(t->GetAggregatedCount(),
                               3 * CHUNKS - 1,
