@@ -182,23 +182,21 @@ class OwedResends
     /** \param packet a dropped packet \param framing bytes before its IPv4 header */
     void Count(Ptr<const Packet> packet, uint32_t framing)
     {
-        constexpr uint32_t MIN_IPV4 = 20;
-        constexpr uint32_t UDP = 8;
-        constexpr uint8_t PROTOCOL_UDP = 17;
+        // The module's IPv4 headers carry no options (WanWire): the gradient header follows.
+        const uint32_t at = framing + WanWire::IPV4_UDP_HEADER_BYTES;
         std::vector<uint8_t> bytes(
-            std::min<uint32_t>(packet->GetSize(),
-                               framing + 60 + UDP + GradientHeader::MAX_SERIALIZED_SIZE));
+            std::min<uint32_t>(packet->GetSize(), at + GradientHeader::MAX_SERIALIZED_SIZE));
         packet->CopyData(bytes.data(), bytes.size());
-        if (bytes.size() < framing + MIN_IPV4 || bytes[framing + 9] != PROTOCOL_UDP)
+        if (bytes.size() <= at ||
+            bytes[framing + WanWire::IPV4_PROTOCOL_OFFSET] != WanWire::UDP_PROTOCOL)
         {
-            return; // TCP (no chunk resends) or not IPv4
+            return; // TCP (no chunk resends) or not a gradient packet
         }
-        const uint32_t at = framing + (bytes[framing] & 0x0f) * 4 + UDP;
         GradientHeader header;
-        if (at >= bytes.size() || !GradientHeader::ParseBytes(bytes.data() + at,
-                                                              bytes.size() - at,
-                                                              packet->GetSize() - at,
-                                                              header))
+        if (!GradientHeader::ParseBytes(bytes.data() + at,
+                                        bytes.size() - at,
+                                        packet->GetSize() - at,
+                                        header))
         {
             return;
         }
