@@ -24,8 +24,8 @@
  * packets that went between ranks, CPU time and memory are the sums over the ranks (the memory
  * of a rank is its peak so far). The table shows wall and CPU seconds (on a shared
  * machine the wall time includes other jobs' load). --baseline runs every set first in one
- * process on ns-3's own PointToPointNetDevice, PointToPointChannel and default scheduler, in the
- * same process tree, and prints the speed-up over it: a comparison that machine noise affects less
+ * process on ns-3's own PointToPointNetDevice, PointToPointChannel, UDP sockets and IPv4 stack
+ * at the islands (UdpPath sockets) and default scheduler, in the same process tree, and prints the speed-up over it: a comparison that machine noise affects less
  * than absolute times.
  */
 
@@ -33,6 +33,8 @@
 
 #include "ns3/clique-schedule.h"
 #include "ns3/command-line.h"
+#include "ns3/enum.h"
+#include "ns3/island-udp-port.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -116,8 +118,8 @@ const std::vector<std::pair<std::string, TrainingApplication::Transport>> TRANSP
 /**
  * \brief Run one capability set in this process.
  * \param config what to run \param set capability set
- * \param stock true: ns-3's own PointToPointNetDevice, PointToPointChannel and default scheduler
- * (the baseline) \return the measurement
+ * \param stock true: ns-3's own PointToPointNetDevice, PointToPointChannel, the islands' UDP
+ * sockets and default scheduler (the baseline) \return the measurement
  */
 Measurement
 RunSet(const BenchConfig& config,
@@ -159,6 +161,10 @@ RunSet(const BenchConfig& config,
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(MilliSeconds(100));
     helper.SetTransport(transport);
+    if (stock)
+    {
+        helper.SetAppAttribute("UdpPath", EnumValue(IslandUdpPort::SOCKETS));
+    }
     helper.Install();
     Measurement m;
     for (const Ptr<NetDevice>& device : TrainingHelper::GetLinkDevices())

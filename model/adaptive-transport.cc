@@ -15,7 +15,6 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/socket.h"
 #include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
@@ -73,7 +72,7 @@ AdaptiveTransport::DoDispose()
 }
 
 void
-AdaptiveTransport::Start(Ptr<Node> node, Ptr<Socket> socket, uint32_t island, uint32_t islandCount)
+AdaptiveTransport::Start(Ptr<Node> node, uint32_t island, uint32_t islandCount)
 {
     NS_LOG_FUNCTION(this << node << island);
     m_island = island;
@@ -81,7 +80,6 @@ AdaptiveTransport::Start(Ptr<Node> node, Ptr<Socket> socket, uint32_t island, ui
     m_noticed.assign(islandCount, false);
     m_pending.assign(islandCount, 0);
     m_marksFrom.assign(islandCount, 0);
-    socket->SetIpRecvTos(true);
     // The access rate: the fastest link device of the island (it has one).
     m_lineRateBps = 0;
     for (uint32_t d = 0; d < node->GetNDevices(); ++d)
@@ -96,23 +94,11 @@ AdaptiveTransport::Start(Ptr<Node> node, Ptr<Socket> socket, uint32_t island, ui
                     "AdaptiveTransport: island " << island << " has no device with a DataRate");
 }
 
-void
-AdaptiveTransport::SetEct(Ptr<Packet> packet)
-{
-    NS_LOG_FUNCTION(packet);
-    // Per packet: the socket's own TOS (SetIpTos) does not reach datagrams in every ns-3.
-    SocketIpTosTag tos;
-    tos.SetTos(WanWire::IPV4_ECN_ECT0);
-    packet->ReplacePacketTag(tos);
-}
-
 bool
-AdaptiveTransport::IsMarked(Ptr<Packet> packet)
+AdaptiveTransport::IsMarked(uint8_t tos)
 {
-    NS_LOG_FUNCTION(packet);
-    SocketIpTosTag tos;
-    return packet->PeekPacketTag(tos) &&
-           (tos.GetTos() & WanWire::IPV4_ECN_MASK) == WanWire::IPV4_ECN_CE;
+    NS_LOG_FUNCTION(static_cast<uint32_t>(tos));
+    return (tos & WanWire::IPV4_ECN_MASK) == WanWire::IPV4_ECN_CE;
 }
 
 Ptr<AdaptiveRateControl>

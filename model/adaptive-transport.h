@@ -6,6 +6,7 @@
 #define ADAPTIVE_TRANSPORT_H
 
 #include "adaptive-rate-control.h"
+#include "wan-wire.h"
 
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
@@ -21,7 +22,6 @@ namespace ns3
 
 class Node;
 class Packet;
-class Socket;
 
 /**
  * \ingroup wan-training
@@ -29,7 +29,7 @@ class Socket;
  *        FPGA aware, the same exchanges and repair as planned) with each outgoing stream's
  *        rate set by an AdaptiveRateControl on ECN marks and loss instead of by the plan.
  *
- * Sender: its packets leave ECT(0) (SetEct()); each stream's controller starts at the InitialRate
+ * Sender: its packets leave ECT(0) (SENDER_TOS); each stream's controller starts at the InitialRate
  * guess and never exceeds the island's access rate (the DataRate of the node's link device). The
  * fair guess is what an end host knows without a plan: its own access rate shared by its own
  * streams, and each receiver's access rate shared by the clique's senders into it (one
@@ -37,7 +37,7 @@ class Socket;
  * (UdpExchange::FairGuess) and feed the controller its packets, the receivers'
  * congestion notifications and gap NACKs.
  *
- * Receiver: its socket reports each packet's TOS; a DATA, AGGREGATE or RING packet that arrives
+ * Receiver: its UDP port reports each packet's TOS; a DATA, AGGREGATE or RING packet that arrives
  * marked CE makes the island send a congestion notification (an ACK with FLAG_CONGESTION) to
  * each of the packet's contributors, at most one per contributor per CnpInterval, carrying
  * the number of its marked chunks counted since the one before (the ACK's chunk count): the
@@ -73,16 +73,16 @@ class AdaptiveTransport : public Object
     AdaptiveTransport();
     ~AdaptiveTransport() override;
 
+    /** The TOS byte of the island's datagrams: ECT(0), no DSCP. */
+    static constexpr uint8_t SENDER_TOS = WanWire::IPV4_ECN_ECT0;
+
     /**
-     * \brief Set up the island's socket (TOS reported in) and find its line rate.
-     * \param node the island's node \param socket its UDP socket
-     * \param island the island \param islandCount N
+     * \brief Find the island's line rate and reset the state of the notices.
+     * \param node the island's node \param island the island \param islandCount N
      */
-    void Start(Ptr<Node> node, Ptr<Socket> socket, uint32_t island, uint32_t islandCount);
-    /** \param packet a packet about to be sent \brief send it ECT(0) */
-    static void SetEct(Ptr<Packet> packet);
-    /** \param packet a received packet \return true if it arrived marked CE */
-    static bool IsMarked(Ptr<Packet> packet);
+    void Start(Ptr<Node> node, uint32_t island, uint32_t islandCount);
+    /** \param tos the TOS byte a datagram arrived with \return true if it was marked CE */
+    static bool IsMarked(uint8_t tos);
     /**
      * \brief A stream's controller, started.
      * \param round the round \param destination the stream's group or peer

@@ -6,6 +6,7 @@
 
 #include "exchange-factory.h"
 #include "exchange-sum.h"
+#include "island-udp-port.h"
 #include "link-port.h"
 #include "tcp-transport.h"
 #include "wan-training-compat.h"
@@ -15,14 +16,11 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/socket.h"
 #include "ns3/trace-source-accessor.h"
-#include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -35,12 +33,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("TrainingApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(TrainingApplication);
-
-namespace
-{
-/** Receive buffer of the UDP socket: the app drains it in every callback, so this is slack. */
-constexpr uint32_t SOCKET_RCVBUF_BYTES = 1u << 26;
-} // namespace
 
 TypeId
 TrainingApplication::GetTypeId()
@@ -153,6 +145,15 @@ TrainingApplication::GetTypeId()
                           EnumValue(PLANNED),
                           MakeWanEnumAccessor<Transport>(&TrainingApplication::m_transport),
                           MakeEnumChecker(PLANNED, "planned", TCP, "tcp", ADAPTIVE, "adaptive"))
+            .AddAttribute(
+                "UdpPath",
+                "How the planned and adaptive transports' datagrams reach the wire "
+                "(IslandUdpPort): direct (headers written by the port, frames handed "
+                "to and taken from the access device) or sockets (an ns-3 UdpSocket "
+                "and the node's IPv4 stack). Same bytes, same times.",
+                EnumValue(IslandUdpPort::DIRECT),
+                MakeWanEnumAccessor<IslandUdpPort::Path>(&TrainingApplication::m_udpPath),
+                MakeEnumChecker(IslandUdpPort::DIRECT, "direct", IslandUdpPort::SOCKETS, "sockets"))
             .AddAttribute("PayloadMode",
                           "Virtual (sizes only) or real (int32 fixed-point parameters).",
                           EnumValue(VIRTUAL),
@@ -230,6 +231,7 @@ TrainingApplication::TrainingApplication()
       m_retransmissionTimeout(MilliSeconds(100)),
       m_maxRetries(5),
       m_transport(PLANNED),
+      m_udpPath(IslandUdpPort::DIRECT),
       m_payloadMode(VIRTUAL),
       m_scale(1 << 16),
       m_jobId(0),
@@ -257,10 +259,10 @@ TrainingApplication::DoDispose()
     m_exchanges.clear();
     m_computeEvent.Cancel();
     m_heldSyncEvent.Cancel();
-    if (m_socket)
+    if (m_udp)
     {
-        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-        m_socket = nullptr;
+        m_udp->Dispose();
+        m_udp = nullptr;
     }
     if (m_tcp)
     {
@@ -448,21 +450,16 @@ TrainingApplication::StartApplication()
     }
     else
     {
-        m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
-        m_socket->SetAttribute("RcvBufSize", UintegerValue(SOCKET_RCVBUF_BYTES));
-        if (m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
-        {
-            NS_FATAL_ERROR("TrainingApplication: cannot bind UDP port " << m_port);
-        }
-        m_socket->SetRecvCallback(MakeCallback(&TrainingApplication::HandleRead, this));
+        m_udp = CreateObject<IslandUdpPort>();
+        m_udp->Open(GetNode(),
+                    m_port,
+                    m_udpPath,
+                    MakeCallback(&TrainingApplication::Receive, this));
     }
     if (m_transport == ADAPTIVE)
     {
         m_adaptive = m_adaptive ? m_adaptive : CreateObject<AdaptiveTransport>();
-        m_adaptive->Start(GetNode(),
-                          m_socket,
-                          m_context.settings.island,
-                          m_context.settings.islandCount);
+        m_adaptive->Start(GetNode(), m_context.settings.island, m_context.settings.islandCount);
         m_context.adaptive = PeekPointer(m_adaptive);
     }
 
@@ -496,10 +493,9 @@ TrainingApplication::StopApplication()
     {
         entry.second->Shutdown();
     }
-    if (m_socket)
+    if (m_udp)
     {
-        // A stopped island answers nothing: its peers declare it lost.
-        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        m_udp->Close(); // a stopped island answers nothing: its peers declare it lost
     }
     if (m_tcp)
     {
@@ -820,22 +816,11 @@ TrainingApplication::FinishRound(uint32_t round)
 // Packets
 
 void
-TrainingApplication::HandleRead(Ptr<Socket> socket)
+TrainingApplication::Receive(Ptr<Packet> packet, uint8_t tos)
 {
-    NS_LOG_FUNCTION(this << socket);
-    Ptr<Packet> packet;
-    while ((packet = socket->Recv()))
-    {
-        Receive(packet);
-    }
-}
-
-void
-TrainingApplication::Receive(Ptr<Packet> packet)
-{
-    NS_LOG_FUNCTION(this << packet);
+    NS_LOG_FUNCTION(this << packet << static_cast<uint32_t>(tos));
     GradientHeader header;
-    const bool congested = m_adaptive && AdaptiveTransport::IsMarked(packet);
+    const bool congested = m_adaptive && AdaptiveTransport::IsMarked(tos);
     if (!GradientHeader::Parse(packet, header, m_context.settings.real ? &m_values : nullptr))
     {
         ++m_context.counters.dropped;
@@ -954,11 +939,7 @@ TrainingApplication::Send(uint32_t round, Ptr<Packet> packet, Ipv4Address to, bo
     {
         m_records[round].CountSent(packet->GetSize(), control);
     }
-    if (m_adaptive)
-    {
-        AdaptiveTransport::SetEct(packet);
-    }
-    m_socket->SendTo(packet, 0, InetSocketAddress(to, m_port));
+    m_udp->Send(packet, to, m_adaptive ? AdaptiveTransport::SENDER_TOS : 0);
 }
 
 } // namespace ns3

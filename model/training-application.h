@@ -9,6 +9,7 @@
 #include "chunk-layout.h"
 #include "clique-schedule.h"
 #include "gradient-header.h"
+#include "island-udp-port.h"
 #include "round-alignment.h"
 #include "round-config.h"
 #include "round-exchange.h"
@@ -43,7 +44,6 @@ namespace ns3
  */
 
 class Packet;
-class Socket;
 class TcpTransport;
 
 /**
@@ -94,8 +94,8 @@ struct TrainingRoundRecord
  * at its end), then the exchange of the clique of partition r mod T, run by a DirectExchange
  * or a RingExchange (the reliability of both is UdpExchange's), or with Transport tcp by a
  * TcpDirectExchange or TcpRingExchange over a TcpTransport, then the next round. The
- * application owns the UDP socket (or the TcpTransport), hands each received packet to its
- * round's exchange, answers NACKs of rounds it has not reached with "not yet" (a stopped
+ * application owns the UDP port (IslandUdpPort; or the TcpTransport), hands each received packet to
+ * its round's exchange, answers NACKs of rounds it has not reached with "not yet" (a stopped
  * application answers nothing, so its peers declare it lost), counts every packet into the
  * round's record and averages the parameters when an exchange ends. See doc/training.rst.
  */
@@ -284,12 +284,12 @@ class TrainingApplication : public Application
     void StartExchange(uint32_t round);
     /** \param round a round whose exchange ended \brief record, average, go on */
     void FinishRound(uint32_t round);
-    /** \param socket the socket \brief read every waiting packet */
-    void HandleRead(Ptr<Socket> socket);
     /** \brief Transport tcp: open the connections to every island of its cliques. */
     void StartTcp();
-    /** \param packet a received packet (after UDP) */
-    void Receive(Ptr<Packet> packet);
+    /**
+     * \param packet a received datagram's payload \param tos the TOS byte it arrived with
+     */
+    void Receive(Ptr<Packet> packet, uint8_t tos);
     /**
      * \brief A message from the TCP transport: Dispatch it (TCP carries no CE marks here).
      * \param header its header (parsed) \param values its real payload \param bytes its size
@@ -341,6 +341,7 @@ class TrainingApplication : public Application
     uint32_t m_repeatResendCopies; //!< copies of a chunk resent again
     Time m_peerPatience;           //!< longest "not yet" wait without data
     Transport m_transport;         //!< planned or tcp
+    IslandUdpPort::Path m_udpPath; //!< how UDP datagrams reach the wire (UdpPath)
     PayloadMode m_payloadMode;     //!< virtual or real
     double m_scale;                //!< fixed-point scale
     std::string m_error;           //!< why this application stopped the run, or empty
@@ -356,7 +357,7 @@ class TrainingApplication : public Application
 
     // State
     ExchangeContext m_context;                                      //!< what exchanges share
-    Ptr<Socket> m_socket;                                           //!< the UDP socket
+    Ptr<IslandUdpPort> m_udp;                                       //!< the UDP port
     Ptr<TcpTransport> m_tcp;                                        //!< transport tcp
     Ptr<AdaptiveTransport> m_adaptive;                              //!< transport adaptive
     uint32_t m_round;                                               //!< current round
