@@ -56,7 +56,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_transport(TrainingApplication::PLANNED),
       m_chooseAlgorithms(false),
       m_lossRate(0),
-      m_lossStream(0),
+      m_lossStream(DEFAULT_LOSS_STREAM),
       m_tuneFpgas(true),
       m_tuneQueues(true),
       m_fpgaTimeoutMargin(DEFAULT_FPGA_TIMEOUT_MARGIN),
@@ -225,6 +225,10 @@ TrainingHelper::Install()
     if (m_lossRate > 0)
     {
         InstallLoss();
+    }
+    if (m_transport == TrainingApplication::ADAPTIVE)
+    {
+        AssignEcnStreams();
     }
     return apps;
 }
@@ -519,6 +523,19 @@ TrainingHelper::InstallLoss()
             em->SetAttribute("ErrorRate", DoubleValue(m_lossRate));
             stream += em->AssignStreams(stream);
             receiver->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        }
+    }
+}
+
+void
+TrainingHelper::AssignEcnStreams()
+{
+    int64_t stream = m_lossStream + 2 * m_topology.GetTopology().GetLinks().size();
+    for (const Ptr<NetDevice>& device : GetLinkDevices())
+    {
+        if (Ptr<WanLinkNetDevice> link = DynamicCast<WanLinkNetDevice>(device))
+        {
+            stream += link->AssignStreams(stream);
         }
     }
 }

@@ -44,6 +44,9 @@ class Node;
 class TrainingHelper
 {
   public:
+    /** First RNG stream of the WAN error models unless SetWanLossRate says otherwise. */
+    static constexpr int64_t DEFAULT_LOSS_STREAM = 1000;
+
     /**
      * \param topology an installed WanTopologyHelper (kept by reference; must outlive this)
      * \param schedule the schedule (copied; its island count must match the topology)
@@ -103,9 +106,11 @@ class TrainingHelper
     void SetWorkload(Ptr<TrainingWorkload> workload);
     /**
      * \param rate per-packet loss probability on every WAN link (both directions)
-     * \param stream first RNG stream number the error models use (for reproducibility)
+     * \param stream first RNG stream number the error models use, one per WAN link direction
+     *        (for reproducibility); the ECN marking decisions of the adaptive transport's link
+     *        devices take the streams after them, whether or not a loss rate is set
      */
-    void SetWanLossRate(double rate, int64_t stream = 1000);
+    void SetWanLossRate(double rate, int64_t stream = DEFAULT_LOSS_STREAM);
     /**
      * \brief Let Install() size each FPGA for the plan: Timeout at least the spread of the
      *        senders' delays and start times at its island plus \p margin, SlotCount at least
@@ -219,6 +224,11 @@ class TrainingHelper
     void HoldStarts();
     /** \brief Install the WAN error models. */
     void InstallLoss();
+    /**
+     * \brief Give every link device's ECN marking decisions its own RNG stream, after the error
+     *        models' (SetWanLossRate): the same marks whatever ran before in the process.
+     */
+    void AssignEcnStreams();
 
     WanTopologyHelper& m_topology;              //!< the WAN
     CliqueSchedule m_schedule;                  //!< schedule (algorithms resolved)

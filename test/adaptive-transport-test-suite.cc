@@ -18,6 +18,7 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/queue-size.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/training-helper.h"
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -752,6 +754,56 @@ class AdaptiveFpgaMarkTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The marks of a run do not depend on what ran before it in the process: the helper
+ *        gives every link device's ECN decisions its own RNG stream. Six islands start at line
+ *        rate (queues, marks between the thresholds, so random draws decide), once; then
+ *        random variables are made (each takes the next automatic stream, as another
+ *        experiment's devices would) and the same run repeats: the same rows, the same marks.
+ */
+class EcnStreamsTestCase : public TestCase
+{
+  public:
+    EcnStreamsTestCase()
+        : TestCase("adaptive: the same marks whatever ran before in the process")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.cities = 3;
+        setup.perCity = 2;
+        setup.adaptive = true;
+        setup.initialRate = "line";
+        setup.modelBytes = 200 * CHUNK;
+        Received tally;
+        setup.beforeRun = [&tally](WanTopologyHelper&, TrainingHelper&) {
+            for (const Ptr<NetDevice>& device : TrainingHelper::GetLinkDevices())
+            {
+                device->TraceConnectWithoutContext("EcnMark",
+                                                   MakeBoundCallback(&CountMark, &tally));
+            }
+        };
+        const std::string first = Simulate(setup).csv;
+        Simulator::Destroy();
+        const uint32_t firstMarks = tally.marks;
+        tally.marks = 0;
+        std::vector<Ptr<UniformRandomVariable>> others;
+        for (uint32_t k = 0; k < 50; ++k)
+        {
+            others.push_back(CreateObject<UniformRandomVariable>());
+        }
+        const std::string second = Simulate(setup).csv;
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_GT(firstMarks, 0u, "no marks: nothing for the draws to decide");
+        NS_TEST_EXPECT_MSG_EQ(tally.marks, firstMarks, "marks of the repeated run");
+        NS_TEST_EXPECT_MSG_EQ(second, first, "rounds of the repeated run");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The adaptive transport's suite.
  */
 class AdaptiveTransportTestSuite : public TestSuite
@@ -767,6 +819,7 @@ class AdaptiveTransportTestSuite : public TestSuite
         AddTestCase(new AdaptiveIncastTestCase);
         AddTestCase(new AdaptiveIncastFromLineTestCase);
         AddTestCase(new AdaptiveFpgaMarkTestCase);
+        AddTestCase(new EcnStreamsTestCase);
     }
 };
 

@@ -22,7 +22,6 @@
 #include "ns3/test.h"
 #include "ns3/training-helper.h"
 #include "ns3/udp-socket-factory.h"
-#include "ns3/wan-link-net-device.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-wire.h"
 
@@ -35,9 +34,6 @@ using namespace ns3::training_test;
 
 namespace
 {
-
-/** First random-variable stream of the devices' ECN marking decisions. */
-constexpr int64_t ECN_STREAMS = 1000;
 
 /** One frame a link device started to send. */
 struct Frame
@@ -89,15 +85,10 @@ Record(Setup setup, IslandUdpPort::Path path)
     WireLog log;
     setup.beforeRun = [&log, path](WanTopologyHelper& wan, TrainingHelper& helper) {
         const std::vector<Ptr<NetDevice>> devices = TrainingHelper::GetLinkDevices();
-        int64_t stream = ECN_STREAMS;
         for (uint32_t d = 0; d < devices.size(); ++d)
         {
             devices[d]->TraceConnectWithoutContext("PhyTxBegin",
                                                    MakeBoundCallback(&NoteFrame, &log, d));
-            if (Ptr<WanLinkNetDevice> link = DynamicCast<WanLinkNetDevice>(devices[d]))
-            {
-                stream += link->AssignStreams(stream); // the same marking draws in both runs
-            }
         }
         for (uint32_t i = 0; i < helper.GetPlans().size(); ++i)
         {
