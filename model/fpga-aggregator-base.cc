@@ -118,7 +118,7 @@ FpgaAggregatorBase::AttachPort(Ptr<NetDevice> port,
                                const char* role,
                                Ptr<NetDevice>& slot,
                                Address& broadcast,
-                               Node::ProtocolHandler handler)
+                               NetDevice::ReceiveCallback handler)
 {
     NS_LOG_FUNCTION(this << port << role);
     const std::string type = GetInstanceTypeId().GetName();
@@ -127,12 +127,9 @@ FpgaAggregatorBase::AttachPort(Ptr<NetDevice> port,
     NS_ABORT_MSG_IF(slot != nullptr, type << ": " << role << " port set twice");
     slot = port;
     broadcast = port->GetBroadcast();
-    // The port's node is the FPGA's node, whether or not AddDevice(this) came first.
-    port->GetNode()->RegisterProtocolHandler(
-        handler,
-        0,
-        port,
-        false); // every frame of a point-to-point port reaches a non-promiscuous handler
+    // The port hands its frames straight to the FPGA: the FPGA's node runs no protocol stack,
+    // so the node's protocol dispatch (Node::ReceiveFromDevice) would only pass them on.
+    port->SetReceiveCallback(handler);
 }
 
 Ptr<NetDevice>

@@ -93,8 +93,7 @@ class FpgaAggregatorBase : public WanPortDevice
     /**
      * \brief Handler of the router port.
      * \param device receiving port \param packet packet \param protocol EtherType
-     * \param source source address \param destination destination address
-     * \param packetType packet type
+     * \param source source address \return true (the frame was taken)
      */
     /**
      * \brief Attach one port: check it, keep it and its broadcast address, and hand what it
@@ -107,13 +106,11 @@ class FpgaAggregatorBase : public WanPortDevice
                     const char* role,
                     Ptr<NetDevice>& slot,
                     Address& broadcast,
-                    Node::ProtocolHandler handler);
-    virtual void ReceiveFromRouter(Ptr<NetDevice> device,
+                    NetDevice::ReceiveCallback handler);
+    virtual bool ReceiveFromRouter(Ptr<NetDevice> device,
                                    Ptr<const Packet> packet,
                                    uint16_t protocol,
-                                   const Address& source,
-                                   const Address& destination,
-                                   NetDevice::PacketType packetType) = 0;
+                                   const Address& source) = 0;
 
     /**
      * \brief Add a piece to its chunk's slot (FpgaSlotTable::Offer with SlotCount and

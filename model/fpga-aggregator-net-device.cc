@@ -151,13 +151,11 @@ FpgaAggregatorNetDevice::GetEarlyFlush() const
 // ---------------------------------------------------------------------------------------------
 // Receive paths
 
-void
+bool
 FpgaAggregatorNetDevice::ReceiveFromIsland(Ptr<NetDevice> device,
                                            Ptr<const Packet> packet,
                                            uint16_t protocol,
-                                           const Address& source,
-                                           const Address& destination,
-                                           NetDevice::PacketType packetType)
+                                           const Address& source)
 {
     NS_LOG_FUNCTION(this << packet << protocol);
     if (m_islandAddress == Ipv4Address::GetAny() && protocol == WanWire::IPV4_ETHERTYPE &&
@@ -172,27 +170,27 @@ FpgaAggregatorNetDevice::ReceiveFromIsland(Ptr<NetDevice> device,
     {
         PassThrough(m_routerPort, packet, protocol, PASS_OUTBOUND);
     }
+    return true;
 }
 
-void
+bool
 FpgaAggregatorNetDevice::ReceiveFromRouter(Ptr<NetDevice> device,
                                            Ptr<const Packet> packet,
                                            uint16_t protocol,
-                                           const Address& source,
-                                           const Address& destination,
-                                           NetDevice::PacketType packetType)
+                                           const Address& source)
 {
     NS_LOG_FUNCTION(this << packet << protocol);
     if (m_islandPort == nullptr)
     {
-        return;
+        return true;
     }
     if (protocol != WanWire::IPV4_ETHERTYPE || !m_input.IsGradientTraffic(packet))
     {
         PassThrough(m_islandPort, packet, protocol, PASS_NOT_GRADIENT);
-        return;
+        return true;
     }
     m_input.Receive(packet);
+    return true;
 }
 
 void

@@ -111,27 +111,21 @@ class FpgaAggregatorNetDevice : public FpgaAggregatorBase
     /**
      * \brief Handler of the island port: forwards out of the router port.
      * \param device receiving port \param packet packet \param protocol EtherType
-     * \param source source address \param destination destination address
-     * \param packetType packet type
+     * \param source source address \return true (the frame was taken)
      */
-    void ReceiveFromIsland(Ptr<NetDevice> device,
+    bool ReceiveFromIsland(Ptr<NetDevice> device,
                            Ptr<const Packet> packet,
                            uint16_t protocol,
-                           const Address& source,
-                           const Address& destination,
-                           NetDevice::PacketType packetType);
+                           const Address& source);
     /**
      * \brief Handler of the router port: aggregates or passes through.
      * \param device receiving port \param packet packet \param protocol EtherType
-     * \param source source address \param destination destination address
-     * \param packetType packet type
+     * \param source source address \return true (the frame was taken)
      */
-    void ReceiveFromRouter(Ptr<NetDevice> device,
+    bool ReceiveFromRouter(Ptr<NetDevice> device,
                            Ptr<const Packet> packet,
                            uint16_t protocol,
-                           const Address& source,
-                           const Address& destination,
-                           NetDevice::PacketType packetType) override;
+                           const Address& source) override;
     /**
      * \brief Parse and, if eligible, aggregate one inbound gradient packet (the input stage
      *        served it).

@@ -108,22 +108,21 @@ TransitAggregatorNetDevice::GetBelow(Ipv4Address address) const
 // ---------------------------------------------------------------------------------------------
 // Receive path
 
-void
+bool
 TransitAggregatorNetDevice::ReceiveFromRouter(Ptr<NetDevice> device,
                                               Ptr<const Packet> packet,
                                               uint16_t protocol,
-                                              const Address& source,
-                                              const Address& destination,
-                                              NetDevice::PacketType packetType)
+                                              const Address& source)
 {
     NS_LOG_FUNCTION(this << packet << protocol);
     // The router diverts reduction-tree pieces only; anything else goes back as it came.
     if (protocol != WanWire::IPV4_ETHERTYPE || !m_input.IsGradientTraffic(packet))
     {
         PassThrough(packet, protocol, PASS_NOT_GRADIENT);
-        return;
+        return true;
     }
     m_input.Receive(packet);
+    return true;
 }
 
 void

@@ -118,15 +118,12 @@ class TransitAggregatorNetDevice : public FpgaAggregatorBase
     /**
      * \brief Handler of the router port.
      * \param device receiving port \param packet packet \param protocol EtherType
-     * \param source source address \param destination destination address
-     * \param packetType packet type
+     * \param source source address \return true (the frame was taken)
      */
-    void ReceiveFromRouter(Ptr<NetDevice> device,
+    bool ReceiveFromRouter(Ptr<NetDevice> device,
                            Ptr<const Packet> packet,
                            uint16_t protocol,
-                           const Address& source,
-                           const Address& destination,
-                           NetDevice::PacketType packetType) override;
+                           const Address& source) override;
     /**
      * \brief Parse one reduction-tree piece and add it up or send it back (the input stage
      *        served it).

@@ -161,13 +161,10 @@ WanRouterNetDevice::AddPort(Ptr<NetDevice> port)
     {
         m_address = Mac48Address::ConvertFrom(port->GetAddress());
     }
-    // Binding the port index into the handler saves a device-to-index lookup per packet. Not
-    // promiscuous: a point-to-point port hands every frame to the node's ordinary receive
-    // path, and a promiscuous handler would make it run the promiscuous path as well.
-    m_node->RegisterProtocolHandler(MakeCallback(&WanRouterNetDevice::ReceiveFromPort, this, index),
-                                    0,
-                                    port,
-                                    false);
+    // The port hands its frames straight to the router: the router's node runs no protocol
+    // stack, so the node's protocol dispatch (Node::ReceiveFromDevice) would only pass every
+    // frame on to this one handler. Binding the port index saves a device-to-index lookup.
+    port->SetReceiveCallback(MakeCallback(&WanRouterNetDevice::ReceiveFromPort, this, index));
     m_ports.push_back(port);
     return index;
 }
@@ -288,33 +285,31 @@ WanRouterNetDevice::MulticastKey(Ipv4Address source, Ipv4Address group)
 
 // The receive path: validate, TTL, then unicast or multicast by the destination.
 
-void
+bool
 WanRouterNetDevice::ReceiveFromPort(uint32_t inPort,
                                     Ptr<NetDevice> device,
                                     Ptr<const Packet> packet,
                                     uint16_t protocol,
-                                    const Address& from,
-                                    const Address& to,
-                                    NetDevice::PacketType packetType)
+                                    const Address& from)
 {
     NS_LOG_FUNCTION(this << inPort << packet << protocol);
     if (protocol != WanWire::IPV4_ETHERTYPE)
     {
         Drop(packet, inPort, DROP_NOT_IPV4);
-        return;
+        return true;
     }
     Ipv4Fields fields;
     const DropReason malformed = ParseIpv4(packet, fields);
     if (malformed != DROP_REASON_COUNT)
     {
         Drop(packet, inPort, malformed);
-        return;
+        return true;
     }
     // A router may not send a packet on with TTL 0: one arriving with TTL <= 1 ends here.
     if (fields.ttl <= 1)
     {
         Drop(packet, inPort, DROP_TTL_EXPIRED);
-        return;
+        return true;
     }
     if ((fields.destination & MULTICAST_MASK) == MULTICAST_PREFIX)
     {
@@ -333,6 +328,7 @@ WanRouterNetDevice::ReceiveFromPort(uint32_t inPort,
     {
         ForwardUnicast(packet, inPort, fields);
     }
+    return true;
 }
 
 bool

@@ -30,7 +30,8 @@ class Packet;
  *
  * Shaped after BridgeNetDevice: the router node has no IP stack; this device owns the node's
  * link devices (WanLinkNetDevice, or PointToPointNetDevice with stock links) as ports and
- * registers a protocol handler on each. Forwarding decrements the TTL (dropping at zero),
+ * takes each port's frames as its receive callback (the node, which runs no stack, has nothing
+ * to dispatch them to but this device). Forwarding decrements the TTL (dropping at zero),
  * looks the destination up in a hash table (unicast) or the (source, group) pair (multicast)
  * and sends copies out of the listed ports, never back out of the port the packet came in on.
  * Multicast is replicated only while MulticastEnabled is true; otherwise multicast packets are
@@ -157,19 +158,18 @@ class WanRouterNetDevice : public WanPortDevice
     };
 
     /**
-     * \brief Protocol handler of one port (the port index is bound).
+     * \brief Receive callback of one port (the port index is bound): every frame the port
+     *        receives comes here straight from the device.
      * \param inPort index of the port the packet came in on
      * \param device the port device \param packet the packet, link header removed
      * \param protocol Ethernet protocol number \param from link source
-     * \param to link destination \param packetType link packet type
+     * \return true (the frame was taken)
      */
-    void ReceiveFromPort(uint32_t inPort,
+    bool ReceiveFromPort(uint32_t inPort,
                          Ptr<NetDevice> device,
                          Ptr<const Packet> packet,
                          uint16_t protocol,
-                         const Address& from,
-                         const Address& to,
-                         NetDevice::PacketType packetType);
+                         const Address& from);
     /**
      * \brief Check that a packet carries a well-formed IPv4 header and read its fields.
      * \param packet the packet \param fields filled on success
