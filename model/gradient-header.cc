@@ -116,16 +116,24 @@ GradientHeader::Parse(Ptr<const Packet> packet,
         {
             std::vector<uint8_t> all(size);
             packet->CopyData(all.data(), size);
-            values->resize(header.m_elementCount);
-            const uint8_t* p = all.data() + headerSize;
-            for (uint32_t i = 0; i < header.m_elementCount; ++i, p += ELEMENT_SIZE)
-            {
-                // Two's-complement reinterpretation of the wire bits.
-                (*values)[i] = static_cast<int32_t>(WanWire::ReadU32(p));
-            }
+            ReadValues(header, all.data() + headerSize, *values);
         }
     }
     return true;
+}
+
+void
+GradientHeader::ReadValues(const GradientHeader& header,
+                           const uint8_t* payload,
+                           std::vector<int32_t>& values)
+{
+    NS_LOG_FUNCTION(header.m_elementCount);
+    values.resize(header.m_elementCount);
+    for (uint32_t i = 0; i < header.m_elementCount; ++i, payload += ELEMENT_SIZE)
+    {
+        // Two's-complement reinterpretation of the wire bits.
+        values[i] = static_cast<int32_t>(WanWire::ReadU32(payload));
+    }
 }
 
 bool

@@ -156,6 +156,15 @@ class GradientHeader : public Header
                            uint32_t* headerSize = nullptr);
 
     /**
+     * \brief Read a real payload's element values (what Parse() does for its values).
+     * \param header a header ParseBytes() accepted, with FLAG_REAL_PAYLOAD
+     * \param payload its payload's bytes (element count x 4) \param values receives them
+     */
+    static void ReadValues(const GradientHeader& header,
+                           const uint8_t* payload,
+                           std::vector<int32_t>& values);
+
+    /**
      * \brief The size of the packet a header announces, read from its fixed part alone: how a
      *        byte stream (TcpTransport) finds where each gradient message ends.
      * \param fixed the first FIXED_SIZE bytes of a header

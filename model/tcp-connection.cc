@@ -13,6 +13,7 @@
 #include "ns3/socket.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -187,7 +188,7 @@ TcpConnection::MarkClosed(bool failed)
     m_closed = true;
     m_heartbeatDue = false;
     m_heartbeat = nullptr;
-    m_pending = nullptr;
+    m_received.Clear();
     m_owner.Ended(failed);
 }
 
@@ -309,14 +310,7 @@ TcpConnection::HandleRead(Ptr<Socket> socket)
         {
             continue; // read and discard: a full receive window would stall the peer for ever
         }
-        if (m_pending)
-        {
-            m_pending->AddAtEnd(packet);
-        }
-        else
-        {
-            m_pending = packet;
-        }
+        m_received.Append(packet);
         Extract();
     }
     EstablishIfHeard();
@@ -327,38 +321,38 @@ TcpConnection::Extract()
 {
     NS_LOG_FUNCTION(this);
     uint8_t fixed[GradientHeader::FIXED_SIZE];
-    while (m_pending && m_pending->GetSize() >= GradientHeader::FIXED_SIZE)
+    while (!m_closed && m_received.GetSize() >= GradientHeader::FIXED_SIZE)
     {
-        m_pending->CopyData(fixed, GradientHeader::FIXED_SIZE);
+        m_received.Peek(fixed, GradientHeader::FIXED_SIZE);
         const uint64_t size = GradientHeader::FramedSize(fixed);
-        if (size == 0)
+        if (size == 0 || size > std::numeric_limits<uint32_t>::max())
         {
             // The stream lost its framing: nothing after this can be trusted.
             Abandon("not a gradient message");
             return;
         }
-        if (m_pending->GetSize() < size)
+        if (m_received.GetSize() < size)
         {
             return;
         }
-        Ptr<Packet> message = m_pending->CreateFragment(0, static_cast<uint32_t>(size));
-        m_pending->RemoveAtStart(static_cast<uint32_t>(size));
-        if (m_pending->GetSize() == 0)
-        {
-            m_pending = nullptr;
-        }
-        Accept(message);
+        // Real payloads are read whole; of a virtual one only the header matters.
+        const auto whole = static_cast<uint32_t>(size);
+        const uint32_t wanted =
+            m_context.settings.real ? whole : std::min(whole, GradientHeader::MAX_SERIALIZED_SIZE);
+        m_message.resize(wanted);
+        m_received.Peek(m_message.data(), wanted);
+        m_received.Consume(whole);
+        Accept(m_message.data(), wanted, whole);
     }
 }
 
 void
-TcpConnection::Accept(Ptr<Packet> message)
+TcpConnection::Accept(const uint8_t* bytes, uint32_t available, uint32_t size)
 {
-    NS_LOG_FUNCTION(this << message);
+    NS_LOG_FUNCTION(this << available << size);
     TcpMessage parsed;
-    if (!GradientHeader::Parse(message,
-                               parsed.header,
-                               m_context.settings.real ? &m_values : nullptr) ||
+    uint32_t headerSize = 0;
+    if (!GradientHeader::ParseBytes(bytes, available, size, parsed.header, &headerSize) ||
         parsed.header.GetSender() != m_owner.GetPeer() ||
         parsed.header.GetJobId() != m_context.settings.jobId)
     {
@@ -372,8 +366,11 @@ TcpConnection::Accept(Ptr<Packet> message)
     {
         return; // a heartbeat
     }
-    parsed.values.swap(m_values);
-    parsed.bytes = message->GetSize();
+    if (m_context.settings.real && parsed.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD))
+    {
+        GradientHeader::ReadValues(parsed.header, bytes + headerSize, parsed.values);
+    }
+    parsed.bytes = size;
     m_dataBytesReceived += parsed.bytes;
     m_inbox.push_back(std::move(parsed));
     m_owner.Arrived();

@@ -6,6 +6,7 @@
 #define TCP_CONNECTION_H
 
 #include "gradient-header.h"
+#include "tcp-received-bytes.h"
 
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -155,8 +156,12 @@ class TcpConnection
     void MarkClosed(bool failed);
     /** \brief Cut the received bytes into messages and queue them. */
     void Extract();
-    /** \param message one whole message \brief parse it: consume a heartbeat, queue the rest */
-    void Accept(Ptr<Packet> message);
+    /**
+     * \brief Parse one whole message: consume a heartbeat, queue the rest.
+     * \param bytes its first bytes: all of them with real payloads, else at least its header
+     * \param available bytes at \p bytes \param size the message's size
+     */
+    void Accept(const uint8_t* bytes, uint32_t available, uint32_t size);
     /** \param message a gradient message or heartbeat \return true if written */
     bool Send(Ptr<Packet> message);
 
@@ -172,11 +177,11 @@ class TcpConnection
     Ptr<Packet> m_heartbeat;        //!< made, waiting for room
     bool m_checkAppLimited;         //!< an empty write before each message
     bool m_wrote;                   //!< written since TakeIdle()
-    Ptr<Packet> m_pending;          //!< bytes short of a whole message
+    TcpReceivedBytes m_received;    //!< bytes short of a whole message
+    std::vector<uint8_t> m_message; //!< a message's bytes, read out of m_received
     std::deque<TcpMessage> m_inbox; //!< read, not yet taken by the TcpPeer
     Time m_lastHeard;               //!< last byte from the peer
     uint32_t m_peerRound;           //!< latest round it announced
-    std::vector<int32_t> m_values;  //!< parse scratch
     uint64_t m_heartbeatsSent;      //!< heartbeats written
     uint64_t m_dataBytesSent;       //!< message bytes written
     uint64_t m_dataBytesReceived;   //!< message bytes read
