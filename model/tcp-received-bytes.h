@@ -21,8 +21,9 @@ namespace ns3
  *
  * Not one growing Packet: appending every segment to one packet (Packet::AddAtEnd) grows its
  * packet-metadata list by each segment's items, and ns-3 3.37 counts that list's bytes in 16
- * bits, so a message of a few thousand segments overflows it (with metadata on, e.g. in ns-3's
- * own test runner, a debug build aborts in PacketMetadata::AddAtEnd). Kept as pieces, no list
+ * bits, so a message of a few thousand segments overflows it (with metadata on, as in ns-3's
+ * own test runner, whose ns3-tcp-state suite enables it, a debug build aborts in
+ * PacketMetadata::AddAtEnd). Kept as pieces, no list
  * grows, and no byte is copied until a message is read out.
  */
 class TcpReceivedBytes
