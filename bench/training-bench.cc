@@ -25,8 +25,8 @@
  * of a rank is its peak so far). The table shows wall and CPU seconds (on a shared
  * machine the wall time includes other jobs' load). --baseline runs every set first in one
  * process on ns-3's own PointToPointNetDevice, PointToPointChannel, UDP sockets and IPv4 stack
- * at the islands (UdpPath sockets) and default scheduler, in the same process tree, and prints the speed-up over it: a comparison that machine noise affects less
- * than absolute times.
+ * at the islands (UdpPath sockets) and default scheduler, in the same process tree, and prints the
+ * speed-up over it: a comparison that machine noise affects less than absolute times.
  */
 
 #include "bench-lists.h"

@@ -91,11 +91,6 @@ class FpgaAggregatorBase : public WanPortDevice
     FpgaAggregatorBase(Mac48Address address, uint16_t mtu);
     void DoDispose() override;
     /**
-     * \brief Handler of the router port.
-     * \param device receiving port \param packet packet \param protocol EtherType
-     * \param source source address \return true (the frame was taken)
-     */
-    /**
      * \brief Attach one port: check it, keep it and its broadcast address, and hand what it
      *        receives to \p handler.
      * \param port the device, on the FPGA's node \param role "router" or "island", for the
@@ -107,6 +102,11 @@ class FpgaAggregatorBase : public WanPortDevice
                     Ptr<NetDevice>& slot,
                     Address& broadcast,
                     NetDevice::ReceiveCallback handler);
+    /**
+     * \brief Handler of the router port.
+     * \param device receiving port \param packet packet \param protocol EtherType
+     * \param source source address \return true (the frame was taken)
+     */
     virtual bool ReceiveFromRouter(Ptr<NetDevice> device,
                                    Ptr<const Packet> packet,
                                    uint16_t protocol,

@@ -321,7 +321,7 @@ TcpConnection::Extract()
 {
     NS_LOG_FUNCTION(this);
     uint8_t fixed[GradientHeader::FIXED_SIZE];
-    while (!m_closed && m_received.GetSize() >= GradientHeader::FIXED_SIZE)
+    while (m_received.GetSize() >= GradientHeader::FIXED_SIZE) // MarkClosed empties it
     {
         m_received.Peek(fixed, GradientHeader::FIXED_SIZE);
         const uint64_t size = GradientHeader::FramedSize(fixed);

@@ -771,12 +771,7 @@ class EcnStreamsTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Setup setup;
-        setup.cities = 3;
-        setup.perCity = 2;
-        setup.adaptive = true;
-        setup.initialRate = "line";
-        setup.modelBytes = 200 * CHUNK;
+        Setup setup = CongestedAdaptive();
         Received tally;
         setup.beforeRun = [&tally](WanTopologyHelper&, TrainingHelper&) {
             for (const Ptr<NetDevice>& device : TrainingHelper::GetLinkDevices())

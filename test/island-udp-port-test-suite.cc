@@ -269,13 +269,8 @@ class IslandUdpPortTestSuite : public TestSuite
         Setup stock = lossy;
         stock.stockLinks = true;
         AddTestCase(new SameWireTestCase("ns-3's point-to-point links", stock, 500, false));
-        Setup adaptive;
-        adaptive.cities = 3;
-        adaptive.perCity = 2;
-        adaptive.adaptive = true;
-        adaptive.modelBytes = 200 * CHUNK;
-        adaptive.initialRate = "line"; // every stream at the access rate: queues, marks
-        AddTestCase(new SameWireTestCase("adaptive transport, ECN", adaptive, 2000, true));
+        AddTestCase(
+            new SameWireTestCase("adaptive transport, ECN", CongestedAdaptive(), 2000, true));
         Setup stopped = lossy;
         stopped.stopIsland = 1;
         stopped.stopAt = MilliSeconds(11);

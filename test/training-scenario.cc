@@ -476,6 +476,18 @@ AllIslands(uint32_t n)
     return all;
 }
 
+Setup
+CongestedAdaptive()
+{
+    Setup setup;
+    setup.cities = 3;
+    setup.perCity = 2;
+    setup.adaptive = true;
+    setup.initialRate = "line";
+    setup.modelBytes = 200 * CHUNK;
+    return setup;
+}
+
 /** \param run a run \param island an island \param round a round \return its record */
 uint32_t
 RecordCount(const Setup& setup)

@@ -258,6 +258,13 @@ double MaxError(const std::vector<double>& a, const std::vector<double>& b);
 /** \param n a count \return the islands 0 .. n-1 */
 std::vector<uint32_t> AllIslands(uint32_t n);
 
+/**
+ * \return six islands (three cities of two) on the adaptive transport, every stream starting
+ *         at its access rate (InitialRate line), a 200-chunk model: queues build and the
+ *         devices mark between their thresholds, so random draws decide the marks
+ */
+Setup CongestedAdaptive();
+
 } // namespace training_test
 } // namespace ns3
 
