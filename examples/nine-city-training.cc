@@ -159,7 +159,8 @@ struct ExperimentConfig
     std::string schedule{"global"};      //!< global|ring|moshpit|gossip|exponential|FILE
     uint64_t modelBytes{100000000};      //!< M
     uint32_t rounds{10};                 //!< rounds
-    Time computeTime{MilliSeconds(100)}; //!< compute phase
+    Time computeTime{MilliSeconds(100)}; //!< compute time of one inner step
+    uint32_t innerSteps{1};              //!< inner steps per round (H)
     bool real{false};                    //!< real payloads
     double lossRate{0};                  //!< WAN loss
     double epsilon{1e-3};                //!< consensus target
@@ -299,7 +300,8 @@ OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
 {
     CliqueScheduleHelper optimiser;
     optimiser.SetModelBytes(config.modelBytes);
-    optimiser.SetComputeTime(config.computeTime);
+    optimiser.SetComputeTime(
+        TrainingApplication::ComputePhase(config.computeTime, config.innerSteps));
     optimiser.SetEpsilon(config.epsilon);
     optimiser.SetSeed(config.seed);
     optimiser.SetMaxPeriod(config.maxPeriod);
@@ -372,7 +374,9 @@ SimTimeLimit(const ExperimentConfig& config, double estimatedSync)
     {
         return config.maxSimTime;
     }
-    const double estimate = config.rounds * (config.computeTime.GetSeconds() + estimatedSync);
+    const double compute =
+        TrainingApplication::ComputePhase(config.computeTime, config.innerSteps).GetSeconds();
+    const double estimate = config.rounds * (compute + estimatedSync);
     return std::min(WanUnits::MAX_TIME_SECONDS,
                     std::max(MIN_SIM_TIME_GUARD_S, SIM_TIME_GUARD_FACTOR * estimate));
 }
@@ -421,6 +425,7 @@ ConfigureTraining(TrainingHelper& helper, const ExperimentConfig& config)
     helper.SetModelBytes(config.modelBytes);
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(config.computeTime);
+    helper.SetInnerSteps(config.innerSteps);
     const TransportChoice& transport = FindTransport(config.transport);
     helper.SetTransport(transport.transport);
     if (transport.transport == TrainingApplication::TCP)
@@ -1035,10 +1040,16 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       ChunkLayout::MAX_MODEL_BYTES_REASON);
     flags.AddUnsigned("rounds", "training rounds", config.rounds, 1, WanCommandLine::MAX_ROUNDS);
     flags.AddDuration("computeTime",
-                      "compute phase per round, e.g. 100ms",
+                      "compute time of one inner step, e.g. 100ms (DiLoCo's step time)",
                       main.computeSeconds,
                       "100ms",
                       anyDuration);
+    flags.AddUnsigned("innerSteps",
+                      "inner steps of local compute per round before it synchronises (DiLoCo's "
+                      "H; real payloads take them on each island's own objective)",
+                      config.innerSteps,
+                      1,
+                      TrainingApplication::MAX_INNER_STEPS);
     cmd.Get().AddValue("payload", "virtual|real", main.payload);
     flags.AddReal("lossRate",
                   "per-packet loss on every WAN link",
@@ -1202,6 +1213,12 @@ CheckFlags(const WanCommandLine& cmd,
 {
     config.seed = cmd.GetSeed();
     config.computeTime = Seconds(main.computeSeconds);
+    const std::string phaseProblem =
+        TrainingApplication::ComputePhaseProblem(main.computeSeconds, config.innerSteps);
+    if (!phaseProblem.empty())
+    {
+        throw std::runtime_error("--innerSteps: " + phaseProblem);
+    }
     config.wallDeadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                       std::chrono::duration<double>(main.maxWallSeconds));
     main.baselineRounds = main.baselineRounds == 0 ? config.rounds : main.baselineRounds;
@@ -1507,6 +1524,7 @@ WriteOutputs(WanCommandLine& cmd,
         {"modelBytes", config.modelBytes},
         {"rounds", config.rounds},
         {"computeTime", flags.GetText("computeTime")},
+        {"innerSteps", config.innerSteps},
         {"payload", main.payload},
         {"lossRate", config.lossRate},
         {"wanBandwidth", flags.GetText("wanBandwidth")},

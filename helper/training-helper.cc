@@ -53,6 +53,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_modelBytes(DEFAULT_MODEL_BYTES),
       m_rounds(1),
       m_computeTime(DEFAULT_COMPUTE_TIME),
+      m_innerSteps(1),
       m_transport(TrainingApplication::PLANNED),
       m_chooseAlgorithms(false),
       m_lossRate(0),
@@ -111,6 +112,16 @@ TrainingHelper::SetComputeTime(Time time)
         throw std::runtime_error("TrainingHelper: negative compute time");
     }
     m_computeTime = time;
+}
+
+void
+TrainingHelper::SetInnerSteps(uint32_t innerSteps)
+{
+    if (innerSteps == 0)
+    {
+        throw std::runtime_error("TrainingHelper: a round needs at least one inner step");
+    }
+    m_innerSteps = innerSteps;
 }
 
 void
@@ -389,6 +400,7 @@ TrainingHelper::CreateApplications(const std::vector<std::vector<TrainingRoundCo
         app->SetAttribute("ModelBytes", UintegerValue(m_modelBytes));
         app->SetAttribute("Rounds", UintegerValue(m_rounds));
         app->SetAttribute("ComputeTime", TimeValue(m_computeTime));
+        app->SetAttribute("InnerSteps", UintegerValue(m_innerSteps));
         app->SetAttribute("ComputeMultiplier", DoubleValue(m_multipliers[i]));
         app->SetAttribute("ChunkPayloadBytes", UintegerValue(m_costModel->GetChunkPayloadBytes()));
         app->SetAttribute(
@@ -454,12 +466,13 @@ TrainingHelper::HoldStarts()
     // Rounds overlap where cliques run at different paces: hold a round's sending until the
     // clique's receivers are done with their previous round (TrainingPlanner::ReplayRounds).
     std::vector<std::vector<double>> notBefore;
-    m_estimatedSync = TrainingPlanner::ReplayRounds(m_topology.GetRouting(),
-                                                    m_plans,
-                                                    m_rounds,
-                                                    m_computeTime,
-                                                    m_multipliers,
-                                                    &notBefore);
+    m_estimatedSync = TrainingPlanner::ReplayRounds(
+        m_topology.GetRouting(),
+        m_plans,
+        m_rounds,
+        TrainingApplication::ComputePhase(m_computeTime, m_innerSteps),
+        m_multipliers,
+        &notBefore);
     m_heldStarts = 0;
     for (uint32_t i = 0; i < m_apps.size(); ++i)
     {

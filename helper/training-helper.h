@@ -58,8 +58,14 @@ class TrainingHelper
     void SetModelBytes(uint64_t bytes);
     /** \param rounds training rounds */
     void SetRounds(uint32_t rounds);
-    /** \param time compute phase per round */
+    /** \param time compute time of one inner step (a round's compute phase with one step) */
     void SetComputeTime(Time time);
+    /**
+     * \brief Inner steps of local compute per round (DiLoCo's H, default 1): a round computes
+     *        for innerSteps x the compute time, then synchronises.
+     * \param innerSteps H, at least 1
+     */
+    void SetInnerSteps(uint32_t innerSteps);
     /**
      * \brief Set an attribute of every TrainingApplication (e.g. "RetransmissionTimeout").
      * \param name attribute name \param value its value
@@ -238,7 +244,8 @@ class TrainingHelper
     ObjectFactory m_adaptiveFactory;            //!< creates the adaptive transports
     uint64_t m_modelBytes;                      //!< M
     uint32_t m_rounds;                          //!< rounds
-    Time m_computeTime;                         //!< compute phase
+    Time m_computeTime;                         //!< compute time of one inner step
+    uint32_t m_innerSteps;                      //!< inner steps per round (H)
     std::vector<double> m_multipliers;          //!< per island
     TrainingApplication::Transport m_transport; //!< planned, tcp or adaptive
     bool m_chooseAlgorithms;                    //!< ask the cost model per clique

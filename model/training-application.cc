@@ -10,6 +10,7 @@
 #include "link-port.h"
 #include "tcp-transport.h"
 #include "wan-training-compat.h"
+#include "wan-units.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -53,12 +54,19 @@ TrainingApplication::GetTypeId()
                           MakeUintegerAccessor(&TrainingApplication::m_rounds),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("ComputeTime",
-                          "Compute phase of a round (before ComputeMultiplier).",
+                          "Compute time of one inner step (before ComputeMultiplier).",
                           TimeValue(MilliSeconds(100)),
                           MakeTimeAccessor(&TrainingApplication::m_computeTime),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("InnerSteps",
+                          "Inner steps of local compute in a round, before its synchronisation "
+                          "(DiLoCo's H; 1: every step's update is averaged).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TrainingApplication::m_innerSteps),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("ComputeMultiplier",
-                          "Straggler factor of this island: compute takes ComputeTime x this.",
+                          "Straggler factor of this island: compute takes "
+                          "InnerSteps x ComputeTime x this.",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&TrainingApplication::m_computeMultiplier),
                           MakeDoubleChecker<double>(0))
@@ -225,6 +233,7 @@ TrainingApplication::TrainingApplication()
     : m_modelBytes(1000000),
       m_rounds(1),
       m_computeTime(MilliSeconds(100)),
+      m_innerSteps(1),
       m_computeMultiplier(1),
       m_chunkPayload(0),
       m_port(WanWire::GetGradientPort()),
@@ -543,6 +552,32 @@ TrainingApplication::GetExchange(uint32_t round)
     return raw;
 }
 
+Time
+TrainingApplication::ComputePhase(Time stepTime, uint32_t innerSteps)
+{
+    NS_LOG_FUNCTION(stepTime << innerSteps);
+    return stepTime * int64_t(innerSteps);
+}
+
+std::string
+TrainingApplication::ComputePhaseProblem(double stepSeconds, uint32_t innerSteps)
+{
+    NS_LOG_FUNCTION(stepSeconds << innerSteps);
+    if (stepSeconds * innerSteps <= WanUnits::MAX_TIME_SECONDS)
+    {
+        return "";
+    }
+    return std::to_string(innerSteps) + " inner steps of " + WanUnits::FormatNumber(stepSeconds) +
+           " s make a compute phase " + WanUnits::TOO_LARGE_FOR_TIME;
+}
+
+Time
+TrainingApplication::GetComputePhase() const
+{
+    NS_LOG_FUNCTION(this);
+    return ComputePhase(m_computeTime, m_innerSteps) * m_computeMultiplier;
+}
+
 void
 TrainingApplication::StartRound()
 {
@@ -557,9 +592,8 @@ TrainingApplication::StartRound()
     m_records[m_round].computeStart = Simulator::Now();
     m_computing = true;
     m_roundStartedTrace(m_context.settings.island, m_round);
-    m_computeEvent = Simulator::Schedule(m_computeTime * m_computeMultiplier,
-                                         &TrainingApplication::FinishCompute,
-                                         this);
+    m_computeEvent =
+        Simulator::Schedule(GetComputePhase(), &TrainingApplication::FinishCompute, this);
 }
 
 void
@@ -569,7 +603,7 @@ TrainingApplication::FinishCompute()
     m_computing = false;
     if (m_workload)
     {
-        m_workload->LocalUpdate(m_context.settings.island, m_round);
+        m_workload->LocalUpdate(m_context.settings.island, m_round, m_innerSteps);
     }
     m_computeFinishedTrace(m_context.settings.island, m_round);
     m_records[m_round].syncStart = Simulator::Now();
@@ -684,8 +718,7 @@ TrainingApplication::AnnounceStart(uint32_t round)
     {
         farthest = std::max(farthest, m_context.settings.rtt.at(member) / 2);
     }
-    const Time at = Simulator::Now() +
-                    std::max(m_computeTime * m_computeMultiplier, farthest + m_alignmentMargin);
+    const Time at = Simulator::Now() + std::max(GetComputePhase(), farthest + m_alignmentMargin);
     NS_LOG_INFO("island " << m_context.settings.island << " START of round " << next << " at "
                           << at.As(Time::S));
     m_alignment.NoteStart(next, m_context.settings.island, at);

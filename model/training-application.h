@@ -90,10 +90,10 @@ struct TrainingRoundRecord
  * \ingroup wan-training
  * \brief One compute island of data-parallel training: the round driver.
  *
- * Round r: a compute phase of ComputeTime x ComputeMultiplier (the workload's local steps run
- * at its end), then the exchange of the clique of partition r mod T, run by a DirectExchange
- * or a RingExchange (the reliability of both is UdpExchange's), or with Transport tcp by a
- * TcpDirectExchange or TcpRingExchange over a TcpTransport, then the next round. The
+ * Round r: a compute phase of InnerSteps x ComputeTime x ComputeMultiplier (the workload's
+ * inner steps run at its end), then the exchange of the clique of partition r mod T, run by a
+ * DirectExchange or a RingExchange (the reliability of both is UdpExchange's), or with Transport
+ * tcp by a TcpDirectExchange or TcpRingExchange over a TcpTransport, then the next round. The
  * application owns the UDP port (IslandUdpPort; or the TcpTransport), hands each received packet to
  * its round's exchange, answers NACKs of rounds it has not reached with "not yet" (a stopped
  * application answers nothing, so its peers declare it lost), counts every packet into the
@@ -107,6 +107,24 @@ class TrainingApplication : public Application
      *         or empty
      */
     const std::string& GetError() const;
+
+    /**
+     * \brief The compute phase of a round without stragglers: the rule every planner and
+     *        estimate uses.
+     * \param stepTime the compute time of one inner step (ComputeTime)
+     * \param innerSteps inner steps per round (InnerSteps)
+     * \return innerSteps x stepTime
+     */
+    static Time ComputePhase(Time stepTime, uint32_t innerSteps);
+    /**
+     * \param stepSeconds the compute time of one inner step, s \param innerSteps inner steps
+     * \return "" if the compute phase fits ns-3's Time, else what is wrong
+     */
+    static std::string ComputePhaseProblem(double stepSeconds, uint32_t innerSteps);
+    /** The most inner steps a round takes (a bound of the flags, not of the model). */
+    static constexpr uint32_t MAX_INNER_STEPS = 1000000;
+    /** \return this island's compute phase: ComputePhase x ComputeMultiplier */
+    Time GetComputePhase() const;
 
     /** How exchanges reach the wire. */
     enum Transport
@@ -326,7 +344,8 @@ class TrainingApplication : public Application
     // Attributes
     uint64_t m_modelBytes;         //!< M
     uint32_t m_rounds;             //!< rounds to run
-    Time m_computeTime;            //!< compute phase
+    Time m_computeTime;            //!< compute time of one inner step
+    uint32_t m_innerSteps;         //!< inner steps per round (H)
     double m_computeMultiplier;    //!< straggler factor
     uint32_t m_chunkPayload;       //!< bytes per chunk (0: fill the MTU)
     uint16_t m_port;               //!< UDP port (WanWire::GetGradientPort())

@@ -110,9 +110,9 @@ TrainingWorkload::GetDimension() const
 }
 
 void
-TrainingWorkload::LocalUpdate(uint32_t island, uint32_t round)
+TrainingWorkload::LocalUpdate(uint32_t island, uint32_t round, uint32_t innerSteps)
 {
-    NS_LOG_FUNCTION(this << island << round);
+    NS_LOG_FUNCTION(this << island << round << innerSteps);
 }
 
 double
@@ -211,7 +211,8 @@ QuadraticTrainingWorkload::GetTypeId()
             .SetGroupName("WanTraining")
             .AddConstructor<QuadraticTrainingWorkload>()
             .AddAttribute("LocalSteps",
-                          "Gradient steps each island takes in the compute phase of a round.",
+                          "Gradient steps an island takes in one inner step (a round's compute "
+                          "phase has the application's InnerSteps of them).",
                           UintegerValue(10),
                           MakeUintegerAccessor(&QuadraticTrainingWorkload::m_localSteps),
                           MakeUintegerChecker<uint32_t>())
@@ -299,16 +300,17 @@ QuadraticTrainingWorkload::IsReal() const
 }
 
 void
-QuadraticTrainingWorkload::LocalUpdate(uint32_t island, uint32_t round)
+QuadraticTrainingWorkload::LocalUpdate(uint32_t island, uint32_t round, uint32_t innerSteps)
 {
-    NS_LOG_FUNCTION(this << island << round);
+    NS_LOG_FUNCTION(this << island << round << innerSteps);
     NS_ABORT_MSG_IF(island >= m_params.size(), "LocalUpdate: island " << island);
     std::vector<double>& x = m_params[island];
     const std::vector<double>& a = m_curvature[island];
     const std::vector<double>& c = m_centre[island];
     std::mt19937_64 gen(MixSeed(m_seed, NOISE_SALT, island, round));
     std::normal_distribution<double> noise(0.0, 1.0);
-    for (uint32_t step = 0; step < m_localSteps; ++step)
+    const uint64_t steps = uint64_t(m_localSteps) * innerSteps;
+    for (uint64_t step = 0; step < steps; ++step)
     {
         for (uint32_t d = 0; d < m_dimension; ++d)
         {

@@ -43,10 +43,11 @@ class TrainingWorkload : public Object
     uint32_t GetDimension() const;
 
     /**
-     * \brief Run the island's local steps of one round (the compute phase's numerics).
+     * \brief Run the island's inner steps of one round (the compute phase's numerics).
      * \param island the island \param round the training round
+     * \param innerSteps the round's inner steps (the application's InnerSteps)
      */
-    virtual void LocalUpdate(uint32_t island, uint32_t round);
+    virtual void LocalUpdate(uint32_t island, uint32_t round, uint32_t innerSteps);
     /**
      * \param island an island \param x a parameter vector
      * \return the island's local objective at \p x (0 for the virtual workload)
@@ -82,7 +83,7 @@ class TrainingWorkload : public Object
  * \ingroup wan-training
  * \brief A real workload: island i minimises a separable quadratic with its own centre,
  *        f_i(x) = 1/(2D) sum_d a_{i,d} (x_d - c_{i,d})^2 (D the dimension), by gradient steps
- *        on the sum (optionally noisy).
+ *        on the sum (optionally noisy): LocalSteps of them per inner step.
  *
  * Curvatures a in [CurvatureMin, CurvatureMax], centres c in [-CentreSpread, CentreSpread] and
  * the initial parameters in [-InitialSpread, InitialSpread] are drawn from a generator seeded
@@ -100,7 +101,7 @@ class QuadraticTrainingWorkload : public TrainingWorkload
 
     void Initialise(uint32_t islandCount, uint32_t dimension) override;
     bool IsReal() const override;
-    void LocalUpdate(uint32_t island, uint32_t round) override;
+    void LocalUpdate(uint32_t island, uint32_t round, uint32_t innerSteps) override;
     double Loss(uint32_t island, const std::vector<double>& x) const override;
 
     /** \param island an island \return its centre c_i */
@@ -109,7 +110,7 @@ class QuadraticTrainingWorkload : public TrainingWorkload
     const std::vector<double>& GetCurvature(uint32_t island) const;
 
   private:
-    uint32_t m_localSteps;                        //!< gradient steps per round
+    uint32_t m_localSteps;                        //!< gradient steps per inner step
     double m_learningRate;                        //!< step size
     double m_noise;                               //!< std. dev. of gradient noise
     double m_initialSpread;                       //!< initial parameters' half range

@@ -82,6 +82,10 @@ reject $n "--jobs=-2: must not be negative" --jobs=-2
 reject $n "--computeTime=-1ms: must not be negative" --computeTime=-1ms
 reject $n "--computeTime=1e300s: too large for ns-3's Time" --computeTime=1e300s
 reject $n "--computeTime=100: unknown delay unit" --computeTime=100
+reject $n "--innerSteps=0: must be in 1..1000000" --innerSteps=0
+reject $n "--innerSteps=1000001: must be in 1..1000000" --innerSteps=1000001
+reject $n "--innerSteps: 1000000 inner steps of 1e+06 s make a compute phase too large for ns-3's Time" \
+    --innerSteps=1000000 --computeTime=1e6s
 reject $n "--maxPeriod=0: must be in 1..16" --maxPeriod=0
 reject $n "--maxPeriod=17: must be in 1..16" --maxPeriod=17
 reject $n "--baselineRounds=-1: must not be negative" --baselineRounds=-1
@@ -124,6 +128,9 @@ reject schedule-explorer "--modelBytes=-5: must not be negative" --modelBytes=-5
 reject schedule-explorer "--modelBytes=20000000000: must be in 1..17179869180" \
     --modelBytes=20000000000
 reject schedule-explorer "--computeTime=-1: must be in [0, 9.2e+09]" --computeTime=-1
+reject schedule-explorer "--innerSteps=0: must be in 1..1000000" --innerSteps=0
+reject schedule-explorer "--innerSteps: 20 inner steps of 1e+09 s make a compute phase too large" \
+    --innerSteps=20 --computeTime=1e9
 reject schedule-explorer "--epsilon=1: must be in (0, 1)" --epsilon=1
 reject schedule-explorer "--maxPeriod=17: must be in 1..16" --maxPeriod=17
 reject schedule-explorer "--iterations=-1: must not be negative" --iterations=-1

@@ -244,6 +244,7 @@ Simulate(const Setup& setup)
     helper.SetModelBytes(setup.modelBytes);
     helper.SetRounds(setup.rounds);
     helper.SetComputeTime(setup.compute);
+    helper.SetInnerSteps(setup.innerSteps);
     helper.SetAppAttribute("Scale", DoubleValue(setup.scale));
     helper.SetAppAttribute("RetransmissionTimeout", TimeValue(RETRANSMISSION_TIMEOUT));
     helper.SetAppAttribute("MaxRetries", UintegerValue(MAX_RETRIES));
@@ -252,7 +253,8 @@ Simulate(const Setup& setup)
     if (setup.real)
     {
         workload = CreateObject<QuadraticTrainingWorkload>();
-        workload->SetAttribute("LocalSteps", UintegerValue(0));
+        workload->SetAttribute("LocalSteps", UintegerValue(setup.localSteps));
+        workload->SetAttribute("InitialSpread", DoubleValue(setup.initialSpread));
         helper.SetWorkload(workload);
     }
     if (setup.loss > 0)

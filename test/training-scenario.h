@@ -162,8 +162,11 @@ struct Setup
     uint32_t perCity{1};                   //!< islands per city
     uint64_t modelBytes{10 * CHUNK + 400}; //!< M
     uint32_t rounds{1};                    //!< rounds
-    Time compute{MilliSeconds(10)};        //!< compute phase
+    Time compute{MilliSeconds(10)};        //!< compute time of one inner step
+    uint32_t innerSteps{1};                //!< inner steps per round (TrainingHelper)
     bool real{false};                      //!< real workload
+    uint32_t localSteps{0};                //!< real: the workload's LocalSteps (0: averaging only)
+    double initialSpread{1};               //!< real: the workload's InitialSpread
     double scale{SCALE};                   //!< the applications' fixed-point Scale
     double loss{0};                        //!< WAN loss
     int cut{-1};                           //!< island whose access link is cut
