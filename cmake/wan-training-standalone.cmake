@@ -196,14 +196,25 @@ function(build_lib_example)
 endfunction()
 
 # One ctest per ns-3 TestSuite. The runner is not built at configure time, so it cannot be asked
-# for its suites: each test source names them in lines "// ctest-suite: <suite-name>".
+# for its suites: each test source names them in lines "// ctest-suite: <suite-name>". A suite
+# constructed in a source with a literal name (TestSuite("<name>")) without its line stops the
+# configuration, so no suite is left out of ctest.
 function(wan_training_register_suites runner sources)
   foreach(source ${sources})
     file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/${source} lines REGEX "^// ctest-suite: ")
+    set(registered)
     foreach(line ${lines})
       string(REGEX REPLACE "^// ctest-suite: *" "" suite "${line}")
+      list(APPEND registered ${suite})
       add_test(NAME suite/${suite} COMMAND ${runner} --suite=${suite} --verbose)
       set_tests_properties(suite/${suite} PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+    endforeach()
+    file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/${source} constructed REGEX "TestSuite\\(\"[^\"]+\"[,)]")
+    foreach(line ${constructed})
+      string(REGEX REPLACE ".*TestSuite\\(\"([^\"]+)\".*" "\\1" suite "${line}")
+      if(NOT suite IN_LIST registered)
+        message(FATAL_ERROR "${source}: TestSuite \"${suite}\" has no line \"// ctest-suite: ${suite}\"")
+      endif()
     endforeach()
   endforeach()
 endfunction()

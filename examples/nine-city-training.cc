@@ -53,6 +53,7 @@
 #include "ns3/exchange-bound.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/tcp-baseline-set.h"
 #include "ns3/tcp-transport.h"
 #include "ns3/training-experiment.h"
@@ -63,6 +64,7 @@
 #include "ns3/training-table.h"
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
+#include "ns3/update-format.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-partition.h"
@@ -161,6 +163,7 @@ struct ExperimentConfig
     uint32_t rounds{10};                 //!< rounds
     Time computeTime{MilliSeconds(100)}; //!< compute time of one inner step
     uint32_t innerSteps{1};              //!< inner steps per round (H)
+    UpdateFormat updateFormat;           //!< how updates travel (--updateFormat)
     bool real{false};                    //!< real payloads
     double lossRate{0};                  //!< WAN loss
     double epsilon{1e-3};                //!< consensus target
@@ -306,6 +309,7 @@ OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
     optimiser.SetSeed(config.seed);
     optimiser.SetMaxPeriod(config.maxPeriod);
     optimiser.SetCostModelAttribute("Mtu", UintegerValue(config.mtu));
+    optimiser.SetCostModelAttribute("UpdateFormat", StringValue(config.updateFormat.ToString()));
     const ScheduleSearchResult search = optimiser.Optimise(WanRouting(
         TrainingPlanner::PlannedTopology(topology, FindTransport(config.transport).unicastOnly)));
     CliqueSchedule best = search.best.schedule;
@@ -426,6 +430,7 @@ ConfigureTraining(TrainingHelper& helper, const ExperimentConfig& config)
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(config.computeTime);
     helper.SetInnerSteps(config.innerSteps);
+    helper.SetUpdateFormat(config.updateFormat);
     const TransportChoice& transport = FindTransport(config.transport);
     helper.SetTransport(transport.transport);
     if (transport.transport == TrainingApplication::TCP)
@@ -515,9 +520,10 @@ CollectOutputs(ExperimentResult& result,
         helper.GetSchedule().GetName() + " " + helper.GetSchedule().DescribeCliqueSizes();
     result.summary = experiment.Summarise(config.epsilon);
     // The simulated exchanges against a bound that does not use the cost model.
-    const ExchangeBound bound(wan.GetRouting(),
-                              config.modelBytes,
-                              FindTransport(config.transport).unicastOnly);
+    ExchangeBound bound(wan.GetRouting(),
+                        config.modelBytes,
+                        FindTransport(config.transport).unicastOnly);
+    bound.SetUpdateFormat(config.updateFormat, helper.GetCostModel()->GetChunkPayloadBytes());
     const ExchangeBound::Comparison comparison =
         bound.Compare(experiment.GetRecords(), helper.GetSchedule(), experiment.GetWarmupRounds());
     if (comparison.exchanges > 0)
@@ -1044,6 +1050,11 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       main.computeSeconds,
                       "100ms",
                       anyDuration);
+    flags.AddUpdateFormat("updateFormat",
+                          "how each island's update travels: bytes per element, and whether "
+                          "FPGAs sum it (other formats than int32: virtual payloads, DIRECT "
+                          "cliques, planned or adaptive transport)",
+                          config.updateFormat);
     flags.AddUnsigned("innerSteps",
                       "inner steps of local compute per round before it synchronises (DiLoCo's "
                       "H; real payloads take them on each island's own objective)",
@@ -1200,6 +1211,43 @@ AddFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
 }
 
 /**
+ * \brief Refuse an --updateFormat other than int32 where the run would need what it does not
+ *        support yet (TrainingSupport): real payloads, or ring all-reduce in the colocated
+ *        reference and the ring baselines.
+ * \param config the experiment \param main the other flags \param run the run's request
+ * \throws std::runtime_error naming --updateFormat and the flag to change
+ */
+void
+CheckUpdateFormat(const ExperimentConfig& config,
+                  const MainFlags& main,
+                  const TrainingRunRequest& run)
+{
+    if (!run.compressed)
+    {
+        return;
+    }
+    TrainingRunRequest ring = run;
+    ring.ringAllReduce = true;
+    std::string refusal = TrainingSupport::Refusal(run);
+    if (refusal.empty() && main.colocated)
+    {
+        refusal = "the colocated reference is ring all-reduce, and " +
+                  TrainingSupport::Refusal(ring) + "; add --colocated=false";
+    }
+    else if (refusal.empty() &&
+             (config.schedule == "ring" || (config.schedule == "optimal" && main.baselines)))
+    {
+        refusal = "the ring schedule is ring all-reduce, and " + TrainingSupport::Refusal(ring) +
+                  (config.schedule == "ring" ? "" : "; add --baselines=false");
+    }
+    if (!refusal.empty())
+    {
+        throw std::runtime_error(
+            WanFlags::Rejection("updateFormat", config.updateFormat.ToString(), refusal));
+    }
+}
+
+/**
  * \brief Derive the flags' values and refuse what cannot run, before anything is built.
  * \param cmd the parsed command line \param config completed \param main completed
  * \param start when the program started (--maxWallTime counts from it)
@@ -1237,6 +1285,8 @@ CheckFlags(const WanCommandLine& cmd,
     TrainingRunRequest run;
     run.processes = WanMpi::GetSize();
     run.realPayloads = config.real;
+    run.compressed = config.updateFormat != UpdateFormat();
+    CheckUpdateFormat(config, main, run);
     TrainingSupport::Check(run); // before any rank builds the network
     // The transports of the --baselineTransports runs, each known and other than --transport.
     const std::vector<std::string> transportNames = TransportNames();
@@ -1525,6 +1575,7 @@ WriteOutputs(WanCommandLine& cmd,
         {"rounds", config.rounds},
         {"computeTime", flags.GetText("computeTime")},
         {"innerSteps", config.innerSteps},
+        {"updateFormat", config.updateFormat.ToString()},
         {"payload", main.payload},
         {"lossRate", config.lossRate},
         {"wanBandwidth", flags.GetText("wanBandwidth")},

@@ -35,6 +35,36 @@ ExchangeBound::ExchangeBound(const WanRouting& routing, uint64_t modelBytes, boo
     }
 }
 
+void
+ExchangeBound::SetUpdateFormat(const UpdateFormat& format, uint32_t chunkPayloadBytes)
+{
+    NS_LOG_FUNCTION(this << format.ToString() << chunkPayloadBytes);
+    m_layout.reset();
+    if (format != UpdateFormat())
+    {
+        m_layout = ChunkLayout(m_modelBytes,
+                               chunkPayloadBytes,
+                               format,
+                               m_routing.GetTopology().GetIslands().size());
+    }
+    if (!format.IsSummable())
+    {
+        std::fill(m_aggregate.begin(), m_aggregate.end(), false);
+    }
+}
+
+uint64_t
+ExchangeBound::DirectBytes() const
+{
+    return m_layout ? m_layout->GetPayloadBytes() : m_modelBytes;
+}
+
+uint64_t
+ExchangeBound::DirectSumBytes(uint32_t k) const
+{
+    return m_layout ? m_layout->GetSumPayloadBytes(k - 1) : m_modelBytes;
+}
+
 double
 ExchangeBound::GetCliqueBound(const std::vector<uint32_t>& members, SyncAlgorithm algorithm) const
 {
@@ -64,7 +94,7 @@ ExchangeBound::GetCliqueBound(const std::vector<uint32_t>& members, SyncAlgorith
                                                        k,
                                                        ChunkLayout::RingSendSegment(k, p, step));
             }
-            flows.push_back({members[p], members[(p + 1) % k], bytes});
+            flows.push_back({members[p], members[(p + 1) % k], bytes, bytes});
         }
         // Each segment travels 2(k-1) successive ring hops (reduced on the way, then
         // gathered), one chain from every member: the longest chain's propagation.
@@ -87,7 +117,7 @@ ExchangeBound::GetCliqueBound(const std::vector<uint32_t>& members, SyncAlgorith
         {
             if (src != dst)
             {
-                flows.push_back({src, dst, m_modelBytes});
+                flows.push_back({src, dst, DirectBytes(), DirectSumBytes(k)});
             }
         }
     }
@@ -145,7 +175,7 @@ ExchangeBound::Bound(const std::vector<Flow>& flows, bool shared) const
             const auto& [resource, delay] = path[h];
             Load& load = loads[resource];
             uint64_t& bytes = load.bytes[h + 1 == path.size() ? last : key];
-            bytes = std::max(bytes, flow.bytes);
+            bytes = std::max(bytes, h + 1 == path.size() && last != key ? flow.sum : flow.bytes);
             load.up = std::min(load.up, before);
             load.down = std::min(load.down, total - before);
             before += delay;

@@ -5,11 +5,13 @@
 #ifndef EXCHANGE_BOUND_H
 #define EXCHANGE_BOUND_H
 
+#include "ns3/chunk-layout.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/training-application.h"
 #include "ns3/wan-routing.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -76,6 +78,13 @@ class ExchangeBound
      * \param unicastOnly the transport sends unicast copies whatever the capabilities (TCP)
      */
     ExchangeBound(const WanRouting& routing, uint64_t modelBytes, bool unicastOnly);
+    /**
+     * \brief Count the bytes of an update format other than int32 (default int32: the model
+     *        bytes as they are): a DIRECT flow carries the format's payload, an FPGA's sum the
+     *        payload of its wider sums, and FPGAs fold only summable formats.
+     * \param format the update format \param chunkPayloadBytes the most payload per packet
+     */
+    void SetUpdateFormat(const UpdateFormat& format, uint32_t chunkPayloadBytes);
 
     /**
      * \param members the clique's islands, in ring order
@@ -110,12 +119,21 @@ class ExchangeBound
                        uint32_t firstRound = 0) const;
 
   private:
+    /** \return the payload bytes of one island's update on the wire (a DIRECT flow) */
+    uint64_t DirectBytes() const;
+    /**
+     * \param k clique size \return the payload bytes of an FPGA's sums of the k-1 peers'
+     *        updates
+     */
+    uint64_t DirectSumBytes(uint32_t k) const;
+
     /** One flow: bytes from a source island to a destination island. */
     struct Flow
     {
         uint32_t src;   //!< source island
         uint32_t dst;   //!< destination island
         uint64_t bytes; //!< payload bytes
+        uint64_t sum;   //!< payload bytes into the destination where its FPGA folds the flows
     };
 
     /**
@@ -126,11 +144,12 @@ class ExchangeBound
      */
     double Bound(const std::vector<Flow>& flows, bool shared) const;
 
-    const WanRouting& m_routing;   //!< the routes
-    uint64_t m_modelBytes;         //!< M
-    bool m_multicast;              //!< a source's bytes count once per resource
-    std::vector<bool> m_aggregate; //!< per island: its access link down carries one update
-    std::vector<bool> m_transit;   //!< per city: a transit FPGA merges reduction-tree pieces
+    const WanRouting& m_routing;         //!< the routes
+    uint64_t m_modelBytes;               //!< M
+    std::optional<ChunkLayout> m_layout; //!< the update's chunks in its format (not int32)
+    bool m_multicast;                    //!< a source's bytes count once per resource
+    std::vector<bool> m_aggregate;       //!< per island: its access link down carries one update
+    std::vector<bool> m_transit;         //!< per city: a transit FPGA merges reduction-tree pieces
 };
 
 } // namespace ns3

@@ -21,6 +21,7 @@
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
+#include "ns3/string.h"
 #include "ns3/sync-path-table.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-link-net-device.h"
@@ -122,6 +123,14 @@ TrainingHelper::SetInnerSteps(uint32_t innerSteps)
         throw std::runtime_error("TrainingHelper: a round needs at least one inner step");
     }
     m_innerSteps = innerSteps;
+}
+
+void
+TrainingHelper::SetUpdateFormat(const UpdateFormat& format)
+{
+    NS_LOG_FUNCTION(this << format.ToString());
+    m_costModel->SetAttribute("UpdateFormat", StringValue(format.ToString()));
+    m_appFactory.Set("UpdateFormat", StringValue(format.ToString()));
 }
 
 void
@@ -267,12 +276,16 @@ TrainingHelper::GetRunRequest(bool withAlgorithms) const
     run.processes = WanMpi::IsSimulating() ? WanMpi::GetSize() : 1;
     run.tcp = m_transport == TrainingApplication::TCP;
     run.realPayloads = m_workload && m_workload->IsReal();
+    run.compressed = m_costModel->GetUpdateFormat() != UpdateFormat();
     for (uint32_t t = 0; withAlgorithms && t < m_schedule.GetPeriod(); ++t)
     {
         const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
-        run.reductionTrees |=
-            std::find(algorithms.begin(), algorithms.end(), SyncAlgorithm::TREE) !=
-            algorithms.end();
+        const Partition& partition = m_schedule.GetPartition(t);
+        for (size_t c = 0; c < algorithms.size(); ++c)
+        {
+            run.reductionTrees |= algorithms[c] == SyncAlgorithm::TREE;
+            run.ringAllReduce |= algorithms[c] == SyncAlgorithm::RING && partition[c].size() > 1;
+        }
     }
     return run;
 }

@@ -67,6 +67,13 @@ class TrainingHelper
      */
     void SetInnerSteps(uint32_t innerSteps);
     /**
+     * \brief How every island's update travels (default int32): the applications' and the
+     *        cost model's UpdateFormat. Install() refuses other formats with real payloads,
+     *        the tcp transport, RING and TREE cliques (TrainingSupport).
+     * \param format the format
+     */
+    void SetUpdateFormat(const UpdateFormat& format);
+    /**
      * \brief Set an attribute of every TrainingApplication (e.g. "RetransmissionTimeout").
      * \param name attribute name \param value its value
      */

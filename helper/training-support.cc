@@ -36,6 +36,22 @@ TrainingSupport::Refusal(const TrainingRunRequest& run)
         return "the tcp transport has no reduction trees (TREE): TCP's streams cannot be summed "
                "on the way; use the planned or adaptive transport";
     }
+    if (run.compressed && run.realPayloads)
+    {
+        return "update formats other than int32 travel as sizes only: real payloads are int32 "
+               "fixed point (use --payload=virtual)";
+    }
+    if (run.compressed && run.tcp)
+    {
+        return "update formats other than int32 run over the planned or adaptive transport: the "
+               "tcp transport's messages are int32";
+    }
+    if (run.compressed && (run.ringAllReduce || run.reductionTrees))
+    {
+        return "update formats other than int32 are exchanged in DIRECT cliques: the partial "
+               "sums of ring all-reduce (RING) and reduction trees (TREE) would widen on the way, "
+               "which is not modelled yet";
+    }
     return "";
 }
 

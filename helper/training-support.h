@@ -33,6 +33,8 @@ struct TrainingRunRequest
     bool realPayloads{false};   //!< int32 parameters travel in the packets
     bool reductionTrees{false}; //!< the schedule has a TREE clique
     bool crossTraffic{false};   //!< cross-traffic flows share the WAN
+    bool compressed{false};     //!< an update format other than int32 (UpdateFormat)
+    bool ringAllReduce{false};  //!< the schedule has a RING clique
 };
 
 /**
@@ -44,7 +46,9 @@ struct TrainingRunRequest
  * Rules: the tcp transport, real payloads and cross traffic need one process (TCP segments
  * carry their bytes while packets crossing MPI ranks are virtual; the consensus of a round is
  * computed over every island's parameters; cross-traffic goodput is read from every sink); the
- * tcp transport has no reduction trees (TCP's streams cannot be summed on the way).
+ * tcp transport has no reduction trees (TCP's streams cannot be summed on the way); update
+ * formats other than int32 travel as sizes only, over the planned or adaptive transport, in
+ * DIRECT cliques (the widening partial sums of RING and TREE are not modelled yet).
  */
 class TrainingSupport
 {

@@ -277,6 +277,26 @@ WanFlags::AddRate(const std::string& name, const std::string& help, uint64_t& bp
 }
 
 void
+WanFlags::AddUpdateFormat(const std::string& name, const std::string& help, UpdateFormat& value)
+{
+    const std::string expected =
+        std::string("expected ") + UpdateFormat::EXPECTED + ", FRACTION in (0, 1] in steps of 1e-6";
+    Add(name,
+        help + " (" + UpdateFormat::EXPECTED + ")",
+        value.ToString(),
+        [name, &value, expected](const std::string& t) {
+            try
+            {
+                value = UpdateFormat::FromString(t);
+            }
+            catch (const std::invalid_argument&)
+            {
+                throw WanInputError(Rejection(name, t, expected));
+            }
+        });
+}
+
+void
 WanFlags::AddChoice(const std::string& name,
                     const std::string& help,
                     std::string& value,

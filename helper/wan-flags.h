@@ -6,6 +6,7 @@
 #define WAN_FLAGS_H
 
 #include "ns3/type-id.h"
+#include "ns3/update-format.h"
 
 #include <cstdint>
 #include <functional>
@@ -123,6 +124,11 @@ class WanFlags
      * \param name flag name \param help help text \param value target, holding its default
      */
     void AddCongestionControl(const std::string& name, const std::string& help, TypeId& value);
+    /**
+     * \brief An update format (UpdateFormat::FromString: int32, bf16, int8, int4, topk:F).
+     * \param name flag name \param help help text \param value target, holding its default
+     */
+    void AddUpdateFormat(const std::string& name, const std::string& help, UpdateFormat& value);
 
     /**
      * \brief Convert and check every flag registered here (call after CommandLine::Parse).

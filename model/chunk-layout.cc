@@ -32,10 +32,69 @@ ChunkLayout::ChunkLayout(uint64_t modelBytes, uint32_t chunkPayloadBytes)
     NS_LOG_FUNCTION(this << modelBytes << chunkPayloadBytes);
     NS_ASSERT_MSG(m_chunkElements > 0 && chunkPayloadBytes % GradientHeader::ELEMENT_SIZE == 0,
                   "chunk payload " << chunkPayloadBytes << " is not a positive multiple of 4");
+    CountChunks(modelBytes);
+}
+
+ChunkLayout::ChunkLayout(uint64_t modelBytes,
+                         uint32_t chunkPayloadBytes,
+                         const UpdateFormat& format,
+                         uint32_t islandCount)
+    : m_format(format),
+      m_elements(ElementsOf(modelBytes)),
+      m_chunkElements(format.GetChunkElements(chunkPayloadBytes, islandCount))
+{
+    NS_LOG_FUNCTION(this << modelBytes << chunkPayloadBytes << format.ToString() << islandCount);
+    NS_ABORT_MSG_IF(m_chunkElements == 0,
+                    "a chunk payload of " << chunkPayloadBytes << " bytes holds no element of "
+                                          << format.ToString());
+    CountChunks(modelBytes);
+}
+
+void
+ChunkLayout::CountChunks(uint64_t modelBytes)
+{
+    NS_LOG_FUNCTION(this << modelBytes);
     const uint64_t chunks = (m_elements + m_chunkElements - 1) / m_chunkElements;
     NS_ASSERT_MSG(m_elements <= MAX_ELEMENTS, "model of " << modelBytes << " bytes too large");
     NS_ASSERT_MSG(chunks < UINT32_MAX, "too many chunks");
     m_chunkCount = static_cast<uint32_t>(std::max<uint64_t>(1, chunks));
+}
+
+const UpdateFormat&
+ChunkLayout::GetFormat() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_format;
+}
+
+uint32_t
+ChunkLayout::GetChunkWireElements(uint32_t chunk) const
+{
+    NS_LOG_FUNCTION(this << chunk);
+    uint32_t first = 0;
+    return m_format.GetWireElements(GetChunkSpan(chunk, first));
+}
+
+uint64_t
+ChunkLayout::GetPayloadBytes() const
+{
+    NS_LOG_FUNCTION(this);
+    const uint64_t last = m_elements - uint64_t{m_chunkCount - 1} * m_chunkElements;
+    return uint64_t{m_chunkCount - 1} * m_format.GetPayloadBytes(m_chunkElements) +
+           m_format.GetPayloadBytes(static_cast<uint32_t>(last));
+}
+
+uint64_t
+ChunkLayout::GetSumPayloadBytes(uint32_t contributors) const
+{
+    NS_LOG_FUNCTION(this << contributors);
+    if (!m_format.IsSummable())
+    {
+        return GetPayloadBytes();
+    }
+    const uint64_t last = m_elements - uint64_t{m_chunkCount - 1} * m_chunkElements;
+    return uint64_t{m_chunkCount - 1} * m_format.GetSumPayloadBytes(m_chunkElements, contributors) +
+           m_format.GetSumPayloadBytes(static_cast<uint32_t>(last), contributors);
 }
 
 uint64_t

@@ -5,6 +5,8 @@
 #ifndef CHUNK_LAYOUT_H
 #define CHUNK_LAYOUT_H
 
+#include "update-format.h"
+
 #include <cstdint>
 
 namespace ns3
@@ -47,10 +49,39 @@ class ChunkLayout
     /** An empty layout (no elements); Init() gives it a size. */
     ChunkLayout();
     /**
+     * \brief An int32 layout: chunkPayloadBytes / 4 elements per chunk.
      * \param modelBytes M, bytes of one island's update
      * \param chunkPayloadBytes payload bytes per packet, a positive multiple of 4
      */
     ChunkLayout(uint64_t modelBytes, uint32_t chunkPayloadBytes);
+    /**
+     * \brief A layout in any format: as many elements per chunk as fit chunkPayloadBytes,
+     *        and, for a summable format, as an FPGA's sum of islandCount chunks still fits
+     *        (UpdateFormat::GetChunkElements).
+     * \param modelBytes M (its elements are M / 4, the fp32 size) \param chunkPayloadBytes
+     *        the most payload per packet \param format the update's format
+     * \param islandCount N, the most contributors a sum may hold
+     */
+    ChunkLayout(uint64_t modelBytes,
+                uint32_t chunkPayloadBytes,
+                const UpdateFormat& format,
+                uint32_t islandCount);
+
+    /** \return the update's format */
+    const UpdateFormat& GetFormat() const;
+    /**
+     * \param chunk a chunk index
+     * \return the header's element count of its DATA (UpdateFormat::GetWireElements)
+     */
+    uint32_t GetChunkWireElements(uint32_t chunk) const;
+    /** \return the payload bytes of a whole update's DATA chunks in the format */
+    uint64_t GetPayloadBytes() const;
+    /**
+     * \param contributors k, senders an FPGA's sums hold
+     * \return the payload bytes of the sums of every chunk (UpdateFormat::GetSumPayloadBytes;
+     *         a format FPGAs do not sum: GetPayloadBytes())
+     */
+    uint64_t GetSumPayloadBytes(uint32_t contributors) const;
 
     /** \return E, int32 elements of the update */
     uint64_t GetElements() const;
@@ -130,11 +161,17 @@ class ChunkLayout
 
   private:
     /**
+     * \brief Count the chunks of m_chunkElements elements (both constructors).
+     * \param modelBytes M, for messages
+     */
+    void CountChunks(uint64_t modelBytes);
+    /**
      * \param elements E \param k ring members \param segment segment index
      * \param start receives its first element \return its element count
      */
     static uint64_t SegmentOf(uint64_t elements, uint32_t k, uint32_t segment, uint64_t& start);
 
+    UpdateFormat m_format;    //!< the update's format
     uint64_t m_elements;      //!< E
     uint32_t m_chunkElements; //!< C
     uint32_t m_chunkCount;    //!< chunks of a whole update

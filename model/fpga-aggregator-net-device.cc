@@ -4,6 +4,7 @@
 
 #include "fpga-aggregator-net-device.h"
 
+#include "update-format.h"
 #include "wan-wire.h"
 
 #include "ns3/abort.h"
@@ -51,6 +52,8 @@ FpgaAggregatorNetDevice::PassReasonName(PassReason reason)
         return "Overflow";
     case PASS_REDUCE:
         return "Reduce";
+    case PASS_NOT_SUMMABLE:
+        return "NotSummable";
     default:
         return "Unknown";
     }
@@ -239,6 +242,11 @@ FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
     if (header.HasFlag(GradientHeader::FLAG_NO_AGGREGATE))
     {
         PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_NO_AGGREGATE);
+        return;
+    }
+    if (!UpdateFormat::IsSummable(header.GetEncoding()))
+    {
+        PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_NOT_SUMMABLE);
         return;
     }
     if (!header.GetMembers().Test(m_islandIndex) || header.GetSender() == m_islandIndex)

@@ -75,10 +75,11 @@ class FpgaAggregatorNetDevice : public FpgaAggregatorBase
         PASS_RETRANSMISSION, //!< FLAG_RETRANSMISSION set
         PASS_NO_AGGREGATE,   //!< FLAG_NO_AGGREGATE set
         PASS_NOT_MEMBER,     //!< IslandIndex not a member, or the island is the sender
-        PASS_MISMATCH,       //!< element count, members or payload kind differ from the slot
-        PASS_OVERFLOW,       //!< no free slot
-        PASS_REDUCE,         //!< FLAG_REDUCE set: reduction-tree traffic, for transit FPGAs
-        PASS_REASON_COUNT    //!< number of reasons (not a reason)
+        PASS_MISMATCH, //!< element count, members, encoding or payload kind differ from the slot
+        PASS_OVERFLOW, //!< no free slot
+        PASS_REDUCE,   //!< FLAG_REDUCE set: reduction-tree traffic, for transit FPGAs
+        PASS_NOT_SUMMABLE, //!< an encoding the FPGA cannot add up (bf16, top-k)
+        PASS_REASON_COUNT  //!< number of reasons (not a reason)
     };
 
     /** \param reason a reason \return its name, e.g. "Overflow" */

@@ -4,6 +4,7 @@
 
 #include "fpga-output-stage.h"
 
+#include "update-format.h"
 #include "wan-wire.h"
 
 #include "ns3/ipv4-header.h"
@@ -67,6 +68,9 @@ FpgaOutputStage::MakeAggregate(const FpgaSlotTable::Slot& slot,
     out.SetType(GradientHeader::AGGREGATE);
     out.SetContributors(slot.contributors);
     out.SetFlags((real ? GradientHeader::FLAG_REAL_PAYLOAD : 0) | flags);
+    // A sum of narrow values needs wider elements on the way down.
+    out.SetEncoding(
+        UpdateFormat::SumEncoding(slot.header.GetEncoding(), slot.contributors.Count()));
 
     Ptr<Packet> packet;
     if (real)

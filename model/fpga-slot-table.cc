@@ -266,6 +266,7 @@ FpgaSlotTable::Add(uint32_t index,
     const bool real = header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
     if (header.GetMembers() != slot.header.GetMembers() ||
         header.GetElementCount() != slot.header.GetElementCount() ||
+        header.GetEncoding() != slot.header.GetEncoding() ||
         real != slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD))
     {
         return MISMATCH;

@@ -45,6 +45,23 @@ constexpr uint16_t KNOWN_FLAGS =
     GradientHeader::FLAG_RETRANSMISSION | GradientHeader::FLAG_NO_AGGREGATE |
     GradientHeader::FLAG_REAL_PAYLOAD | GradientHeader::FLAG_SETTLED |
     GradientHeader::FLAG_SILENCE | GradientHeader::FLAG_CONGESTION | GradientHeader::FLAG_REDUCE;
+/** The flags field's bits that hold the payload's Encoding. */
+constexpr uint16_t ENCODING_MASK = 0x0380;
+/** The shift of the Encoding code within the flags field. */
+constexpr uint32_t ENCODING_SHIFT = 7;
+static_assert((KNOWN_FLAGS & ENCODING_MASK) == 0, "the encoding bits are not flags");
+
+/** Bits of one element of each Encoding, by wire code (top-k: one entry). */
+constexpr uint32_t ENCODING_BITS[] = {32, 16, 8, 4, 16, 64};
+/** Wire codes beyond this are no Encoding. */
+constexpr uint32_t ENCODING_COUNT = sizeof(ENCODING_BITS) / sizeof(ENCODING_BITS[0]);
+
+/** \param flagsField the flags field on the wire \return its Encoding code */
+uint32_t
+EncodingCodeOf(uint16_t flagsField)
+{
+    return (flagsField & ENCODING_MASK) >> ENCODING_SHIFT;
+}
 
 uint64_t
 ReadU64(const uint8_t* p)
@@ -88,6 +105,7 @@ GradientHeader::GradientHeader()
       m_chunkIndex(0),
       m_chunkCount(1),
       m_elementCount(0),
+      m_encoding(ENCODING_INT32),
       m_ringStep(0)
 {
     NS_LOG_FUNCTION(this);
@@ -178,7 +196,9 @@ GradientHeader::DecodeFixedFields(const uint8_t* fixed)
 {
     NS_LOG_FUNCTION(this);
     m_type = fixed[OFFSET_TYPE];
-    m_flags = WanWire::ReadU16(fixed + OFFSET_FLAGS);
+    const uint16_t flagsField = WanWire::ReadU16(fixed + OFFSET_FLAGS);
+    m_flags = flagsField & ~ENCODING_MASK;
+    m_encoding = static_cast<Encoding>(EncodingCodeOf(flagsField));
     m_sender = WanWire::ReadU16(fixed + OFFSET_SENDER);
     m_jobId = WanWire::ReadU32(fixed + OFFSET_JOB);
     m_round = WanWire::ReadU32(fixed + OFFSET_ROUND);
@@ -221,6 +241,11 @@ GradientHeader::IsConsistent() const
     NS_LOG_FUNCTION(this);
     if (m_chunkCount < 1 || m_chunkIndex >= m_chunkCount || !m_members.Test(m_sender) ||
         !m_contributors.IsSubsetOf(m_members))
+    {
+        return false;
+    }
+    // Real payloads are int32 fixed point (the other encodings travel as sizes only).
+    if (HasFlag(FLAG_REAL_PAYLOAD) && m_encoding != ENCODING_INT32)
     {
         return false;
     }
@@ -284,9 +309,13 @@ uint32_t
 GradientHeader::HeaderSizeOf(const uint8_t* fixed)
 {
     NS_LOG_FUNCTION_NOARGS();
+    const uint16_t flagsField = WanWire::ReadU16(fixed + OFFSET_FLAGS);
+    const uint8_t type = fixed[OFFSET_TYPE];
+    const uint32_t encoding = EncodingCodeOf(flagsField);
+    const bool carriesValues = type == DATA || type == AGGREGATE || type == RING;
     if (WanWire::ReadU16(fixed + OFFSET_MAGIC) != MAGIC || fixed[OFFSET_VERSION] != VERSION ||
-        !IsKnownType(fixed[OFFSET_TYPE]) ||
-        (WanWire::ReadU16(fixed + OFFSET_FLAGS) & ~KNOWN_FLAGS) != 0)
+        !IsKnownType(type) || (flagsField & ~(KNOWN_FLAGS | ENCODING_MASK)) != 0 ||
+        encoding >= ENCODING_COUNT || (encoding != ENCODING_INT32 && !carriesValues))
     {
         return 0;
     }
@@ -296,7 +325,6 @@ GradientHeader::HeaderSizeOf(const uint8_t* fixed)
     {
         return 0;
     }
-    const uint8_t type = fixed[OFFSET_TYPE];
     if ((type == NACK && (ranges < 1 || ranges > MAX_NACK_RANGES)) || (type != NACK && ranges != 0))
     {
         return 0;
@@ -308,7 +336,24 @@ uint64_t
 GradientHeader::PayloadSizeOf(const uint8_t* fixed)
 {
     NS_LOG_FUNCTION_NOARGS();
-    return uint64_t{WanWire::ReadU32(fixed + OFFSET_ELEMENTS)} * ELEMENT_SIZE;
+    return PayloadBytes(
+        static_cast<Encoding>(EncodingCodeOf(WanWire::ReadU16(fixed + OFFSET_FLAGS))),
+        WanWire::ReadU32(fixed + OFFSET_ELEMENTS));
+}
+
+uint32_t
+GradientHeader::EncodingBits(Encoding encoding)
+{
+    NS_LOG_FUNCTION_NOARGS();
+    NS_ASSERT_MSG(encoding < ENCODING_COUNT, "no such encoding: " << int(encoding));
+    return ENCODING_BITS[encoding];
+}
+
+uint64_t
+GradientHeader::PayloadBytes(Encoding encoding, uint64_t elements)
+{
+    NS_LOG_FUNCTION_NOARGS();
+    return (elements * EncodingBits(encoding) + 7) / 8;
 }
 
 uint16_t
@@ -346,6 +391,7 @@ Ptr<Packet>
 GradientHeader::CreateRealPacket(const GradientHeader& header, const std::vector<int32_t>& values)
 {
     NS_LOG_FUNCTION_NOARGS();
+    NS_ABORT_MSG_IF(header.m_encoding != ENCODING_INT32, "real payloads are int32");
     GradientHeader written = header;
     written.m_flags |= FLAG_REAL_PAYLOAD;
     written.m_elementCount = static_cast<uint32_t>(values.size());
@@ -444,7 +490,7 @@ GradientHeader::Serialize(Buffer::Iterator start) const
     start.WriteHtonU16(MAGIC);
     start.WriteU8(VERSION);
     start.WriteU8(m_type);
-    start.WriteHtonU16(m_flags);
+    start.WriteHtonU16(m_flags | static_cast<uint16_t>(m_encoding << ENCODING_SHIFT));
     start.WriteHtonU16(m_sender);
     start.WriteHtonU32(m_jobId);
     start.WriteHtonU32(m_round);
@@ -483,7 +529,10 @@ GradientHeader::Deserialize(Buffer::Iterator start)
     start.ReadNtohU16(); // magic, checked by Parse()
     start.ReadU8();      // version, checked by Parse()
     m_type = start.ReadU8();
-    m_flags = start.ReadNtohU16();
+    const uint16_t flagsField = start.ReadNtohU16();
+    m_flags = flagsField & ~ENCODING_MASK;
+    m_encoding =
+        static_cast<Encoding>(std::min<uint32_t>(EncodingCodeOf(flagsField), ENCODING_COUNT - 1));
     m_sender = start.ReadNtohU16();
     m_jobId = start.ReadNtohU32();
     m_round = start.ReadNtohU32();
@@ -526,6 +575,10 @@ GradientHeader::Print(std::ostream& os) const
        << " sender=" << m_sender << " chunk=" << m_chunkIndex << "/" << m_chunkCount
        << " elements=" << m_elementCount << " flags=0x" << std::hex << m_flags << std::dec
        << " members=" << m_members.Count() << " contributors=" << m_contributors.Count();
+    if (m_encoding != ENCODING_INT32)
+    {
+        os << " encoding=" << static_cast<uint32_t>(m_encoding);
+    }
     if (m_type == RING)
     {
         os << " step=" << m_ringStep;
@@ -553,6 +606,7 @@ void
 GradientHeader::SetFlags(uint16_t flags)
 {
     NS_LOG_FUNCTION(this << flags);
+    NS_ASSERT_MSG((flags & ENCODING_MASK) == 0, "flags " << flags << " hold encoding bits");
     m_flags = flags;
 }
 
@@ -728,7 +782,21 @@ uint32_t
 GradientHeader::GetPayloadSize() const
 {
     NS_LOG_FUNCTION(this);
-    return m_elementCount * ELEMENT_SIZE;
+    return static_cast<uint32_t>(PayloadBytes(m_encoding, m_elementCount));
+}
+
+void
+GradientHeader::SetEncoding(Encoding encoding)
+{
+    NS_LOG_FUNCTION(this << int(encoding));
+    NS_ASSERT_MSG(encoding < ENCODING_COUNT, "no such encoding: " << int(encoding));
+    m_encoding = encoding;
+}
+
+GradientHeader::Encoding
+GradientHeader::GetEncoding() const
+{
+    return m_encoding;
 }
 
 } // namespace ns3

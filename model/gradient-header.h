@@ -31,7 +31,7 @@ class Packet;
  * | 0 | 2 | magic 0x5754 ("WT") |
  * | 2 | 1 | version (1) |
  * | 3 | 1 | type (GradientHeader::Type) |
- * | 4 | 2 | flags (GradientHeader::Flag) |
+ * | 4 | 2 | flags (GradientHeader::Flag); bits 7-9: the payload's Encoding |
  * | 6 | 2 | sender island |
  * | 8 | 4 | job id |
  * | 12 | 4 | round |
@@ -46,8 +46,10 @@ class Packet;
  * | 36+8W | 8W | contributor bitmap |
  * | 36+16W | 8R | NACK ranges: (first chunk, chunk count) pairs of uint32 |
  *
- * The payload that follows is element count x 4 bytes: int32 values in network byte order
- * when FLAG_REAL_PAYLOAD is set, zero bytes otherwise (virtual mode).
+ * The payload that follows is element count elements of the header's Encoding (PayloadBytes:
+ * int32 by default, 4 bytes each): values in network byte order when FLAG_REAL_PAYLOAD is set,
+ * zero bytes otherwise (virtual mode). An int32 header has encoding bits 0, so its bytes are
+ * those of the format before encodings existed.
  *
  * Receiving rule: Header::Deserialize cannot fail, so every receiver calls Parse() on the
  * packet that starts at this header (IPv4 and UDP removed) and drops (and counts) the packet
@@ -91,6 +93,20 @@ class GradientHeader : public Header
                                   //!< a member's END behind its pieces, which transit FPGAs read
     };
 
+    /**
+     * How the payload's elements are encoded (UpdateFormat chooses; FPGAs write sums wider).
+     * Wire code in bits 7-9 of the flags field.
+     */
+    enum Encoding : uint8_t
+    {
+        ENCODING_INT32 = 0, //!< 32-bit two's complement (4 bytes)
+        ENCODING_INT16 = 1, //!< 16-bit two's complement (2 bytes): sums of int8
+        ENCODING_INT8 = 2,  //!< 8-bit two's complement (1 byte)
+        ENCODING_INT4 = 3,  //!< 4-bit two's complement, two per byte, high nibble first
+        ENCODING_BF16 = 4,  //!< bfloat16 (2 bytes)
+        ENCODING_TOPK = 5,  //!< top-k entries: 32-bit index in the chunk, fp32 value (8 bytes)
+    };
+
     /** One NACK range: chunks first .. first + count - 1. */
     struct ChunkRange
     {
@@ -102,7 +118,7 @@ class GradientHeader : public Header
     static constexpr uint8_t VERSION = 1;           //!< wire format version
     static constexpr uint32_t FIXED_SIZE = 36;      //!< bytes before the bitmaps
     static constexpr uint32_t MAX_NACK_RANGES = 64; //!< ranges one NACK may carry
-    static constexpr uint32_t ELEMENT_SIZE = 4;     //!< bytes per payload element (int32)
+    static constexpr uint32_t ELEMENT_SIZE = 4;     //!< bytes per int32 payload element
     static constexpr uint32_t START_ELEMENTS = 2;   //!< payload elements of a START: its time
     /** The largest header: 16 words per bitmap and MAX_NACK_RANGES ranges (804 bytes). */
     static constexpr uint32_t MAX_SERIALIZED_SIZE =
@@ -125,7 +141,9 @@ class GradientHeader : public Header
      * payload; LATE's and START's contributors exactly {sender} and chunk count 1, LATE with
      * no payload, START with element count 2 (its 8-byte start time) and FLAG_REAL_PAYLOAD
      * clear; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
-     * count; and finally that the payload is exactly element count x 4 bytes.
+     * count; an Encoding code that exists, int32 unless DATA, AGGREGATE or RING, and int32
+     * with FLAG_REAL_PAYLOAD (real payloads are int32 fixed point); and finally
+     * that the payload is exactly PayloadBytes(encoding, element count).
      *
      * \param packet the packet, starting at the gradient header (IPv4 and UDP removed)
      * \param header receives the header (unspecified if the packet is rejected)
@@ -213,6 +231,14 @@ class GradientHeader : public Header
      */
     static Time ReadStartTime(Ptr<const Packet> packet);
 
+    /**
+     * \param encoding an encoding \param elements element count
+     * \return the payload bytes of that many elements (int4: rounded up to whole bytes)
+     */
+    static uint64_t PayloadBytes(Encoding encoding, uint64_t elements);
+    /** \param encoding an encoding \return bits of one element (top-k: of one entry) */
+    static uint32_t EncodingBits(Encoding encoding);
+
     /** \param type a type \return its name, e.g. "DATA" (or "UNKNOWN") */
     static const char* TypeName(uint8_t type);
 
@@ -256,10 +282,14 @@ class GradientHeader : public Header
     void SetChunkCount(uint32_t count);
     /** \return chunks in the sender's update */
     uint32_t GetChunkCount() const;
-    /** \param count int32 elements in the payload */
+    /** \param count elements in the payload (top-k: entries) */
     void SetElementCount(uint32_t count);
-    /** \return int32 elements in the payload */
+    /** \return elements in the payload (top-k: entries) */
     uint32_t GetElementCount() const;
+    /** \param encoding how the payload's elements are encoded */
+    void SetEncoding(Encoding encoding);
+    /** \return how the payload's elements are encoded */
+    Encoding GetEncoding() const;
     /** \param step ring all-reduce step (RING only) */
     void SetRingStep(uint16_t step);
     /** \return ring all-reduce step */
@@ -276,7 +306,7 @@ class GradientHeader : public Header
     void SetNackRanges(const std::vector<ChunkRange>& ranges);
     /** \return NACK ranges */
     const std::vector<ChunkRange>& GetNackRanges() const;
-    /** \return bytes of payload the header announces (element count x 4) */
+    /** \return bytes of payload the header announces (PayloadBytes of its elements) */
     uint32_t GetPayloadSize() const;
 
   private:
@@ -324,6 +354,7 @@ class GradientHeader : public Header
     uint32_t m_chunkIndex;                //!< chunk index
     uint32_t m_chunkCount;                //!< chunk count
     uint32_t m_elementCount;              //!< payload elements
+    Encoding m_encoding;                  //!< payload encoding
     uint16_t m_ringStep;                  //!< ring step
     IslandBitmap m_members;               //!< clique members
     IslandBitmap m_contributors;          //!< contributors

@@ -208,8 +208,10 @@ RoundExchange::BuildDirectChunk(GradientHeader::Type type,
     header.SetContributors(contributors);
     header.SetFlags(flags);
     uint32_t first = 0;
-    const uint32_t count = m_context.settings.layout.GetChunkSpan(chunk, first);
-    header.SetElementCount(count);
+    const ChunkLayout& layout = m_context.settings.layout;
+    const uint32_t count = layout.GetChunkSpan(chunk, first);
+    header.SetEncoding(layout.GetFormat().GetDataEncoding());
+    header.SetElementCount(layout.GetFormat().GetWireElements(count));
     if (!m_context.settings.real)
     {
         return GradientHeader::CreateVirtualPacket(header);
@@ -254,13 +256,28 @@ bool
 RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) const
 {
     NS_LOG_FUNCTION(this);
+    const ChunkLayout& layout = m_context.settings.layout;
     const bool fits = m_config.algorithm != SyncAlgorithm::RING &&
                       header.GetType() != GradientHeader::RING &&
-                      header.GetChunkCount() == m_context.settings.layout.GetChunkCount() &&
-                      header.GetElementCount() ==
-                          m_context.settings.layout.GetChunkSpan(header.GetChunkIndex(), first);
+                      header.GetChunkCount() == layout.GetChunkCount() &&
+                      IsLaidOut(header, layout.GetChunkSpan(header.GetChunkIndex(), first));
     m_context.counters.dropped += fits ? 0 : 1;
     return fits;
+}
+
+bool
+RoundExchange::IsLaidOut(const GradientHeader& header, uint32_t elements) const
+{
+    NS_LOG_FUNCTION(this << elements);
+    const UpdateFormat& format = m_context.settings.layout.GetFormat();
+    if (header.GetType() == GradientHeader::AGGREGATE)
+    {
+        return header.GetElementCount() == elements &&
+               header.GetEncoding() == UpdateFormat::SumEncoding(format.GetDataEncoding(),
+                                                                 header.GetContributors().Count());
+    }
+    return header.GetElementCount() == format.GetWireElements(elements) &&
+           header.GetEncoding() == format.GetDataEncoding();
 }
 
 bool

@@ -218,6 +218,14 @@ class RoundExchange
      */
     bool CheckDirectChunk(const GradientHeader& header, uint32_t& first) const;
     /**
+     * \param header a DATA or AGGREGATE header of this round
+     * \param elements the elements its chunk covers (ChunkLayout)
+     * \return true if its element count and encoding are the update format's: a sender's
+     *         chunk in the format's encoding, a sum in UpdateFormat::SumEncoding of its
+     *         contributors
+     */
+    bool IsLaidOut(const GradientHeader& header, uint32_t elements) const;
+    /**
      * \param header a received RING chunk \param first receives its first element
      * \return true if it is a chunk of a step this island receives from its ring predecessor
      *         (sender, step, chunk count, element count); otherwise it is counted as dropped

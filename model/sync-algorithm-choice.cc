@@ -102,7 +102,8 @@ SyncAlgorithmChoice::DirectLowerBound(const SyncCostModel& model,
         const double streams = paths.WalkTree(s, clique, nullptr) ? 1.0 : k - 1.0;
         bound =
             std::max(bound, streams * wireBits / paths.GetCapacity(routing.GetAccessUpResource(s)));
-        const double ingress = paths.HasFpga(s) ? 1.0 : k - 1.0;
+        const double ingress =
+            paths.HasFpga(s) && model.FpgasFold() ? model.GetFoldedSumRatio(k) : k - 1.0;
         bound = std::max(bound,
                          ingress * wireBits / paths.GetCapacity(routing.GetAccessDownResource(s)));
     }
@@ -115,7 +116,8 @@ SyncAlgorithmChoice::ChooseAlgorithm(const SyncCostModel& model,
                                      uint64_t modelBytes)
 {
     NS_LOG_FUNCTION(modelBytes);
-    if (clique.size() <= 2)
+    // Other update formats than int32 are exchanged DIRECT (TrainingSupport).
+    if (clique.size() <= 2 || model.GetUpdateFormat() != UpdateFormat())
     {
         return SyncAlgorithm::DIRECT;
     }

@@ -13,6 +13,7 @@
 #include "ns3/assert.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -69,6 +70,14 @@ SyncCostModel::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&SyncCostModel::m_chunkPayloadBytes),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("UpdateFormat",
+                          "How updates travel (UpdateFormat): int32, bf16, int8, int4 or "
+                          "topk:FRACTION. Sets the bytes of every stream; FPGAs fold only "
+                          "summable formats, and their sums are wider.",
+                          StringValue("int32"),
+                          MakeStringAccessor(&SyncCostModel::SetUpdateFormatName,
+                                             &SyncCostModel::GetUpdateFormatName),
+                          MakeStringChecker())
             .AddAttribute("Ipv4HeaderBytes",
                           "IPv4 header bytes per packet.",
                           UintegerValue(WanWire::IPV4_HEADER_BYTES),
@@ -195,18 +204,103 @@ SyncCostModel::GetPacketOverheadBytes() const
     return m_ipv4HeaderBytes + m_udpHeaderBytes + GetGradientHeaderBytes() + m_framingBytes;
 }
 
+const UpdateFormat&
+SyncCostModel::GetUpdateFormat() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_format;
+}
+
+bool
+SyncCostModel::SetUpdateFormatName(std::string name)
+{
+    NS_LOG_FUNCTION(this << name);
+    try
+    {
+        m_format = UpdateFormat::FromString(name);
+        return true;
+    }
+    catch (const std::invalid_argument& e)
+    {
+        NS_LOG_ERROR("UpdateFormat: " << e.what());
+        return false;
+    }
+}
+
+std::string
+SyncCostModel::GetUpdateFormatName() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_format.ToString();
+}
+
 uint64_t
 SyncCostModel::GetChunkCount(uint64_t payloadBytes) const
 {
     NS_LOG_FUNCTION(this << payloadBytes);
-    return ChunkLayout::ChunksOf(payloadBytes, GetChunkPayloadBytes());
+    if (m_format == UpdateFormat())
+    {
+        return ChunkLayout::ChunksOf(payloadBytes, GetChunkPayloadBytes());
+    }
+    return payloadBytes == 0 ? 0 : LayoutOf(payloadBytes).GetChunkCount();
+}
+
+uint64_t
+SyncCostModel::GetPayloadOnWire(uint64_t payloadBytes) const
+{
+    NS_LOG_FUNCTION(this << payloadBytes);
+    if (m_format == UpdateFormat())
+    {
+        return payloadBytes;
+    }
+    return payloadBytes == 0 ? 0 : LayoutOf(payloadBytes).GetPayloadBytes();
 }
 
 uint64_t
 SyncCostModel::GetWireBytes(uint64_t payloadBytes) const
 {
     NS_LOG_FUNCTION(this << payloadBytes);
-    return payloadBytes + GetChunkCount(payloadBytes) * GetPacketOverheadBytes();
+    return GetPayloadOnWire(payloadBytes) + GetChunkCount(payloadBytes) * GetPacketOverheadBytes();
+}
+
+ChunkLayout
+SyncCostModel::LayoutOf(uint64_t payloadBytes) const
+{
+    NS_LOG_FUNCTION(this << payloadBytes);
+    return ChunkLayout(payloadBytes,
+                       GetChunkPayloadBytes(),
+                       m_format,
+                       std::max<uint32_t>(1, m_paths.GetIslandCount()));
+}
+
+double
+SyncCostModel::GetFoldedSumRatio(uint32_t k) const
+{
+    NS_LOG_FUNCTION(this << k);
+    if (m_format == UpdateFormat())
+    {
+        return 1.0;
+    }
+    const uint32_t chunkElements =
+        m_format.GetChunkElements(GetChunkPayloadBytes(),
+                                  std::max<uint32_t>(1, m_paths.GetIslandCount()));
+    const double overhead = GetPacketOverheadBytes();
+    return (m_format.GetSumPayloadBytes(chunkElements, k - 1) + overhead) /
+           (m_format.GetPayloadBytes(chunkElements) + overhead);
+}
+
+double
+SyncCostModel::GetFoldedShare(uint32_t k) const
+{
+    NS_LOG_FUNCTION(this << k);
+    return GetFoldedSumRatio(k) / (k - 1);
+}
+
+bool
+SyncCostModel::FpgasFold() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_format.IsSummable();
 }
 
 void
@@ -357,8 +451,8 @@ SyncCostModel::AddSenderStreams(uint32_t c,
     // DIRECT: an FPGA in front of a receiver folds the k-1 incoming streams into one. A TREE
     // root's sum is not folded.
     const uint32_t k = clique.size();
-    const bool fold = algorithm == SyncAlgorithm::DIRECT;
-    const double downWeightFpga = 1.0 / (k - 1);
+    const bool fold = algorithm == SyncAlgorithm::DIRECT && FpgasFold();
+    const double downWeightFpga = GetFoldedShare(k);
     const double fpgaLatency = m_fpgaLatency.GetSeconds();
     std::vector<MaxMinFairShare::Usage> usage;
     usage.emplace_back(m_routing->GetAccessUpResource(s), 1.0);

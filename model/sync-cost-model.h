@@ -5,11 +5,13 @@
 #ifndef SYNC_COST_MODEL_H
 #define SYNC_COST_MODEL_H
 
+#include "chunk-layout.h"
 #include "clique-schedule.h"
 #include "max-min-fair-share.h"
 #include "sync-path-table.h"
 #include "sync-ring-plan.h"
 #include "sync-tree-plan.h"
+#include "update-format.h"
 #include "wan-routing.h"
 
 #include "ns3/data-rate.h"
@@ -201,15 +203,55 @@ class SyncCostModel : public Object
     uint32_t GetChunkPayloadBytes() const;
     /** \return header bytes per packet on the wire: IPv4 + UDP + gradient header + PPP */
     uint32_t GetPacketOverheadBytes() const;
-    /** \param payloadBytes bytes of gradient \return packets needed */
+    /** \return the update format the estimates assume (attribute UpdateFormat) */
+    const UpdateFormat& GetUpdateFormat() const;
+    /**
+     * \param payloadBytes bytes of gradient, counted as int32 (ModelBytes: 4 per element)
+     * \return packets needed: its elements over the format's chunk (ChunkLayout)
+     */
     uint64_t GetChunkCount(uint64_t payloadBytes) const;
-    /** \param payloadBytes bytes of gradient \return bytes on the wire, headers included */
+    /**
+     * \param payloadBytes bytes of gradient, counted as int32
+     * \return the payload bytes they take on the wire in the update format (int32: as given)
+     */
+    uint64_t GetPayloadOnWire(uint64_t payloadBytes) const;
+    /**
+     * \param payloadBytes bytes of gradient, counted as int32
+     * \return bytes on the wire in the update format, headers included
+     */
     uint64_t GetWireBytes(uint64_t payloadBytes) const;
+    /**
+     * \param k clique size (>= 2)
+     * \return the wire bytes of an FPGA's sum of k-1 full chunks over those of one chunk:
+     *         1 for int32, about 2 for int8 (its sums are int16)
+     */
+    double GetFoldedSumRatio(uint32_t k) const;
+    /**
+     * \param k clique size (>= 2)
+     * \return the share of an island's ingress one of k-1 streams takes behind an FPGA that
+     *         folds them: GetFoldedSumRatio(k) / (k-1)
+     */
+    double GetFoldedShare(uint32_t k) const;
+    /** \return true if FPGAs fold streams of the update format (UpdateFormat::IsSummable) */
+    bool FpgasFold() const;
+    /**
+     * \param name an update format (UpdateFormat::FromString)
+     * \return false, leaving the format as it was, if the name is not a format
+     */
+    bool SetUpdateFormatName(std::string name);
+    /** \return the update format's name */
+    std::string GetUpdateFormatName() const;
 
   protected:
     void DoDispose() override;
 
   private:
+    /**
+     * \param payloadBytes bytes of gradient, counted as int32 (> 0)
+     * \return how they are cut into chunks in the update format
+     */
+    ChunkLayout LayoutOf(uint64_t payloadBytes) const;
+
     /** A stream under construction, before rates are known. */
     struct Draft
     {
@@ -450,6 +492,7 @@ class SyncCostModel : public Object
 
     uint32_t m_mtu;                 //!< IP MTU, bytes (for the default chunk size)
     uint32_t m_chunkPayloadBytes;   //!< 0: largest multiple of 4 that fits the MTU
+    UpdateFormat m_format;          //!< how updates travel
     uint32_t m_ipv4HeaderBytes;     //!< IPv4 header bytes
     uint32_t m_udpHeaderBytes;      //!< UDP header bytes
     uint32_t m_gradientHeaderBytes; //!< 0: GradientHeader size for the island count

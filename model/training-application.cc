@@ -21,6 +21,7 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -167,6 +168,14 @@ TrainingApplication::GetTypeId()
                           EnumValue(VIRTUAL),
                           MakeWanEnumAccessor<PayloadMode>(&TrainingApplication::m_payloadMode),
                           MakeEnumChecker(VIRTUAL, "virtual", REAL, "real"))
+            .AddAttribute("UpdateFormat",
+                          "How the update travels: int32, bf16, int8, int4 or topk:FRACTION "
+                          "(UpdateFormat: bytes per element, what an FPGA sums). Real payloads "
+                          "are int32.",
+                          StringValue("int32"),
+                          MakeStringAccessor(&TrainingApplication::SetUpdateFormatName,
+                                             &TrainingApplication::GetUpdateFormatName),
+                          MakeStringChecker())
             .AddAttribute("Scale",
                           "Fixed-point scale of real payloads: a parameter x travels as "
                           "round(x * Scale) in an int32.",
@@ -419,7 +428,11 @@ TrainingApplication::StartApplication()
     NS_ABORT_MSG_IF(m_modelBytes > ChunkLayout::MAX_MODEL_BYTES,
                     "ModelBytes " << m_modelBytes << " beyond "
                                   << ChunkLayout::MAX_MODEL_BYTES_REASON);
-    m_context.settings.layout = ChunkLayout(m_modelBytes, m_chunkPayload);
+    NS_ABORT_MSG_IF(m_payloadMode == REAL && m_updateFormat != UpdateFormat(),
+                    "UpdateFormat " << m_updateFormat.ToString()
+                                    << " with real payloads: real payloads are int32");
+    m_context.settings.layout =
+        ChunkLayout(m_modelBytes, m_chunkPayload, m_updateFormat, m_context.settings.islandCount);
     m_context.settings.framingBytes = GetAccessFramingBytes();
     m_context.settings.jobId = m_jobId;
     m_context.settings.real = m_payloadMode == REAL;
@@ -557,6 +570,29 @@ TrainingApplication::ComputePhase(Time stepTime, uint32_t innerSteps)
 {
     NS_LOG_FUNCTION(stepTime << innerSteps);
     return stepTime * int64_t(innerSteps);
+}
+
+bool
+TrainingApplication::SetUpdateFormatName(std::string name)
+{
+    NS_LOG_FUNCTION(this << name);
+    try
+    {
+        m_updateFormat = UpdateFormat::FromString(name);
+        return true;
+    }
+    catch (const std::invalid_argument& e)
+    {
+        NS_LOG_ERROR("UpdateFormat: " << e.what());
+        return false;
+    }
+}
+
+std::string
+TrainingApplication::GetUpdateFormatName() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_updateFormat.ToString();
 }
 
 std::string

@@ -14,6 +14,7 @@
 #include "round-config.h"
 #include "round-exchange.h"
 #include "training-workload.h"
+#include "update-format.h"
 #include "wan-wire.h"
 
 #include "ns3/application.h"
@@ -125,6 +126,13 @@ class TrainingApplication : public Application
     static constexpr uint32_t MAX_INNER_STEPS = 1000000;
     /** \return this island's compute phase: ComputePhase x ComputeMultiplier */
     Time GetComputePhase() const;
+    /**
+     * \param name an update format (UpdateFormat::FromString)
+     * \return false, leaving the format as it was, if the name is not a format
+     */
+    bool SetUpdateFormatName(std::string name);
+    /** \return the update format's name */
+    std::string GetUpdateFormatName() const;
 
     /** How exchanges reach the wire. */
     enum Transport
@@ -362,6 +370,7 @@ class TrainingApplication : public Application
     Transport m_transport;         //!< planned or tcp
     IslandUdpPort::Path m_udpPath; //!< how UDP datagrams reach the wire (UdpPath)
     PayloadMode m_payloadMode;     //!< virtual or real
+    UpdateFormat m_updateFormat;   //!< how the update travels
     double m_scale;                //!< fixed-point scale
     std::string m_error;           //!< why this application stopped the run, or empty
     uint32_t m_jobId;              //!< job id in headers

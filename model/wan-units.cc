@@ -304,6 +304,14 @@ WanUnits::RateProblem(double bps)
     return "";
 }
 
+bool
+WanUnits::ParseNumber(const std::string& text, double& value)
+{
+    NS_LOG_FUNCTION(text);
+    std::string unit;
+    return SplitNumberAndUnit(text, value, unit) && unit.empty() && text.back() != ' ';
+}
+
 std::string
 WanUnits::FormatNumber(double value)
 {

@@ -81,6 +81,13 @@ class WanUnits
     static std::string DurationProblem(double seconds, double max, const std::string& tooLarge);
     /** What is wrong with a duration above MAX_TIME_SECONDS. */
     static const char TOO_LARGE_FOR_TIME[];
+    /**
+     * \brief Read a plain decimal number strictly (optional sign, digits, point, exponent;
+     *        no blanks, "inf", "nan" or hex), whatever the locale.
+     * \param text the text \param value receives the number on success
+     * \return false if \p text is not exactly one finite number
+     */
+    static bool ParseNumber(const std::string& text, double& value);
     /** \param value a number \return it as short text for messages, whatever the locale */
     static std::string FormatNumber(double value);
 };

@@ -82,6 +82,17 @@ reject $n "--jobs=-2: must not be negative" --jobs=-2
 reject $n "--computeTime=-1ms: must not be negative" --computeTime=-1ms
 reject $n "--computeTime=1e300s: too large for ns-3's Time" --computeTime=1e300s
 reject $n "--computeTime=100: unknown delay unit" --computeTime=100
+reject $n "--updateFormat=int9: expected int32|bf16|int8|int4|topk:FRACTION" --updateFormat=int9
+reject $n "--updateFormat=topk:0: expected int32|bf16|int8|int4|topk:FRACTION" --updateFormat=topk:0
+reject $n "--updateFormat=topk:1.5: expected" --updateFormat=topk:1.5
+reject $n "--updateFormat=topk:0.0123456: expected" --updateFormat=topk:0.0123456
+reject $n "--updateFormat=int8: the colocated reference is ring all-reduce" --updateFormat=int8
+reject $n "--updateFormat=int8: update formats other than int32 travel as sizes only" \
+    --updateFormat=int8 --payload=real --modelBytes=1000000 --colocated=false
+reject $n "--transport=tcp: update formats other than int32 run over the planned or adaptive" \
+    --updateFormat=int8 --colocated=false --transport=tcp
+reject $n "--updateFormat=int4: the ring schedule is ring all-reduce" \
+    --updateFormat=int4 --colocated=false --schedule=ring
 reject $n "--innerSteps=0: must be in 1..1000000" --innerSteps=0
 reject $n "--innerSteps=1000001: must be in 1..1000000" --innerSteps=1000001
 reject $n "--innerSteps: 1000000 inner steps of 1e+06 s make a compute phase too large for ns-3's Time" \

@@ -7,6 +7,8 @@
  * separable quadratic, a second method beside the workload's step-by-step iteration.
  */
 
+// ctest-suite: inner-steps
+
 #include "training-scenario.h"
 
 #include "ns3/double.h"

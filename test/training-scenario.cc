@@ -103,6 +103,7 @@ ListArrival(RunResult* run, Ptr<const Packet> packet)
     if (GradientHeader::Parse(copy, arrival.header))
     {
         arrival.uid = packet->GetUid();
+        arrival.size = packet->GetSize();
         arrival.at = Simulator::Now();
         run->arrivals.push_back(arrival);
     }
@@ -245,6 +246,7 @@ Simulate(const Setup& setup)
     helper.SetRounds(setup.rounds);
     helper.SetComputeTime(setup.compute);
     helper.SetInnerSteps(setup.innerSteps);
+    helper.SetUpdateFormat(UpdateFormat::FromString(setup.format));
     helper.SetAppAttribute("Scale", DoubleValue(setup.scale));
     helper.SetAppAttribute("RetransmissionTimeout", TimeValue(RETRANSMISSION_TIMEOUT));
     helper.SetAppAttribute("MaxRetries", UintegerValue(MAX_RETRIES));
@@ -385,6 +387,7 @@ Simulate(const Setup& setup)
     run.queueDrops = experiment.GetQueueDrops();
     run.lossDrops = experiment.GetLossDrops();
     run.fpga = experiment.GetFpgaCounters();
+    run.plannedWireBytes = helper.GetCostModel()->GetWireBytes(setup.modelBytes);
     run.heldStarts = experiment.Summarise(1e-3).heldStarts;
     TrainingPlanner::EstimateLoad(topology,
                                   wan.GetRouting(),

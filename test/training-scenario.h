@@ -118,11 +118,12 @@ struct RunResult
     std::vector<double> cityLoad;             //!< TrainingHelper::EstimateLoad
     std::vector<double> linkPackets;          //!< TrainingHelper::EstimateLoad
     Time end;                                 //!< when the simulation ran out of events
-    std::vector<Time> hold;     //!< per island: its FPGA's Timeout + PipelineLatency after Install
-                                //!< (zero without an FPGA)
-    uint32_t tcpSegmentSize{0}; //!< transport tcp: island 0's segment size
-    uint32_t tcpBufferBytes{0}; //!< transport tcp: island 0's buffer towards island 1
-    uint64_t tcpHeartbeats{0};  //!< transport tcp: heartbeats written by every island
+    std::vector<Time> hold; //!< per island: its FPGA's Timeout + PipelineLatency after Install
+                            //!< (zero without an FPGA)
+    uint64_t plannedWireBytes{0}; //!< the cost model's GetWireBytes(modelBytes)
+    uint32_t tcpSegmentSize{0};   //!< transport tcp: island 0's segment size
+    uint32_t tcpBufferBytes{0};   //!< transport tcp: island 0's buffer towards island 1
+    uint64_t tcpHeartbeats{0};    //!< transport tcp: heartbeats written by every island
     /** Transport tcp: [island][peer], per connection, bytes of messages written to the peer
      *  (TcpTransport::GetStreamBytesSent; empty for a non-partner). */
     std::vector<std::vector<std::vector<uint64_t>>> tcpStreamSent;
@@ -139,6 +140,7 @@ struct RunResult
         uint64_t uid;          //!< packet uid
         Time at;               //!< arrival
         GradientHeader header; //!< its gradient header
+        uint32_t size;         //!< its IPv4 bytes
     };
 
     std::vector<Arrival> arrivals; //!< at Setup::traceIsland, in order
@@ -167,6 +169,7 @@ struct Setup
     bool real{false};                      //!< real workload
     uint32_t localSteps{0};                //!< real: the workload's LocalSteps (0: averaging only)
     double initialSpread{1};               //!< real: the workload's InitialSpread
+    std::string format{"int32"};           //!< TrainingHelper::SetUpdateFormat
     double scale{SCALE};                   //!< the applications' fixed-point Scale
     double loss{0};                        //!< WAN loss
     int cut{-1};                           //!< island whose access link is cut

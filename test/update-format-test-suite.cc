@@ -1,0 +1,177 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Update formats on the wire: a 1,000,000-byte model (250,000 elements) among three islands,
+ * in every format, without and with FPGAs. The expected chunks and bytes are worked out by
+ * hand from the format table (doc/training.rst, "Update formats"), not read from the module:
+ *
+ * | format | elements per chunk | chunks | DATA payload | FPGA sum of 2 (payload) |
+ * |---|---|---|---|---|
+ * | int32 | 8920 / 4 = 2230 | 113 (last 240) | 112 x 8920 + 960 = 1,000,000 | int32: 1,000,000 |
+ * | bf16 | 4460 | 57 (last 240) | 56 x 8920 + 480 = 500,000 | passed through |
+ * | int8 | 4460 (a sum of 3 needs int16) | 57 | 56 x 4460 + 240 = 250,000 | int16: 500,000 |
+ * | int4 | 8920 (a sum of 3 fits int8) | 29 (last 240) | 28 x 4460 + 120 = 125,000 | int8: 250,000
+ * | | topk:0.01 | 111,500 | 3 (last 27,000) | (1115 + 1115 + 270) x 8 = 20,000 | passed through |
+ */
+
+// ctest-suite: update-format
+
+#include "training-scenario.h"
+
+#include "ns3/test.h"
+
+#include <string>
+
+namespace ns3
+{
+
+using namespace training_test;
+
+namespace
+{
+
+/** Model bytes of every case: 250,000 elements. */
+constexpr uint64_t MODEL_BYTES = 1000000;
+
+/** One format's expected figures (the table above). */
+struct FormatCase
+{
+    std::string format;           //!< UpdateFormat name
+    uint32_t chunks;              //!< chunks of one update
+    uint64_t payload;             //!< DATA payload bytes of one update
+    bool summed;                  //!< FPGAs sum it
+    GradientHeader::Encoding sum; //!< encoding of a sum of 2
+    uint64_t sumPayload;          //!< payload bytes of the sums of one update
+};
+
+/** The formats. */
+const FormatCase CASES[] = {
+    {"int32", 113, 1000000, true, GradientHeader::ENCODING_INT32, 1000000},
+    {"bf16", 57, 500000, false, GradientHeader::ENCODING_BF16, 0},
+    {"int8", 57, 250000, true, GradientHeader::ENCODING_INT16, 500000},
+    {"int4", 29, 125000, true, GradientHeader::ENCODING_INT8, 250000},
+    {"topk:0.01", 3, 20000, false, GradientHeader::ENCODING_TOPK, 0},
+};
+
+/** What island 0 received of one packet type. */
+struct Received
+{
+    uint64_t packets{0}; //!< how many
+    uint64_t bytes{0};   //!< their IPv4 bytes
+};
+
+/**
+ * \param run a run that listed island 0's arrivals \param type a packet type
+ * \param encoding the encoding they must all have
+ * \return the count and bytes of that type (every one with another encoding counts as 1 extra
+ *         byte, so a wrong encoding shows)
+ */
+Received
+CountReceived(const RunResult& run, GradientHeader::Type type, GradientHeader::Encoding encoding)
+{
+    Received r;
+    for (const RunResult::Arrival& a : run.arrivals)
+    {
+        if (a.header.GetType() == type)
+        {
+            ++r.packets;
+            r.bytes += a.size + (a.header.GetEncoding() == encoding ? 0 : 1);
+        }
+    }
+    return r;
+}
+
+/** \param format a format \param caps capabilities \return its three-island run */
+RunResult
+RunFormat(const std::string& format, const std::string& caps)
+{
+    Setup setup;
+    setup.caps = caps;
+    setup.format = format;
+    setup.modelBytes = MODEL_BYTES;
+    setup.traceIsland = 0;
+    return Simulate(setup);
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief One format, without FPGAs (island 0 receives each peer's chunks with the format's
+ *        bytes, and the cost model plans the same bytes) or behind them (island 0 receives
+ *        one sum per chunk in the wider encoding, int8 -> int16 and int4 -> int8, or, for bf16
+ *        and top-k, every peer's chunk passed through).
+ */
+class UpdateFormatTestCase : public TestCase
+{
+  public:
+    /** \param c the format's expected figures \param fpga islands behind FPGAs */
+    UpdateFormatTestCase(const FormatCase& c, bool fpga)
+        : TestCase(std::string(fpga ? "an FPGA sums the format wider or passes it through: "
+                                    : "the bytes of every chunk follow the format: ") +
+                   c.format),
+          m_case(c),
+          m_fpga(fpga)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunResult run = RunFormat(m_case.format, m_fpga ? "fpga" : "none");
+        const auto encoding = UpdateFormat::FromString(m_case.format).GetDataEncoding();
+        const Received data = CountReceived(run, GradientHeader::DATA, encoding);
+        const Received sums = CountReceived(run, GradientHeader::AGGREGATE, m_case.sum);
+        const uint64_t everyChunk =
+            2 * (m_case.chunks * uint64_t{HEADER + IP_UDP} + m_case.payload);
+        NS_TEST_ASSERT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
+        NS_TEST_ASSERT_MSG_EQ(run.plannedWireBytes,
+                              m_case.payload + m_case.chunks * uint64_t{HEADER + WIRE_EXTRA},
+                              "the cost model counts the same bytes");
+        const uint64_t notSummable =
+            run.fpga.passThroughs[FpgaAggregatorNetDevice::PASS_NOT_SUMMABLE];
+        if (m_fpga && m_case.summed)
+        {
+            NS_TEST_ASSERT_MSG_EQ(sums.packets, m_case.chunks, "one sum per chunk");
+            NS_TEST_ASSERT_MSG_EQ(sums.bytes,
+                                  m_case.chunks * uint64_t{HEADER + IP_UDP} + m_case.sumPayload,
+                                  "sums in the wider encoding");
+            NS_TEST_ASSERT_MSG_EQ(data.packets, 0u, "no chunk passed through");
+            NS_TEST_ASSERT_MSG_EQ(notSummable, 0u, "nothing refused");
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(sums.packets, 0u, "no sums");
+        NS_TEST_ASSERT_MSG_EQ(data.packets, 2u * m_case.chunks, "every chunk of both peers");
+        NS_TEST_ASSERT_MSG_EQ(data.bytes, everyChunk, "headers and the format's payload");
+        // Behind FPGAs, each of the three passes its two peers' chunks.
+        NS_TEST_ASSERT_MSG_EQ(notSummable,
+                              m_fpga ? 6u * m_case.chunks : 0u,
+                              "passed as not summable");
+    }
+
+    FormatCase m_case; //!< the format
+    bool m_fpga;       //!< behind FPGAs
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Update formats on the wire.
+ */
+class UpdateFormatTestSuite : public TestSuite
+{
+  public:
+    UpdateFormatTestSuite()
+        : TestSuite("update-format")
+    {
+        for (const FormatCase& c : CASES)
+        {
+            AddTestCase(new UpdateFormatTestCase(c, false));
+            AddTestCase(new UpdateFormatTestCase(c, true));
+        }
+    }
+};
+
+/// The suite's instance.
+static UpdateFormatTestSuite g_updateFormatTestSuite;
+
+} // namespace ns3
