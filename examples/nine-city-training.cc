@@ -50,6 +50,7 @@
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/cross-traffic-helper.h"
+#include "ns3/double.h"
 #include "ns3/exchange-bound.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
@@ -441,7 +442,16 @@ ConfigureTraining(TrainingHelper& helper, const ExperimentConfig& config)
     }
     if (config.real)
     {
-        helper.SetWorkload(CreateObject<QuadraticTrainingWorkload>());
+        Ptr<QuadraticTrainingWorkload> workload = CreateObject<QuadraticTrainingWorkload>();
+        helper.SetWorkload(workload);
+        if (config.updateFormat != UpdateFormat())
+        {
+            // The shared scale of int8 and int4: the workload's largest parameter travels as
+            // the format's largest value.
+            const double scale = UpdateFormat::MaxValue(config.updateFormat.GetDataEncoding()) /
+                                 workload->GetParameterBound();
+            helper.SetAppAttribute("Scale", DoubleValue(scale));
+        }
     }
     if (config.lossRate > 0)
     {
@@ -1052,8 +1062,8 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       anyDuration);
     flags.AddUpdateFormat("updateFormat",
                           "how each island's update travels: bytes per element, and whether "
-                          "FPGAs sum it (other formats than int32: virtual payloads, DIRECT "
-                          "cliques, planned or adaptive transport)",
+                          "FPGAs sum it (other formats than int32: DIRECT cliques, planned or "
+                          "adaptive transport; bf16 and topk virtual payloads only)",
                           config.updateFormat);
     flags.AddUnsigned("innerSteps",
                       "inner steps of local compute per round before it synchronises (DiLoCo's "
@@ -1286,6 +1296,7 @@ CheckFlags(const WanCommandLine& cmd,
     run.processes = WanMpi::GetSize();
     run.realPayloads = config.real;
     run.compressed = config.updateFormat != UpdateFormat();
+    run.fixedPoint = config.updateFormat.IsSummable();
     CheckUpdateFormat(config, main, run);
     TrainingSupport::Check(run); // before any rank builds the network
     // The transports of the --baselineTransports runs, each known and other than --transport.

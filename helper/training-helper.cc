@@ -277,6 +277,7 @@ TrainingHelper::GetRunRequest(bool withAlgorithms) const
     run.tcp = m_transport == TrainingApplication::TCP;
     run.realPayloads = m_workload && m_workload->IsReal();
     run.compressed = m_costModel->GetUpdateFormat() != UpdateFormat();
+    run.fixedPoint = m_costModel->GetUpdateFormat().IsSummable();
     for (uint32_t t = 0; withAlgorithms && t < m_schedule.GetPeriod(); ++t)
     {
         const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);

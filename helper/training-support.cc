@@ -36,10 +36,10 @@ TrainingSupport::Refusal(const TrainingRunRequest& run)
         return "the tcp transport has no reduction trees (TREE): TCP's streams cannot be summed "
                "on the way; use the planned or adaptive transport";
     }
-    if (run.compressed && run.realPayloads)
+    if (!run.fixedPoint && run.realPayloads)
     {
-        return "update formats other than int32 travel as sizes only: real payloads are int32 "
-               "fixed point (use --payload=virtual)";
+        return "bf16 and top-k updates travel as sizes only: real payloads are int32, int8 or "
+               "int4 fixed point (use --payload=virtual)";
     }
     if (run.compressed && run.tcp)
     {

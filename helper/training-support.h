@@ -34,6 +34,7 @@ struct TrainingRunRequest
     bool reductionTrees{false}; //!< the schedule has a TREE clique
     bool crossTraffic{false};   //!< cross-traffic flows share the WAN
     bool compressed{false};     //!< an update format other than int32 (UpdateFormat)
+    bool fixedPoint{true};      //!< the format's values are integers (int32, int8, int4)
     bool ringAllReduce{false};  //!< the schedule has a RING clique
 };
 
@@ -47,8 +48,9 @@ struct TrainingRunRequest
  * carry their bytes while packets crossing MPI ranks are virtual; the consensus of a round is
  * computed over every island's parameters; cross-traffic goodput is read from every sink); the
  * tcp transport has no reduction trees (TCP's streams cannot be summed on the way); update
- * formats other than int32 travel as sizes only, over the planned or adaptive transport, in
- * DIRECT cliques (the widening partial sums of RING and TREE are not modelled yet).
+ * formats other than int32 travel over the planned or adaptive transport, in DIRECT cliques
+ * (the widening partial sums of RING and TREE are not modelled yet), bf16 and top-k as sizes
+ * only (real payloads are fixed point: int32, int8, int4).
  */
 class TrainingSupport
 {

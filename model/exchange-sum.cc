@@ -16,20 +16,32 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("ExchangeSum");
 
 double
-FixedPoint::Limit(double scale, uint32_t members)
+FixedPoint::ValueLimit(uint32_t members, const UpdateFormat& format)
+{
+    NS_LOG_FUNCTION(members << format.ToString());
+    if (format != UpdateFormat())
+    {
+        return UpdateFormat::MaxValue(format.GetDataEncoding());
+    }
+    return std::numeric_limits<int32_t>::max() / std::max(1.0, double(members));
+}
+
+double
+FixedPoint::Limit(double scale, uint32_t members, const UpdateFormat& format)
 {
     NS_LOG_FUNCTION(scale << members);
-    return std::numeric_limits<int32_t>::max() / std::max(1.0, double(members)) / scale;
+    return ValueLimit(members, format) / scale;
 }
 
 size_t
 FixedPoint::Encode(const std::vector<double>& x,
                    double scale,
                    uint32_t members,
+                   const UpdateFormat& format,
                    std::vector<int32_t>& out)
 {
     NS_LOG_FUNCTION(scale << members);
-    const double limit = std::numeric_limits<int32_t>::max() / std::max(1.0, double(members));
+    const double limit = ValueLimit(members, format);
     out.resize(x.size());
     for (size_t e = 0; e < x.size(); ++e)
     {

@@ -21,16 +21,28 @@ namespace ns3
  */
 struct FixedPoint
 {
-    /** \param scale Scale \param members k \return the largest |x| that may be encoded */
-    static double Limit(double scale, uint32_t members);
+    /**
+     * \param members k \param format the update format (int32, int8 or int4)
+     * \return the largest |round(x x Scale)| that may travel: int32 INT32_MAX / k (a clique's
+     *         int32 sum must not wrap); int8 127 and int4 7 (their sums are wider:
+     *         UpdateFormat::SumEncoding)
+     */
+    static double ValueLimit(uint32_t members, const UpdateFormat& format);
+    /**
+     * \param scale Scale \param members k \param format the update format
+     * \return the largest |x| that may be encoded: ValueLimit / Scale
+     */
+    static double Limit(double scale, uint32_t members, const UpdateFormat& format);
     /**
      * \param x the parameters \param scale Scale \param members k
+     * \param format the update format
      * \param out receives the fixed-point values (up to the first one out of range)
      * \return the index of the first parameter beyond Limit(), or the size of \p x if none is
      */
     static size_t Encode(const std::vector<double>& x,
                          double scale,
                          uint32_t members,
+                         const UpdateFormat& format,
                          std::vector<int32_t>& out);
 };
 

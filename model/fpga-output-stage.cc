@@ -76,14 +76,13 @@ FpgaOutputStage::MakeAggregate(const FpgaSlotTable::Slot& slot,
     if (real)
     {
         const uint32_t bytes = out.GetPayloadSize();
-        m_scratch.resize(bytes);
-        uint8_t* p = m_scratch.data();
-        for (uint32_t value : slot.sum)
+        m_scratch.assign(bytes, 0);
+        for (size_t i = 0; i < slot.sum.size(); ++i)
         {
-            *p++ = static_cast<uint8_t>(value >> 24);
-            *p++ = static_cast<uint8_t>(value >> 16);
-            *p++ = static_cast<uint8_t>(value >> 8);
-            *p++ = static_cast<uint8_t>(value);
+            GradientHeader::WriteElement(out.GetEncoding(),
+                                         m_scratch.data(),
+                                         static_cast<uint32_t>(i),
+                                         static_cast<int32_t>(slot.sum[i]));
         }
         packet = Create<Packet>(m_scratch.data(), bytes);
     }

@@ -307,9 +307,11 @@ FpgaSlotTable::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payload
     packet->CopyData(m_scratch.data(), size);
     const uint8_t* p = m_scratch.data() + payloadOffset;
     const size_t count = slot.sum.size();
-    for (size_t i = 0; i < count; ++i, p += GradientHeader::ELEMENT_SIZE)
+    const GradientHeader::Encoding encoding = slot.header.GetEncoding();
+    for (size_t i = 0; i < count; ++i)
     {
-        const uint32_t value = WanWire::ReadU32(p);
+        const auto value = static_cast<uint32_t>(
+            GradientHeader::ReadElement(encoding, p, static_cast<uint32_t>(i)));
         // Unsigned addition is the two's-complement sum, without signed-overflow UB.
         const uint32_t before = slot.sum[i];
         const uint32_t after = before + value;

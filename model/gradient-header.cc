@@ -147,10 +147,58 @@ GradientHeader::ReadValues(const GradientHeader& header,
 {
     NS_LOG_FUNCTION(header.m_elementCount);
     values.resize(header.m_elementCount);
-    for (uint32_t i = 0; i < header.m_elementCount; ++i, payload += ELEMENT_SIZE)
+    for (uint32_t i = 0; i < header.m_elementCount; ++i)
     {
-        // Two's-complement reinterpretation of the wire bits.
-        values[i] = static_cast<int32_t>(WanWire::ReadU32(payload));
+        values[i] = ReadElement(header.m_encoding, payload, i);
+    }
+}
+
+int32_t
+GradientHeader::ReadElement(Encoding encoding, const uint8_t* payload, uint32_t i)
+{
+    // Two's-complement reinterpretation of the wire bits, sign-extended.
+    switch (encoding)
+    {
+    case ENCODING_INT16:
+        return static_cast<int16_t>(WanWire::ReadU16(payload + 2 * i));
+    case ENCODING_INT8:
+        return static_cast<int8_t>(payload[i]);
+    case ENCODING_INT4: {
+        const uint8_t nibble = (i % 2 == 0 ? payload[i / 2] >> 4 : payload[i / 2]) & 0x0f;
+        return nibble >= 8 ? int32_t(nibble) - 16 : int32_t(nibble);
+    }
+    default:
+        NS_ASSERT_MSG(encoding == ENCODING_INT32, "no integer encoding: " << int(encoding));
+        return static_cast<int32_t>(WanWire::ReadU32(payload + ELEMENT_SIZE * i));
+    }
+}
+
+void
+GradientHeader::WriteElement(Encoding encoding, uint8_t* payload, uint32_t i, int32_t value)
+{
+    const auto bits = static_cast<uint32_t>(value);
+    switch (encoding)
+    {
+    case ENCODING_INT16:
+        payload[2 * i] = static_cast<uint8_t>(bits >> 8);
+        payload[2 * i + 1] = static_cast<uint8_t>(bits);
+        return;
+    case ENCODING_INT8:
+        payload[i] = static_cast<uint8_t>(bits);
+        return;
+    case ENCODING_INT4: {
+        const uint8_t nibble = bits & 0x0f;
+        uint8_t& byte = payload[i / 2];
+        byte = i % 2 == 0 ? static_cast<uint8_t>((byte & 0x0f) | (nibble << 4))
+                          : static_cast<uint8_t>((byte & 0xf0) | nibble);
+        return;
+    }
+    default:
+        NS_ASSERT_MSG(encoding == ENCODING_INT32, "no integer encoding: " << int(encoding));
+        for (uint32_t b = 0; b < ELEMENT_SIZE; ++b)
+        {
+            payload[ELEMENT_SIZE * i + b] = static_cast<uint8_t>(bits >> (8 * (3 - b)));
+        }
     }
 }
 
@@ -244,8 +292,8 @@ GradientHeader::IsConsistent() const
     {
         return false;
     }
-    // Real payloads are int32 fixed point (the other encodings travel as sizes only).
-    if (HasFlag(FLAG_REAL_PAYLOAD) && m_encoding != ENCODING_INT32)
+    // Real payloads are integers (bf16 and top-k travel as sizes only).
+    if (HasFlag(FLAG_REAL_PAYLOAD) && !IsFixedPoint(m_encoding))
     {
         return false;
     }
@@ -349,6 +397,12 @@ GradientHeader::EncodingBits(Encoding encoding)
     return ENCODING_BITS[encoding];
 }
 
+bool
+GradientHeader::IsFixedPoint(Encoding encoding)
+{
+    return encoding != ENCODING_BF16 && encoding != ENCODING_TOPK;
+}
+
 uint64_t
 GradientHeader::PayloadBytes(Encoding encoding, uint64_t elements)
 {
@@ -391,18 +445,15 @@ Ptr<Packet>
 GradientHeader::CreateRealPacket(const GradientHeader& header, const std::vector<int32_t>& values)
 {
     NS_LOG_FUNCTION_NOARGS();
-    NS_ABORT_MSG_IF(header.m_encoding != ENCODING_INT32, "real payloads are int32");
+    NS_ABORT_MSG_IF(!IsFixedPoint(header.m_encoding),
+                    "real payloads are integers, not encoding " << int(header.m_encoding));
     GradientHeader written = header;
     written.m_flags |= FLAG_REAL_PAYLOAD;
     written.m_elementCount = static_cast<uint32_t>(values.size());
-    std::vector<uint8_t> bytes(values.size() * ELEMENT_SIZE);
+    std::vector<uint8_t> bytes(written.GetPayloadSize(), 0);
     for (size_t i = 0; i < values.size(); ++i)
     {
-        const auto bits = static_cast<uint32_t>(values[i]);
-        bytes[i * ELEMENT_SIZE] = static_cast<uint8_t>(bits >> 24);
-        bytes[i * ELEMENT_SIZE + 1] = static_cast<uint8_t>(bits >> 16);
-        bytes[i * ELEMENT_SIZE + 2] = static_cast<uint8_t>(bits >> 8);
-        bytes[i * ELEMENT_SIZE + 3] = static_cast<uint8_t>(bits);
+        WriteElement(written.m_encoding, bytes.data(), static_cast<uint32_t>(i), values[i]);
     }
     Ptr<Packet> packet = Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
     packet->AddHeader(written);

@@ -141,8 +141,8 @@ class GradientHeader : public Header
      * payload; LATE's and START's contributors exactly {sender} and chunk count 1, LATE with
      * no payload, START with element count 2 (its 8-byte start time) and FLAG_REAL_PAYLOAD
      * clear; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
-     * count; an Encoding code that exists, int32 unless DATA, AGGREGATE or RING, and int32
-     * with FLAG_REAL_PAYLOAD (real payloads are int32 fixed point); and finally
+     * count; an Encoding code that exists, int32 unless DATA, AGGREGATE or RING, and an
+     * integer one with FLAG_REAL_PAYLOAD (IsFixedPoint); and finally
      * that the payload is exactly PayloadBytes(encoding, element count).
      *
      * \param packet the packet, starting at the gradient header (IPv4 and UDP removed)
@@ -210,7 +210,8 @@ class GradientHeader : public Header
     static Ptr<Packet> CreateVirtualPacket(const GradientHeader& header);
 
     /**
-     * \brief Build a packet with a real payload: header + values as int32 in network order.
+     * \brief Build a packet with a real payload: header + values in the header's integer
+     *        encoding, network order (int4: two per byte, high nibble first).
      * \param header the header (element count and FLAG_REAL_PAYLOAD are set on the copy
      *        written from values)
      * \param values the element values
@@ -238,6 +239,23 @@ class GradientHeader : public Header
     static uint64_t PayloadBytes(Encoding encoding, uint64_t elements);
     /** \param encoding an encoding \return bits of one element (top-k: of one entry) */
     static uint32_t EncodingBits(Encoding encoding);
+    /**
+     * \param encoding an encoding
+     * \return true for the integer encodings (int32, int16, int8, int4): what real payloads
+     *         and FPGA sums use
+     */
+    static bool IsFixedPoint(Encoding encoding);
+    /**
+     * \param encoding an integer encoding \param payload a payload \param i element index
+     * \return element i, sign-extended
+     */
+    static int32_t ReadElement(Encoding encoding, const uint8_t* payload, uint32_t i);
+    /**
+     * \brief Write element i (its low bits: the value must fit the encoding).
+     * \param encoding an integer encoding \param payload a payload \param i element index
+     * \param value the value
+     */
+    static void WriteElement(Encoding encoding, uint8_t* payload, uint32_t i, int32_t value);
 
     /** \param type a type \return its name, e.g. "DATA" (or "UNKNOWN") */
     static const char* TypeName(uint8_t type);

@@ -171,7 +171,7 @@ TrainingApplication::GetTypeId()
             .AddAttribute("UpdateFormat",
                           "How the update travels: int32, bf16, int8, int4 or topk:FRACTION "
                           "(UpdateFormat: bytes per element, what an FPGA sums). Real payloads "
-                          "are int32.",
+                          "are int32, int8 or int4 fixed point (Scale).",
                           StringValue("int32"),
                           MakeStringAccessor(&TrainingApplication::SetUpdateFormatName,
                                              &TrainingApplication::GetUpdateFormatName),
@@ -428,9 +428,10 @@ TrainingApplication::StartApplication()
     NS_ABORT_MSG_IF(m_modelBytes > ChunkLayout::MAX_MODEL_BYTES,
                     "ModelBytes " << m_modelBytes << " beyond "
                                   << ChunkLayout::MAX_MODEL_BYTES_REASON);
-    NS_ABORT_MSG_IF(m_payloadMode == REAL && m_updateFormat != UpdateFormat(),
-                    "UpdateFormat " << m_updateFormat.ToString()
-                                    << " with real payloads: real payloads are int32");
+    NS_ABORT_MSG_IF(m_payloadMode == REAL && !m_updateFormat.IsSummable(),
+                    "UpdateFormat "
+                        << m_updateFormat.ToString()
+                        << " with real payloads: real payloads are int32, int8 or int4");
     m_context.settings.layout =
         ChunkLayout(m_modelBytes, m_chunkPayload, m_updateFormat, m_context.settings.islandCount);
     m_context.settings.framingBytes = GetAccessFramingBytes();
@@ -821,18 +822,23 @@ TrainingApplication::StartExchange(uint32_t round)
     if (m_context.settings.real)
     {
         const std::vector<double>& x = m_workload->GetParameters(m_context.settings.island);
-        // The clique's sum of k fixed-point values must fit an int32 for the mean to be exact.
+        // Every value must fit its format (int32: the clique's sum of k of them too) for the
+        // mean to be exact.
         const auto members =
             static_cast<uint32_t>(m_configs[round % m_configs.size()].members.size());
-        const size_t e = FixedPoint::Encode(x, m_scale, members, own);
+        const size_t e = FixedPoint::Encode(x, m_scale, members, m_updateFormat, own);
         if (e < x.size())
         {
             std::ostringstream message;
             message << "TrainingApplication: island " << m_context.settings.island << ", round "
                     << round << ": parameter " << e << " = " << x[e]
-                    << " is outside the fixed-point range +-" << FixedPoint::Limit(m_scale, members)
-                    << " (Scale " << m_scale << ", " << members
-                    << " members summed in int32); lower Scale or check the workload";
+                    << " is outside the fixed-point range +-"
+                    << FixedPoint::Limit(m_scale, members, m_updateFormat) << " (Scale " << m_scale
+                    << ", "
+                    << (m_updateFormat == UpdateFormat()
+                            ? std::to_string(members) + " members summed in int32"
+                            : m_updateFormat.ToString() + " values")
+                    << "); lower Scale or check the workload";
             // Not thrown from inside an event (the simulator would leak it): the run stops
             // here, and TrainingExperiment::Run reports the error.
             m_error = message.str();

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -337,6 +338,17 @@ QuadraticTrainingWorkload::Loss(uint32_t island, const std::vector<double>& x) c
     }
     // Per coordinate, so losses of different model sizes compare.
     return m_dimension > 0 ? sum / m_dimension : 0.0;
+}
+
+double
+QuadraticTrainingWorkload::GetParameterBound() const
+{
+    NS_LOG_FUNCTION(this);
+    if (m_learningRate * m_curvatureMax <= 1)
+    {
+        return std::max(m_initialSpread, m_centreSpread);
+    }
+    return m_initialSpread + 2 * m_centreSpread;
 }
 
 const std::vector<double>&

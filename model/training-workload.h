@@ -104,6 +104,14 @@ class QuadraticTrainingWorkload : public TrainingWorkload
     void LocalUpdate(uint32_t island, uint32_t round, uint32_t innerSteps) override;
     double Loss(uint32_t island, const std::vector<double>& x) const override;
 
+    /**
+     * \return a bound on |x| every island's parameters keep: each step moves x_d - c_d to
+     *         (1 - eta a)(x_d - c_d), which never grows for eta a <= 2, and averages stay within
+     *         the islands' values; so |x| <= InitialSpread + 2 CentreSpread, and
+     *         max(InitialSpread, CentreSpread) when eta CurvatureMax <= 1 (no overshoot).
+     *         Without noise; a fixed-point Scale of MaxValue / this fits every parameter.
+     */
+    double GetParameterBound() const;
     /** \param island an island \return its centre c_i */
     const std::vector<double>& GetCentre(uint32_t island) const;
     /** \param island an island \return its curvatures a_i */

@@ -174,7 +174,7 @@ bool
 UpdateFormat::IsSummable(GradientHeader::Encoding encoding)
 {
     NS_LOG_FUNCTION(int(encoding));
-    return encoding != GradientHeader::ENCODING_BF16 && encoding != GradientHeader::ENCODING_TOPK;
+    return GradientHeader::IsFixedPoint(encoding);
 }
 
 uint32_t

@@ -87,8 +87,8 @@ reject $n "--updateFormat=topk:0: expected int32|bf16|int8|int4|topk:FRACTION" -
 reject $n "--updateFormat=topk:1.5: expected" --updateFormat=topk:1.5
 reject $n "--updateFormat=topk:0.0123456: expected" --updateFormat=topk:0.0123456
 reject $n "--updateFormat=int8: the colocated reference is ring all-reduce" --updateFormat=int8
-reject $n "--updateFormat=int8: update formats other than int32 travel as sizes only" \
-    --updateFormat=int8 --payload=real --modelBytes=1000000 --colocated=false
+reject $n "--updateFormat=bf16: bf16 and top-k updates travel as sizes only" \
+    --updateFormat=bf16 --payload=real --modelBytes=1000000 --colocated=false
 reject $n "--transport=tcp: update formats other than int32 run over the planned or adaptive" \
     --updateFormat=int8 --colocated=false --transport=tcp
 reject $n "--updateFormat=int4: the ring schedule is ring all-reduce" \

@@ -20,6 +20,7 @@
 
 #include "ns3/test.h"
 
+#include <cmath>
 #include <string>
 
 namespace ns3
@@ -155,6 +156,72 @@ class UpdateFormatTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Real payloads in int8 and int4: every island ends with the exact mean of the
+ *        quantised values, round(x Scale) summed over the three islands, over 3 Scale; behind
+ *        FPGAs whose sums of two peers (up to 2 x 127 = 254, or 2 x 7 = 14) overflow the
+ *        chunks' own encoding. And that mean is within 0.5 / Scale of the mean of the
+ *        parameters themselves.
+ */
+class UpdateFormatRealTestCase : public TestCase
+{
+  public:
+    /**
+     * \param format int8 or int4 \param scale the shared Scale (the largest value, so that
+     *        parameters in [-1, 1] fit) \param caps capabilities
+     */
+    UpdateFormatRealTestCase(const std::string& format, double scale, const std::string& caps)
+        : TestCase("real " + format + " payloads average exactly, capabilities=" + caps),
+          m_format(format),
+          m_scale(scale),
+          m_caps(caps)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = m_caps;
+        setup.format = m_format;
+        setup.real = true;
+        setup.scale = m_scale;
+        setup.modelBytes = 3 * CHUNK + 40;
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.after.size(), 3u, "three islands");
+        if (m_caps == "fpga")
+        {
+            NS_TEST_ASSERT_MSG_GT(run.fpga.complete, 0u, "the FPGAs summed");
+            NS_TEST_ASSERT_MSG_EQ(run.fpga.partial, 0u, "every sum complete");
+        }
+        const std::vector<double> mean = Mean(run.before, {0, 1, 2});
+        for (size_t e = 0; e < run.before[0].size(); ++e)
+        {
+            int64_t sum = 0;
+            for (const std::vector<double>& x : run.before)
+            {
+                sum += static_cast<int64_t>(std::round(x[e] * m_scale));
+            }
+            const double exact = double(sum) / (m_scale * 3);
+            for (uint32_t i = 0; i < 3; ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(run.after[i][e],
+                                          exact,
+                                          1e-12,
+                                          "island " << i << " element " << e);
+            }
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(std::fabs(run.after[0][e] - mean[e]),
+                                        0.5 / m_scale + 1e-12,
+                                        "element " << e << ": the quantisation bound");
+        }
+    }
+
+    std::string m_format; //!< int8 or int4
+    double m_scale;       //!< shared Scale
+    std::string m_caps;   //!< capabilities
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Update formats on the wire.
  */
 class UpdateFormatTestSuite : public TestSuite
@@ -167,6 +234,11 @@ class UpdateFormatTestSuite : public TestSuite
         {
             AddTestCase(new UpdateFormatTestCase(c, false));
             AddTestCase(new UpdateFormatTestCase(c, true));
+        }
+        for (const std::string caps : {"none", "fpga"})
+        {
+            AddTestCase(new UpdateFormatRealTestCase("int8", 127, caps));
+            AddTestCase(new UpdateFormatRealTestCase("int4", 7, caps));
         }
     }
 };

@@ -172,8 +172,14 @@ TEST(UpdateFormat, TheHeaderCarriesTheEncoding)
     std::vector<uint8_t> ack = bytes;
     ack[3] = GradientHeader::ACK;
     EXPECT_FALSE(Accepts(ack));
-    // Real payloads are int32.
+    // Real payloads are integers: int4 is, bf16 is not.
     std::vector<uint8_t> real = bytes;
     real[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
-    EXPECT_FALSE(Accepts(real));
+    EXPECT_TRUE(Accepts(real));
+    h.SetEncoding(GradientHeader::ENCODING_BF16);
+    std::vector<uint8_t> bf16 = BytesOf(GradientHeader::CreateVirtualPacket(h));
+    ASSERT_EQ(bf16.size(), 52u + 22u);
+    EXPECT_TRUE(Accepts(bf16));
+    bf16[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
+    EXPECT_FALSE(Accepts(bf16));
 }
