@@ -54,7 +54,6 @@
 #include "ns3/exchange-bound.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
-#include "ns3/string.h"
 #include "ns3/tcp-baseline-set.h"
 #include "ns3/tcp-transport.h"
 #include "ns3/training-experiment.h"
@@ -310,7 +309,7 @@ OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
     optimiser.SetSeed(config.seed);
     optimiser.SetMaxPeriod(config.maxPeriod);
     optimiser.SetCostModelAttribute("Mtu", UintegerValue(config.mtu));
-    optimiser.SetCostModelAttribute("UpdateFormat", StringValue(config.updateFormat.ToString()));
+    optimiser.SetCostModelAttribute("UpdateFormat", UpdateFormatValue(config.updateFormat));
     const ScheduleSearchResult search = optimiser.Optimise(WanRouting(
         TrainingPlanner::PlannedTopology(topology, FindTransport(config.transport).unicastOnly)));
     CliqueSchedule best = search.best.schedule;

@@ -21,7 +21,6 @@
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
-#include "ns3/string.h"
 #include "ns3/sync-path-table.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-link-net-device.h"
@@ -129,8 +128,8 @@ void
 TrainingHelper::SetUpdateFormat(const UpdateFormat& format)
 {
     NS_LOG_FUNCTION(this << format.ToString());
-    m_costModel->SetAttribute("UpdateFormat", StringValue(format.ToString()));
-    m_appFactory.Set("UpdateFormat", StringValue(format.ToString()));
+    m_costModel->SetAttribute("UpdateFormat", UpdateFormatValue(format));
+    m_appFactory.Set("UpdateFormat", UpdateFormatValue(format));
 }
 
 void

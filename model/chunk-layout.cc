@@ -67,34 +67,24 @@ ChunkLayout::GetFormat() const
     return m_format;
 }
 
-uint32_t
-ChunkLayout::GetChunkWireElements(uint32_t chunk) const
-{
-    NS_LOG_FUNCTION(this << chunk);
-    uint32_t first = 0;
-    return m_format.GetWireElements(GetChunkSpan(chunk, first));
-}
-
 uint64_t
 ChunkLayout::GetPayloadBytes() const
 {
     NS_LOG_FUNCTION(this);
-    const uint64_t last = m_elements - uint64_t{m_chunkCount - 1} * m_chunkElements;
+    uint32_t first = 0;
+    const uint32_t last = GetChunkSpan(m_chunkCount - 1, first);
     return uint64_t{m_chunkCount - 1} * m_format.GetPayloadBytes(m_chunkElements) +
-           m_format.GetPayloadBytes(static_cast<uint32_t>(last));
+           m_format.GetPayloadBytes(last);
 }
 
 uint64_t
 ChunkLayout::GetSumPayloadBytes(uint32_t contributors) const
 {
     NS_LOG_FUNCTION(this << contributors);
-    if (!m_format.IsSummable())
-    {
-        return GetPayloadBytes();
-    }
-    const uint64_t last = m_elements - uint64_t{m_chunkCount - 1} * m_chunkElements;
+    uint32_t first = 0;
+    const uint32_t last = GetChunkSpan(m_chunkCount - 1, first);
     return uint64_t{m_chunkCount - 1} * m_format.GetSumPayloadBytes(m_chunkElements, contributors) +
-           m_format.GetSumPayloadBytes(static_cast<uint32_t>(last), contributors);
+           m_format.GetSumPayloadBytes(last, contributors);
 }
 
 uint64_t

@@ -69,11 +69,6 @@ class ChunkLayout
 
     /** \return the update's format */
     const UpdateFormat& GetFormat() const;
-    /**
-     * \param chunk a chunk index
-     * \return the header's element count of its DATA (UpdateFormat::GetWireElements)
-     */
-    uint32_t GetChunkWireElements(uint32_t chunk) const;
     /** \return the payload bytes of a whole update's DATA chunks in the format */
     uint64_t GetPayloadBytes() const;
     /**

@@ -244,7 +244,8 @@ FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
         PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_NO_AGGREGATE);
         return;
     }
-    if (!UpdateFormat::IsSummable(header.GetEncoding()))
+    // The integer encodings add up; bf16 and top-k do not.
+    if (!GradientHeader::IsFixedPoint(header.GetEncoding()))
     {
         PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_NOT_SUMMABLE);
         return;

@@ -13,7 +13,6 @@
 #include "ns3/assert.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
-#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -74,10 +73,9 @@ SyncCostModel::GetTypeId()
                           "How updates travel (UpdateFormat): int32, bf16, int8, int4 or "
                           "topk:FRACTION. Sets the bytes of every stream; FPGAs fold only "
                           "summable formats, and their sums are wider.",
-                          StringValue("int32"),
-                          MakeStringAccessor(&SyncCostModel::SetUpdateFormatName,
-                                             &SyncCostModel::GetUpdateFormatName),
-                          MakeStringChecker())
+                          UpdateFormatValue(UpdateFormat()),
+                          MakeUpdateFormatAccessor(&SyncCostModel::m_format),
+                          MakeUpdateFormatChecker())
             .AddAttribute("Ipv4HeaderBytes",
                           "IPv4 header bytes per packet.",
                           UintegerValue(WanWire::IPV4_HEADER_BYTES),
@@ -211,29 +209,6 @@ SyncCostModel::GetUpdateFormat() const
     return m_format;
 }
 
-bool
-SyncCostModel::SetUpdateFormatName(std::string name)
-{
-    NS_LOG_FUNCTION(this << name);
-    try
-    {
-        m_format = UpdateFormat::FromString(name);
-        return true;
-    }
-    catch (const std::invalid_argument& e)
-    {
-        NS_LOG_ERROR("UpdateFormat: " << e.what());
-        return false;
-    }
-}
-
-std::string
-SyncCostModel::GetUpdateFormatName() const
-{
-    NS_LOG_FUNCTION(this);
-    return m_format.ToString();
-}
-
 uint64_t
 SyncCostModel::GetChunkCount(uint64_t payloadBytes) const
 {
@@ -246,21 +221,15 @@ SyncCostModel::GetChunkCount(uint64_t payloadBytes) const
 }
 
 uint64_t
-SyncCostModel::GetPayloadOnWire(uint64_t payloadBytes) const
-{
-    NS_LOG_FUNCTION(this << payloadBytes);
-    if (m_format == UpdateFormat())
-    {
-        return payloadBytes;
-    }
-    return payloadBytes == 0 ? 0 : LayoutOf(payloadBytes).GetPayloadBytes();
-}
-
-uint64_t
 SyncCostModel::GetWireBytes(uint64_t payloadBytes) const
 {
     NS_LOG_FUNCTION(this << payloadBytes);
-    return GetPayloadOnWire(payloadBytes) + GetChunkCount(payloadBytes) * GetPacketOverheadBytes();
+    if (m_format == UpdateFormat() || payloadBytes == 0)
+    {
+        return payloadBytes + GetChunkCount(payloadBytes) * GetPacketOverheadBytes();
+    }
+    const ChunkLayout layout = LayoutOf(payloadBytes);
+    return layout.GetPayloadBytes() + uint64_t{layout.GetChunkCount()} * GetPacketOverheadBytes();
 }
 
 ChunkLayout

@@ -212,11 +212,6 @@ class SyncCostModel : public Object
     uint64_t GetChunkCount(uint64_t payloadBytes) const;
     /**
      * \param payloadBytes bytes of gradient, counted as int32
-     * \return the payload bytes they take on the wire in the update format (int32: as given)
-     */
-    uint64_t GetPayloadOnWire(uint64_t payloadBytes) const;
-    /**
-     * \param payloadBytes bytes of gradient, counted as int32
      * \return bytes on the wire in the update format, headers included
      */
     uint64_t GetWireBytes(uint64_t payloadBytes) const;
@@ -234,13 +229,6 @@ class SyncCostModel : public Object
     double GetFoldedShare(uint32_t k) const;
     /** \return true if FPGAs fold streams of the update format (UpdateFormat::IsSummable) */
     bool FpgasFold() const;
-    /**
-     * \param name an update format (UpdateFormat::FromString)
-     * \return false, leaving the format as it was, if the name is not a format
-     */
-    bool SetUpdateFormatName(std::string name);
-    /** \return the update format's name */
-    std::string GetUpdateFormatName() const;
 
   protected:
     void DoDispose() override;

@@ -21,7 +21,6 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -172,10 +171,9 @@ TrainingApplication::GetTypeId()
                           "How the update travels: int32, bf16, int8, int4 or topk:FRACTION "
                           "(UpdateFormat: bytes per element, what an FPGA sums). Real payloads "
                           "are int32, int8 or int4 fixed point (Scale).",
-                          StringValue("int32"),
-                          MakeStringAccessor(&TrainingApplication::SetUpdateFormatName,
-                                             &TrainingApplication::GetUpdateFormatName),
-                          MakeStringChecker())
+                          UpdateFormatValue(UpdateFormat()),
+                          MakeUpdateFormatAccessor(&TrainingApplication::m_updateFormat),
+                          MakeUpdateFormatChecker())
             .AddAttribute("Scale",
                           "Fixed-point scale of real payloads: a parameter x travels as "
                           "round(x * Scale) in an int32.",
@@ -571,29 +569,6 @@ TrainingApplication::ComputePhase(Time stepTime, uint32_t innerSteps)
 {
     NS_LOG_FUNCTION(stepTime << innerSteps);
     return stepTime * int64_t(innerSteps);
-}
-
-bool
-TrainingApplication::SetUpdateFormatName(std::string name)
-{
-    NS_LOG_FUNCTION(this << name);
-    try
-    {
-        m_updateFormat = UpdateFormat::FromString(name);
-        return true;
-    }
-    catch (const std::invalid_argument& e)
-    {
-        NS_LOG_ERROR("UpdateFormat: " << e.what());
-        return false;
-    }
-}
-
-std::string
-TrainingApplication::GetUpdateFormatName() const
-{
-    NS_LOG_FUNCTION(this);
-    return m_updateFormat.ToString();
 }
 
 std::string

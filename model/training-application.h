@@ -126,13 +126,6 @@ class TrainingApplication : public Application
     static constexpr uint32_t MAX_INNER_STEPS = 1000000;
     /** \return this island's compute phase: ComputePhase x ComputeMultiplier */
     Time GetComputePhase() const;
-    /**
-     * \param name an update format (UpdateFormat::FromString)
-     * \return false, leaving the format as it was, if the name is not a format
-     */
-    bool SetUpdateFormatName(std::string name);
-    /** \return the update format's name */
-    std::string GetUpdateFormatName() const;
 
     /** How exchanges reach the wire. */
     enum Transport

@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <istream>
 #include <limits>
+#include <ostream>
 #include <stdexcept>
 
 namespace ns3
@@ -167,14 +169,7 @@ bool
 UpdateFormat::IsSummable() const
 {
     NS_LOG_FUNCTION(this);
-    return IsSummable(GetDataEncoding());
-}
-
-bool
-UpdateFormat::IsSummable(GradientHeader::Encoding encoding)
-{
-    NS_LOG_FUNCTION(int(encoding));
-    return GradientHeader::IsFixedPoint(encoding);
+    return GradientHeader::IsFixedPoint(GetDataEncoding());
 }
 
 uint32_t
@@ -273,5 +268,30 @@ UpdateFormat::MaxValue(GradientHeader::Encoding encoding)
         return 0;
     }
 }
+
+std::ostream&
+operator<<(std::ostream& os, const UpdateFormat& format)
+{
+    return os << format.ToString();
+}
+
+std::istream&
+operator>>(std::istream& is, UpdateFormat& format)
+{
+    std::string name;
+    is >> name;
+    try
+    {
+        format = UpdateFormat::FromString(name);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        NS_LOG_ERROR("UpdateFormat: " << e.what());
+        is.setstate(std::ios::failbit);
+    }
+    return is;
+}
+
+ATTRIBUTE_HELPER_CPP(UpdateFormat);
 
 } // namespace ns3

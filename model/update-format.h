@@ -7,7 +7,10 @@
 
 #include "gradient-header.h"
 
+#include "ns3/attribute-helper.h"
+
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 
 namespace ns3
@@ -91,13 +94,11 @@ class UpdateFormat
      * \return the payload bytes of one sender's chunk (DATA, and a resent one)
      */
     uint64_t GetPayloadBytes(uint32_t elements) const;
-    /** \return true if an FPGA adds chunks of this format up (int32, int8, int4) */
-    bool IsSummable() const;
     /**
-     * \param encoding a payload encoding
-     * \return true if an FPGA adds chunks of it up: the integer encodings
+     * \return true if an FPGA adds chunks of this format up (int32, int8, int4: its chunks'
+     *         encoding is an integer one, GradientHeader::IsFixedPoint)
      */
-    static bool IsSummable(GradientHeader::Encoding encoding);
+    bool IsSummable() const;
     /**
      * \param contributors k, senders whose values a sum holds (>= 1)
      * \return bits per element of their sum on the wire (SumEncoding); 0 if not summable
@@ -144,6 +145,19 @@ class UpdateFormat
     Encoding m_encoding; //!< the encoding
     uint32_t m_parts;    //!< topk's F in millionths (TOPK_PARTS otherwise)
 };
+
+/**
+ * \param os a stream \param format a format
+ * \return the stream, with the format's name (UpdateFormat::ToString)
+ */
+std::ostream& operator<<(std::ostream& os, const UpdateFormat& format);
+/**
+ * \param is a stream \param format receives the format named by the next word
+ * \return the stream, failed if the word is not a format (UpdateFormat::FromString)
+ */
+std::istream& operator>>(std::istream& is, UpdateFormat& format);
+
+ATTRIBUTE_HELPER_HEADER(UpdateFormat);
 
 } // namespace ns3
 

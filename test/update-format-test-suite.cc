@@ -145,9 +145,8 @@ class UpdateFormatTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(data.packets, 2u * m_case.chunks, "every chunk of both peers");
         NS_TEST_ASSERT_MSG_EQ(data.bytes, everyChunk, "headers and the format's payload");
         // Behind FPGAs, each of the three passes its two peers' chunks.
-        NS_TEST_ASSERT_MSG_EQ(notSummable,
-                              m_fpga ? 6u * m_case.chunks : 0u,
-                              "passed as not summable");
+        const uint64_t passed = m_fpga ? 6u * m_case.chunks : 0u;
+        NS_TEST_ASSERT_MSG_EQ(notSummable, passed, "passed as not summable");
     }
 
     FormatCase m_case; //!< the format
