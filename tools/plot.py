@@ -1006,17 +1006,18 @@ def plot_experiment(args):
                       "WAN link utilisation of the other schedules", (1920, 4000))
 
 
-def import_matplotlib(argv):
+def import_matplotlib(argv, script=__file__, reexec_env=REEXEC_ENV):
     """Imports matplotlib with the Agg backend; if this interpreter lacks it (e.g. a pyenv
-    python3 first on PATH), re-runs the script once with Debian's python3."""
+    python3 first on PATH), re-runs \p script once with Debian's python3 (marked by the
+    environment variable \p reexec_env, so it happens once)."""
     try:
         import matplotlib
     except ImportError:
         me = os.path.realpath(sys.executable)
-        if (not os.environ.get(REEXEC_ENV) and os.path.exists(SYSTEM_PYTHON) and
+        if (not os.environ.get(reexec_env) and os.path.exists(SYSTEM_PYTHON) and
                 os.path.realpath(SYSTEM_PYTHON) != me):
-            os.environ[REEXEC_ENV] = "1"
-            os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, os.path.abspath(__file__)] + argv)
+            os.environ[reexec_env] = "1"
+            os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, os.path.abspath(script)] + argv)
         raise InputError("matplotlib is not installed for this python3 "
                          "(Debian: apt-get install python3-matplotlib)")
     matplotlib.use("Agg")

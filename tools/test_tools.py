@@ -97,9 +97,9 @@ def find_example(name="nine-city-training"):
     return None
 
 
-def load_fidelity():
-    """tools/fidelity.py as a module."""
-    spec = importlib.util.spec_from_file_location("fidelity", FIDELITY)
+def load_tool(name, path):
+    """A program of tools/ as a module (it may import the others from tools/)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     sys.path.insert(0, TOOLS)
     try:
         module = importlib.util.module_from_spec(spec)
@@ -111,7 +111,7 @@ def load_fidelity():
 
 def module_transports():
     """tools/fidelity.py's TRANSPORTS (the runs its --run makes, in order)."""
-    return load_fidelity().TRANSPORTS
+    return load_tool("fidelity", FIDELITY).TRANSPORTS
 
 
 def matplotlib_available():
@@ -837,7 +837,7 @@ class FidelityTest(ToolTestCase):
         self.assertEqual(len(self.runs()), len(module_transports()))  # one run per transport
 
     def test_doc_shows_the_scripts_command_and_output(self):
-        module = load_fidelity()
+        module = load_tool("fidelity", FIDELITY)
         with open(os.path.join(REPO, "doc", "wan-training.rst"), encoding="utf-8") as f:
             doc = f.read()
         section = doc[doc.index("\nFidelity\n========\n"):doc.index("\nSpeed\n=====\n")]
@@ -967,13 +967,7 @@ class BufferSensitivityTest(ToolTestCase):
         return [[c.strip() for c in line.strip("|").split("|")] for line in lines[:1] + lines[2:]]
 
     def test_spec_is_the_documented_grid(self):
-        spec = importlib.util.spec_from_file_location("sweep", SWEEP)
-        sweep = importlib.util.module_from_spec(spec)
-        sys.path.insert(0, TOOLS)  # sweep.py imports results_dir
-        try:
-            spec.loader.exec_module(sweep)
-        finally:
-            sys.path.remove(TOOLS)
+        sweep = load_tool("sweep", SWEEP)  # sweep.py imports results_dir
         sample = sweep.load_spec(BUFFER_SPEC)
         self.assertEqual(sample["grid"], {"queue": ["1ms", "10ms", "50ms", "bdp"],
                                           "capabilities": ["none", "both"],
@@ -1257,6 +1251,211 @@ class PlotTest(ToolTestCase):
         proc = self.plot("sweep", results, "--x", "modelBytes", "--y", "no_such_metric")
         self.assertEqual(proc.returncode, 1)
         self.assertIn("--y no_such_metric", proc.stderr)
+
+
+RECIPES = os.path.join(TOOLS, "recipes.py")
+RECIPES_SPEC = os.path.join(REPO, "examples", "sweeps", "recipes.json")
+CONSENSUS_HEADER = "capabilities,schedule,round,time_s,consensus_distance,loss\n"
+
+
+class RecipesTimeToTargetTest(unittest.TestCase):
+    """recipes.py's time to target on consensus.csv files written here by hand."""
+
+    def setUp(self):
+        self.recipes = load_tool("recipes", RECIPES)
+        self.tmp = tempfile.mkdtemp(prefix="wan-recipes-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def consensus(self, lines, header=CONSENSUS_HEADER):
+        path = os.path.join(self.tmp, "consensus.csv")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(header + "".join(line + "\n" for line in lines))
+        return path
+
+    def test_first_round_at_or_below_the_target(self):
+        # Rows out of order in the file: the first in round order counts. Two groups.
+        groups = self.recipes.read_consensus(self.consensus([
+            "both,global,2,1.500000000,0,0.55",
+            "both,global,0,0.500000000,0,0.9",
+            "both,global,1,1.000000000,0,0.62",
+            "none,global,0,1.250000000,0,0.63",
+            "none,global,1,2.500000000,0,0.63"]))
+        self.assertEqual(sorted(groups), [("both", "global"), ("none", "global")])
+        both, none = groups[("both", "global")], groups[("none", "global")]
+        tt = self.recipes.time_to_target
+        self.assertEqual(tt(both, 0.9), (0, "0.500000000"))
+        self.assertEqual(tt(both, 0.62), (1, "1.000000000"))  # equal to the target: reached
+        self.assertEqual(tt(both, 0.6), (2, "1.500000000"))
+        self.assertEqual(tt(both, 0.55), (2, "1.500000000"))
+        self.assertIsNone(tt(both, 0.549))
+        self.assertIsNone(tt(none, 0.62))  # never reached
+        best = self.recipes.best_loss({"p": groups})
+        self.assertEqual(best, (0.55, "p", ("both", "global")))
+
+    def test_malformed_csv_names_file_and_line(self):
+        read = self.recipes.read_consensus
+        cases = [
+            (["both,global,0,0.5,0,0.9", "both,global,1,1.0,0,abc"], CONSENSUS_HEADER,
+             r"consensus\.csv:3: round, time_s or loss is not a number: 1, 1\.0, abc"),
+            (["both,global,0,0.5,0,"], CONSENSUS_HEADER, r"consensus\.csv:2: empty loss"),
+            (["both,global,0,0.5,0"], "capabilities,schedule,round,time_s,consensus_distance\n",
+             r"missing column\(s\) loss"),
+            ([], CONSENSUS_HEADER, r"consensus\.csv: no rows"),
+            (["both,global,0,0.5,0,0.9", "both,global,0,0.6,0,0.8"], CONSENSUS_HEADER,
+             r"round listed twice for both / global"),
+        ]
+        for lines, header, message in cases:
+            with self.assertRaisesRegex(self.recipes.InputError, message):
+                read(self.consensus(lines, header))
+        with self.assertRaisesRegex(self.recipes.InputError, r"nowhere\.csv: file not found"):
+            read(os.path.join(self.tmp, "nowhere.csv"))
+
+    def test_spec_is_the_documented_grid(self):
+        sweep = load_tool("sweep", SWEEP)  # sweep.py imports results_dir
+        sample = sweep.load_spec(RECIPES_SPEC)
+        self.assertEqual(sample["example"], "build/examples/nine-city-training")
+        self.assertEqual(sample["grid"], {"innerSteps": [500, 100, 10, 1],
+                                          "updateFormat": ["int32", "int8", "int4"],
+                                          "capabilities": ["none", "both", "both+transit"]})
+        fixed = {k: sweep.flag_value(v) for k, v in sample["fixed"].items()}
+        # Real payloads (consensus.csv has the loss); int8 and int4 need no ring anywhere.
+        for flag, value in (("payload", "real"), ("schedule", "global"),
+                            ("baselines", "false"), ("colocated", "false"),
+                            ("topology", "data/topologies/doublezero-9.json")):
+            self.assertEqual(fixed[flag], value, flag)
+        self.assertEqual(len({p["hash"] for p in sweep.expand(sample)}), 36)
+
+
+@unittest.skipUnless(matplotlib_available(), "matplotlib is not installed")
+class RecipesScriptTest(unittest.TestCase):
+    """recipes.py on a sweep folder made here by hand: four points (H 1 and 10, capabilities
+    none and both, int8), whose times to target are worked out below."""
+
+    # point -> (innerSteps, capabilities, [(time_s, loss)] for rounds 0, 1, 2)
+    POINTS = {
+        "a000000000000001": ("1", "none", [("1.000000000", 0.9), ("2.000000000", 0.62),
+                                           ("3.000000000", 0.55)]),
+        "a000000000000002": ("1", "both", [("0.500000000", 0.9), ("1.000000000", 0.62),
+                                           ("1.500000000", 0.55)]),
+        "a000000000000003": ("10", "none", [("1.250000000", 0.63), ("2.500000000", 0.63),
+                                            ("3.750000000", 0.63)]),
+        "a000000000000004": ("10", "both", [("1.100000000", 0.61), ("2.200000000", 0.6),
+                                            ("3.300000000", 0.6)]),
+    }
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="wan-recipes-test-")
+        self.sweep = os.path.join(self.tmp, "sweep")
+        spec = {"name": "hand", "example": "x",
+                "fixed": {"payload": "real", "rounds": 3, "computeTime": "10ms"},
+                "grid": {"innerSteps": [1, 10], "updateFormat": ["int8"],
+                         "capabilities": ["none", "both"]}}
+        os.makedirs(self.sweep)
+        with open(os.path.join(self.sweep, "spec.json"), "w", encoding="utf-8") as f:
+            json.dump(spec, f)
+        # results.csv as sweep.py writes it, points in an order other than the spec's.
+        with open(os.path.join(self.sweep, "results.csv"), "w", encoding="utf-8") as f:
+            f.write("point,innerSteps,updateFormat,capabilities,payload,rounds,computeTime,"
+                    "exit_code,mean_round_s\n")
+            for point in sorted(self.POINTS, reverse=True):
+                h, caps, _ = self.POINTS[point]
+                f.write(f"{point},{h},int8,{caps},real,3,10ms,0,1.0\n")
+        for point, (_, caps, rows) in self.POINTS.items():
+            out = os.path.join(self.sweep, "points", point, "output")
+            os.makedirs(out)
+            with open(os.path.join(out, "consensus.csv"), "w", encoding="utf-8") as f:
+                f.write(CONSENSUS_HEADER)
+                for rnd, (time_s, loss) in enumerate(rows):
+                    f.write(f"{caps},global,{rnd},{time_s},0,{loss}\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_script(self, *args):
+        return subprocess.run([sys.executable, RECIPES, *args], capture_output=True, text=True,
+                              cwd=self.tmp, timeout=WAIT_LIMIT_S)
+
+    def table(self, path=None):
+        with open(path or os.path.join(self.sweep, "recipes.csv"), newline="",
+                  encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows[0], ["innerSteps", "updateFormat", "capabilities", "schedule",
+                                   "rounds", "final_loss", "target_loss", "round",
+                                   "time_to_target_s", "gain_over_none", "point"])
+        return rows[1:]
+
+    def test_default_target_one_percent_above_the_best(self):
+        proc = self.run_script(self.sweep)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        # Best loss 0.55, target 0.5555: only H=1 gets there, in round 2 (3.0 s without,
+        # 1.5 s with multicast and FPGAs: 2x); H=10 stays at 0.63 and 0.6.
+        target = repr(0.55 * 1.01)
+        self.assertEqual(self.table(), [
+            ["1", "int8", "none", "global", "3", "0.55", target, "2", "3.000000000", "",
+             "a000000000000001"],
+            ["1", "int8", "both", "global", "3", "0.55", target, "2", "1.500000000", "2.00",
+             "a000000000000002"],
+            ["10", "int8", "none", "global", "3", "0.63", target, "", "", "",
+             "a000000000000003"],
+            ["10", "int8", "both", "global", "3", "0.6", target, "", "", "",
+             "a000000000000004"]])
+        self.assertIn("fastest: innerSteps 1, int8, both, 1.500000000 s", proc.stdout)
+        self.assertIn("not reached: 2 of 4", proc.stdout)
+        self.assertEqual(proc.stdout.count("not reached\n"), 2)
+        _, _, panels = png_info(os.path.join(self.sweep, "recipes.png"))
+        self.assertEqual(len(panels), 1)
+        self.assertTrue(panels[0]["title"].startswith("Time to a loss of 0.5555 (best 0.55 + "
+                                                      "1%)"), panels[0]["title"])
+        self.assertEqual(panels[0]["legend"], ["int8, none", "int8, both"])
+
+    def test_given_target(self):
+        table = os.path.join(self.tmp, "t.csv")
+        figure = os.path.join(self.tmp, "t.png")
+        proc = self.run_script(self.sweep, "--target", "0.62", "--table", table,
+                               "--figure", figure)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        # 0.62: H=1 in round 1 (2.0 and 1.0 s), H=10 both in round 0 (1.1 s; no gain over
+        # none, which never gets there).
+        self.assertEqual([r[:10] for r in self.table(table)], [
+            ["1", "int8", "none", "global", "3", "0.55", "0.62", "1", "2.000000000", ""],
+            ["1", "int8", "both", "global", "3", "0.55", "0.62", "1", "1.000000000", "2.00"],
+            ["10", "int8", "none", "global", "3", "0.63", "0.62", "", "", ""],
+            ["10", "int8", "both", "global", "3", "0.6", "0.62", "0", "1.100000000", ""]])
+        self.assertTrue(os.path.isfile(figure))
+        self.assertFalse(os.path.exists(os.path.join(self.sweep, "recipes.csv")))
+
+    def test_errors_exit_1_naming_the_culprit(self):
+        proc = self.run_script(os.path.join(self.tmp, "nowhere"))
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.stderr.strip(),
+                         f"recipes: error: {os.path.join(self.tmp, 'nowhere')}: sweep folder "
+                         f"not found")
+        bad = os.path.join(self.sweep, "points", "a000000000000003", "output", "consensus.csv")
+        with open(bad, "a", encoding="utf-8") as f:
+            f.write("none,global,3,5.0,0,nan?\n")
+        proc = self.run_script(self.sweep)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn(f"recipes: error: {bad}:5: round, time_s or loss is not a number",
+                      proc.stderr)
+        os.remove(bad)
+        proc = self.run_script(self.sweep)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn(f"{bad}: file not found (was the sweep run with --payload=real?)",
+                      proc.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.sweep, "recipes.csv")))
+
+    def test_points_not_done_are_named_and_exit_1(self):
+        results = os.path.join(self.sweep, "results.csv")
+        with open(results, encoding="utf-8") as f:
+            lines = f.readlines()
+        with open(results, "w", encoding="utf-8") as f:
+            f.writelines(line for line in lines if not line.startswith("a000000000000004"))
+        proc = self.run_script(self.sweep)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("recipes: 1 of the spec's 4 points are not done", proc.stderr)
+        self.assertEqual(len(self.table()), 3)  # the table of the points done is written
 
 
 LAYERING = os.path.join(TOOLS, "check-layering.py")
