@@ -163,6 +163,7 @@ struct ExperimentConfig
     uint32_t rounds{10};                 //!< rounds
     Time computeTime{MilliSeconds(100)}; //!< compute time of one inner step
     uint32_t innerSteps{1};              //!< inner steps per round (H)
+    uint32_t fragments{1};               //!< fragments per round (F)
     UpdateFormat updateFormat;           //!< how updates travel (--updateFormat)
     bool real{false};                    //!< real payloads
     double lossRate{0};                  //!< WAN loss
@@ -430,6 +431,7 @@ ConfigureTraining(TrainingHelper& helper, const ExperimentConfig& config)
     helper.SetRounds(config.rounds);
     helper.SetComputeTime(config.computeTime);
     helper.SetInnerSteps(config.innerSteps);
+    helper.SetFragments(config.fragments);
     helper.SetUpdateFormat(config.updateFormat);
     const TransportChoice& transport = FindTransport(config.transport);
     helper.SetTransport(transport.transport);
@@ -528,9 +530,11 @@ CollectOutputs(ExperimentResult& result,
     result.scheduleDetail =
         helper.GetSchedule().GetName() + " " + helper.GetSchedule().DescribeCliqueSizes();
     result.summary = experiment.Summarise(config.epsilon);
-    // The simulated exchanges against a bound that does not use the cost model.
+    // The simulated exchanges against a bound that does not use the cost model. In fragments,
+    // what follows the compute phase is at least the last fragment's exchange.
+    const FragmentPlan fragments(config.modelBytes, config.fragments);
     ExchangeBound bound(wan.GetRouting(),
-                        config.modelBytes,
+                        fragments.GetBytes(config.fragments - 1),
                         FindTransport(config.transport).unicastOnly);
     bound.SetUpdateFormat(config.updateFormat, helper.GetCostModel()->GetChunkPayloadBytes());
     const ExchangeBound::Comparison comparison =
@@ -1070,6 +1074,14 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       config.innerSteps,
                       1,
                       TrainingApplication::MAX_INNER_STEPS);
+    flags.AddUnsigned("fragments",
+                      "fragments each round's update is synchronised in, fragment f after "
+                      "floor(H (f+1) / F) inner steps while later ones compute (Streaming "
+                      "DiLoCo; at most --innerSteps; virtual payloads, planned or adaptive "
+                      "transport)",
+                      config.fragments,
+                      1,
+                      TrainingApplication::MAX_INNER_STEPS);
     cmd.Get().AddValue("payload", "virtual|real", main.payload);
     flags.AddReal("lossRate",
                   "per-packet loss on every WAN link",
@@ -1257,6 +1269,38 @@ CheckUpdateFormat(const ExperimentConfig& config,
 }
 
 /**
+ * \brief Refuse --fragments that cannot run: more fragments than inner steps or elements,
+ *        with real payloads or the tcp transport, or with today's TCP baselines (whole rounds).
+ * \param config the settings \param main the other flags
+ * \throws std::runtime_error naming --fragments
+ */
+void
+CheckFragments(const ExperimentConfig& config, const MainFlags& main)
+{
+    // What TrainingSupport says of fragments alone with this transport and payload.
+    TrainingRunRequest run;
+    run.fragments = config.fragments > 1;
+    run.tcp = FindTransport(config.transport).transport == TrainingApplication::TCP;
+    run.realPayloads = config.real;
+    std::string refusal =
+        FragmentPlan::Problem(config.fragments, config.innerSteps, config.modelBytes);
+    if (refusal.empty())
+    {
+        refusal = TrainingSupport::Refusal(run);
+    }
+    if (refusal.empty() && run.fragments && config.schedule == "optimal" && main.baselines)
+    {
+        refusal = "the baselines run today's ring all-reduce over TCP in whole rounds; add "
+                  "--baselines=false";
+    }
+    if (!refusal.empty())
+    {
+        throw std::runtime_error(
+            WanFlags::Rejection("fragments", std::to_string(config.fragments), refusal));
+    }
+}
+
+/**
  * \brief Derive the flags' values and refuse what cannot run, before anything is built.
  * \param cmd the parsed command line \param config completed \param main completed
  * \param start when the program started (--maxWallTime counts from it)
@@ -1297,6 +1341,7 @@ CheckFlags(const WanCommandLine& cmd,
     run.compressed = config.updateFormat != UpdateFormat();
     run.fixedPoint = config.updateFormat.IsSummable();
     CheckUpdateFormat(config, main, run);
+    CheckFragments(config, main);
     TrainingSupport::Check(run); // before any rank builds the network
     // The transports of the --baselineTransports runs, each known and other than --transport.
     const std::vector<std::string> transportNames = TransportNames();
@@ -1551,7 +1596,7 @@ WriteOutputs(WanCommandLine& cmd,
     std::ostringstream links;
     std::ostringstream consensus;
     std::ostringstream crossTraffic;
-    TrainingOutput::WriteRoundsHeader(rounds);
+    TrainingOutput::WriteRoundsHeader(rounds, config.fragments > 1);
     TrainingOutput::WriteCrossTrafficHeader(crossTraffic);
     TrainingOutput::WriteLinksHeader(links);
     TrainingOutput::WriteConsensusHeader(consensus);
@@ -1585,6 +1630,7 @@ WriteOutputs(WanCommandLine& cmd,
         {"rounds", config.rounds},
         {"computeTime", flags.GetText("computeTime")},
         {"innerSteps", config.innerSteps},
+        {"fragments", config.fragments},
         {"updateFormat", config.updateFormat.ToString()},
         {"payload", main.payload},
         {"lossRate", config.lossRate},

@@ -642,6 +642,12 @@ TrainingExperiment::GetTopology() const
     return m_training.GetTopologyHelper().GetTopology();
 }
 
+uint32_t
+TrainingExperiment::GetFragments() const
+{
+    return m_training.GetFragments();
+}
+
 void
 TrainingExperiment::SetWarmupRounds(uint32_t rounds)
 {
@@ -681,6 +687,7 @@ TrainingExperiment::Summarise(double epsilon) const
     }
     AddRoundFigures(s, n);
     s.estimatedSync = m_training.GetEstimatedSync();
+    s.estimatedHiddenSync = m_training.GetEstimatedHiddenSync();
     s.totalTime = m_simulatedTime;
     const uint64_t rounds = schedule.GetRoundsToEpsilon(epsilon);
     if (rounds != CliqueSchedule::UNREACHABLE)
@@ -708,6 +715,7 @@ TrainingExperiment::AddRoundFigures(TrainingSummary& s, uint32_t n) const
     double previousEnd = 0;
     double syncSum = 0;
     double computeSum = 0;
+    double hiddenSum = 0;
     uint64_t finished = 0;
     for (uint32_t r = 0; r < s.rounds; ++r)
     {
@@ -726,6 +734,7 @@ TrainingExperiment::AddRoundFigures(TrainingSummary& s, uint32_t n) const
             {
                 syncSum += (record.syncEnd - record.syncStart).GetSeconds();
                 computeSum += (record.syncStart - record.computeStart).GetSeconds();
+                hiddenSum += record.hiddenSync.GetSeconds();
                 ++finished;
             }
             s.retransmissions += record.retransmissions;
@@ -764,6 +773,7 @@ TrainingExperiment::AddRoundFigures(TrainingSummary& s, uint32_t n) const
     {
         s.meanSync = syncSum / finished;
         s.meanCompute = computeSum / finished;
+        s.meanHiddenSync = hiddenSum / finished;
     }
 }
 

@@ -70,15 +70,17 @@ struct TrainingConsensusPoint
  */
 struct TrainingSummary
 {
-    uint32_t period{0};      //!< T
-    uint32_t rounds{0};      //!< rounds run
-    double meanRound{0};     //!< mean round time, s
-    double p50Round{0};      //!< median round time, s
-    double p99Round{0};      //!< 99th percentile round time, s
-    double meanSync{0};      //!< mean per-island sync time, s
-    double estimatedSync{0}; //!< cost model's mean per-island sync time (rounds replayed), s
-    double meanCompute{0};   //!< mean per-island compute time, s
-    double totalTime{0};     //!< end of the last round, s
+    uint32_t period{0};            //!< T
+    uint32_t rounds{0};            //!< rounds run
+    double meanRound{0};           //!< mean round time, s
+    double p50Round{0};            //!< median round time, s
+    double p99Round{0};            //!< 99th percentile round time, s
+    double meanSync{0};            //!< mean per-island sync time, s
+    double estimatedSync{0};       //!< cost model's mean per-island sync time (rounds replayed), s
+    double meanHiddenSync{0};      //!< mean per-island sync hidden behind compute (fragments), s
+    double estimatedHiddenSync{0}; //!< cost model's hidden sync (rounds replayed), s
+    double meanCompute{0};         //!< mean per-island compute time, s
+    double totalTime{0};           //!< end of the last round, s
     std::optional<uint64_t> roundsToEpsilon; //!< from the schedule's mixing (none: never)
     std::optional<double> timeToEpsilon;     //!< roundsToEpsilon x meanRound, s
     uint32_t warmupRounds{0};                //!< first rounds left out of the means
@@ -233,6 +235,8 @@ class TrainingExperiment
 
     /** \return the topology the experiment runs on (island names, links) */
     const WanTopology& GetTopology() const;
+    /** \return fragments per round of the training (TrainingHelper::SetFragments) */
+    uint32_t GetFragments() const;
 
   private:
     /** \param island island \param round round \param duration sync time \brief trace sink */

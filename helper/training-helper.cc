@@ -54,6 +54,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_rounds(1),
       m_computeTime(DEFAULT_COMPUTE_TIME),
       m_innerSteps(1),
+      m_fragments(1),
       m_transport(TrainingApplication::PLANNED),
       m_chooseAlgorithms(false),
       m_lossRate(0),
@@ -63,7 +64,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_fpgaTimeoutMargin(DEFAULT_FPGA_TIMEOUT_MARGIN),
       m_installed(false),
       m_heldStarts(0),
-      m_estimatedSync(0)
+      m_estimatedSync()
 {
     m_appFactory.SetTypeId(TrainingApplication::GetTypeId());
     m_tcpFactory.SetTypeId(TcpTransport::GetTypeId());
@@ -125,6 +126,18 @@ TrainingHelper::SetInnerSteps(uint32_t innerSteps)
 }
 
 void
+TrainingHelper::SetFragments(uint32_t fragments)
+{
+    NS_LOG_FUNCTION(this << fragments);
+    if (fragments == 0)
+    {
+        throw std::runtime_error("TrainingHelper: a round is synchronised in at least one "
+                                 "fragment");
+    }
+    m_fragments = fragments;
+}
+
+void
 TrainingHelper::SetUpdateFormat(const UpdateFormat& format)
 {
     NS_LOG_FUNCTION(this << format.ToString());
@@ -148,6 +161,12 @@ TrainingApplication::Transport
 TrainingHelper::GetTransport() const
 {
     return m_transport;
+}
+
+uint32_t
+TrainingHelper::GetFragments() const
+{
+    return m_fragments;
 }
 
 void
@@ -258,13 +277,18 @@ TrainingHelper::PlanAlgorithms()
     NS_LOG_FUNCTION(this);
     const bool tcp = m_transport == TrainingApplication::TCP;
     TrainingSupport::Check(GetRunRequest(false));
+    const std::string fragments = FragmentPlan::Problem(m_fragments, m_innerSteps, m_modelBytes);
+    if (!fragments.empty())
+    {
+        throw std::runtime_error("TrainingHelper: " + fragments);
+    }
     // TCP uses no multicast tree and no FPGA: plan (and estimate) as the network without.
     m_costModel->SetRouting(
         WanRouting(TrainingPlanner::PlannedTopology(m_topology.GetTopology(), tcp)));
     // Algorithms: the schedule's, or the cost model's choice per clique.
     if (m_chooseAlgorithms)
     {
-        TrainingPlanner::ChooseAlgorithms(*m_costModel, m_schedule, m_modelBytes);
+        TrainingPlanner::ChooseAlgorithms(*m_costModel, m_schedule, GetSyncBytes());
     }
 }
 
@@ -277,6 +301,7 @@ TrainingHelper::GetRunRequest(bool withAlgorithms) const
     run.realPayloads = m_workload && m_workload->IsReal();
     run.compressed = m_costModel->GetUpdateFormat() != UpdateFormat();
     run.fixedPoint = m_costModel->GetUpdateFormat().IsSummable();
+    run.fragments = m_fragments > 1;
     for (uint32_t t = 0; withAlgorithms && t < m_schedule.GetPeriod(); ++t)
     {
         const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
@@ -332,7 +357,7 @@ TrainingHelper::PlanRounds(const std::vector<Ipv4Address>& addresses)
     m_plans.clear();
     for (uint32_t t = 0; t < period; ++t)
     {
-        SyncRoundEstimate plan = m_costModel->GetRoundPlan(m_schedule, t, m_modelBytes);
+        SyncRoundEstimate plan = m_costModel->GetRoundPlan(m_schedule, t, GetSyncBytes());
         const TrainingRoundGroups groups = InstallGroups(t, plan);
         const std::vector<TrainingRoundConfig> round =
             TrainingPlanner::PlanRound(m_schedule.GetPartition(t),
@@ -414,6 +439,7 @@ TrainingHelper::CreateApplications(const std::vector<std::vector<TrainingRoundCo
         app->SetAttribute("Rounds", UintegerValue(m_rounds));
         app->SetAttribute("ComputeTime", TimeValue(m_computeTime));
         app->SetAttribute("InnerSteps", UintegerValue(m_innerSteps));
+        app->SetAttribute("Fragments", UintegerValue(m_fragments));
         app->SetAttribute("ComputeMultiplier", DoubleValue(m_multipliers[i]));
         app->SetAttribute("ChunkPayloadBytes", UintegerValue(m_costModel->GetChunkPayloadBytes()));
         app->SetAttribute(
@@ -456,7 +482,7 @@ TrainingHelper::SizeFpgas()
     settings.margin = m_fpgaTimeoutMargin;
     settings.packetBits =
         8.0 * (m_costModel->GetChunkPayloadBytes() + m_costModel->GetPacketOverheadBytes());
-    settings.chunkCount = m_costModel->GetChunkCount(m_modelBytes);
+    settings.chunkCount = m_costModel->GetChunkCount(GetSyncBytes());
     TrainingFpgas::Size(m_topology, m_plans, settings);
 }
 
@@ -479,27 +505,35 @@ TrainingHelper::HoldStarts()
     // Rounds overlap where cliques run at different paces: hold a round's sending until the
     // clique's receivers are done with their previous round (TrainingPlanner::ReplayRounds).
     std::vector<std::vector<double>> notBefore;
-    m_estimatedSync = TrainingPlanner::ReplayRounds(
-        m_topology.GetRouting(),
-        m_plans,
-        m_rounds,
-        TrainingApplication::ComputePhase(m_computeTime, m_innerSteps),
-        m_multipliers,
-        &notBefore);
+    std::vector<Time> launch;
+    for (uint32_t f = 0; f < m_fragments; ++f)
+    {
+        launch.push_back(TrainingApplication::ComputePhase(
+            m_computeTime,
+            FragmentPlan::LaunchStep(f, m_fragments, m_innerSteps)));
+    }
+    m_estimatedSync = TrainingPlanner::ReplayRounds(m_topology.GetRouting(),
+                                                    m_plans,
+                                                    m_rounds,
+                                                    launch,
+                                                    m_multipliers,
+                                                    &notBefore);
     m_heldStarts = 0;
+    const auto syncs = static_cast<uint32_t>(notBefore.size());
     for (uint32_t i = 0; i < m_apps.size(); ++i)
     {
-        std::vector<Time> times(m_rounds);
+        std::vector<Time> times(syncs);
         // TCP and the adaptive transport pace themselves: no plan to protect.
-        for (uint32_t r = 0; r < m_rounds && m_transport == TrainingApplication::PLANNED; ++r)
+        for (uint32_t s = 0; s < syncs && m_transport == TrainingApplication::PLANNED; ++s)
         {
-            if (notBefore[r][i] > 0)
+            if (notBefore[s][i] > 0)
             {
-                times[r] = Seconds(notBefore[r][i]);
+                times[s] = Seconds(notBefore[s][i]);
                 ++m_heldStarts;
-                NS_LOG_INFO("round " << r << ": island " << i << " sends from " << notBefore[r][i]
-                                     << " s, when its clique's receivers are done with round "
-                                     << r - 1);
+                NS_LOG_INFO("exchange " << s << ": island " << i << " sends from "
+                                        << notBefore[s][i]
+                                        << " s, when its clique's receivers are done with the "
+                                           "one before");
             }
         }
         m_apps[i]->SetSyncNotBefore(times);
@@ -623,7 +657,19 @@ TrainingHelper::GetHeldStarts() const
 double
 TrainingHelper::GetEstimatedSync() const
 {
-    return m_estimatedSync;
+    return m_estimatedSync.exposed;
+}
+
+double
+TrainingHelper::GetEstimatedHiddenSync() const
+{
+    return m_estimatedSync.hidden;
+}
+
+uint64_t
+TrainingHelper::GetSyncBytes() const
+{
+    return FragmentPlan(m_modelBytes, m_fragments).GetLargestBytes();
 }
 
 uint32_t

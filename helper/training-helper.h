@@ -67,6 +67,14 @@ class TrainingHelper
      */
     void SetInnerSteps(uint32_t innerSteps);
     /**
+     * \brief Synchronise each round's update in F fragments (Streaming DiLoCo, FragmentPlan):
+     *        fragment f is sent after floor(H (f + 1) / F) inner steps, while later ones
+     *        compute. Rounds are planned for the largest fragment. Install() refuses F > H,
+     *        and fragments with real payloads or the tcp transport (TrainingSupport).
+     * \param fragments F, at least 1 (default 1: the whole update after the compute phase)
+     */
+    void SetFragments(uint32_t fragments);
+    /**
      * \brief How every island's update travels (default int32): the applications' and the
      *        cost model's UpdateFormat. Install() refuses other formats with real payloads,
      *        the tcp transport, RING and TREE cliques (TrainingSupport).
@@ -92,6 +100,8 @@ class TrainingHelper
     void SetTransport(TrainingApplication::Transport transport);
     /** \return the transport */
     TrainingApplication::Transport GetTransport() const;
+    /** \return fragments per round (SetFragments) */
+    uint32_t GetFragments() const;
     /**
      * \brief Set an attribute of every TcpTransport (e.g. "CongestionControl", or "Streams":
      *        TCP connections per peer).
@@ -168,8 +178,16 @@ class TrainingHelper
     /** \return (island, round) exchanges Install() held until the clique's receivers were
      *  done with their previous round (TrainingPlanner::ReplayRounds) */
     uint64_t GetHeldStarts() const;
-    /** \return the cost model's mean per-island sync time over the rounds replayed, s */
+    /**
+     * \return the cost model's mean per-island sync time over the rounds replayed, s (with
+     *         fragments: the exposed sync, after the compute phase)
+     */
     double GetEstimatedSync() const;
+    /**
+     * \return the cost model's mean per-island sync hidden behind compute (fragment exchanges
+     *         while later inner steps compute), s; 0 without fragments
+     */
+    double GetEstimatedHiddenSync() const;
     /** \return true if an FPGA (edge or transit) on this rank holds an open slot */
     bool HasLocalSlotsInUse() const;
     /** \return every point-to-point device of the simulation (module's or stock) */
@@ -204,6 +222,8 @@ class TrainingHelper
      * \return what the run asks for (TrainingSupport)
      */
     TrainingRunRequest GetRunRequest(bool withAlgorithms) const;
+    /** \return the bytes rounds are planned for: the largest fragment's (FragmentPlan) */
+    uint64_t GetSyncBytes() const;
     /** \return every island's address and round trips */
     IslandPaths GetIslandPaths() const;
     /**
@@ -253,6 +273,7 @@ class TrainingHelper
     uint32_t m_rounds;                          //!< rounds
     Time m_computeTime;                         //!< compute time of one inner step
     uint32_t m_innerSteps;                      //!< inner steps per round (H)
+    uint32_t m_fragments;                       //!< fragments per round (F)
     std::vector<double> m_multipliers;          //!< per island
     TrainingApplication::Transport m_transport; //!< planned, tcp or adaptive
     bool m_chooseAlgorithms;                    //!< ask the cost model per clique
@@ -264,10 +285,10 @@ class TrainingHelper
     Time m_fpgaTimeoutMargin;                   //!< extra FPGA hold time
     bool m_installed;                           //!< Install() ran
 
-    std::vector<Ptr<TrainingApplication>> m_apps; //!< by island
-    std::vector<SyncRoundEstimate> m_plans;       //!< per period round
-    uint64_t m_heldStarts;                        //!< (island, round) exchanges held by the plan
-    double m_estimatedSync;                       //!< ReplayRounds' mean sync time, s
+    std::vector<Ptr<TrainingApplication>> m_apps;  //!< by island
+    std::vector<SyncRoundEstimate> m_plans;        //!< per period round
+    uint64_t m_heldStarts;                         //!< (island, round) exchanges held by the plan
+    TrainingPlanner::ReplayedSync m_estimatedSync; //!< ReplayRounds' mean sync times
 };
 
 } // namespace ns3

@@ -90,10 +90,12 @@ FromNullable(const nlohmann::json& j)
 } // namespace
 
 void
-TrainingOutput::WriteRoundsHeader(std::ostream& os)
+TrainingOutput::WriteRoundsHeader(std::ostream& os, bool fragments)
 {
     os << "capabilities,schedule,island,round,clique,members,compute_start_s,sync_start_s,"
-          "sync_end_s,bytes_sent,bytes_received,packets_sent,packets_received,retransmissions,"
+          "sync_end_s,"
+       << (fragments ? "hidden_sync_s," : "")
+       << "bytes_sent,bytes_received,packets_sent,packets_received,retransmissions,"
           "lost_peers,control_packets_sent,control_packets_received,complete\n";
 }
 
@@ -104,6 +106,7 @@ TrainingOutput::WriteRounds(std::ostream& os,
                             const std::string& schedule)
 {
     const auto& islands = experiment.GetTopology().GetIslands();
+    const bool fragments = experiment.GetFragments() > 1;
     const auto names = [&islands](const std::vector<uint32_t>& list) {
         std::string text;
         for (uint32_t m : list)
@@ -121,10 +124,11 @@ TrainingOutput::WriteRounds(std::ostream& os,
         {
             os << FormatSeconds(record.computeStart) << "," << FormatSeconds(record.syncStart)
                << "," << FormatSeconds(record.syncEnd);
+            os << (fragments ? "," + FormatSeconds(record.hiddenSync) : "");
         }
         else
         {
-            os << ",,";
+            os << (fragments ? ",,," : ",,");
         }
         os << "," << record.bytesSent << "," << record.bytesReceived << "," << record.packetsSent
            << "," << record.packetsReceived << "," << record.retransmissions << ","
@@ -194,6 +198,8 @@ TrainingOutput::SummaryToJson(const TrainingSummary& s)
         {"p99_round_s", s.p99Round},
         {"mean_sync_s", s.meanSync},
         {"estimated_sync_s", s.estimatedSync},
+        {"mean_hidden_sync_s", s.meanHiddenSync},
+        {"estimated_hidden_sync_s", s.estimatedHiddenSync},
         {"mean_compute_s", s.meanCompute},
         {"total_time_s", s.totalTime},
         {"rounds_to_epsilon", OrNull(s.roundsToEpsilon)},
@@ -246,6 +252,8 @@ TrainingOutput::SummaryFromJson(const nlohmann::json& entry)
     s.p99Round = entry.at("p99_round_s").get<double>();
     s.meanSync = entry.at("mean_sync_s").get<double>();
     s.estimatedSync = entry.at("estimated_sync_s").get<double>();
+    s.meanHiddenSync = entry.at("mean_hidden_sync_s").get<double>();
+    s.estimatedHiddenSync = entry.at("estimated_hidden_sync_s").get<double>();
     s.meanCompute = entry.at("mean_compute_s").get<double>();
     s.totalTime = entry.at("total_time_s").get<double>();
     s.roundsToEpsilon = FromNullable<uint64_t>(entry.at("rounds_to_epsilon"));

@@ -29,10 +29,15 @@ namespace ns3
 class TrainingOutput
 {
   public:
-    /** \param os stream \brief rounds.csv header */
-    static void WriteRoundsHeader(std::ostream& os);
     /**
-     * \brief rounds.csv rows: one per island and round, round-major.
+     * \param os stream \param fragments the rounds are exchanged in fragments: add the column
+     *        hidden_sync_s (after sync_end_s)
+     * \brief rounds.csv header
+     */
+    static void WriteRoundsHeader(std::ostream& os, bool fragments);
+    /**
+     * \brief rounds.csv rows: one per island and round, round-major; with fragments, the sync
+     *        hidden behind compute after sync_end_s (TrainingRoundRecord::hiddenSync).
      * \param os stream \param experiment a run \param capabilities label \param schedule label
      */
     static void WriteRounds(std::ostream& os,

@@ -364,11 +364,11 @@ ReplayFinishes(const WanRouting& routing,
 
 } // namespace
 
-double
+TrainingPlanner::ReplayedSync
 TrainingPlanner::ReplayRounds(const WanRouting& routing,
                               const std::vector<SyncRoundEstimate>& plans,
                               uint32_t rounds,
-                              Time computeTime,
+                              const std::vector<Time>& launch,
                               const std::vector<double>& multipliers,
                               std::vector<std::vector<double>>* notBefore)
 {
@@ -383,47 +383,71 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
     // slower peer) would carry both, so an island holds its sending until its first packet
     // would arrive after the last of those (its own earlier stream is no conflict: it sends
     // one round after the other).
+    //
+    // In fragments (FragmentPlan), each fragment's exchange is replayed like a round: it starts
+    // at the later of its launch and the end of the island's previous fragment.
     const uint32_t n = multipliers.size();
+    const auto fragments = static_cast<uint32_t>(launch.size());
     std::vector<std::vector<Arrival>> previous(n);
     std::vector<std::vector<Arrival>> arrivals(n);
     std::vector<double> end(n, 0.0);
+    std::vector<double> computeStart(n);
+    std::vector<double> busy(n);
     std::vector<double> start(n);
     std::vector<double> go(n);
     std::vector<double> finish(n);
     if (notBefore != nullptr)
     {
-        notBefore->assign(rounds, std::vector<double>(n, 0.0));
+        notBefore->assign(uint64_t(rounds) * fragments, std::vector<double>(n, 0.0));
     }
-    double sum = 0;
+    ReplayedSync sum;
     uint64_t count = 0;
     for (uint32_t r = 0; r < rounds; ++r)
     {
         const SyncRoundEstimate& plan = plans.at(r % plans.size());
-        for (uint32_t i = 0; i < n; ++i)
+        computeStart = end;
+        std::fill(busy.begin(), busy.end(), 0.0);
+        for (uint32_t f = 0; f < fragments; ++f)
         {
-            start[i] = end[i] + computeTime.GetSeconds() * multipliers[i];
-            go[i] = start[i];
-        }
-        HoldForPreviousArrivals(routing, plan, previous, go);
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            if (notBefore != nullptr && go[i] > start[i])
+            for (uint32_t i = 0; i < n; ++i)
             {
-                (*notBefore)[r][i] = go[i];
+                start[i] =
+                    std::max(computeStart[i] + launch[f].GetSeconds() * multipliers[i], end[i]);
+                go[i] = start[i];
             }
-            finish[i] = go[i];
-            arrivals[i].clear();
+            HoldForPreviousArrivals(routing, plan, previous, go);
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                if (notBefore != nullptr && go[i] > start[i])
+                {
+                    (*notBefore)[uint64_t(r) * fragments + f][i] = go[i];
+                }
+                finish[i] = go[i];
+                arrivals[i].clear();
+            }
+            ReplayFinishes(routing, plan, go, finish, arrivals);
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                busy[i] += finish[i] - start[i];
+            }
+            end = finish;
+            previous.swap(arrivals);
         }
-        ReplayFinishes(routing, plan, go, finish, arrivals);
         for (uint32_t i = 0; i < n; ++i)
         {
-            sum += finish[i] - start[i];
+            const double exposed =
+                end[i] - (computeStart[i] + launch.back().GetSeconds() * multipliers[i]);
+            sum.exposed += exposed;
+            sum.hidden += busy[i] - exposed;
             ++count;
         }
-        end = finish;
-        previous.swap(arrivals);
     }
-    return count > 0 ? sum / count : 0;
+    if (count > 0)
+    {
+        sum.exposed /= count;
+        sum.hidden /= count;
+    }
+    return sum;
 }
 
 std::string

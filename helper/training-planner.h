@@ -73,24 +73,34 @@ class TrainingPlanner
                                                       const std::vector<Ipv4Address>& addresses,
                                                       const std::vector<std::string>& names,
                                                       uint32_t round);
+
+    /** What ReplayRounds estimates: the mean per island and round (seconds). */
+    struct ReplayedSync
+    {
+        double exposed{0}; //!< sync after the compute phase (the whole sync without fragments)
+        double hidden{0};  //!< fragment exchanges while computing (FragmentPlan)
+    };
+
     /**
      * \brief Replay the rounds with the cost model's plans: the estimate of the mean per-island
      *        sync time, like for like with the simulated one.
-     * \param routing the routes \param plans per period round
+     * \param routing the routes \param plans per period round (of one fragment's bytes)
      * \param rounds rounds of the run (round r uses plan r mod plans.size())
-     * \param computeTime compute phase per round
+     * \param launch per fragment, when it is sent, from the start of compute (without stragglers;
+     *        FragmentPlan::LaunchStep); the last is the compute phase
      * \param multipliers per island, its compute time factor
-     * \param notBefore if not null, receives per round and island the time the island may
-     *        start sending (0: when its compute ends): when its first packet to each receiver
-     *        arrives after the receiver's previous round from other senders
-     * \return the mean per-island sync time, s
+     * \param notBefore if not null, receives per exchange (round x fragments + fragment) and
+     *        island the time the island may start sending (0: when its fragment is launched and
+     *        its previous one ended): when its first packet to each receiver arrives after the
+     *        receiver's previous exchange from other senders
+     * \return the mean per-island exposed and hidden sync
      */
-    static double ReplayRounds(const WanRouting& routing,
-                               const std::vector<SyncRoundEstimate>& plans,
-                               uint32_t rounds,
-                               Time computeTime,
-                               const std::vector<double>& multipliers,
-                               std::vector<std::vector<double>>* notBefore);
+    static ReplayedSync ReplayRounds(const WanRouting& routing,
+                                     const std::vector<SyncRoundEstimate>& plans,
+                                     uint32_t rounds,
+                                     const std::vector<Time>& launch,
+                                     const std::vector<double>& multipliers,
+                                     std::vector<std::vector<double>>* notBefore);
     /**
      * \brief The work of a plan, by city and by link: what a distributed run balances.
      * \param topology the WAN \param routing its routes \param plans per period round

@@ -46,6 +46,12 @@ TrainingSupport::Refusal(const TrainingRunRequest& run)
         return "update formats other than int32 run over the planned or adaptive transport: the "
                "tcp transport's messages are int32";
     }
+    if (run.fragments && (run.tcp || run.realPayloads))
+    {
+        return "rounds in fragments run over the planned or adaptive transport with virtual "
+               "payloads: the tcp transport's rounds are whole, and averaging a fragment while "
+               "later inner steps change it is not modelled (use --fragments=1)";
+    }
     if (run.compressed && (run.ringAllReduce || run.reductionTrees))
     {
         return "update formats other than int32 are exchanged in DIRECT cliques: the partial "

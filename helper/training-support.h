@@ -36,6 +36,7 @@ struct TrainingRunRequest
     bool compressed{false};     //!< an update format other than int32 (UpdateFormat)
     bool fixedPoint{true};      //!< the format's values are integers (int32, int8, int4)
     bool ringAllReduce{false};  //!< the schedule has a RING clique
+    bool fragments{false};      //!< rounds are exchanged in fragments (FragmentPlan)
 };
 
 /**
@@ -50,7 +51,9 @@ struct TrainingRunRequest
  * tcp transport has no reduction trees (TCP's streams cannot be summed on the way); update
  * formats other than int32 travel over the planned or adaptive transport, in DIRECT cliques
  * (the widening partial sums of RING and TREE are not modelled yet), bf16 and top-k as sizes
- * only (real payloads are fixed point: int32, int8, int4).
+ * only (real payloads are fixed point: int32, int8, int4); rounds in fragments run over the
+ * planned or adaptive transport with virtual payloads (their timing is modelled; the numerics of
+ * parameters averaged while later inner steps change them are not).
  */
 class TrainingSupport
 {

@@ -104,7 +104,7 @@ void
 DirectExchange::Average(std::vector<double>& x, double scale) const
 {
     NS_LOG_FUNCTION(this << scale);
-    m_sums.Average(m_context.settings.layout, m_own, x, scale);
+    m_sums.Average(m_layout, m_own, x, scale);
 }
 
 } // namespace ns3

@@ -54,7 +54,7 @@ RingExchange::RingExchange(ExchangeContext& context,
     }
     if (context.settings.real)
     {
-        m_sums.Init(context.settings.layout.GetElements());
+        m_sums.Init(m_layout.GetElements());
     }
     m_pacer.SetSendFunction([this]() { return SendNext(); });
 }
@@ -405,7 +405,7 @@ void
 RingExchange::Average(std::vector<double>& x, double scale) const
 {
     NS_LOG_FUNCTION(this << scale);
-    m_sums.Average(m_context.settings.layout, m_k, m_position, m_own, x, scale);
+    m_sums.Average(m_layout, m_k, m_position, m_own, x, scale);
 }
 
 GradientPacer*

@@ -17,10 +17,18 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RoundExchange");
 
+const ChunkLayout&
+ExchangeSettings::LayoutOf(uint32_t sync) const
+{
+    NS_LOG_FUNCTION(this << sync);
+    return fragmentLayouts.empty() ? layout : fragmentLayouts[sync % fragmentLayouts.size()];
+}
+
 RoundExchange::RoundExchange(ExchangeContext& context,
                              uint32_t round,
                              const TrainingRoundConfig& config)
     : m_context(context),
+      m_layout(context.settings.LayoutOf(round)),
       m_config(config),
       m_round(round),
       m_k(static_cast<uint32_t>(config.members.size())),
@@ -203,12 +211,12 @@ RoundExchange::BuildDirectChunk(GradientHeader::Type type,
                                 const DirectSum* sums)
 {
     NS_LOG_FUNCTION(this << static_cast<uint32_t>(type) << chunk << contributors << flags);
-    GradientHeader header = MakeHeader(type, m_context.settings.layout.GetChunkCount(), 0);
+    GradientHeader header = MakeHeader(type, m_layout.GetChunkCount(), 0);
     header.SetChunkIndex(chunk);
     header.SetContributors(contributors);
     header.SetFlags(flags);
     uint32_t first = 0;
-    const ChunkLayout& layout = m_context.settings.layout;
+    const ChunkLayout& layout = m_layout;
     const uint32_t count = layout.GetChunkSpan(chunk, first);
     header.SetEncoding(layout.GetFormat().GetDataEncoding());
     header.SetElementCount(layout.GetFormat().GetWireElements(count));
@@ -232,17 +240,15 @@ RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, con
 {
     NS_LOG_FUNCTION(this << step << chunk << flags);
     const uint32_t segment = ChunkLayout::RingSendSegment(m_k, m_position, step);
-    GradientHeader header = MakeHeader(GradientHeader::RING,
-                                       m_context.settings.layout.GetSegmentChunkCount(m_k, segment),
-                                       step);
+    GradientHeader header =
+        MakeHeader(GradientHeader::RING, m_layout.GetSegmentChunkCount(m_k, segment), step);
     header.SetChunkIndex(chunk);
     IslandBitmap self;
     self.Set(m_context.settings.island);
     header.SetContributors(self);
     header.SetFlags(flags | GradientHeader::FLAG_NO_AGGREGATE);
     uint32_t first = 0;
-    const uint32_t count =
-        m_context.settings.layout.GetSegmentChunkSpan(m_k, segment, chunk, first);
+    const uint32_t count = m_layout.GetSegmentChunkSpan(m_k, segment, chunk, first);
     header.SetElementCount(count);
     if (!m_context.settings.real)
     {
@@ -256,7 +262,7 @@ bool
 RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) const
 {
     NS_LOG_FUNCTION(this);
-    const ChunkLayout& layout = m_context.settings.layout;
+    const ChunkLayout& layout = m_layout;
     const bool fits = m_config.algorithm != SyncAlgorithm::RING &&
                       header.GetType() != GradientHeader::RING &&
                       header.GetChunkCount() == layout.GetChunkCount() &&
@@ -269,7 +275,7 @@ bool
 RoundExchange::IsLaidOut(const GradientHeader& header, uint32_t elements) const
 {
     NS_LOG_FUNCTION(this << elements);
-    const UpdateFormat& format = m_context.settings.layout.GetFormat();
+    const UpdateFormat& format = m_layout.GetFormat();
     if (header.GetType() == GradientHeader::AGGREGATE)
     {
         return header.GetElementCount() == elements &&
@@ -292,10 +298,7 @@ RoundExchange::CheckRingChunk(const GradientHeader& header, uint32_t& first) con
                       header.GetSender() == IslandAt((m_position + m_k - 1) % m_k) &&
                       header.GetChunkCount() == RingReceiveChunks(step) &&
                       header.GetElementCount() ==
-                          m_context.settings.layout.GetSegmentChunkSpan(m_k,
-                                                                        segment,
-                                                                        header.GetChunkIndex(),
-                                                                        first);
+                          m_layout.GetSegmentChunkSpan(m_k, segment, header.GetChunkIndex(), first);
     m_context.counters.dropped += fits ? 0 : 1;
     return fits;
 }
@@ -304,18 +307,15 @@ uint32_t
 RoundExchange::RingSendChunks(uint32_t step) const
 {
     NS_LOG_FUNCTION(this << step);
-    return m_context.settings.layout.GetSegmentChunkCount(
-        m_k,
-        ChunkLayout::RingSendSegment(m_k, m_position, step));
+    return m_layout.GetSegmentChunkCount(m_k, ChunkLayout::RingSendSegment(m_k, m_position, step));
 }
 
 uint32_t
 RoundExchange::RingReceiveChunks(uint32_t step) const
 {
     NS_LOG_FUNCTION(this << step);
-    return m_context.settings.layout.GetSegmentChunkCount(
-        m_k,
-        ChunkLayout::RingReceiveSegment(m_k, m_position, step));
+    return m_layout.GetSegmentChunkCount(m_k,
+                                         ChunkLayout::RingReceiveSegment(m_k, m_position, step));
 }
 
 } // namespace ns3

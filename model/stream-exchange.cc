@@ -29,7 +29,7 @@ StreamExchange::StreamExchange(ExchangeContext& context,
     m_in.resize(m_k);
     if (context.settings.real)
     {
-        m_sums.Init(context.settings.layout);
+        m_sums.Init(m_layout);
     }
 }
 
@@ -145,7 +145,7 @@ StreamExchange::FirstPassChunk(uint32_t position, uint32_t& chunk) const
 {
     NS_LOG_FUNCTION(this << position);
     chunk = position;
-    return position < m_context.settings.layout.GetChunkCount();
+    return position < m_layout.GetChunkCount();
 }
 
 uint32_t
@@ -204,7 +204,7 @@ StreamExchange::SendNext(uint32_t index)
                                << key << " resent (asked by " << asker << ")");
         return stream.pacer.ResendCost(WireBytes(packet));
     }
-    const uint32_t chunks = m_context.settings.layout.GetChunkCount();
+    const uint32_t chunks = m_layout.GetChunkCount();
     uint32_t chunk = 0;
     if (!stream.done && FirstPassChunk(stream.next, chunk))
     {
@@ -286,7 +286,7 @@ void
 StreamExchange::ExpectFrom(uint32_t slot)
 {
     NS_LOG_FUNCTION(this << slot);
-    m_in[slot].Init(m_context.settings.layout.GetChunkCount());
+    m_in[slot].Init(m_layout.GetChunkCount());
     ++m_incomplete;
 }
 
@@ -446,7 +446,7 @@ StreamExchange::ReceiveEnd(const GradientHeader& header)
     NS_LOG_FUNCTION(this);
     const uint32_t slot = SlotOf(header.GetSender());
     ChunkTracker* tracker = slot == m_position ? nullptr : Expected(slot);
-    if (tracker == nullptr || header.GetChunkCount() != m_context.settings.layout.GetChunkCount())
+    if (tracker == nullptr || header.GetChunkCount() != m_layout.GetChunkCount())
     {
         ++m_context.counters.dropped;
         return;

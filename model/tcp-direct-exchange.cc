@@ -18,14 +18,14 @@ TcpDirectExchange::TcpDirectExchange(ExchangeContext& context,
                                      uint32_t round,
                                      const TrainingRoundConfig& config)
     : TcpExchange(context, round, config),
-      m_chunks(context.settings.layout.GetChunkCount())
+      m_chunks(m_layout.GetChunkCount())
 {
     NS_LOG_FUNCTION(this << round);
     m_sent.assign(m_k, 0);
     m_received.assign(m_k, 0);
     if (context.settings.real)
     {
-        m_sums.Init(context.settings.layout);
+        m_sums.Init(m_layout);
     }
 }
 
@@ -143,7 +143,7 @@ void
 TcpDirectExchange::Average(std::vector<double>& x, double scale) const
 {
     NS_LOG_FUNCTION(this << scale);
-    m_sums.Average(m_context.settings.layout, m_own, x, scale);
+    m_sums.Average(m_layout, m_own, x, scale);
 }
 
 } // namespace ns3

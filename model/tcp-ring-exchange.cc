@@ -29,7 +29,7 @@ TcpRingExchange::TcpRingExchange(ExchangeContext& context,
     m_received.assign(m_steps, 0);
     if (context.settings.real)
     {
-        m_sums.Init(context.settings.layout.GetElements());
+        m_sums.Init(m_layout.GetElements());
     }
 }
 
@@ -154,7 +154,7 @@ void
 TcpRingExchange::Average(std::vector<double>& x, double scale) const
 {
     NS_LOG_FUNCTION(this << scale);
-    m_sums.Average(m_context.settings.layout, m_k, m_position, m_own, x, scale);
+    m_sums.Average(m_layout, m_k, m_position, m_own, x, scale);
 }
 
 } // namespace ns3

@@ -64,6 +64,13 @@ TrainingApplication::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&TrainingApplication::m_innerSteps),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Fragments",
+                          "Fragments the update is synchronised in, each sent after its share "
+                          "of the inner steps while later ones compute (Streaming DiLoCo; "
+                          "FragmentPlan); 1: the whole update after the compute phase.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TrainingApplication::m_fragments),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("ComputeMultiplier",
                           "Straggler factor of this island: compute takes "
                           "InnerSteps x ComputeTime x this.",
@@ -241,6 +248,7 @@ TrainingApplication::TrainingApplication()
       m_rounds(1),
       m_computeTime(MilliSeconds(100)),
       m_innerSteps(1),
+      m_fragments(1),
       m_computeMultiplier(1),
       m_chunkPayload(0),
       m_port(WanWire::GetGradientPort()),
@@ -256,8 +264,7 @@ TrainingApplication::TrainingApplication()
       m_alignmentLimit(Seconds(2)),
       m_alignmentMargin(MilliSeconds(1)),
       m_round(0),
-      m_running(false),
-      m_computing(false)
+      m_running(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -430,8 +437,7 @@ TrainingApplication::StartApplication()
                     "UpdateFormat "
                         << m_updateFormat.ToString()
                         << " with real payloads: real payloads are int32, int8 or int4");
-    m_context.settings.layout =
-        ChunkLayout(m_modelBytes, m_chunkPayload, m_updateFormat, m_context.settings.islandCount);
+    LayOutFragments();
     m_context.settings.framingBytes = GetAccessFramingBytes();
     m_context.settings.jobId = m_jobId;
     m_context.settings.real = m_payloadMode == REAL;
@@ -448,14 +454,14 @@ TrainingApplication::StartApplication()
         Send(round, packet, to, control);
     };
     m_context.on.resent = [this](uint32_t round, uint32_t peer) {
-        ++m_records[round].retransmissions;
+        ++RecordOf(round).retransmissions;
         m_retransmissionTrace(m_context.settings.island, round, peer, 1);
     };
     m_context.on.peerLost = [this](uint32_t round, uint32_t peer) {
-        m_records[round].lostPeers.push_back(peer);
+        RecordOf(round).lostPeers.push_back(peer);
         m_peerLostTrace(m_context.settings.island, round, peer, 0);
     };
-    m_context.on.complete = [this](uint32_t round) { FinishRound(round); };
+    m_context.on.complete = [this](uint32_t sync) { FinishSync(sync); };
     m_context.on.repairing = [this](uint32_t round) { AnnounceLate(round); };
     if (m_context.settings.real)
     {
@@ -525,6 +531,31 @@ TrainingApplication::StopApplication()
 }
 
 void
+TrainingApplication::LayOutFragments()
+{
+    NS_LOG_FUNCTION(this);
+    const std::string problem = FragmentPlan::Problem(m_fragments, m_innerSteps, m_modelBytes);
+    NS_ABORT_MSG_IF(!problem.empty(), "TrainingApplication: Fragments: " << problem);
+    NS_ABORT_MSG_IF(uint64_t(m_rounds) * m_fragments > UINT32_MAX,
+                    "TrainingApplication: " << m_rounds << " rounds of " << m_fragments
+                                            << " fragments: more exchanges than headers number");
+    NS_ABORT_MSG_IF(m_fragments > 1 && (m_payloadMode == REAL || m_transport == TCP),
+                    "TrainingApplication: Fragments " << m_fragments
+                                                      << " with real payloads or transport tcp");
+    const uint32_t n = m_context.settings.islandCount;
+    m_context.settings.layout = ChunkLayout(m_modelBytes, m_chunkPayload, m_updateFormat, n);
+    m_context.settings.fragmentLayouts.clear();
+    const FragmentPlan plan(m_modelBytes, m_fragments);
+    for (uint32_t f = 0; m_fragments > 1 && f < m_fragments; ++f)
+    {
+        m_context.settings.fragmentLayouts.emplace_back(plan.GetBytes(f),
+                                                        m_chunkPayload,
+                                                        m_updateFormat,
+                                                        n);
+    }
+}
+
+void
 TrainingApplication::StartTcp()
 {
     NS_LOG_FUNCTION(this);
@@ -534,7 +565,7 @@ TrainingApplication::StartTcp()
     }
     m_context.tcp = PeekPointer(m_tcp);
     m_context.on.written = [this](uint32_t round, uint32_t bytes) {
-        m_records[round].CountSent(bytes, false);
+        RecordOf(round).CountSent(bytes, false);
     };
     m_tcp->Start(GetNode(),
                  m_context,
@@ -552,11 +583,11 @@ TrainingApplication::GetExchange(uint32_t round)
     {
         return it->second.get();
     }
-    if (round < m_round || round >= m_rounds || m_configs.empty())
+    if (RoundOf(round) < m_round || round >= GetSyncCount() || m_configs.empty())
     {
         return nullptr; // stale (purged) or beyond the run
     }
-    const TrainingRoundConfig& config = m_configs[round % m_configs.size()];
+    const TrainingRoundConfig& config = ConfigOf(round);
     std::unique_ptr<RoundExchange> exchange =
         CreateRoundExchange(m_context, round, config, m_transport == TCP);
     RoundExchange* raw = exchange.get();
@@ -595,31 +626,108 @@ TrainingApplication::StartRound()
 {
     NS_LOG_FUNCTION(this << m_round);
     // Forget rounds too old to be asked about again.
-    while (!m_exchanges.empty() && m_exchanges.begin()->first + m_retainedRounds < m_round &&
+    while (!m_exchanges.empty() &&
+           RoundOf(m_exchanges.begin()->first) + m_retainedRounds < m_round &&
            m_exchanges.begin()->second->IsFinished())
     {
         m_exchanges.erase(m_exchanges.begin());
     }
-    GetExchange(m_round);
+    m_progress.Reset(m_fragments);
+    GetExchange(CurrentSync());
     m_records[m_round].computeStart = Simulator::Now();
-    m_computing = true;
     m_roundStartedTrace(m_context.settings.island, m_round);
     m_computeEvent =
-        Simulator::Schedule(GetComputePhase(), &TrainingApplication::FinishCompute, this);
+        Simulator::Schedule(GetLaunchOffset(0), &TrainingApplication::LaunchFragment, this);
+}
+
+uint32_t
+TrainingApplication::GetSyncCount() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_rounds * m_fragments;
+}
+
+uint32_t
+TrainingApplication::RoundOf(uint32_t sync) const
+{
+    NS_LOG_FUNCTION(this << sync);
+    return sync / m_fragments;
+}
+
+uint32_t
+TrainingApplication::CurrentSync() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_round * m_fragments + m_progress.GetCurrent();
+}
+
+const TrainingRoundConfig&
+TrainingApplication::ConfigOf(uint32_t sync) const
+{
+    NS_LOG_FUNCTION(this << sync);
+    return m_configs[RoundOf(sync) % m_configs.size()];
+}
+
+TrainingRoundRecord&
+TrainingApplication::RecordOf(uint32_t sync)
+{
+    NS_LOG_FUNCTION(this << sync);
+    return m_records[RoundOf(sync)];
+}
+
+Time
+TrainingApplication::GetLaunchDelay(uint32_t sync) const
+{
+    NS_LOG_FUNCTION(this << sync);
+    const uint32_t fragment = sync % m_fragments;
+    if (fragment == 0)
+    {
+        return GetLaunchOffset(0); // a new round's first fragment
+    }
+    const Time at = m_records[RoundOf(sync)].computeStart + GetLaunchOffset(fragment);
+    return std::max(Time(0), at - Simulator::Now());
+}
+
+Time
+TrainingApplication::GetLaunchOffset(uint32_t fragment) const
+{
+    NS_LOG_FUNCTION(this << fragment);
+    const uint32_t steps = FragmentPlan::LaunchStep(fragment, m_fragments, m_innerSteps);
+    return ComputePhase(m_computeTime, steps) * m_computeMultiplier;
 }
 
 void
-TrainingApplication::FinishCompute()
+TrainingApplication::LaunchFragment()
 {
-    NS_LOG_FUNCTION(this << m_round);
-    m_computing = false;
-    if (m_workload)
+    NS_LOG_FUNCTION(this << m_round << m_progress.GetLaunched());
+    if (m_progress.Launch())
     {
-        m_workload->LocalUpdate(m_context.settings.island, m_round, m_innerSteps);
+        // The compute phase is over.
+        if (m_workload)
+        {
+            m_workload->LocalUpdate(m_context.settings.island, m_round, m_innerSteps);
+        }
+        m_computeFinishedTrace(m_context.settings.island, m_round);
+        m_records[m_round].syncStart = Simulator::Now();
     }
-    m_computeFinishedTrace(m_context.settings.island, m_round);
-    m_records[m_round].syncStart = Simulator::Now();
-    StartOrHoldExchange(m_round);
+    else
+    {
+        const Time at = m_records[m_round].computeStart + GetLaunchOffset(m_progress.GetLaunched());
+        m_computeEvent =
+            Simulator::Schedule(at - Simulator::Now(), &TrainingApplication::LaunchFragment, this);
+    }
+    StartFragmentIfReady();
+}
+
+void
+TrainingApplication::StartFragmentIfReady()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_progress.CanStart())
+    {
+        m_progress.Start(Simulator::Now());
+        StartOrHoldExchange(CurrentSync());
+    }
 }
 
 void
@@ -663,7 +771,7 @@ void
 TrainingApplication::StartHeldSync(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
-    if (m_running && round == m_round)
+    if (m_running && round == CurrentSync())
     {
         StartExchange(round);
     }
@@ -675,7 +783,7 @@ TrainingApplication::StopWaiting(uint32_t round)
     NS_LOG_FUNCTION(this << round);
     NS_LOG_WARN("island " << m_context.settings.island << " round " << round << ": no START within "
                           << m_alignmentLimit.As(Time::S) << "; the round starts without");
-    if (m_running && round == m_round)
+    if (m_running && round == CurrentSync())
     {
         StartExchange(round);
     }
@@ -685,7 +793,13 @@ bool
 TrainingApplication::NeedsAlignment(uint32_t round) const
 {
     NS_LOG_FUNCTION(this << round);
-    const TrainingRoundConfig& config = m_configs[round % m_configs.size()];
+    return NeedsAlignment(ConfigOf(round));
+}
+
+bool
+TrainingApplication::NeedsAlignment(const TrainingRoundConfig& config) const
+{
+    NS_LOG_FUNCTION(this);
     if (!m_alignStarts || m_transport == TCP || config.algorithm == SyncAlgorithm::RING)
     {
         return false;
@@ -701,7 +815,7 @@ TrainingApplication::AnnounceLate(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
     const uint32_t next = round + 1;
-    if (round != m_round || next >= m_rounds || !NeedsAlignment(next) ||
+    if (round != CurrentSync() || next >= GetSyncCount() || !NeedsAlignment(next) ||
         !m_alignment.Announce(next))
     {
         return;
@@ -719,18 +833,18 @@ TrainingApplication::AnnounceStart(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
     const uint32_t next = round + 1;
-    RoundExchange* exchange = next < m_rounds ? GetExchange(next) : nullptr;
+    RoundExchange* exchange = next < GetSyncCount() ? GetExchange(next) : nullptr;
     if (exchange == nullptr || !m_alignment.HasAnnounced(next))
     {
         return;
     }
     // Late enough for the START to reach the farthest member before it.
     Time farthest;
-    for (uint32_t member : m_configs[next % m_configs.size()].members)
+    for (uint32_t member : ConfigOf(next).members)
     {
         farthest = std::max(farthest, m_context.settings.rtt.at(member) / 2);
     }
-    const Time at = Simulator::Now() + std::max(GetComputePhase(), farthest + m_alignmentMargin);
+    const Time at = Simulator::Now() + std::max(GetLaunchDelay(next), farthest + m_alignmentMargin);
     NS_LOG_INFO("island " << m_context.settings.island << " START of round " << next << " at "
                           << at.As(Time::S));
     m_alignment.NoteStart(next, m_context.settings.island, at);
@@ -758,8 +872,8 @@ TrainingApplication::ResumeIfHeld(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
     RoundExchange* exchange = GetExchange(round);
-    const bool held = m_running && round == m_round && !m_computing && exchange != nullptr &&
-                      !exchange->IsStarted() && !exchange->IsFinished();
+    const bool held = m_running && round == CurrentSync() && m_progress.IsRunning() &&
+                      exchange != nullptr && !exchange->IsStarted() && !exchange->IsFinished();
     if (held && (!m_alignmentLimitEvent.IsExpired() || !m_heldSyncEvent.IsExpired()))
     {
         StartOrHoldExchange(round);
@@ -799,8 +913,7 @@ TrainingApplication::StartExchange(uint32_t round)
         const std::vector<double>& x = m_workload->GetParameters(m_context.settings.island);
         // Every value must fit its format (int32: the clique's sum of k of them too) for the
         // mean to be exact.
-        const auto members =
-            static_cast<uint32_t>(m_configs[round % m_configs.size()].members.size());
+        const auto members = static_cast<uint32_t>(ConfigOf(round).members.size());
         const size_t e = FixedPoint::Encode(x, m_scale, members, m_updateFormat, own);
         if (e < x.size())
         {
@@ -826,28 +939,44 @@ TrainingApplication::StartExchange(uint32_t round)
 }
 
 void
-TrainingApplication::FinishRound(uint32_t round)
+TrainingApplication::FinishSync(uint32_t sync)
 {
-    NS_LOG_FUNCTION(this << round);
-    RoundExchange& exchange = *m_exchanges.at(round);
-    NS_LOG_DEBUG("island " << m_context.settings.island << " round " << round << " finished"
+    NS_LOG_FUNCTION(this << sync);
+    RoundExchange& exchange = *m_exchanges.at(sync);
+    const uint32_t round = RoundOf(sync);
+    const bool last = sync % m_fragments == m_fragments - 1;
+    NS_LOG_DEBUG("island " << m_context.settings.island << " round " << round << " exchange "
+                           << sync << " finished"
                            << (exchange.IsAbandoned() ? " (abandoned)" : ""));
     TrainingRoundRecord& record = m_records[round];
-    record.syncEnd = Simulator::Now();
-    record.finished = true;
+    if (last)
+    {
+        record.syncEnd = Simulator::Now();
+        record.finished = true;
+    }
     if (m_context.settings.real && record.members.size() > 1 && !exchange.IsAbandoned())
     {
         m_parameters = m_workload->GetParameters(m_context.settings.island);
         exchange.Average(m_parameters, m_scale);
         m_workload->SetParameters(m_context.settings.island, m_parameters);
     }
-    m_syncFinishedTrace(m_context.settings.island, round, record.syncEnd - record.syncStart);
-    if (round != m_round)
+    if (last)
+    {
+        m_syncFinishedTrace(m_context.settings.island, round, record.syncEnd - record.syncStart);
+    }
+    if (sync != CurrentSync())
     {
         return;
     }
-    AnnounceStart(round);
-    m_alignment.ForgetBefore(round);
+    AnnounceStart(sync);
+    m_alignment.ForgetBefore(sync);
+    if (!m_progress.Finish(Simulator::Now()))
+    {
+        StartFragmentIfReady(); // the next fragment, if its inner steps are computed
+        return;
+    }
+    // Every fragment's exchange that did not run after the compute phase ran during it.
+    record.hiddenSync = m_progress.GetBusy() - (record.syncEnd - record.syncStart);
     ++m_round;
     if (m_tcp)
     {
@@ -883,7 +1012,7 @@ TrainingApplication::Receive(Ptr<Packet> packet, uint8_t tos)
             ++m_context.counters.dropped;
             return;
         }
-        m_records[header.GetRound()].CountReceived(packet->GetSize(), true);
+        RecordOf(header.GetRound()).CountReceived(packet->GetSize(), true);
         ReceiveNotice(header, packet);
         return;
     }
@@ -894,7 +1023,7 @@ bool
 TrainingApplication::IsThisJob(const GradientHeader& header) const
 {
     NS_LOG_FUNCTION(this);
-    return header.GetJobId() == m_jobId && header.GetRound() < m_rounds;
+    return header.GetJobId() == m_jobId && header.GetRound() < GetSyncCount();
 }
 
 void
@@ -922,7 +1051,7 @@ TrainingApplication::Dispatch(const GradientHeader& header,
     const GradientHeader::Type type = header.GetType();
     const bool control =
         type == GradientHeader::NACK || type == GradientHeader::ACK || type == GradientHeader::END;
-    m_records[round].CountReceived(bytes, control);
+    RecordOf(round).CountReceived(bytes, control);
     if (type == GradientHeader::NACK && !header.GetContributors().Test(m_context.settings.island))
     {
         ++m_context.counters.dropped;
@@ -963,7 +1092,7 @@ TrainingApplication::GetControlBurst() const
     size_t largest = 1; // of the cliques that LATE and START go to
     for (uint32_t t = 0; t < m_configs.size(); ++t)
     {
-        if (NeedsAlignment(t))
+        if (NeedsAlignment(m_configs[t]))
         {
             largest = std::max(largest, m_configs[t].members.size());
         }
@@ -985,9 +1114,9 @@ void
 TrainingApplication::Send(uint32_t round, Ptr<Packet> packet, Ipv4Address to, bool control)
 {
     NS_LOG_FUNCTION(this << round << packet << to << control);
-    if (round < m_records.size())
+    if (round < GetSyncCount())
     {
-        m_records[round].CountSent(packet->GetSize(), control);
+        RecordOf(round).CountSent(packet->GetSize(), control);
     }
     m_udp->Send(packet, to, m_adaptive ? AdaptiveTransport::SENDER_TOS : 0);
 }

@@ -8,6 +8,7 @@
 #include "adaptive-transport.h"
 #include "chunk-layout.h"
 #include "clique-schedule.h"
+#include "fragment-plan.h"
 #include "gradient-header.h"
 #include "island-udp-port.h"
 #include "round-alignment.h"
@@ -60,6 +61,7 @@ struct TrainingRoundRecord
     Time computeStart;              //!< start of the compute phase
     Time syncStart;                 //!< end of compute, start of the exchange
     Time syncEnd;                   //!< round complete (received all, sent all)
+    Time hiddenSync;                //!< fragment exchange time during compute (Fragments)
     uint64_t bytesSent{0};          //!< gradient bytes (header + payload) of DATA/RING packets sent
     uint64_t bytesReceived{0};      //!< gradient bytes of DATA/AGGREGATE/RING packets received
     uint64_t packetsSent{0};        //!< DATA/RING packets sent for the round (resends too)
@@ -98,7 +100,10 @@ struct TrainingRoundRecord
  * application owns the UDP port (IslandUdpPort; or the TcpTransport), hands each received packet to
  * its round's exchange, answers NACKs of rounds it has not reached with "not yet" (a stopped
  * application answers nothing, so its peers declare it lost), counts every packet into the
- * round's record and averages the parameters when an exchange ends. See doc/training.rst.
+ * round's record and averages the parameters when an exchange ends. With Fragments F > 1 the
+ * round's update is exchanged in F fragments, each after its share of the inner steps and one
+ * at a time (FragmentPlan); their exchanges are numbered round x F + fragment in the headers.
+ * See doc/training.rst.
  */
 class TrainingApplication : public Application
 {
@@ -267,8 +272,42 @@ class TrainingApplication : public Application
     RoundExchange* GetExchange(uint32_t round);
     /** \brief Start round m_round: compute phase. */
     void StartRound();
-    /** \brief Compute finished: run the workload's steps and start the exchange. */
-    void FinishCompute();
+    /**
+     * \param fragment a fragment of the round
+     * \return when it is launched, from the start of compute (FragmentPlan::LaunchStep inner
+     *         steps, times ComputeMultiplier); the last fragment's is the compute phase
+     */
+    Time GetLaunchOffset(uint32_t fragment) const;
+    /**
+     * \param sync an exchange after the current one
+     * \return how long from now until it is launched (a new round's: its first fragment's
+     *         offset)
+     */
+    Time GetLaunchDelay(uint32_t sync) const;
+    /**
+     * \brief The next fragment's inner steps are computed (the last: the compute phase is
+     *        over, the workload's steps run): start its exchange if none runs, and schedule
+     *        the next launch.
+     */
+    void LaunchFragment();
+    /** \brief Start the exchange of the launched fragment that waits, if none runs. */
+    void StartFragmentIfReady();
+    /** \return exchanges of the run: Rounds x Fragments */
+    uint32_t GetSyncCount() const;
+    /**
+     * \param sync an exchange's number: round x Fragments + fragment (the header's round
+     *        field; the round itself with one fragment)
+     * \return its round
+     */
+    uint32_t RoundOf(uint32_t sync) const;
+    /** \return the number of the exchange running or next to run */
+    uint32_t CurrentSync() const;
+    /** \param sync an exchange \return its round's config */
+    const TrainingRoundConfig& ConfigOf(uint32_t sync) const;
+    /** \param sync an exchange \return its round's record */
+    TrainingRoundRecord& RecordOf(uint32_t sync);
+    /** \brief Cut the update (and its fragments) into chunks: the exchanges' layouts. */
+    void LayOutFragments();
     /** \param round the round whose exchange was held \brief start it (SetSyncNotBefore) */
     void StartHeldSync(uint32_t round);
     /**
@@ -278,8 +317,11 @@ class TrainingApplication : public Application
      * \param round the current round
      */
     void StartOrHoldExchange(uint32_t round);
-    /** \param round a round \return true if its clique's first passes meet FPGAs (AlignStarts) */
+    /** \param round an exchange \return true if its clique's first passes meet FPGAs (AlignStarts)
+     */
     bool NeedsAlignment(uint32_t round) const;
+    /** \param config a round's config \return true if its clique's first passes meet FPGAs */
+    bool NeedsAlignment(const TrainingRoundConfig& config) const;
     /** \param round the round whose exchange asked for a resend \brief send LATE for the next */
     void AnnounceLate(uint32_t round);
     /** \param round the round just ended \brief if LATE was sent for the next, send its START */
@@ -301,8 +343,11 @@ class TrainingApplication : public Application
     void StopWaiting(uint32_t round);
     /** \param round the round \brief start its exchange with the own parameters */
     void StartExchange(uint32_t round);
-    /** \param round a round whose exchange ended \brief record, average, go on */
-    void FinishRound(uint32_t round);
+    /**
+     * \param sync an exchange that ended \brief average; the round's last: record it, go on
+     *        to the next round; else start the next fragment if launched
+     */
+    void FinishSync(uint32_t sync);
     /** \brief Transport tcp: open the connections to every island of its cliques. */
     void StartTcp();
     /**
@@ -347,6 +392,7 @@ class TrainingApplication : public Application
     uint32_t m_rounds;             //!< rounds to run
     Time m_computeTime;            //!< compute time of one inner step
     uint32_t m_innerSteps;         //!< inner steps per round (H)
+    uint32_t m_fragments;          //!< fragments per round (F)
     double m_computeMultiplier;    //!< straggler factor
     uint32_t m_chunkPayload;       //!< bytes per chunk (0: fill the MTU)
     uint16_t m_port;               //!< UDP port (WanWire::GetGradientPort())
@@ -383,8 +429,8 @@ class TrainingApplication : public Application
     Ptr<AdaptiveTransport> m_adaptive;                              //!< transport adaptive
     uint32_t m_round;                                               //!< current round
     bool m_running;                                                 //!< between start and stop
-    bool m_computing;                                               //!< computing m_round
-    EventId m_computeEvent;                                         //!< end of compute
+    FragmentProgress m_progress;                                    //!< m_round's fragments
+    EventId m_computeEvent;                                         //!< next fragment launch
     EventId m_heldSyncEvent;                                        //!< a held exchange's start
     std::vector<Time> m_syncNotBefore;                              //!< per round, earliest send
     RoundAlignment m_alignment;                                     //!< LATE/START notices

@@ -29,7 +29,7 @@ TreeExchange::TreeExchange(ExchangeContext& context,
     NS_ABORT_MSG_IF(m_rootSlot == NO_SLOT,
                     "TREE round " << round << ": root " << config.root << " is not a member");
     CheckStreams();
-    const uint32_t chunks = context.settings.layout.GetChunkCount();
+    const uint32_t chunks = m_layout.GetChunkCount();
     if (IsRoot())
     {
         for (uint32_t s = 0; s < m_k; ++s)
@@ -233,7 +233,7 @@ TreeExchange::ReceiveEnd(const GradientHeader& header)
     }
     const uint32_t slot = SlotOf(header.GetSender());
     if (slot == NO_SLOT || slot == m_position ||
-        header.GetChunkCount() != m_context.settings.layout.GetChunkCount() || m_ended[slot])
+        header.GetChunkCount() != m_layout.GetChunkCount() || m_ended[slot])
     {
         ++m_context.counters.dropped;
         return;
@@ -396,7 +396,7 @@ TreeExchange::Average(std::vector<double>& x, double scale) const
     NS_LOG_FUNCTION(this << scale);
     // The root adds its own values to the members' sums; a member's totals hold its own.
     static const std::vector<int32_t> included;
-    m_sums.Average(m_context.settings.layout, IsRoot() ? m_own : included, x, scale);
+    m_sums.Average(m_layout, IsRoot() ? m_own : included, x, scale);
 }
 
 } // namespace ns3

@@ -136,7 +136,7 @@ uint32_t
 UdpExchange::FullChunkWireBytes() const
 {
     NS_LOG_FUNCTION(this);
-    return ChunkLayout::DataWireBytes(m_context.settings.layout.GetChunkElements() *
+    return ChunkLayout::DataWireBytes(m_layout.GetChunkElements() *
                                           GradientHeader::ELEMENT_SIZE,
                                       m_context.settings.islandCount,
                                       m_context.settings.framingBytes);

@@ -97,6 +97,15 @@ reject $n "--innerSteps=0: must be in 1..1000000" --innerSteps=0
 reject $n "--innerSteps=1000001: must be in 1..1000000" --innerSteps=1000001
 reject $n "--innerSteps: 1000000 inner steps of 1e+06 s make a compute phase too large for ns-3's Time" \
     --innerSteps=1000000 --computeTime=1e6s
+reject $n "--fragments=0: must be in 1..1000000" --fragments=0
+reject $n "--fragments=5: 5 fragments over 4 inner steps" --fragments=5 --innerSteps=4
+reject $n "--fragments=2: rounds in fragments run over the planned or adaptive transport" \
+    --fragments=2 --innerSteps=2 --payload=real --modelBytes=1000000 --colocated=false \
+    --baselines=false
+reject $n "--fragments=2: rounds in fragments run over the planned or adaptive transport" \
+    --fragments=2 --innerSteps=2 --transport=tcp --colocated=false
+reject $n "--fragments=2: the baselines run today's ring all-reduce over TCP" \
+    --fragments=2 --innerSteps=2 --schedule=optimal
 reject $n "--maxPeriod=0: must be in 1..16" --maxPeriod=0
 reject $n "--maxPeriod=17: must be in 1..16" --maxPeriod=17
 reject $n "--baselineRounds=-1: must not be negative" --baselineRounds=-1

@@ -331,7 +331,7 @@ class CsvRoundTripTestCase : public TestCase
         experiment.Run();
 
         std::ostringstream rounds;
-        TrainingOutput::WriteRoundsHeader(rounds);
+        TrainingOutput::WriteRoundsHeader(rounds, false);
         TrainingOutput::WriteRounds(rounds, experiment, capabilities, schedule);
         const auto roundRows = Rows(rounds.str(), "rounds.csv", 4); // 2 rounds x 2 islands
         for (size_t r = 0; r < roundRows.size(); ++r)

@@ -246,6 +246,7 @@ Simulate(const Setup& setup)
     helper.SetRounds(setup.rounds);
     helper.SetComputeTime(setup.compute);
     helper.SetInnerSteps(setup.innerSteps);
+    helper.SetFragments(setup.fragments);
     helper.SetUpdateFormat(UpdateFormat::FromString(setup.format));
     helper.SetAppAttribute("Scale", DoubleValue(setup.scale));
     helper.SetAppAttribute("RetransmissionTimeout", TimeValue(RETRANSMISSION_TIMEOUT));
@@ -396,6 +397,8 @@ Simulate(const Setup& setup)
                                   run.cityLoad,
                                   run.linkPackets);
     run.estimatedSync = helper.GetPlans().at(0).syncTime;
+    run.replayedExposed = helper.GetEstimatedSync();
+    run.replayedHidden = helper.GetEstimatedHiddenSync();
     run.transportNote = experiment.Summarise(1e-3).transportNote;
     for (uint32_t i = 0; i < n; ++i)
     {

@@ -111,6 +111,8 @@ struct RunResult
     TrainingFpgaCounters fpga;                //!< the FPGAs' counters
     uint64_t heldStarts{0};                   //!< TrainingSummary::heldStarts
     double estimatedSync{0};                  //!< plan of period round 0
+    double replayedExposed{0};                //!< TrainingHelper::GetEstimatedSync
+    double replayedHidden{0};                 //!< TrainingHelper::GetEstimatedHiddenSync
     uint64_t island0Packets{0};               //!< IPv4 packets island 0's device sent
     uint32_t island0Largest{0};               //!< the largest of them, bytes (IPv4)
     uint32_t linkHeaderBytes{0};              //!< link header in island 0's MacTx packets
@@ -166,6 +168,7 @@ struct Setup
     uint32_t rounds{1};                    //!< rounds
     Time compute{MilliSeconds(10)};        //!< compute time of one inner step
     uint32_t innerSteps{1};                //!< inner steps per round (TrainingHelper)
+    uint32_t fragments{1};                 //!< fragments per round (TrainingHelper)
     bool real{false};                      //!< real workload
     uint32_t localSteps{0};                //!< real: the workload's LocalSteps (0: averaging only)
     double initialSpread{1};               //!< real: the workload's InitialSpread
