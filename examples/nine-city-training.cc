@@ -1233,8 +1233,8 @@ AddFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
 
 /**
  * \brief Refuse an --updateFormat other than int32 where the run would need what it does not
- *        support yet (TrainingSupport): real payloads, or ring all-reduce in the colocated
- *        reference and the ring baselines.
+ *        support (TrainingSupport): bf16 and top-k with real payloads, or in the ring
+ *        all-reduce of the colocated reference and the ring baselines.
  * \param config the experiment \param main the other flags \param run the run's request
  * \throws std::runtime_error naming --updateFormat and the flag to change
  */
@@ -1250,15 +1250,16 @@ CheckUpdateFormat(const ExperimentConfig& config,
     TrainingRunRequest ring = run;
     ring.ringAllReduce = true;
     std::string refusal = TrainingSupport::Refusal(run);
-    if (refusal.empty() && main.colocated)
+    const std::string ringRefusal = TrainingSupport::Refusal(ring);
+    if (refusal.empty() && !ringRefusal.empty() && main.colocated)
     {
-        refusal = "the colocated reference is ring all-reduce, and " +
-                  TrainingSupport::Refusal(ring) + "; add --colocated=false";
+        refusal = "the colocated reference is ring all-reduce, and " + ringRefusal +
+                  "; add --colocated=false";
     }
-    else if (refusal.empty() &&
+    else if (refusal.empty() && !ringRefusal.empty() &&
              (config.schedule == "ring" || (config.schedule == "optimal" && main.baselines)))
     {
-        refusal = "the ring schedule is ring all-reduce, and " + TrainingSupport::Refusal(ring) +
+        refusal = "the ring schedule is ring all-reduce, and " + ringRefusal +
                   (config.schedule == "ring" ? "" : "; add --baselines=false");
     }
     if (!refusal.empty())
@@ -1446,9 +1447,20 @@ ScheduleSpecs(const ExperimentConfig& config, const MainFlags& main, uint32_t n)
     }
     for (const std::string& spec : specs)
     {
-        if (spec != "optimal")
+        if (spec == "optimal")
         {
-            MakeSchedule(spec, n); // reject a bad name or file before anything runs
+            continue;
+        }
+        // Reject a bad name or file, or cliques the update format cannot run, before
+        // anything runs.
+        TrainingRunRequest run;
+        run.compressed = config.updateFormat != UpdateFormat();
+        run.fixedPoint = config.updateFormat.IsSummable();
+        TrainingSupport::NoteAlgorithms(MakeSchedule(spec, n), run);
+        const std::string refusal = TrainingSupport::Refusal(run);
+        if (!refusal.empty())
+        {
+            throw std::runtime_error(WanFlags::Rejection("schedule", spec, refusal));
         }
     }
     return specs;

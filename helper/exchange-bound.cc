@@ -65,6 +65,18 @@ ExchangeBound::DirectSumBytes(uint32_t k) const
     return m_layout ? m_layout->GetSumPayloadBytes(k - 1) : m_modelBytes;
 }
 
+uint64_t
+ExchangeBound::RingStepBytes(uint32_t k, uint32_t segment, uint32_t step) const
+{
+    if (!m_layout)
+    {
+        return ChunkLayout::RingSegmentBytes(m_modelBytes, k, segment);
+    }
+    uint64_t chunks = 0;
+    uint32_t lastPayload = 0;
+    return m_layout->GetRingStepPayload(k, segment, step, chunks, lastPayload);
+}
+
 double
 ExchangeBound::GetCliqueBound(const std::vector<uint32_t>& members, SyncAlgorithm algorithm) const
 {
@@ -90,9 +102,7 @@ ExchangeBound::GetCliqueBound(const std::vector<uint32_t>& members, SyncAlgorith
             uint64_t bytes = 0;
             for (uint32_t step = 0; step < ChunkLayout::RingSteps(k); ++step)
             {
-                bytes += ChunkLayout::RingSegmentBytes(m_modelBytes,
-                                                       k,
-                                                       ChunkLayout::RingSendSegment(k, p, step));
+                bytes += RingStepBytes(k, ChunkLayout::RingSendSegment(k, p, step), step);
             }
             flows.push_back({members[p], members[(p + 1) % k], bytes, bytes});
         }

@@ -126,6 +126,11 @@ class ExchangeBound
      *        updates
      */
     uint64_t DirectSumBytes(uint32_t k) const;
+    /**
+     * \param k ring members \param segment a segment \param step the ring step carrying it
+     * \return its payload bytes in the step's encoding (ChunkLayout::GetRingStepPayload)
+     */
+    uint64_t RingStepBytes(uint32_t k, uint32_t segment, uint32_t step) const;
 
     /** One flow: bytes from a source island to a destination island. */
     struct Flow

@@ -302,15 +302,9 @@ TrainingHelper::GetRunRequest(bool withAlgorithms) const
     run.compressed = m_costModel->GetUpdateFormat() != UpdateFormat();
     run.fixedPoint = m_costModel->GetUpdateFormat().IsSummable();
     run.fragments = m_fragments > 1;
-    for (uint32_t t = 0; withAlgorithms && t < m_schedule.GetPeriod(); ++t)
+    if (withAlgorithms)
     {
-        const std::vector<SyncAlgorithm>& algorithms = m_schedule.GetAlgorithms(t);
-        const Partition& partition = m_schedule.GetPartition(t);
-        for (size_t c = 0; c < algorithms.size(); ++c)
-        {
-            run.reductionTrees |= algorithms[c] == SyncAlgorithm::TREE;
-            run.ringAllReduce |= algorithms[c] == SyncAlgorithm::RING && partition[c].size() > 1;
-        }
+        TrainingSupport::NoteAlgorithms(m_schedule, run);
     }
     return run;
 }

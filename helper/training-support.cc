@@ -41,24 +41,40 @@ TrainingSupport::Refusal(const TrainingRunRequest& run)
         return "bf16 and top-k updates travel as sizes only: real payloads are int32, int8 or "
                "int4 fixed point (use --payload=virtual)";
     }
-    if (run.compressed && run.tcp)
-    {
-        return "update formats other than int32 run over the planned or adaptive transport: the "
-               "tcp transport's messages are int32";
-    }
     if (run.fragments && (run.tcp || run.realPayloads))
     {
         return "rounds in fragments run over the planned or adaptive transport with virtual "
                "payloads: the tcp transport's rounds are whole, and averaging a fragment while "
                "later inner steps change it is not modelled (use --fragments=1)";
     }
-    if (run.compressed && (run.ringAllReduce || run.reductionTrees))
+    if (!run.fixedPoint && (run.ringAllReduce || run.reductionTrees))
     {
-        return "update formats other than int32 are exchanged in DIRECT cliques: the partial "
-               "sums of ring all-reduce (RING) and reduction trees (TREE) would widen on the way, "
-               "which is not modelled yet";
+        return "bf16 and top-k updates are exchanged in DIRECT cliques: ring all-reduce (RING) "
+               "and reduction trees (TREE) add them up on the way, and they are not summed as "
+               "integers (top-k needs a gather)";
+    }
+    if (run.compressed && run.reductionTrees)
+    {
+        return "int8 and int4 updates are exchanged in DIRECT or RING cliques: the widening sums "
+               "of reduction trees (TREE) through transit FPGAs are not modelled yet";
     }
     return "";
+}
+
+void
+TrainingSupport::NoteAlgorithms(const CliqueSchedule& schedule, TrainingRunRequest& run)
+{
+    NS_LOG_FUNCTION(schedule.GetPeriod());
+    for (uint32_t t = 0; t < schedule.GetPeriod(); ++t)
+    {
+        const std::vector<SyncAlgorithm>& algorithms = schedule.GetAlgorithms(t);
+        const Partition& partition = schedule.GetPartition(t);
+        for (size_t c = 0; c < algorithms.size(); ++c)
+        {
+            run.reductionTrees |= algorithms[c] == SyncAlgorithm::TREE;
+            run.ringAllReduce |= algorithms[c] == SyncAlgorithm::RING && partition[c].size() > 1;
+        }
+    }
 }
 
 void

@@ -5,6 +5,8 @@
 #ifndef TRAINING_SUPPORT_H
 #define TRAINING_SUPPORT_H
 
+#include "ns3/clique-schedule.h"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -49,9 +51,10 @@ struct TrainingRunRequest
  * carry their bytes while packets crossing MPI ranks are virtual; the consensus of a round is
  * computed over every island's parameters; cross-traffic goodput is read from every sink); the
  * tcp transport has no reduction trees (TCP's streams cannot be summed on the way); update
- * formats other than int32 travel over the planned or adaptive transport, in DIRECT cliques
- * (the widening partial sums of RING and TREE are not modelled yet), bf16 and top-k as sizes
- * only (real payloads are fixed point: int32, int8, int4); rounds in fragments run over the
+ * formats other than int32 travel in DIRECT cliques, int8 and int4 also in RING cliques (their
+ * partial sums widen step by step, ChunkLayout::GetRingEncoding; TREE's through transit FPGAs
+ * are not modelled yet), bf16 and top-k as sizes only (real payloads are fixed point: int32,
+ * int8, int4); rounds in fragments run over the
  * planned or adaptive transport with virtual payloads (their timing is modelled; the numerics of
  * parameters averaged while later inner steps change them are not).
  */
@@ -68,6 +71,11 @@ class TrainingSupport
      * \return "" if the module supports it, else why not (Check's message)
      */
     static std::string Refusal(const TrainingRunRequest& run);
+    /**
+     * \brief Note what a schedule's cliques ask for: reduction trees and ring all-reduce.
+     * \param schedule the schedule \param run receives reductionTrees and ringAllReduce
+     */
+    static void NoteAlgorithms(const CliqueSchedule& schedule, TrainingRunRequest& run);
 };
 
 } // namespace ns3

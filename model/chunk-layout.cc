@@ -41,7 +41,8 @@ ChunkLayout::ChunkLayout(uint64_t modelBytes,
                          uint32_t islandCount)
     : m_format(format),
       m_elements(ElementsOf(modelBytes)),
-      m_chunkElements(format.GetChunkElements(chunkPayloadBytes, islandCount))
+      m_chunkElements(format.GetChunkElements(chunkPayloadBytes, islandCount)),
+      m_maxContributors(islandCount)
 {
     NS_LOG_FUNCTION(this << modelBytes << chunkPayloadBytes << format.ToString() << islandCount);
     NS_ABORT_MSG_IF(m_chunkElements == 0,
@@ -183,6 +184,44 @@ ChunkLayout::RingSteps(uint32_t k)
 {
     NS_LOG_FUNCTION(k);
     return k > 1 ? 2 * (k - 1) : 0;
+}
+
+uint32_t
+ChunkLayout::RingContributors(uint32_t k, uint32_t step)
+{
+    NS_LOG_FUNCTION(k << step);
+    return step + 1 < k ? step + 1 : k;
+}
+
+GradientHeader::Encoding
+ChunkLayout::GetRingEncoding(uint32_t k, uint32_t step) const
+{
+    NS_LOG_FUNCTION(this << k << step);
+    return UpdateFormat::SumEncoding(m_format.GetDataEncoding(), RingContributors(k, step));
+}
+
+uint64_t
+ChunkLayout::GetRingStepPayload(uint32_t k,
+                                uint32_t segment,
+                                uint32_t step,
+                                uint64_t& chunks,
+                                uint32_t& lastPayload) const
+{
+    NS_LOG_FUNCTION(this << k << segment << step);
+    const GradientHeader::Encoding encoding = GetRingEncoding(k, step);
+    chunks = GetSegmentChunkCount(k, segment);
+    uint32_t first = 0;
+    const uint32_t last = GetSegmentChunkSpan(k, segment, chunks - 1, first);
+    lastPayload = static_cast<uint32_t>(GradientHeader::PayloadBytes(encoding, last));
+    return (chunks - 1) * GradientHeader::PayloadBytes(encoding, m_chunkElements) + lastPayload;
+}
+
+uint32_t
+ChunkLayout::GetLargestChunkPayload() const
+{
+    NS_LOG_FUNCTION(this);
+    return std::max(m_format.GetPayloadBytes(m_chunkElements),
+                    m_format.GetSumPayloadBytes(m_chunkElements, m_maxContributors));
 }
 
 uint64_t

@@ -27,6 +27,11 @@ namespace ns3
  * (position in ascending island order) sends segment (p - s) mod k in reduce-scatter step
  * s < k - 1 and segment (p + 1 - t) mod k in all-gather step k - 1 + t, always to member
  * p + 1; it receives segment (p - 1 - s) mod k, respectively (p - t) mod k.
+ *
+ * A ring step carries sums: reduce-scatter step s the sum of s + 1 members' values, every
+ * all-gather step the sum of all k. In int32 they stay int32; in int8 and int4 they travel in
+ * the narrowest encoding that holds them (UpdateFormat::SumEncoding, as an FPGA's sums), so
+ * step 0 carries the format itself and later steps a wider encoding (GetRingEncoding).
  */
 class ChunkLayout
 {
@@ -119,6 +124,34 @@ class ChunkLayout
     static uint32_t RingReceiveSegment(uint32_t k, uint32_t position, uint32_t step);
     /** \param k ring members \return steps of ring all-reduce: 2(k-1) */
     static uint32_t RingSteps(uint32_t k);
+    /**
+     * \param k ring members (>= 2) \param step 0 .. 2(k-1)-1
+     * \return members whose values a packet of the step sums: step + 1 in reduce-scatter,
+     *         k in all-gather
+     */
+    static uint32_t RingContributors(uint32_t k, uint32_t step);
+    /**
+     * \param k ring members (>= 2) \param step 0 .. 2(k-1)-1
+     * \return the encoding of the step's payload: the sum of RingContributors in the update
+     *         format (UpdateFormat::SumEncoding)
+     */
+    GradientHeader::Encoding GetRingEncoding(uint32_t k, uint32_t step) const;
+    /**
+     * \param k ring members \param segment segment index \param step the ring step carrying it
+     * \param chunks receives its packets (at least 1) \param lastPayload receives the payload
+     *        bytes of its last packet
+     * \return the payload bytes of the segment in the step's encoding
+     */
+    uint64_t GetRingStepPayload(uint32_t k,
+                                uint32_t segment,
+                                uint32_t step,
+                                uint64_t& chunks,
+                                uint32_t& lastPayload) const;
+    /**
+     * \return the largest payload of one packet of this layout: a full chunk in the format or
+     *         in the widest sum of up to the islands' count of them
+     */
+    uint32_t GetLargestChunkPayload() const;
 
     /** \param bytes a size in bytes \return int32 elements holding it: ceil(bytes / 4) */
     static uint64_t ElementsOf(uint64_t bytes);
@@ -166,10 +199,11 @@ class ChunkLayout
      */
     static uint64_t SegmentOf(uint64_t elements, uint32_t k, uint32_t segment, uint64_t& start);
 
-    UpdateFormat m_format;    //!< the update's format
-    uint64_t m_elements;      //!< E
-    uint32_t m_chunkElements; //!< C
-    uint32_t m_chunkCount;    //!< chunks of a whole update
+    UpdateFormat m_format;         //!< the update's format
+    uint64_t m_elements;           //!< E
+    uint32_t m_chunkElements;      //!< C
+    uint32_t m_chunkCount;         //!< chunks of a whole update
+    uint32_t m_maxContributors{1}; //!< N, the most values a sum of this layout holds
 };
 
 } // namespace ns3

@@ -249,6 +249,7 @@ RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, con
     header.SetFlags(flags | GradientHeader::FLAG_NO_AGGREGATE);
     uint32_t first = 0;
     const uint32_t count = m_layout.GetSegmentChunkSpan(m_k, segment, chunk, first);
+    header.SetEncoding(m_layout.GetRingEncoding(m_k, step));
     header.SetElementCount(count);
     if (!m_context.settings.real)
     {
@@ -297,6 +298,7 @@ RoundExchange::CheckRingChunk(const GradientHeader& header, uint32_t& first) con
                       step < ChunkLayout::RingSteps(m_k) &&
                       header.GetSender() == IslandAt((m_position + m_k - 1) % m_k) &&
                       header.GetChunkCount() == RingReceiveChunks(step) &&
+                      header.GetEncoding() == m_layout.GetRingEncoding(m_k, step) &&
                       header.GetElementCount() ==
                           m_layout.GetSegmentChunkSpan(m_k, segment, header.GetChunkIndex(), first);
     m_context.counters.dropped += fits ? 0 : 1;

@@ -236,7 +236,8 @@ class RoundExchange
     /**
      * \param header a received RING chunk \param first receives its first element
      * \return true if it is a chunk of a step this island receives from its ring predecessor
-     *         (sender, step, chunk count, element count); otherwise it is counted as dropped
+     *         (sender, step, chunk count, encoding, element count); otherwise it is counted as
+     *         dropped
      */
     bool CheckRingChunk(const GradientHeader& header, uint32_t& first) const;
     /** \param step a ring step \return the chunks this island sends in it */

@@ -345,7 +345,12 @@ SyncCostModel::AddRingStreams(uint32_t c, const Clique& clique, RoundStreams& st
     const uint32_t k = clique.size();
     Clique ring = clique;
     std::sort(ring.begin(), ring.end());
-    uint64_t segment = ChunkLayout::RingSegmentBytes(streams.modelBytes, k, 0);
+    // The largest step's segment (an all-gather step: the widest sums).
+    uint64_t chunks = 0;
+    uint32_t lastPayload = 0;
+    const uint64_t segment =
+        LayoutOf(streams.modelBytes)
+            .GetRingStepPayload(k, 0, ChunkLayout::RingSteps(k) - 1, chunks, lastPayload);
     std::vector<MaxMinFairShare::Usage> usage;
     for (uint32_t p = 0; p < k; ++p)
     {
@@ -623,8 +628,7 @@ SyncCostModel::TimeRingClique(uint32_t c,
     est.cliqueTime[c] = SyncRingPlan::Complete(m_paths,
                                                ring,
                                                ringRates,
-                                               modelBytes,
-                                               GetChunkPayloadBytes(),
+                                               LayoutOf(modelBytes),
                                                GetPacketOverheadBytes(),
                                                &timing.ringTimes[c],
                                                &completion);
@@ -762,14 +766,17 @@ SyncCostModel::AddRingStepStreams(SyncStream& stream,
                                   std::vector<SyncStream>& streams) const
 {
     NS_LOG_FUNCTION(this << k << position << modelBytes);
-    for (uint32_t step = 0; step < 2 * (k - 1); ++step)
+    const ChunkLayout layout = LayoutOf(modelBytes);
+    for (uint32_t step = 0; step < ChunkLayout::RingSteps(k); ++step)
     {
         stream.ringStep = step;
+        uint32_t lastPayload = 0;
         stream.payloadBytes =
-            ChunkLayout::RingSegmentBytes(modelBytes,
-                                          k,
-                                          ChunkLayout::RingSendSegment(k, position, step));
-        stream.chunks = std::max<uint64_t>(1, GetChunkCount(stream.payloadBytes));
+            layout.GetRingStepPayload(k,
+                                      ChunkLayout::RingSendSegment(k, position, step),
+                                      step,
+                                      stream.chunks,
+                                      lastPayload);
         stream.wireBytes = stream.payloadBytes + stream.chunks * GetPacketOverheadBytes();
         if (position < times.size())
         {
@@ -835,8 +842,7 @@ SyncCostModel::EstimateSyncTime(const Partition& partition,
                             SyncRingPlan::Complete(m_paths,
                                                    ring,
                                                    ringRates,
-                                                   modelBytes,
-                                                   GetChunkPayloadBytes(),
+                                                   LayoutOf(modelBytes),
                                                    GetPacketOverheadBytes(),
                                                    nullptr,
                                                    nullptr));

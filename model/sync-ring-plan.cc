@@ -23,13 +23,12 @@ double
 SyncRingPlan::Complete(const SyncPathTable& paths,
                        const Clique& ring,
                        const std::vector<double>& rates,
-                       uint64_t modelBytes,
-                       uint64_t chunkPayload,
+                       const ChunkLayout& layout,
                        uint64_t overhead,
                        std::vector<std::vector<StepTime>>* times,
                        std::vector<double>* completion)
 {
-    NS_LOG_FUNCTION(modelBytes << chunkPayload << overhead);
+    NS_LOG_FUNCTION(layout.GetElements() << overhead);
     const uint32_t k = ring.size();
     NS_ASSERT_MSG(k >= 2 && rates.size() == k, "one rate per ring member");
     const uint32_t steps = 2 * (k - 1);
@@ -42,22 +41,31 @@ SyncRingPlan::Complete(const SyncPathTable& paths,
     std::vector<double> handed(k, 0.0);
     std::vector<double> input(k, 0.0);
     std::vector<double> nextInput(k, 0.0);
-    // Per segment: its packets, the wire bits of its last packet and of the whole segment.
+    // Per step and segment: the wire bits of its last packet and of the whole segment (an
+    // empty segment still sends one header-only packet). A step's encoding depends on the
+    // step only through its contributors, so the first step of each encoding is computed.
     std::vector<uint64_t> segmentLastWire(k);
     std::vector<double> segmentWireBits(k);
-    for (uint32_t g = 0; g < k; ++g)
-    {
-        const uint64_t bytes = ChunkLayout::RingSegmentBytes(modelBytes, k, g);
-        // An empty segment still sends one header-only packet.
-        const uint64_t chunks = std::max<uint64_t>(1, ChunkLayout::ChunksOf(bytes, chunkPayload));
-        segmentLastWire[g] = bytes - (chunks - 1) * chunkPayload + overhead;
-        segmentWireBits[g] = WanWire::BITS_PER_BYTE * (bytes + chunks * overhead);
-    }
+    bool computed = false;
+    GradientHeader::Encoding encoding = GradientHeader::ENCODING_INT32;
     // Per member: the last-packet size whose transit to the successor is in transitTime.
     std::vector<uint64_t> transitWire(k, std::numeric_limits<uint64_t>::max());
     std::vector<double> transitTime(k, 0.0);
     for (uint32_t step = 0; step < steps; ++step)
     {
+        if (!computed || layout.GetRingEncoding(k, step) != encoding)
+        {
+            computed = true;
+            encoding = layout.GetRingEncoding(k, step);
+            for (uint32_t g = 0; g < k; ++g)
+            {
+                uint64_t chunks = 0;
+                uint32_t lastPayload = 0;
+                const uint64_t bytes = layout.GetRingStepPayload(k, g, step, chunks, lastPayload);
+                segmentLastWire[g] = lastPayload + overhead;
+                segmentWireBits[g] = WanWire::BITS_PER_BYTE * (bytes + chunks * overhead);
+            }
+        }
         for (uint32_t p = 0; p < k; ++p)
         {
             if (!(rates[p] > 0))

@@ -13,6 +13,8 @@
 namespace ns3
 {
 
+class ChunkLayout;
+
 class SyncPathTable;
 
 /**
@@ -39,8 +41,8 @@ class SyncRingPlan
     /**
      * \brief A RING clique's completion by the application's step recurrence.
      * \param paths the routes' paths \param ring members in ring order
-     * \param rates by ring position, bit/s \param modelBytes M
-     * \param chunkPayload payload bytes per packet \param overhead header bytes per packet
+     * \param rates by ring position, bit/s \param layout how the update is cut (segments,
+     *        chunks, each step's encoding) \param overhead header bytes per packet
      * \param times if not null, receives [position][step] times
      * \param completion if not null, receives each position's completion, s
      * \return the clique's sync time: the mean of its members' completions, s
@@ -48,8 +50,7 @@ class SyncRingPlan
     static double Complete(const SyncPathTable& paths,
                            const Clique& ring,
                            const std::vector<double>& rates,
-                           uint64_t modelBytes,
-                           uint64_t chunkPayload,
+                           const ChunkLayout& layout,
                            uint64_t overhead,
                            std::vector<std::vector<StepTime>>* times,
                            std::vector<double>* completion);

@@ -367,9 +367,8 @@ TcpTransport::Start(Ptr<Node> node,
     NS_ABORT_UNLESS(TcpSocket::GetTypeId().LookupAttributeByName("SndBufSize", &info));
     const auto floor =
         static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
-    const uint32_t message =
-        ChunkLayout::DataHeaderBytes(context.settings.islandCount) +
-        context.settings.layout.GetChunkElements() * GradientHeader::ELEMENT_SIZE;
+    const uint32_t message = ChunkLayout::DataHeaderBytes(context.settings.islandCount) +
+                             context.settings.layout.GetLargestChunkPayload();
 
     m_peers.clear();
     m_peers.resize(context.settings.islandCount);

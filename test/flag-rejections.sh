@@ -86,13 +86,16 @@ reject $n "--updateFormat=int9: expected int32|bf16|int8|int4|topk:FRACTION" --u
 reject $n "--updateFormat=topk:0: expected int32|bf16|int8|int4|topk:FRACTION" --updateFormat=topk:0
 reject $n "--updateFormat=topk:1.5: expected" --updateFormat=topk:1.5
 reject $n "--updateFormat=topk:0.0123456: expected" --updateFormat=topk:0.0123456
-reject $n "--updateFormat=int8: the colocated reference is ring all-reduce" --updateFormat=int8
+reject $n "--updateFormat=bf16: the colocated reference is ring all-reduce" --updateFormat=bf16
 reject $n "--updateFormat=bf16: bf16 and top-k updates travel as sizes only" \
     --updateFormat=bf16 --payload=real --modelBytes=1000000 --colocated=false
-reject $n "--transport=tcp: update formats other than int32 run over the planned or adaptive" \
-    --updateFormat=int8 --colocated=false --transport=tcp
-reject $n "--updateFormat=int4: the ring schedule is ring all-reduce" \
-    --updateFormat=int4 --colocated=false --schedule=ring
+reject $n "--updateFormat=topk:0.01: the ring schedule is ring all-reduce" \
+    --updateFormat=topk:0.01 --colocated=false --schedule=ring
+printf '{"name":"tree","islands":9,"rounds":[{"cliques":[[0,1,2,3,4,5,6,7,8]],"algorithms":["tree"]}]}' \
+    >"$scratch/tree.json"
+reject $n "int8 and int4 updates are exchanged in DIRECT or RING cliques" \
+    --updateFormat=int8 --colocated=false --schedule="$scratch/tree.json" \
+    --capabilities=both+transit --modelBytes=1000000
 reject $n "--innerSteps=0: must be in 1..1000000" --innerSteps=0
 reject $n "--innerSteps=1000001: must be in 1..1000000" --innerSteps=1000001
 reject $n "--innerSteps: 1000000 inner steps of 1e+06 s make a compute phase too large for ns-3's Time" \

@@ -12,6 +12,15 @@
  * | int8 | 4460 (a sum of 3 needs int16) | 57 | 56 x 4460 + 240 = 250,000 | int16: 500,000 |
  * | int4 | 8920 (a sum of 3 fits int8) | 29 (last 240) | 28 x 4460 + 120 = 125,000 | int8: 250,000
  * | | topk:0.01 | 111,500 | 3 (last 27,000) | (1115 + 1115 + 270) x 8 = 20,000 | passed through |
+ *
+ * Ring all-reduce among the three: segments of 83,334, 83,334 and 83,332 elements. Island 0
+ * (position 0) receives segment 2 in step 0 (its predecessor's own values), segment 1 in step
+ * 1 (a sum of two), segment 0 in step 2 and segment 2 in step 3 (sums of three). int8: step 0
+ * in int8, the sums in int16 (254 and 381 exceed 127), 19 chunks of up to 4460 elements per
+ * segment: 83,332 + 2 x 83,334 + 2 x 83,334 + 2 x 83,332 = 583,332 payload bytes in 76
+ * packets. int4: step 0 in int4 (two per byte), the sums in int8 (14 and 21 exceed 7), 10
+ * chunks of up to 8920 elements: 41,666 + 83,334 + 83,334 + 83,332 = 291,666 in 40 packets.
+ * int32: 38 chunks of up to 2230 elements, 4 bytes each: 4 x 333,332 = 1,333,328 in 152.
  */
 
 // ctest-suite: update-format
@@ -52,6 +61,37 @@ const FormatCase CASES[] = {
     {"int8", 57, 250000, true, GradientHeader::ENCODING_INT16, 500000},
     {"int4", 29, 125000, true, GradientHeader::ENCODING_INT8, 250000},
     {"topk:0.01", 3, 20000, false, GradientHeader::ENCODING_TOPK, 0},
+};
+
+/** Island 0's RING arrivals in one format (the ring table above). */
+struct RingCase
+{
+    std::string format;                             //!< UpdateFormat name
+    std::vector<GradientHeader::Encoding> encoding; //!< by step
+    uint64_t payload;                               //!< payload bytes over the four steps
+    uint64_t packets;                               //!< packets over the four steps
+};
+
+/** The summable formats in a ring. */
+const RingCase RING_CASES[] = {
+    {"int32",
+     std::vector<GradientHeader::Encoding>(4, GradientHeader::ENCODING_INT32),
+     1333328,
+     152},
+    {"int8",
+     {GradientHeader::ENCODING_INT8,
+      GradientHeader::ENCODING_INT16,
+      GradientHeader::ENCODING_INT16,
+      GradientHeader::ENCODING_INT16},
+     583332,
+     76},
+    {"int4",
+     {GradientHeader::ENCODING_INT4,
+      GradientHeader::ENCODING_INT8,
+      GradientHeader::ENCODING_INT8,
+      GradientHeader::ENCODING_INT8},
+     291666,
+     40},
 };
 
 /** What island 0 received of one packet type. */
@@ -155,11 +195,63 @@ class UpdateFormatTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Ring all-reduce in a summable format: each step's packets carry the sums of its
+ *        contributors in the narrowest encoding that holds them, so island 0 receives the
+ *        bytes of the ring table above; the cost model's plan of the ring matches the run.
+ */
+class UpdateFormatRingTestCase : public TestCase
+{
+  public:
+    /** \param c the format's expected ring figures */
+    explicit UpdateFormatRingTestCase(const RingCase& c)
+        : TestCase("ring steps widen their sums: " + c.format),
+          m_case(c)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.format = m_case.format;
+        setup.modelBytes = MODEL_BYTES;
+        setup.ring = true;
+        setup.traceIsland = 0;
+        const RunResult run = Simulate(setup);
+        uint64_t packets = 0;
+        uint64_t payload = 0;
+        uint64_t wrongEncoding = 0;
+        for (const RunResult::Arrival& a : run.arrivals)
+        {
+            if (a.header.GetType() != GradientHeader::RING)
+            {
+                continue;
+            }
+            ++packets;
+            payload += a.size - HEADER - IP_UDP;
+            wrongEncoding +=
+                a.header.GetEncoding() == m_case.encoding.at(a.header.GetRingStep()) ? 0 : 1;
+        }
+        NS_TEST_ASSERT_MSG_EQ(packets, m_case.packets, "packets of the four steps");
+        NS_TEST_ASSERT_MSG_EQ(payload, m_case.payload, "payload of the four steps");
+        NS_TEST_ASSERT_MSG_EQ(wrongEncoding, 0u, "each step in its encoding");
+        NS_TEST_ASSERT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
+        const TrainingRoundRecord& r = RecordOf(run, 0, 0);
+        const double sync = (r.syncEnd - r.syncStart).GetSeconds();
+        NS_TEST_ASSERT_MSG_EQ_TOL(run.estimatedSync, sync, 0.02 * sync, "the cost model's ring");
+    }
+
+    RingCase m_case; //!< the format
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Real payloads in int8 and int4: every island ends with the exact mean of the
  *        quantised values, round(x Scale) summed over the three islands, over 3 Scale; behind
  *        FPGAs whose sums of two peers (up to 2 x 127 = 254, or 2 x 7 = 14) overflow the
  *        chunks' own encoding. And that mean is within 0.5 / Scale of the mean of the
- *        parameters themselves.
+ *        parameters themselves. The same in a ring (partial sums in int16 or int8 from step
+ *        1 on) and over the tcp transport (direct and ring).
  */
 class UpdateFormatRealTestCase : public TestCase
 {
@@ -167,12 +259,20 @@ class UpdateFormatRealTestCase : public TestCase
     /**
      * \param format int8 or int4 \param scale the shared Scale (the largest value, so that
      *        parameters in [-1, 1] fit) \param caps capabilities
+     * \param ring RING cliques \param tcp the tcp transport
      */
-    UpdateFormatRealTestCase(const std::string& format, double scale, const std::string& caps)
-        : TestCase("real " + format + " payloads average exactly, capabilities=" + caps),
+    UpdateFormatRealTestCase(const std::string& format,
+                             double scale,
+                             const std::string& caps,
+                             bool ring = false,
+                             bool tcp = false)
+        : TestCase("real " + format + " payloads average exactly, capabilities=" + caps +
+                   (ring ? ", ring" : "") + (tcp ? ", tcp" : "")),
           m_format(format),
           m_scale(scale),
-          m_caps(caps)
+          m_caps(caps),
+          m_ring(ring),
+          m_tcp(tcp)
     {
     }
 
@@ -185,6 +285,8 @@ class UpdateFormatRealTestCase : public TestCase
         setup.real = true;
         setup.scale = m_scale;
         setup.modelBytes = 3 * CHUNK + 40;
+        setup.ring = m_ring;
+        setup.tcp = m_tcp;
         const RunResult run = Simulate(setup);
         NS_TEST_ASSERT_MSG_EQ(run.after.size(), 3u, "three islands");
         if (m_caps == "fpga")
@@ -217,6 +319,8 @@ class UpdateFormatRealTestCase : public TestCase
     std::string m_format; //!< int8 or int4
     double m_scale;       //!< shared Scale
     std::string m_caps;   //!< capabilities
+    bool m_ring;          //!< RING cliques
+    bool m_tcp;           //!< the tcp transport
 };
 
 /**
@@ -239,6 +343,16 @@ class UpdateFormatTestSuite : public TestSuite
             AddTestCase(new UpdateFormatRealTestCase("int8", 127, caps));
             AddTestCase(new UpdateFormatRealTestCase("int4", 7, caps));
         }
+        for (const RingCase& c : RING_CASES)
+        {
+            AddTestCase(new UpdateFormatRingTestCase(c));
+        }
+        for (const bool tcp : {false, true})
+        {
+            AddTestCase(new UpdateFormatRealTestCase("int8", 127, "none", true, tcp));
+            AddTestCase(new UpdateFormatRealTestCase("int4", 7, "none", true, tcp));
+        }
+        AddTestCase(new UpdateFormatRealTestCase("int8", 127, "none", false, true));
     }
 };
 
