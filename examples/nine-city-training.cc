@@ -445,10 +445,10 @@ ConfigureTraining(TrainingHelper& helper, const ExperimentConfig& config)
     {
         Ptr<QuadraticTrainingWorkload> workload = CreateObject<QuadraticTrainingWorkload>();
         helper.SetWorkload(workload);
-        if (config.updateFormat != UpdateFormat())
+        if (config.updateFormat != UpdateFormat() && config.updateFormat.IsSummable())
         {
             // The shared scale of int8 and int4: the workload's largest parameter travels as
-            // the format's largest value.
+            // the format's largest value (bf16 needs none).
             const double scale = UpdateFormat::MaxValue(config.updateFormat.GetDataEncoding()) /
                                  workload->GetParameterBound();
             helper.SetAppAttribute("Scale", DoubleValue(scale));
@@ -1339,8 +1339,7 @@ CheckFlags(const WanCommandLine& cmd,
     TrainingRunRequest run;
     run.processes = WanMpi::GetSize();
     run.realPayloads = config.real;
-    run.compressed = config.updateFormat != UpdateFormat();
-    run.fixedPoint = config.updateFormat.IsSummable();
+    TrainingSupport::NoteFormat(config.updateFormat, run);
     CheckUpdateFormat(config, main, run);
     CheckFragments(config, main);
     TrainingSupport::Check(run); // before any rank builds the network
@@ -1454,8 +1453,7 @@ ScheduleSpecs(const ExperimentConfig& config, const MainFlags& main, uint32_t n)
         // Reject a bad name or file, or cliques the update format cannot run, before
         // anything runs.
         TrainingRunRequest run;
-        run.compressed = config.updateFormat != UpdateFormat();
-        run.fixedPoint = config.updateFormat.IsSummable();
+        TrainingSupport::NoteFormat(config.updateFormat, run);
         TrainingSupport::NoteAlgorithms(MakeSchedule(spec, n), run);
         const std::string refusal = TrainingSupport::Refusal(run);
         if (!refusal.empty())

@@ -299,8 +299,7 @@ TrainingHelper::GetRunRequest(bool withAlgorithms) const
     run.processes = WanMpi::IsSimulating() ? WanMpi::GetSize() : 1;
     run.tcp = m_transport == TrainingApplication::TCP;
     run.realPayloads = m_workload && m_workload->IsReal();
-    run.compressed = m_costModel->GetUpdateFormat() != UpdateFormat();
-    run.fixedPoint = m_costModel->GetUpdateFormat().IsSummable();
+    TrainingSupport::NoteFormat(m_costModel->GetUpdateFormat(), run);
     run.fragments = m_fragments > 1;
     if (withAlgorithms)
     {

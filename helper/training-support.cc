@@ -36,10 +36,10 @@ TrainingSupport::Refusal(const TrainingRunRequest& run)
         return "the tcp transport has no reduction trees (TREE): TCP's streams cannot be summed "
                "on the way; use the planned or adaptive transport";
     }
-    if (!run.fixedPoint && run.realPayloads)
+    if (run.sparse && run.realPayloads)
     {
-        return "bf16 and top-k updates travel as sizes only: real payloads are int32, int8 or "
-               "int4 fixed point (use --payload=virtual)";
+        return "top-k updates travel as sizes only: real payloads are int32, int8 or int4 fixed "
+               "point, or bf16 (use --payload=virtual)";
     }
     if (run.fragments && (run.tcp || run.realPayloads))
     {
@@ -75,6 +75,15 @@ TrainingSupport::NoteAlgorithms(const CliqueSchedule& schedule, TrainingRunReque
             run.ringAllReduce |= algorithms[c] == SyncAlgorithm::RING && partition[c].size() > 1;
         }
     }
+}
+
+void
+TrainingSupport::NoteFormat(const UpdateFormat& format, TrainingRunRequest& run)
+{
+    NS_LOG_FUNCTION(format.ToString());
+    run.compressed = format != UpdateFormat();
+    run.fixedPoint = format.IsSummable();
+    run.sparse = format.GetDataEncoding() == GradientHeader::ENCODING_TOPK;
 }
 
 void

@@ -6,6 +6,7 @@
 #define TRAINING_SUPPORT_H
 
 #include "ns3/clique-schedule.h"
+#include "ns3/update-format.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -37,6 +38,7 @@ struct TrainingRunRequest
     bool crossTraffic{false};   //!< cross-traffic flows share the WAN
     bool compressed{false};     //!< an update format other than int32 (UpdateFormat)
     bool fixedPoint{true};      //!< the format's values are integers (int32, int8, int4)
+    bool sparse{false};         //!< the format is top-k (entries of a sparse vector)
     bool ringAllReduce{false};  //!< the schedule has a RING clique
     bool fragments{false};      //!< rounds are exchanged in fragments (FragmentPlan)
 };
@@ -76,6 +78,11 @@ class TrainingSupport
      * \param schedule the schedule \param run receives reductionTrees and ringAllReduce
      */
     static void NoteAlgorithms(const CliqueSchedule& schedule, TrainingRunRequest& run);
+    /**
+     * \brief Note what an update format asks for.
+     * \param format the format \param run receives compressed, fixedPoint and sparse
+     */
+    static void NoteFormat(const UpdateFormat& format, TrainingRunRequest& run);
 };
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 
 #include "exchange-sum.h"
 
+#include "ns3/assert.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -30,6 +31,10 @@ double
 FixedPoint::Limit(double scale, uint32_t members, const UpdateFormat& format)
 {
     NS_LOG_FUNCTION(scale << members);
+    if (format.GetDataEncoding() == GradientHeader::ENCODING_BF16)
+    {
+        return UpdateFormat::BF16_MAX;
+    }
     return ValueLimit(members, format) / scale;
 }
 
@@ -41,8 +46,21 @@ FixedPoint::Encode(const std::vector<double>& x,
                    std::vector<int32_t>& out)
 {
     NS_LOG_FUNCTION(scale << members);
-    const double limit = ValueLimit(members, format);
     out.resize(x.size());
+    if (format.GetDataEncoding() == GradientHeader::ENCODING_BF16)
+    {
+        // Floating point: no scale, only the range of bf16.
+        for (size_t e = 0; e < x.size(); ++e)
+        {
+            if (!(std::fabs(x[e]) <= UpdateFormat::BF16_MAX))
+            {
+                return e;
+            }
+            out[e] = UpdateFormat::ToBf16(x[e]);
+        }
+        return x.size();
+    }
+    const double limit = ValueLimit(members, format);
     for (size_t e = 0; e < x.size(); ++e)
     {
         const double scaled = std::round(x[e] * scale);
@@ -59,7 +77,9 @@ void
 DirectSum::Init(const ChunkLayout& layout)
 {
     NS_LOG_FUNCTION(this);
-    m_sum.assign(layout.GetElements(), 0);
+    m_bf16 = layout.GetFormat().GetDataEncoding() == GradientHeader::ENCODING_BF16;
+    m_sum.assign(m_bf16 ? 0 : layout.GetElements(), 0);
+    m_floatSum.assign(m_bf16 ? layout.GetElements() : 0, 0.0);
     m_count.assign(layout.GetChunkCount(), 0);
 }
 
@@ -70,7 +90,11 @@ DirectSum::Add(uint32_t chunk,
                uint32_t contributors)
 {
     NS_LOG_FUNCTION(this << chunk << first << contributors);
-    for (uint32_t e = 0; e < values.size(); ++e)
+    for (uint32_t e = 0; e < values.size() && m_bf16; ++e)
+    {
+        m_floatSum[first + e] += UpdateFormat::FromBf16(static_cast<uint16_t>(values[e]));
+    }
+    for (uint32_t e = 0; e < values.size() && !m_bf16; ++e)
     {
         m_sum[first + e] = WrapAdd(m_sum[first + e], values[e]);
     }
@@ -89,10 +113,15 @@ DirectSum::Average(const ChunkLayout& layout,
     {
         uint32_t first = 0;
         const uint32_t count = layout.GetChunkSpan(c, first);
-        const double divisor = scale * ((withOwn ? 1.0 : 0.0) + m_count[c]);
-        for (uint32_t e = first; e < first + count; ++e)
+        const double members = (withOwn ? 1.0 : 0.0) + m_count[c];
+        for (uint32_t e = first; e < first + count && m_bf16; ++e)
         {
-            x[e] = (withOwn ? WrapAdd(own[e], m_sum[e]) : m_sum[e]) / divisor;
+            const double mine = withOwn ? UpdateFormat::FromBf16(static_cast<uint16_t>(own[e])) : 0;
+            x[e] = (mine + m_floatSum[e]) / members;
+        }
+        for (uint32_t e = first; e < first + count && !m_bf16; ++e)
+        {
+            x[e] = (withOwn ? WrapAdd(own[e], m_sum[e]) : m_sum[e]) / (scale * members);
         }
     }
 }
@@ -104,6 +133,7 @@ DirectSum::Total(uint32_t first,
                  std::vector<int32_t>& out) const
 {
     NS_LOG_FUNCTION(this << first << count);
+    NS_ASSERT_MSG(!m_bf16, "bf16 is not sent down reduction trees");
     out.resize(count);
     for (uint32_t e = 0; e < count; ++e)
     {

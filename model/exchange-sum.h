@@ -49,7 +49,8 @@ struct FixedPoint
 /**
  * \ingroup wan-training
  * \brief The int32 sums of a DIRECT or TREE exchange's real payloads: the chunks received added
- *        up, and how many members each chunk holds.
+ *        up, and how many members each chunk holds; bf16 payloads (DIRECT only) are decoded
+ *        and added as reals, which the island does since FPGAs pass bf16 through.
  *
  * Shared by the planned transport's DirectExchange and TreeExchange and the tcp transport's
  * TcpDirectExchange, so all average exactly alike: values add with two's-complement wrap-around
@@ -103,8 +104,10 @@ class DirectSum
     }
 
   private:
-    std::vector<int32_t> m_sum;    //!< peers' sum, per element
-    std::vector<uint16_t> m_count; //!< contributions per chunk
+    bool m_bf16{false};             //!< bf16 values, summed as reals (not fixed point)
+    std::vector<int32_t> m_sum;     //!< peers' sum, per element (fixed point)
+    std::vector<double> m_floatSum; //!< peers' sum, per element (bf16)
+    std::vector<uint16_t> m_count;  //!< contributions per chunk
 };
 
 /**

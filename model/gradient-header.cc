@@ -159,6 +159,8 @@ GradientHeader::ReadElement(Encoding encoding, const uint8_t* payload, uint32_t 
     // Two's-complement reinterpretation of the wire bits, sign-extended.
     switch (encoding)
     {
+    case ENCODING_BF16:
+        return WanWire::ReadU16(payload + 2 * i);
     case ENCODING_INT16:
         return static_cast<int16_t>(WanWire::ReadU16(payload + 2 * i));
     case ENCODING_INT8:
@@ -179,6 +181,7 @@ GradientHeader::WriteElement(Encoding encoding, uint8_t* payload, uint32_t i, in
     const auto bits = static_cast<uint32_t>(value);
     switch (encoding)
     {
+    case ENCODING_BF16:
     case ENCODING_INT16:
         payload[2 * i] = static_cast<uint8_t>(bits >> 8);
         payload[2 * i + 1] = static_cast<uint8_t>(bits);
@@ -292,8 +295,8 @@ GradientHeader::IsConsistent() const
     {
         return false;
     }
-    // Real payloads are integers (bf16 and top-k travel as sizes only).
-    if (HasFlag(FLAG_REAL_PAYLOAD) && !IsFixedPoint(m_encoding))
+    // Real payloads are integers or bf16 (top-k travels as sizes only).
+    if (HasFlag(FLAG_REAL_PAYLOAD) && !CarriesValues(m_encoding))
     {
         return false;
     }
@@ -403,6 +406,12 @@ GradientHeader::IsFixedPoint(Encoding encoding)
     return encoding != ENCODING_BF16 && encoding != ENCODING_TOPK;
 }
 
+bool
+GradientHeader::CarriesValues(Encoding encoding)
+{
+    return encoding != ENCODING_TOPK;
+}
+
 uint64_t
 GradientHeader::PayloadBytes(Encoding encoding, uint64_t elements)
 {
@@ -445,8 +454,8 @@ Ptr<Packet>
 GradientHeader::CreateRealPacket(const GradientHeader& header, const std::vector<int32_t>& values)
 {
     NS_LOG_FUNCTION_NOARGS();
-    NS_ABORT_MSG_IF(!IsFixedPoint(header.m_encoding),
-                    "real payloads are integers, not encoding " << int(header.m_encoding));
+    NS_ABORT_MSG_IF(!CarriesValues(header.m_encoding),
+                    "real payloads are integers or bf16, not encoding " << int(header.m_encoding));
     GradientHeader written = header;
     written.m_flags |= FLAG_REAL_PAYLOAD;
     written.m_elementCount = static_cast<uint32_t>(values.size());

@@ -141,8 +141,8 @@ class GradientHeader : public Header
      * payload; LATE's and START's contributors exactly {sender} and chunk count 1, LATE with
      * no payload, START with element count 2 (its 8-byte start time) and FLAG_REAL_PAYLOAD
      * clear; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
-     * count; an Encoding code that exists, int32 unless DATA, AGGREGATE or RING, and an
-     * integer one with FLAG_REAL_PAYLOAD (IsFixedPoint); and finally
+     * count; an Encoding code that exists, int32 unless DATA, AGGREGATE or RING, and one
+     * with values (CarriesValues: not top-k) with FLAG_REAL_PAYLOAD; and finally
      * that the payload is exactly PayloadBytes(encoding, element count).
      *
      * \param packet the packet, starting at the gradient header (IPv4 and UDP removed)
@@ -246,13 +246,21 @@ class GradientHeader : public Header
      */
     static bool IsFixedPoint(Encoding encoding);
     /**
-     * \param encoding an integer encoding \param payload a payload \param i element index
-     * \return element i, sign-extended
+     * \param encoding an encoding
+     * \return true if real payloads travel in it element by element: the integer encodings
+     *         and bf16 (top-k's entries are sizes only)
+     */
+    static bool CarriesValues(Encoding encoding);
+    /**
+     * \param encoding an integer encoding, or bf16 \param payload a payload
+     * \param i element index
+     * \return element i, sign-extended (bf16: its 16 bits, 0 to 65535)
      */
     static int32_t ReadElement(Encoding encoding, const uint8_t* payload, uint32_t i);
     /**
      * \brief Write element i (its low bits: the value must fit the encoding).
-     * \param encoding an integer encoding \param payload a payload \param i element index
+     * \param encoding an integer encoding, or bf16 (the value's low 16 bits)
+     * \param payload a payload \param i element index
      * \param value the value
      */
     static void WriteElement(Encoding encoding, uint8_t* payload, uint32_t i, int32_t value);

@@ -433,10 +433,10 @@ TrainingApplication::StartApplication()
     NS_ABORT_MSG_IF(m_modelBytes > ChunkLayout::MAX_MODEL_BYTES,
                     "ModelBytes " << m_modelBytes << " beyond "
                                   << ChunkLayout::MAX_MODEL_BYTES_REASON);
-    NS_ABORT_MSG_IF(m_payloadMode == REAL && !m_updateFormat.IsSummable(),
-                    "UpdateFormat "
-                        << m_updateFormat.ToString()
-                        << " with real payloads: real payloads are int32, int8 or int4");
+    NS_ABORT_MSG_IF(
+        m_payloadMode == REAL && !GradientHeader::CarriesValues(m_updateFormat.GetDataEncoding()),
+        "UpdateFormat " << m_updateFormat.ToString()
+                        << " with real payloads: real payloads are int32, int8, int4 or bf16");
     LayOutFragments();
     m_context.settings.framingBytes = GetAccessFramingBytes();
     m_context.settings.jobId = m_jobId;

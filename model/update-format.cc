@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <istream>
 #include <limits>
 #include <ostream>
@@ -248,6 +249,32 @@ UpdateFormat::KeptEntries(uint32_t elements) const
 {
     NS_LOG_FUNCTION(this << elements);
     return (uint64_t{elements} * m_parts + TOPK_PARTS - 1) / TOPK_PARTS;
+}
+
+uint16_t
+UpdateFormat::ToBf16(double x)
+{
+    NS_LOG_FUNCTION(x);
+    const auto f = static_cast<float>(x);
+    uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof(bits));
+    if (std::isnan(f))
+    {
+        return static_cast<uint16_t>((bits >> 16) | 0x0040); // a quiet NaN stays NaN
+    }
+    // Round the 16 bits dropped to nearest, ties to the even result.
+    bits += 0x7fff + ((bits >> 16) & 1);
+    return static_cast<uint16_t>(bits >> 16);
+}
+
+double
+UpdateFormat::FromBf16(uint16_t bits)
+{
+    NS_LOG_FUNCTION(bits);
+    const uint32_t wide = uint32_t{bits} << 16;
+    float f = 0;
+    std::memcpy(&f, &wide, sizeof(f));
+    return f;
 }
 
 int32_t

@@ -133,6 +133,16 @@ class UpdateFormat
      *         k values sum to at most k times it), int32 INT32_MAX; 0 for bf16 and top-k
      */
     static int32_t MaxValue(GradientHeader::Encoding encoding);
+    /**
+     * \param x a real
+     * \return the bits of its bf16: x rounded to a float, then to the nearest bf16 (ties to
+     *         even), as real bf16 payloads carry it
+     */
+    static uint16_t ToBf16(double x);
+    /** \param bits a bf16's bits \return its value */
+    static double FromBf16(uint16_t bits);
+    /** The largest finite bf16, (2 - 2^-7) x 2^127. */
+    static constexpr double BF16_MAX = 3.3895313892515355e38;
 
   private:
     /**

@@ -87,8 +87,8 @@ reject $n "--updateFormat=topk:0: expected int32|bf16|int8|int4|topk:FRACTION" -
 reject $n "--updateFormat=topk:1.5: expected" --updateFormat=topk:1.5
 reject $n "--updateFormat=topk:0.0123456: expected" --updateFormat=topk:0.0123456
 reject $n "--updateFormat=bf16: the colocated reference is ring all-reduce" --updateFormat=bf16
-reject $n "--updateFormat=bf16: bf16 and top-k updates travel as sizes only" \
-    --updateFormat=bf16 --payload=real --modelBytes=1000000 --colocated=false
+reject $n "--updateFormat=topk:0.01: top-k updates travel as sizes only" \
+    --updateFormat=topk:0.01 --payload=real --modelBytes=1000000 --colocated=false
 reject $n "--updateFormat=topk:0.01: the ring schedule is ring all-reduce" \
     --updateFormat=topk:0.01 --colocated=false --schedule=ring
 printf '{"name":"tree","islands":9,"rounds":[{"cliques":[[0,1,2,3,4,5,6,7,8]],"algorithms":["tree"]}]}' \

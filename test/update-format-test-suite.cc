@@ -324,6 +324,78 @@ class UpdateFormatRealTestCase : public TestCase
 };
 
 /**
+ * \param x a real
+ * \return its bf16 worked out another way than UpdateFormat::ToBf16: the float's significand
+ *         rounded to 8 bits (ties to even) by frexp and ldexp
+ */
+double
+Bf16ByHand(double x)
+{
+    int exponent = 0;
+    const double significand = std::frexp(double(static_cast<float>(x)), &exponent);
+    return std::ldexp(std::nearbyint(significand * 256.0), exponent - 8);
+}
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Real bf16 payloads: FPGAs pass them through (they are not integers), and every island
+ *        adds its peers' bf16 values itself: it ends with the mean of the three islands' bf16
+ *        values exactly, within 2^-8 of the largest parameter of the parameters' mean (bf16
+ *        keeps 8 significant bits).
+ */
+class UpdateFormatBf16RealTestCase : public TestCase
+{
+  public:
+    /** \param caps capabilities */
+    explicit UpdateFormatBf16RealTestCase(const std::string& caps)
+        : TestCase("real bf16 payloads pass FPGAs and average at the islands, capabilities=" +
+                   caps),
+          m_caps(caps)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = m_caps;
+        setup.format = "bf16";
+        setup.real = true;
+        setup.modelBytes = 3 * CHUNK + 40;
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.after.size(), 3u, "three islands");
+        const uint64_t passed = run.fpga.passThroughs[FpgaAggregatorNetDevice::PASS_NOT_SUMMABLE];
+        // 3 + 40 / 8920 of a bf16 chunk of 4460 elements: 2 chunks per update, two peers' to
+        // each of three islands.
+        const uint64_t expectedPassed = m_caps == "fpga" ? 12 : 0;
+        NS_TEST_ASSERT_MSG_EQ(passed, expectedPassed, "every chunk passed through");
+        const std::vector<double> mean = Mean(run.before, {0, 1, 2});
+        for (size_t e = 0; e < run.before[0].size(); ++e)
+        {
+            double sum = 0;
+            double largest = 0;
+            for (const std::vector<double>& x : run.before)
+            {
+                sum += Bf16ByHand(x[e]);
+                largest = std::max(largest, std::fabs(x[e]));
+            }
+            for (uint32_t i = 0; i < 3; ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(run.after[i][e],
+                                          sum / 3,
+                                          1e-15,
+                                          "island " << i << " element " << e);
+            }
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(std::fabs(run.after[0][e] - mean[e]),
+                                        largest / 256 + 1e-12,
+                                        "element " << e << ": bf16's rounding bound");
+        }
+    }
+
+    std::string m_caps; //!< capabilities
+};
+
+/**
  * \ingroup wan-training-tests
  * \brief Update formats on the wire.
  */
@@ -353,6 +425,8 @@ class UpdateFormatTestSuite : public TestSuite
             AddTestCase(new UpdateFormatRealTestCase("int4", 7, "none", true, tcp));
         }
         AddTestCase(new UpdateFormatRealTestCase("int8", 127, "none", false, true));
+        AddTestCase(new UpdateFormatBf16RealTestCase("none"));
+        AddTestCase(new UpdateFormatBf16RealTestCase("fpga"));
     }
 };
 

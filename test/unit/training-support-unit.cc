@@ -77,3 +77,54 @@ TEST(TrainingSupport, EachRuleNamesTheFeature)
     // One error type, an invalid_argument as TrainingHelper threw before.
     EXPECT_THROW(TrainingSupport::Check(trees), std::invalid_argument);
 }
+
+// Update formats: int8 and int4 run DIRECT and RING over any transport, not TREE; bf16 and
+// top-k only DIRECT; real payloads in every format but top-k.
+TEST(TrainingSupport, FormatRules)
+{
+    const auto request = [](const std::string& format) {
+        TrainingRunRequest run;
+        TrainingSupport::NoteFormat(ns3::UpdateFormat::FromString(format), run);
+        return run;
+    };
+    TrainingRunRequest int8 = request("int8");
+    EXPECT_TRUE(int8.compressed && int8.fixedPoint && !int8.sparse);
+    int8.ringAllReduce = true;
+    int8.tcp = true;
+    int8.realPayloads = true;
+    EXPECT_EQ(TrainingSupport::Refusal(int8), "");
+    int8.tcp = false;
+    int8.reductionTrees = true;
+    EXPECT_EQ(Thrown(int8).rfind("int8 and int4 updates are exchanged in DIRECT or RING", 0), 0u);
+    TrainingRunRequest bf16 = request("bf16");
+    EXPECT_TRUE(bf16.compressed && !bf16.fixedPoint && !bf16.sparse);
+    bf16.realPayloads = true;
+    bf16.tcp = true;
+    EXPECT_EQ(TrainingSupport::Refusal(bf16), "");
+    bf16.ringAllReduce = true;
+    EXPECT_EQ(Thrown(bf16).rfind("bf16 and top-k updates are exchanged in DIRECT cliques", 0), 0u);
+    TrainingRunRequest topk = request("topk:0.01");
+    EXPECT_TRUE(topk.sparse);
+    EXPECT_EQ(TrainingSupport::Refusal(topk), "");
+    topk.realPayloads = true;
+    EXPECT_EQ(Thrown(topk).rfind("top-k updates travel as sizes only", 0), 0u);
+    TrainingRunRequest int32 = request("int32");
+    EXPECT_FALSE(int32.compressed || int32.sparse);
+    int32.reductionTrees = true;
+    EXPECT_EQ(TrainingSupport::Refusal(int32), "");
+}
+
+// Rounds in fragments run over the planned or adaptive transport with virtual payloads.
+TEST(TrainingSupport, FragmentRules)
+{
+    TrainingRunRequest fragments;
+    fragments.fragments = true;
+    EXPECT_EQ(TrainingSupport::Refusal(fragments), "");
+    fragments.tcp = true;
+    EXPECT_EQ(Thrown(fragments).rfind("rounds in fragments run over the planned or adaptive", 0),
+              0u);
+    fragments.tcp = false;
+    fragments.realPayloads = true;
+    EXPECT_EQ(Thrown(fragments).rfind("rounds in fragments run over the planned or adaptive", 0),
+              0u);
+}

@@ -10,6 +10,7 @@
 #include "ns3/packet.h"
 #include "ns3/update-format.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <string>
@@ -172,7 +173,7 @@ TEST(UpdateFormat, TheHeaderCarriesTheEncoding)
     std::vector<uint8_t> ack = bytes;
     ack[3] = GradientHeader::ACK;
     EXPECT_FALSE(Accepts(ack));
-    // Real payloads are integers: int4 is, bf16 is not.
+    // Real payloads carry values: int4 and bf16 do, top-k's entries do not.
     std::vector<uint8_t> real = bytes;
     real[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
     EXPECT_TRUE(Accepts(real));
@@ -181,5 +182,27 @@ TEST(UpdateFormat, TheHeaderCarriesTheEncoding)
     ASSERT_EQ(bf16.size(), 52u + 22u);
     EXPECT_TRUE(Accepts(bf16));
     bf16[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
-    EXPECT_FALSE(Accepts(bf16));
+    EXPECT_TRUE(Accepts(bf16));
+    h.SetEncoding(GradientHeader::ENCODING_TOPK);
+    h.SetElementCount(1);
+    std::vector<uint8_t> topk = BytesOf(GradientHeader::CreateVirtualPacket(h));
+    ASSERT_EQ(topk.size(), 52u + 8u);
+    EXPECT_TRUE(Accepts(topk));
+    topk[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
+    EXPECT_FALSE(Accepts(topk));
+}
+
+TEST(UpdateFormat, Bf16RoundsToNearestEven)
+{
+    using ns3::UpdateFormat;
+    // 1 is 0x3f80; 1 + 2^-8 lies half way to the next bf16 (1 + 2^-7) and goes to the even
+    // 0x3f80; 1 + 3 x 2^-8 half way between 1 + 2^-7 (0x3f81, odd) and 1 + 2^-6 (0x3f82).
+    EXPECT_EQ(UpdateFormat::ToBf16(1.0), 0x3f80);
+    EXPECT_EQ(UpdateFormat::ToBf16(1.0 + std::ldexp(1.0, -8)), 0x3f80);
+    EXPECT_EQ(UpdateFormat::ToBf16(1.0 + 3 * std::ldexp(1.0, -8)), 0x3f82);
+    EXPECT_EQ(UpdateFormat::ToBf16(-2.0), 0xc000);
+    // pi: 0x40490fdb as a float; its top 16 bits 0x4049 (3.140625), the rest below half.
+    EXPECT_EQ(UpdateFormat::ToBf16(3.14159265358979), 0x4049);
+    EXPECT_EQ(UpdateFormat::FromBf16(0x4049), 3.140625);
+    EXPECT_EQ(UpdateFormat::FromBf16(0x7f7f), UpdateFormat::BF16_MAX);
 }
