@@ -250,11 +250,18 @@ ExchangeBound::GetTreeBound(const std::vector<uint32_t>& members, uint32_t root)
         }
         pieces[m_routing.GetAccessDownResource(m)].insert(sum);
     }
+    // A member's update and a transit city's sum cost at least an update's bytes (a sum is never
+    // narrower); the root's sum of all k its own bytes.
+    const double sumBytes = m_layout ? m_layout->GetSumPayloadBytes(members.size()) : m_modelBytes;
     double serialise = 0;
     for (const auto& [resource, keys] : pieces)
     {
-        const double seconds =
-            keys.size() * m_modelBytes * 8.0 / m_routing.GetResourceCapacity(resource);
+        double bytes = 0;
+        for (uint64_t key : keys)
+        {
+            bytes += key >= downKey ? sumBytes : DirectBytes();
+        }
+        const double seconds = bytes * 8.0 / m_routing.GetResourceCapacity(resource);
         NS_LOG_LOGIC(m_routing.GetResourceName(resource)
                      << ": " << keys.size() << " pieces, " << seconds << " s");
         serialise = std::max(serialise, seconds);

@@ -53,11 +53,6 @@ TrainingSupport::Refusal(const TrainingRunRequest& run)
                "and reduction trees (TREE) add them up on the way, and they are not summed as "
                "integers (top-k needs a gather)";
     }
-    if (run.compressed && run.reductionTrees)
-    {
-        return "int8 and int4 updates are exchanged in DIRECT or RING cliques: the widening sums "
-               "of reduction trees (TREE) through transit FPGAs are not modelled yet";
-    }
     return "";
 }
 

@@ -53,10 +53,10 @@ struct TrainingRunRequest
  * carry their bytes while packets crossing MPI ranks are virtual; the consensus of a round is
  * computed over every island's parameters; cross-traffic goodput is read from every sink); the
  * tcp transport has no reduction trees (TCP's streams cannot be summed on the way); update
- * formats other than int32 travel in DIRECT cliques, int8 and int4 also in RING cliques (their
- * partial sums widen step by step, ChunkLayout::GetRingEncoding; TREE's through transit FPGAs
- * are not modelled yet), bf16 and top-k as sizes only (real payloads are fixed point: int32,
- * int8, int4); rounds in fragments run over the
+ * formats int8 and int4 travel in every clique (their sums widen on the way:
+ * ChunkLayout::GetRingEncoding, UpdateFormat::SumSources), bf16 and top-k in DIRECT cliques
+ * only, top-k as sizes only (real payloads are int32, int8 or int4 fixed point, or bf16);
+ * rounds in fragments run over the
  * planned or adaptive transport with virtual payloads (their timing is modelled; the numerics of
  * parameters averaged while later inner steps change them are not).
  */

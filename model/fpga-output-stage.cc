@@ -68,9 +68,9 @@ FpgaOutputStage::MakeAggregate(const FpgaSlotTable::Slot& slot,
     out.SetType(GradientHeader::AGGREGATE);
     out.SetContributors(slot.contributors);
     out.SetFlags((real ? GradientHeader::FLAG_REAL_PAYLOAD : 0) | flags);
-    // A sum of narrow values needs wider elements on the way down.
-    out.SetEncoding(
-        UpdateFormat::SumEncoding(slot.header.GetEncoding(), slot.contributors.Count()));
+    // A sum of narrow values needs wider elements on the way down (of what its pieces sum).
+    out.SetEncoding(UpdateFormat::SumEncoding(UpdateFormat::NarrowestSource(slot.sources),
+                                              slot.contributors.Count()));
 
     Ptr<Packet> packet;
     if (real)

@@ -4,6 +4,7 @@
 
 #include "fpga-slot-table.h"
 
+#include "update-format.h"
 #include "wan-wire.h"
 
 #include "ns3/assert.h"
@@ -214,6 +215,7 @@ FpgaSlotTable::Open(const GradientHeader& header,
     slot.sum.assign(header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD) ? header.GetElementCount()
                                                                       : 0,
                     0);
+    slot.sources = UpdateFormat::SumSources(header.GetEncoding(), header.GetContributors().Count());
     slot.fields = fields;
     slot.emitting = false;
     slot.settled = false;
@@ -264,9 +266,13 @@ FpgaSlotTable::Add(uint32_t index,
     NS_LOG_FUNCTION(this << index << packet << payloadOffset);
     Slot& slot = m_slots[index];
     const bool real = header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
+    // A piece is one sender's values or a lower FPGA's sum of several, in a wider encoding:
+    // it fits if it can be a sum of what the slot's pieces are sums of.
+    const uint32_t sources =
+        slot.sources &
+        UpdateFormat::SumSources(header.GetEncoding(), header.GetContributors().Count());
     if (header.GetMembers() != slot.header.GetMembers() ||
-        header.GetElementCount() != slot.header.GetElementCount() ||
-        header.GetEncoding() != slot.header.GetEncoding() ||
+        header.GetElementCount() != slot.header.GetElementCount() || sources == 0 ||
         real != slot.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD))
     {
         return MISMATCH;
@@ -283,6 +289,7 @@ FpgaSlotTable::Add(uint32_t index,
         return OVERLAP;
     }
     slot.contributors = slot.contributors.Union(pieces);
+    slot.sources = sources;
     if (!slot.emitting)
     {
         const SlotKey& key = slot.key;
@@ -292,14 +299,17 @@ FpgaSlotTable::Add(uint32_t index,
     ++m_aggregated;
     if (real)
     {
-        AddPayload(slot, packet, payloadOffset);
+        AddPayload(slot, header.GetEncoding(), packet, payloadOffset);
     }
     MaybeSettle(index);
     return ADDED;
 }
 
 void
-FpgaSlotTable::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset)
+FpgaSlotTable::AddPayload(Slot& slot,
+                          GradientHeader::Encoding encoding,
+                          Ptr<const Packet> packet,
+                          uint32_t payloadOffset)
 {
     NS_LOG_FUNCTION(this << packet << payloadOffset);
     const uint32_t size = packet->GetSize();
@@ -307,7 +317,6 @@ FpgaSlotTable::AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payload
     packet->CopyData(m_scratch.data(), size);
     const uint8_t* p = m_scratch.data() + payloadOffset;
     const size_t count = slot.sum.size();
-    const GradientHeader::Encoding encoding = slot.header.GetEncoding();
     for (size_t i = 0; i < count; ++i)
     {
         const auto value = static_cast<uint32_t>(

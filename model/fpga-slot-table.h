@@ -102,6 +102,8 @@ class FpgaSlotTable
         IslandBitmap expected;     //!< the senders it waits for
         IslandBitmap contributors; //!< senders added so far (union of the pieces' contributors)
         std::vector<uint32_t> sum; //!< element sums (real payloads), as two's-complement bits
+        uint32_t sources;          //!< data encodings its pieces may be sums of (the meet of
+                                   //!< their UpdateFormat::SumSources)
         InputFields fields;        //!< first contribution's IPv4/UDP fields (ECN: CE if any
                                    //!< contribution's was)
         uint64_t serial;           //!< allocation number: tells a live deadline from a stale one
@@ -117,7 +119,8 @@ class FpgaSlotTable
         ADDED,     //!< summed into the open slot
         DUPLICATE, //!< every contributor of it is already in the slot: absorbed, not added
         OVERLAP,   //!< some, not all, of its contributors are in the slot: not added
-        MISMATCH,  //!< element count, members or payload kind differ from the slot's
+        MISMATCH,  //!< element count, members, payload kind or the data encoding it sums
+                   //!< (UpdateFormat::SumSources) differ from the slot's
         OVERFLOW,  //!< no slot open for its chunk and none free: not added
     };
 
@@ -247,9 +250,13 @@ class FpgaSlotTable
                   uint32_t payloadOffset);
     /**
      * \brief Add a real payload to a slot's sums.
-     * \param slot the slot \param packet the IPv4 packet \param payloadOffset payload offset
+     * \param slot the slot \param encoding the piece's encoding \param packet the IPv4 packet
+     * \param payloadOffset payload offset
      */
-    void AddPayload(Slot& slot, Ptr<const Packet> packet, uint32_t payloadOffset);
+    void AddPayload(Slot& slot,
+                    GradientHeader::Encoding encoding,
+                    Ptr<const Packet> packet,
+                    uint32_t payloadOffset);
     /**
      * \param header a header of a flow \return the flow's frontiers (created if new; flows of
      *         rounds long over are forgotten then)

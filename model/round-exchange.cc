@@ -218,8 +218,13 @@ RoundExchange::BuildDirectChunk(GradientHeader::Type type,
     uint32_t first = 0;
     const ChunkLayout& layout = m_layout;
     const uint32_t count = layout.GetChunkSpan(chunk, first);
-    header.SetEncoding(layout.GetFormat().GetDataEncoding());
-    header.SetElementCount(layout.GetFormat().GetWireElements(count));
+    // A sum (a TREE root's total) travels in the encoding that holds it.
+    const GradientHeader::Encoding data = layout.GetFormat().GetDataEncoding();
+    header.SetEncoding(type == GradientHeader::AGGREGATE
+                           ? UpdateFormat::SumEncoding(data, contributors.Count())
+                           : data);
+    header.SetElementCount(
+        type == GradientHeader::AGGREGATE ? count : layout.GetFormat().GetWireElements(count));
     if (!m_context.settings.real)
     {
         return GradientHeader::CreateVirtualPacket(header);

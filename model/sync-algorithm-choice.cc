@@ -116,7 +116,7 @@ SyncAlgorithmChoice::ChooseAlgorithm(const SyncCostModel& model,
                                      uint64_t modelBytes)
 {
     NS_LOG_FUNCTION(modelBytes);
-    // bf16 and top-k are exchanged DIRECT, int8 and int4 DIRECT or RING (TrainingSupport).
+    // bf16 and top-k are exchanged DIRECT (TrainingSupport).
     const UpdateFormat& format = model.GetUpdateFormat();
     if (clique.size() <= 2 || !format.IsSummable())
     {
@@ -128,8 +128,7 @@ SyncAlgorithmChoice::ChooseAlgorithm(const SyncCostModel& model,
     // considered, so the choices there stay what they were before it existed.
     const auto& cities = model.GetRouting().GetTopology().GetCities();
     double tree = std::numeric_limits<double>::infinity();
-    if (format == UpdateFormat() &&
-        std::any_of(cities.begin(), cities.end(), [](const WanCity& c) { return c.caps.transit; }))
+    if (std::any_of(cities.begin(), cities.end(), [](const WanCity& c) { return c.caps.transit; }))
     {
         ChooseRoot(model, clique, modelBytes, &tree);
     }

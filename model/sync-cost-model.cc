@@ -246,6 +246,13 @@ double
 SyncCostModel::GetFoldedSumRatio(uint32_t k) const
 {
     NS_LOG_FUNCTION(this << k);
+    return GetSumWireRatio(k - 1);
+}
+
+double
+SyncCostModel::GetSumWireRatio(uint32_t contributors) const
+{
+    NS_LOG_FUNCTION(this << contributors);
     if (m_format == UpdateFormat())
     {
         return 1.0;
@@ -254,8 +261,41 @@ SyncCostModel::GetFoldedSumRatio(uint32_t k) const
         m_format.GetChunkElements(GetChunkPayloadBytes(),
                                   std::max<uint32_t>(1, m_paths.GetIslandCount()));
     const double overhead = GetPacketOverheadBytes();
-    return (m_format.GetSumPayloadBytes(chunkElements, k - 1) + overhead) /
+    return (m_format.GetSumPayloadBytes(chunkElements, contributors) + overhead) /
            (m_format.GetPayloadBytes(chunkElements) + overhead);
+}
+
+SyncTreePlan::StreamBits
+SyncCostModel::GetStreamBits(uint64_t modelBytes, uint32_t contributors) const
+{
+    NS_LOG_FUNCTION(this << modelBytes << contributors);
+    const double overhead = GetPacketOverheadBytes();
+    SyncTreePlan::StreamBits bits;
+    if (m_format == UpdateFormat())
+    {
+        // int32: the update's bytes, its chunks of ChunkPayloadBytes.
+        const uint64_t cap = GetChunkPayloadBytes();
+        const uint64_t chunks = ChunkLayout::ChunksOf(modelBytes, cap);
+        const uint64_t lastPayload = modelBytes - std::min(modelBytes, (chunks - 1) * cap);
+        bits.whole = WanWire::BITS_PER_BYTE * (modelBytes + chunks * overhead);
+        bits.first = WanWire::BITS_PER_BYTE * (std::min(modelBytes, cap) + overhead);
+        bits.last = WanWire::BITS_PER_BYTE * (lastPayload + overhead);
+        return bits;
+    }
+    // Other formats: the layout's chunks, each the sum of the contributors' values (one
+    // member's values in the format itself: UpdateFormat::SumEncoding).
+    const ChunkLayout layout = LayoutOf(modelBytes);
+    const uint32_t chunks = layout.GetChunkCount();
+    const auto payload = [&](uint32_t chunk) {
+        uint32_t first = 0;
+        const uint32_t elements = layout.GetChunkSpan(chunk, first);
+        return double(m_format.GetSumPayloadBytes(elements, contributors));
+    };
+    bits.whole =
+        WanWire::BITS_PER_BYTE * (layout.GetSumPayloadBytes(contributors) + chunks * overhead);
+    bits.first = WanWire::BITS_PER_BYTE * (payload(0) + overhead);
+    bits.last = WanWire::BITS_PER_BYTE * (payload(chunks - 1) + overhead);
+    return bits;
 }
 
 double
@@ -385,7 +425,13 @@ SyncCostModel::AddTreeStreams(uint32_t c,
 {
     NS_LOG_FUNCTION(this << c << root << transitBase << streams.modelBytes);
     std::vector<SyncTreePlan::UpStream> ups;
-    m_tree.BuildUp(m_paths, clique, root, m_transitLatency.GetSeconds(), transitBase, ups);
+    std::vector<double> sumRatio(clique.size() + 1, 1.0);
+    for (uint32_t n = 1; n <= clique.size(); ++n)
+    {
+        sumRatio[n] = GetSumWireRatio(n);
+    }
+    m_tree
+        .BuildUp(m_paths, clique, root, m_transitLatency.GetSeconds(), transitBase, sumRatio, ups);
     for (const auto& up : ups)
     {
         streams.drafts.push_back(Draft{c,
@@ -867,11 +913,12 @@ SyncCostModel::TreeCompletion(const std::vector<Draft>& drafts,
     {
         (drafts[f].reduce ? up : down).push_back(SyncTreePlan::Leg{rates[f], drafts[f].delay});
     }
+    // The members send their updates; the root sends the sum of all k = ups + 1.
+    const auto k = static_cast<uint32_t>(up.size() + 1);
     return SyncTreePlan::Complete(up,
                                   down,
-                                  modelBytes,
-                                  GetChunkPayloadBytes(),
-                                  GetPacketOverheadBytes(),
+                                  GetStreamBits(modelBytes, 1),
+                                  GetStreamBits(modelBytes, k),
                                   times);
 }
 

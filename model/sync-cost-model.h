@@ -222,6 +222,17 @@ class SyncCostModel : public Object
      */
     double GetFoldedSumRatio(uint32_t k) const;
     /**
+     * \param contributors n >= 1
+     * \return the wire bytes of a full chunk's sum of n members over one member's chunk (1 in
+     *         int32; int8's sums of 2 to 258 travel as int16)
+     */
+    double GetSumWireRatio(uint32_t contributors) const;
+    /**
+     * \param modelBytes M \param contributors 1: a member's update; more: a sum of that many
+     * \return its wire bits as one stream sends it (SyncTreePlan::Complete)
+     */
+    SyncTreePlan::StreamBits GetStreamBits(uint64_t modelBytes, uint32_t contributors) const;
+    /**
      * \param k clique size (>= 2)
      * \return the share of an island's ingress one of k-1 streams takes behind an FPGA that
      *         folds them: GetFoldedSumRatio(k) / (k-1)

@@ -59,6 +59,7 @@ SyncTreePlan::BuildUp(const SyncPathTable& paths,
                       uint32_t root,
                       double transitLatency,
                       uint32_t transitBase,
+                      const std::vector<double>& sumRatio,
                       std::vector<UpStream>& ups) const
 {
     NS_LOG_FUNCTION(this << root << transitLatency << transitBase);
@@ -102,7 +103,8 @@ SyncTreePlan::BuildUp(const SyncPathTable& paths,
                 }
                 up.delay += transitLatency;
                 up.aggregated = true;
-                weight = 1.0 / m_below[cities[h]];
+                const uint32_t below = m_below[cities[h]];
+                weight = sumRatio.at(below) / below;
             }
         }
         ups.push_back(std::move(up));
@@ -122,19 +124,13 @@ SyncTreePlan::BuildUp(const SyncPathTable& paths,
 double
 SyncTreePlan::Complete(const std::vector<Leg>& up,
                        const std::vector<Leg>& down,
-                       uint64_t modelBytes,
-                       uint64_t chunkPayload,
-                       uint64_t overhead,
+                       const StreamBits& upBits,
+                       const StreamBits& downBits,
                        Times* times)
 {
-    NS_LOG_FUNCTION(modelBytes << chunkPayload << overhead);
-    // W, and the first and the last chunk of the update, headers included.
-    const uint64_t chunks = ChunkLayout::ChunksOf(modelBytes, chunkPayload);
-    const double wireBits = WanWire::BITS_PER_BYTE * (modelBytes + chunks * overhead);
-    const uint64_t lastPayload = modelBytes - std::min(modelBytes, (chunks - 1) * chunkPayload);
-    const double firstChunkBits =
-        WanWire::BITS_PER_BYTE * (std::min(modelBytes, chunkPayload) + overhead);
-    const double lastChunkBits = WanWire::BITS_PER_BYTE * (lastPayload + overhead);
+    NS_LOG_FUNCTION(upBits.whole << downBits.whole);
+    const double wireBits = upBits.whole;
+    const double firstChunkBits = upBits.first;
     const double never = std::numeric_limits<double>::infinity();
     double first = 0;
     double last = 0;
@@ -157,9 +153,9 @@ SyncTreePlan::Complete(const std::vector<Leg>& up,
     }
     for (const Leg& leg : down)
     {
-        const double sent =
-            leg.rate > 0 ? std::max(first + wireBits / leg.rate, last + lastChunkBits / leg.rate)
-                         : never;
+        const double sent = leg.rate > 0 ? std::max(first + downBits.whole / leg.rate,
+                                                    last + downBits.last / leg.rate)
+                                         : never;
         done = std::max(done, sent + leg.delay);
         if (times)
         {

@@ -29,20 +29,22 @@ class WanRouting;
  * every city v with WanCapabilities::transit on the tree (m's own city and r's city included)
  * the transit FPGA merges what arrives into one aggregate of the members below v (those whose
  * path passes v). Each of the n members merged into the aggregate that crosses a resource uses
- * it with weight 1/n: together they cost one stream, as the k-1 streams an edge FPGA folds on
- * an island's ingress do. A resource before any transit city carries the member's own stream
- * (weight 1). A transit FPGA with a finite service rate is one more resource, used by every
+ * it with weight r(n)/n: together they cost one stream of sums of n, r(n) times the bits of
+ * one member's (1 in int32; a sum of int8 values travels as int16), as the k-1 streams an edge
+ * FPGA folds on an island's ingress do. A resource before any transit city carries the member's own
+ * stream (weight 1). A transit FPGA with a finite service rate is one more resource, used by every
  * piece that enters it with the weight of the resource it arrived on; each transit city on a
  * path adds the transit latency to the stream's delay.
  *
  * Down: the root sends the sum to the other members as a DIRECT sender would (SyncCostModel
  * builds those streams with the multicast rule, without FPGA folding).
  *
- * Times (Complete()): up streams start at 0. With W the wire bits of the update, c1 and cL
- * the wire bits of its first and last chunk, and per up stream its rate x_m and delay d_m:
- * the root holds the first chunk of every member at A = max_m (c1 / x_m + d_m) and the last
- * at U = max_m (W / x_m + d_m). A down stream of rate y and delay e (to its farthest receiver)
- * starts at A and its last chunk leaves at E = max(A + W / y, U + cL / y): it can neither
+ * Times (Complete()): up streams start at 0. With W the wire bits of a member's update, c1 its
+ * first chunk's, W' and cL' those of the root's sum and its last chunk (the same in int32),
+ * and per up stream its rate x_m and delay d_m: the root holds the first chunk of every member
+ * at A = max_m (c1 / x_m + d_m) and the last at U = max_m (W / x_m + d_m). A down stream of
+ * rate y and delay e (to its farthest receiver) starts at A and its last chunk leaves at
+ * E = max(A + W' / y, U + cL' / y): it can neither
  * start before the first chunk is complete nor send the last chunk before the root has it.
  * It arrives at E + e; the clique's time is the latest arrival over the down streams.
  */
@@ -59,6 +61,14 @@ class SyncTreePlan
         std::vector<MaxMinFairShare::Usage> usages; //!< (resource, weight) it uses
         double delay{0};                            //!< propagation + transit latencies, s
         bool aggregated{false};                     //!< a transit FPGA merges it somewhere
+    };
+
+    /** An update as one stream sends it, in wire bits (headers included). */
+    struct StreamBits
+    {
+        double whole{0}; //!< all of it
+        double first{0}; //!< its first chunk
+        double last{0};  //!< its last chunk
     };
 
     /** A stream's rate and delay, the inputs of Complete(). */
@@ -96,6 +106,8 @@ class SyncTreePlan
      * \param transitLatency added per transit city on a path, s
      * \param transitBase resource index of city 0's transit FPGA (city v: transitBase + v), or
      *        NO_RESOURCE if transit FPGAs are not resources
+     * \param sumRatio [n]: the wire bits of a sum of n members' chunks over one member's
+     *        (r(n) above), for n up to the clique's size
      * \param ups receives one stream per member other than the root, in clique order
      */
     void BuildUp(const SyncPathTable& paths,
@@ -103,21 +115,20 @@ class SyncTreePlan
                  uint32_t root,
                  double transitLatency,
                  uint32_t transitBase,
+                 const std::vector<double>& sumRatio,
                  std::vector<UpStream>& ups) const;
 
     /**
      * \brief A tree's completion from its streams' rates (formula in the class description).
      * \param up the up streams \param down the down streams (delay to the farthest receiver)
-     * \param modelBytes M \param chunkPayload payload bytes per packet
-     * \param overhead header bytes per packet (W, c1 and cL follow)
+     * \param upBits a member's update (W and c1) \param downBits the root's sum (W' and cL')
      * \param times if not null, receives A, U and each down stream's E
      * \return the clique's time: max over down streams of E + delay, s (+inf if a rate is 0)
      */
     static double Complete(const std::vector<Leg>& up,
                            const std::vector<Leg>& down,
-                           uint64_t modelBytes,
-                           uint64_t chunkPayload,
-                           uint64_t overhead,
+                           const StreamBits& upBits,
+                           const StreamBits& downBits,
                            Times* times);
 
   private:

@@ -136,8 +136,7 @@ uint32_t
 UdpExchange::FullChunkWireBytes() const
 {
     NS_LOG_FUNCTION(this);
-    return ChunkLayout::DataWireBytes(m_layout.GetChunkElements() *
-                                          GradientHeader::ELEMENT_SIZE,
+    return ChunkLayout::DataWireBytes(m_layout.GetChunkElements() * GradientHeader::ELEMENT_SIZE,
                                       m_context.settings.islandCount,
                                       m_context.settings.framingBytes);
 }

@@ -251,6 +251,40 @@ UpdateFormat::KeptEntries(uint32_t elements) const
     return (uint64_t{elements} * m_parts + TOPK_PARTS - 1) / TOPK_PARTS;
 }
 
+uint32_t
+UpdateFormat::SumSources(GradientHeader::Encoding encoding, uint32_t contributors)
+{
+    NS_LOG_FUNCTION(int(encoding) << contributors);
+    uint32_t sources = 0;
+    for (GradientHeader::Encoding data : {GradientHeader::ENCODING_INT4,
+                                          GradientHeader::ENCODING_INT8,
+                                          GradientHeader::ENCODING_INT32})
+    {
+        if (SumEncoding(data, contributors) == encoding)
+        {
+            sources |= 1U << data;
+        }
+    }
+    return sources;
+}
+
+GradientHeader::Encoding
+UpdateFormat::NarrowestSource(uint32_t sources)
+{
+    NS_LOG_FUNCTION(sources);
+    for (GradientHeader::Encoding data : {GradientHeader::ENCODING_INT4,
+                                          GradientHeader::ENCODING_INT8,
+                                          GradientHeader::ENCODING_INT32})
+    {
+        if ((sources & (1U << data)) != 0)
+        {
+            return data;
+        }
+    }
+    NS_ABORT_MSG("UpdateFormat::NarrowestSource: no data encoding in " << sources);
+    return GradientHeader::ENCODING_INT32;
+}
+
 uint16_t
 UpdateFormat::ToBf16(double x)
 {

@@ -134,6 +134,22 @@ class UpdateFormat
      */
     static int32_t MaxValue(GradientHeader::Encoding encoding);
     /**
+     * \brief Which data encodings a sum could be of: the bit (1 << d) for every integer data
+     *        encoding d (int32, int8, int4) whose sum of \p contributors values travels in
+     *        \p encoding (SumEncoding). A transit FPGA adds pieces whose sets meet, and writes
+     *        the total in SumEncoding of any encoding of the meet: for up to 258 contributors
+     *        they all give the same (an int16 sum of 19 or more could be int8's or int4's,
+     *        and stays int16 for either).
+     * \param encoding a piece's encoding \param contributors its contributors (>= 1)
+     * \return the bit set (0: no integer data encoding sums to it)
+     */
+    static uint32_t SumSources(GradientHeader::Encoding encoding, uint32_t contributors);
+    /**
+     * \param sources a non-empty SumSources set
+     * \return its narrowest data encoding
+     */
+    static GradientHeader::Encoding NarrowestSource(uint32_t sources);
+    /**
      * \param x a real
      * \return the bits of its bf16: x rounded to a float, then to the nearest bf16 (ties to
      *         even), as real bf16 payloads carry it

@@ -93,8 +93,8 @@ reject $n "--updateFormat=topk:0.01: the ring schedule is ring all-reduce" \
     --updateFormat=topk:0.01 --colocated=false --schedule=ring
 printf '{"name":"tree","islands":9,"rounds":[{"cliques":[[0,1,2,3,4,5,6,7,8]],"algorithms":["tree"]}]}' \
     >"$scratch/tree.json"
-reject $n "int8 and int4 updates are exchanged in DIRECT or RING cliques" \
-    --updateFormat=int8 --colocated=false --schedule="$scratch/tree.json" \
+reject $n "bf16 and top-k updates are exchanged in DIRECT cliques" \
+    --updateFormat=bf16 --colocated=false --schedule="$scratch/tree.json" \
     --capabilities=both+transit --modelBytes=1000000
 reject $n "--innerSteps=0: must be in 1..1000000" --innerSteps=0
 reject $n "--innerSteps=1000001: must be in 1..1000000" --innerSteps=1000001

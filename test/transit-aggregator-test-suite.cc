@@ -138,6 +138,28 @@ class TransitTestCase : public TestCase
     typedef std::pair<uint32_t, uint32_t> ChunkKey;
 
     /**
+     * \return R -- T -- L0, L1, L2 with a transit FPGA at T and one island in each of R (r),
+     *         L0 (l0), L1 (l1) and L2 (l2): what comes up from the L cities meets at T
+     */
+    static Net BehindOneTransit()
+    {
+        Net net;
+        net.City("R");
+        net.City("T", "transit");
+        net.Link("R", "T");
+        for (const char* code : {"L0", "L1", "L2"})
+        {
+            net.City(code);
+            net.Link("T", code);
+        }
+        net.Island("r", "R");
+        net.Island("l0", "L0");
+        net.Island("l1", "L1");
+        net.Island("l2", "L2");
+        return net;
+    }
+
+    /**
      * \brief Install the WAN.
      * \param net the topology \param transit attributes of the transit FPGAs
      */
@@ -242,6 +264,9 @@ class TransitTestCase : public TestCase
         /** Empty: a DATA of the sender's; else an AGGREGATE of these (not counted in m_sent) */
         IslandBitmap aggregateOf;
         bool plain{false}; //!< without FLAG_REDUCE (DIRECT traffic)
+        /** The payload's encoding; not int32: the values are given (\p given) */
+        GradientHeader::Encoding encoding{GradientHeader::ENCODING_INT32};
+        std::vector<int32_t> given{}; //!< values of a piece in another encoding than int32
     };
 
     /** \brief Schedule a crafted piece. \param at when \param c the piece */
@@ -270,7 +295,10 @@ class TransitTestCase : public TestCase
         header.SetChunkCount(c.chunks);
         header.SetMembers(c.members);
         header.SetContributors(crafted ? c.aggregateOf : Bitmap({c.island}));
-        const std::vector<int32_t> values = Values(c.island, c.clique, c.chunk);
+        header.SetEncoding(c.encoding);
+        const std::vector<int32_t> values = c.encoding == GradientHeader::ENCODING_INT32
+                                                ? Values(c.island, c.clique, c.chunk)
+                                                : c.given;
         m_sockets[c.island]->SendTo(GradientHeader::CreateRealPacket(header, values),
                                     0,
                                     InetSocketAddress(m_helper->GetIslandAddress(c.root), PORT));
@@ -902,19 +930,7 @@ class TransitSlotExhaustionTestCase : public TransitTestCase
   private:
     void DoRun() override
     {
-        Net net;
-        net.City("R");
-        net.City("T", "transit");
-        net.Link("R", "T");
-        for (const char* code : {"L0", "L1", "L2"})
-        {
-            net.City(code);
-            net.Link("T", code);
-        }
-        net.Island("r", "R");
-        net.Island("l0", "L0");
-        net.Island("l1", "L1");
-        net.Island("l2", "L2");
+        const Net net = BehindOneTransit();
         Build(net, {{"SlotCount", Create<UintegerValue>(1)}});
         const uint32_t root = net.islands.at("r");
         const IslandBitmap members = net.Of({"r", "l0", "l1", "l2"});
@@ -966,19 +982,7 @@ class TransitOverlapTestCase : public TransitTestCase
   private:
     void DoRun() override
     {
-        Net net;
-        net.City("R");
-        net.City("T", "transit");
-        net.Link("R", "T");
-        for (const char* code : {"L0", "L1", "L2"})
-        {
-            net.City(code);
-            net.Link("T", code);
-        }
-        net.Island("r", "R");
-        net.Island("l0", "L0");
-        net.Island("l1", "L1");
-        net.Island("l2", "L2");
+        const Net net = BehindOneTransit();
         Build(net);
         const uint32_t r = net.islands.at("r");
         const uint32_t l0 = net.islands.at("l0");
@@ -1024,6 +1028,73 @@ class TransitOverlapTestCase : public TransitTestCase
             wrong += pieces[1].values[e] != Wrap(int64_t{a[e]} + b[e]);
         }
         NS_TEST_EXPECT_MSG_EQ(wrong, 0, "l0 + {l1, l2}, exactly");
+        Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * int4 sums widen on the way: R -- T -- L0, L1, L2 (transit at T). A lower FPGA's sum of l1
+ * and l2 (int8: up to 14) reaches T first and opens the chunk's slot; l0's own int4 values
+ * come next and are added to it (they can be the values a sum of int4 is made of), and the
+ * sum of three leaves in int8 (up to 21; UpdateFormat::SumEncoding of int4, not of the int8
+ * that opened the slot), exactly l0 + l1 + l2.
+ */
+class TransitWideningTestCase : public TransitTestCase
+{
+  public:
+    TransitWideningTestCase()
+        : TransitTestCase("int4 values and an int8 sum of int4 add up to an int8 sum")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Net net = BehindOneTransit();
+        Build(net);
+        const uint32_t r = net.islands.at("r");
+        const uint32_t l0 = net.islands.at("l0");
+        const uint32_t l1 = net.islands.at("l1");
+        const uint32_t l2 = net.islands.at("l2");
+        // Values in int4's range, -7 to 7, different per island.
+        const auto small = [](uint32_t island) {
+            std::vector<int32_t> v(ELEMENTS);
+            for (uint32_t e = 0; e < ELEMENTS; ++e)
+            {
+                v[e] = static_cast<int32_t>((e * (island + 3) + 5 * island) % 15) - 7;
+            }
+            return v;
+        };
+        std::vector<int32_t> sum12(ELEMENTS);
+        std::vector<int32_t> total(ELEMENTS);
+        for (uint32_t e = 0; e < ELEMENTS; ++e)
+        {
+            sum12[e] = small(l1)[e] + small(l2)[e];
+            total[e] = sum12[e] + small(l0)[e];
+        }
+        const IslandBitmap members = net.Of({"r", "l0", "l1", "l2"});
+        Chunk lower{l1, r, members, 0, 0, 1, false, Bitmap({l1, l2})};
+        lower.encoding = GradientHeader::ENCODING_INT8;
+        lower.given = sum12;
+        Chunk own{l0, r, members, 0, 0, 1, false, IslandBitmap()};
+        own.encoding = GradientHeader::ENCODING_INT4;
+        own.given = small(l0);
+        SendPieceAt(MicroSeconds(1000), lower);
+        SendPieceAt(MicroSeconds(1010), own);
+        Run();
+
+        const Ptr<TransitAggregatorNetDevice> t = m_helper->GetTransit(net.cities.at("T"));
+        NS_TEST_EXPECT_MSG_EQ(t->GetPassThroughCount(TransitAggregatorNetDevice::PASS_MISMATCH),
+                              0,
+                              "the int4 values fit the slot of an int8 sum of int4");
+        const std::vector<Piece>& pieces = m_received[ChunkKey{0, 0}];
+        NS_TEST_ASSERT_MSG_EQ(pieces.size(), 1, "one piece at the root");
+        NS_TEST_EXPECT_MSG_EQ(pieces[0].header.GetContributors(), Bitmap({l0, l1, l2}), "all");
+        NS_TEST_EXPECT_MSG_EQ(pieces[0].header.GetEncoding(),
+                              GradientHeader::ENCODING_INT8,
+                              "a sum of three int4 values is int8");
+        NS_TEST_EXPECT_MSG_EQ((pieces[0].values == total), true, "l0 + l1 + l2, exactly");
         Destroy();
     }
 };
@@ -1109,6 +1180,7 @@ class TransitTestSuite : public TestSuite
         AddTestCase(new TransitLossBelowTestCase);
         AddTestCase(new TransitSlotExhaustionTestCase);
         AddTestCase(new TransitOverlapTestCase);
+        AddTestCase(new TransitWideningTestCase);
         AddTestCase(new TransitDivertTestCase);
     }
 };

@@ -934,6 +934,22 @@ CountRootPiece(RootPieces* pieces, Ptr<const Packet> packet)
 }
 
 /**
+ * \param setup a planned TREE run \param pieces where to count
+ * \brief count the pieces its root's device receives (CountRootPiece)
+ */
+void
+CountRootPieces(Setup& setup, RootPieces& pieces)
+{
+    pieces.members = 8;
+    setup.beforeRun = [&pieces](WanTopologyHelper& wan, TrainingHelper& helper) {
+        const uint32_t root = helper.GetPlans().at(0).cliqueRoot.at(0);
+        wan.GetIslandDevice(root)->TraceConnectWithoutContext(
+            "MacRx",
+            MakeBoundCallback(&CountRootPiece, &pieces));
+    };
+}
+
+/**
  * \ingroup wan-training-tests
  * \brief The whole chain as planned by the helper (Setup::tree: root and rates from the cost
  *        model) over transit FPGAs, k = 8 in four cities: the root takes multi-contributor
@@ -964,13 +980,7 @@ class TreeTransitTestCase : public TestCase
         setup.tree = true;
         setup.loss = m_loss;
         RootPieces pieces;
-        pieces.members = 8;
-        setup.beforeRun = [&pieces](WanTopologyHelper& wan, TrainingHelper& helper) {
-            const uint32_t root = helper.GetPlans().at(0).cliqueRoot.at(0);
-            wan.GetIslandDevice(root)->TraceConnectWithoutContext(
-                "MacRx",
-                MakeBoundCallback(&CountRootPiece, &pieces));
-        };
+        CountRootPieces(setup, pieces);
         const RunResult run = Simulate(setup);
         NS_TEST_ASSERT_MSG_EQ(run.records.size(), 16u, "8 islands x 2 rounds");
         for (const TrainingRoundRecord& r : run.records)
@@ -1006,6 +1016,109 @@ class TreeTransitTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief int8 and int4 up a reduction tree: transit FPGAs add a member's values (int8 or int4)
+ *        to lower FPGAs' sums (int16 or int8) in one slot, the root gets one sum of all seven
+ *        per chunk in the wider encoding and sends the total of eight down in it; every island
+ *        ends with the exact mean of the quantised values.
+ *
+ * k = 8 in four cities (Wan(8)), one round, real payloads of 133,900 elements: int8 chunks of
+ * 4460 elements (a sum of eight needs int16), 31 of them; int4 chunks of 8920 (a sum of eight,
+ * at most 56, fits int8), 16 of them; and int32 as before, chunks of 2230, 61 of them.
+ */
+class TreeFormatTestCase : public TestCase
+{
+  public:
+    /** \param format int8 or int4 \param scale its Scale \param chunks chunks of the update */
+    TreeFormatTestCase(const std::string& format, double scale, uint64_t chunks)
+        : TestCase("planned TREE through transit FPGAs in " + format + ": exact means"),
+          m_format(format),
+          m_scale(scale),
+          m_chunks(chunks)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup = Wan(8);
+        setup.caps = "both+transit";
+        setup.tree = true;
+        setup.rounds = 1;
+        setup.format = m_format;
+        setup.scale = m_scale;
+        RootPieces pieces;
+        CountRootPieces(setup, pieces);
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 8u, "8 islands x 1 round");
+        for (const TrainingRoundRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, "island " << r.island << " finished");
+            NS_TEST_EXPECT_MSG_EQ(r.retransmissions, 0u, "nothing resent");
+        }
+        NS_TEST_EXPECT_MSG_EQ(
+            run.fpga.transitPassThroughs[TransitAggregatorNetDevice::PASS_MISMATCH],
+            0u,
+            "every piece fits its slot, values and sums alike");
+        NS_TEST_EXPECT_MSG_EQ(pieces.aggregates, m_chunks, "one sum per chunk at the root");
+        NS_TEST_EXPECT_MSG_EQ(pieces.complete, m_chunks, "of all seven");
+        NS_TEST_EXPECT_MSG_EQ(pieces.data, 0u, "no single piece");
+        for (size_t e = 0; e < run.before[0].size(); ++e)
+        {
+            int64_t sum = 0;
+            for (const std::vector<double>& x : run.before)
+            {
+                sum += static_cast<int64_t>(std::round(x[e] * m_scale));
+            }
+            const double exact = double(sum) / (m_scale * 8);
+            for (uint32_t i = 0; i < 8; ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(run.after[i][e],
+                                          exact,
+                                          1e-12,
+                                          "island " << i << " element " << e);
+            }
+        }
+        Simulator::Destroy();
+        // 20 MB without payloads, where the bytes weigh: the cost model times the wider sums
+        // up and down as the packets take them (the clique's time is its last member's), with
+        // multicast (the sums into the root bind) and without (its seven copies of the total
+        // down bind).
+        for (const std::string caps : {"both+transit", "transit"})
+        {
+            setup.caps = caps;
+            TimeAgainstCostModel(setup);
+        }
+    }
+
+    /**
+     * \param setup a TREE run without payloads
+     * \brief check the slowest member's sync against the cost model's plan (2%)
+     */
+    void TimeAgainstCostModel(Setup setup)
+    {
+        Simulator::Destroy();
+        setup.real = false;
+        setup.modelBytes = 20000000;
+        setup.beforeRun = nullptr;
+        const RunResult timed = Simulate(setup);
+        double sync = 0;
+        for (const TrainingRoundRecord& r : timed.records)
+        {
+            sync = std::max(sync, (r.syncEnd - r.syncStart).GetSeconds());
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(timed.estimatedSync,
+                                  sync,
+                                  0.02 * sync,
+                                  "the cost model's tree, capabilities=" << setup.caps);
+    }
+
+    std::string m_format; //!< int8 or int4
+    double m_scale;       //!< its Scale
+    uint64_t m_chunks;    //!< chunks of the update
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The tree-exchange test suite.
  */
 class TreeExchangeTestSuite : public TestSuite
@@ -1035,6 +1148,9 @@ class TreeExchangeTestSuite : public TestSuite
             AddTestCase(new TreeTransitTestCase(caps, 0));
             AddTestCase(new TreeTransitTestCase(caps, 0.01));
         }
+        AddTestCase(new TreeFormatTestCase("int32", 65536, 61));
+        AddTestCase(new TreeFormatTestCase("int8", 127, 31));
+        AddTestCase(new TreeFormatTestCase("int4", 7, 16));
         AddTestCase(new TreeAdaptiveTestCase);
         AddTestCase(new TreeTcpRefusedTestCase);
     }

@@ -78,8 +78,8 @@ TEST(TrainingSupport, EachRuleNamesTheFeature)
     EXPECT_THROW(TrainingSupport::Check(trees), std::invalid_argument);
 }
 
-// Update formats: int8 and int4 run DIRECT and RING over any transport, not TREE; bf16 and
-// top-k only DIRECT; real payloads in every format but top-k.
+// Update formats: int8 and int4 run in every clique over any transport (TREE not over tcp, as
+// int32); bf16 and top-k only DIRECT; real payloads in every format but top-k.
 TEST(TrainingSupport, FormatRules)
 {
     const auto request = [](const std::string& format) {
@@ -95,7 +95,7 @@ TEST(TrainingSupport, FormatRules)
     EXPECT_EQ(TrainingSupport::Refusal(int8), "");
     int8.tcp = false;
     int8.reductionTrees = true;
-    EXPECT_EQ(Thrown(int8).rfind("int8 and int4 updates are exchanged in DIRECT or RING", 0), 0u);
+    EXPECT_EQ(TrainingSupport::Refusal(int8), "");
     TrainingRunRequest bf16 = request("bf16");
     EXPECT_TRUE(bf16.compressed && !bf16.fixedPoint && !bf16.sparse);
     bf16.realPayloads = true;

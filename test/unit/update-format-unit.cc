@@ -192,6 +192,26 @@ TEST(UpdateFormat, TheHeaderCarriesTheEncoding)
     EXPECT_FALSE(Accepts(topk));
 }
 
+TEST(UpdateFormat, SumsKnowWhatTheySum)
+{
+    using ns3::GradientHeader;
+    using ns3::UpdateFormat;
+    const uint32_t int4 = 1U << GradientHeader::ENCODING_INT4;
+    const uint32_t int8 = 1U << GradientHeader::ENCODING_INT8;
+    const uint32_t int32 = 1U << GradientHeader::ENCODING_INT32;
+    // One value is its own encoding; a sum of 2 to 18 int4 values is int8 (at most 126), of
+    // 2 to 258 int8 values int16; from 19 an int16 sum can be either.
+    EXPECT_EQ(UpdateFormat::SumSources(GradientHeader::ENCODING_INT8, 1), int8);
+    EXPECT_EQ(UpdateFormat::SumSources(GradientHeader::ENCODING_INT8, 2), int4);
+    EXPECT_EQ(UpdateFormat::SumSources(GradientHeader::ENCODING_INT16, 5), int8);
+    EXPECT_EQ(UpdateFormat::SumSources(GradientHeader::ENCODING_INT16, 19), int4 | int8);
+    EXPECT_EQ(UpdateFormat::SumSources(GradientHeader::ENCODING_INT32, 7), int32);
+    EXPECT_EQ(UpdateFormat::SumSources(GradientHeader::ENCODING_INT4, 2), 0u);
+    EXPECT_EQ(UpdateFormat::SumSources(GradientHeader::ENCODING_BF16, 1), 0u);
+    EXPECT_EQ(UpdateFormat::NarrowestSource(int4 | int8), GradientHeader::ENCODING_INT4);
+    EXPECT_EQ(UpdateFormat::NarrowestSource(int8 | int32), GradientHeader::ENCODING_INT8);
+}
+
 TEST(UpdateFormat, Bf16RoundsToNearestEven)
 {
     using ns3::UpdateFormat;
