@@ -453,13 +453,18 @@ TrainingApplication::StartApplication()
     m_context.on.send = [this](uint32_t round, Ptr<Packet> packet, Ipv4Address to, bool control) {
         Send(round, packet, to, control);
     };
-    m_context.on.resent = [this](uint32_t round, uint32_t peer) {
-        ++RecordOf(round).retransmissions;
-        m_retransmissionTrace(m_context.settings.island, round, peer, 1);
+    m_context.on.resent = [this](uint32_t sync, uint32_t peer) {
+        ++RecordOf(sync).retransmissions;
+        m_retransmissionTrace(m_context.settings.island, RoundOf(sync), peer, 1);
     };
-    m_context.on.peerLost = [this](uint32_t round, uint32_t peer) {
-        RecordOf(round).lostPeers.push_back(peer);
-        m_peerLostTrace(m_context.settings.island, round, peer, 0);
+    m_context.on.peerLost = [this](uint32_t sync, uint32_t peer) {
+        // Each fragment's exchange declares a dead peer lost: the round records it once.
+        std::vector<uint32_t>& lost = RecordOf(sync).lostPeers;
+        if (std::find(lost.begin(), lost.end(), peer) == lost.end())
+        {
+            lost.push_back(peer);
+        }
+        m_peerLostTrace(m_context.settings.island, RoundOf(sync), peer, 0);
     };
     m_context.on.complete = [this](uint32_t sync) { FinishSync(sync); };
     m_context.on.repairing = [this](uint32_t round) { AnnounceLate(round); };

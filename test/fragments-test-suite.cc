@@ -325,6 +325,42 @@ class FragmentLossAndRefusalTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A cut island in fragmented rounds: every fragment's exchange declares it lost, every
+ *        round of the others still ends, and each round records it once (the cut island, cut
+ *        off from both, records the two others).
+ */
+class FragmentLostPeerTestCase : public TestCase
+{
+  public:
+    FragmentLostPeerTestCase()
+        : TestCase("a cut island is lost in every fragment, recorded once per round")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "both";
+        setup.rounds = 2;
+        setup.innerSteps = 3;
+        setup.fragments = 3;
+        setup.cut = 2;
+        const RunResult run = Simulate(setup); // returning at all proves there is no hang
+        const std::vector<std::vector<uint32_t>> expected{{2}, {2}, {0, 1}};
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 6u, "3 islands x 2 rounds");
+        ForRecords(run, 0, [&](const TrainingRoundRecord& r) {
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, "round ended, island " << r.island);
+            NS_TEST_EXPECT_MSG_EQ((r.lostPeers == expected.at(r.island)),
+                                  true,
+                                  "round " << r.round << ", island " << r.island << " lost "
+                                           << r.lostPeers.size());
+        });
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Rounds synchronised in fragments (TrainingApplication's Fragments, FragmentPlan).
  */
 class FragmentsTestSuite : public TestSuite
@@ -338,6 +374,7 @@ class FragmentsTestSuite : public TestSuite
         AddTestCase(new FragmentQueuedTestCase());
         AddTestCase(new FragmentFpgaTestCase());
         AddTestCase(new FragmentLossAndRefusalTestCase());
+        AddTestCase(new FragmentLostPeerTestCase());
     }
 };
 
