@@ -539,7 +539,8 @@ CollectOutputs(ExperimentResult& result,
     bound.SetUpdateFormat(config.updateFormat, helper.GetCostModel()->GetChunkPayloadBytes());
     const ExchangeBound::Comparison comparison =
         bound.Compare(experiment.GetRecords(), helper.GetSchedule(), experiment.GetWarmupRounds());
-    if (comparison.exchanges > 0)
+    // The bound is of one format: none where the schedule's rounds name their own.
+    if (comparison.exchanges > 0 && !helper.GetSchedule().HasFormats())
     {
         result.summary.meanExchange = comparison.meanExchange;
         result.summary.exchangeBound = comparison.meanBound;
@@ -1452,9 +1453,12 @@ ScheduleSpecs(const ExperimentConfig& config, const MainFlags& main, uint32_t n)
         }
         // Reject a bad name or file, or cliques the update format cannot run, before
         // anything runs.
+        const CliqueSchedule schedule = MakeSchedule(spec, n);
         TrainingRunRequest run;
+        run.realPayloads = config.real;
         TrainingSupport::NoteFormat(config.updateFormat, run);
-        TrainingSupport::NoteAlgorithms(MakeSchedule(spec, n), run);
+        TrainingSupport::NoteFormats(schedule, config.updateFormat, run);
+        TrainingSupport::NoteAlgorithms(schedule, run);
         const std::string refusal = TrainingSupport::Refusal(run);
         if (!refusal.empty())
         {

@@ -141,8 +141,29 @@ void
 TrainingHelper::SetUpdateFormat(const UpdateFormat& format)
 {
     NS_LOG_FUNCTION(this << format.ToString());
+    m_format = format;
     m_costModel->SetAttribute("UpdateFormat", UpdateFormatValue(format));
     m_appFactory.Set("UpdateFormat", UpdateFormatValue(format));
+}
+
+UpdateFormat
+TrainingHelper::FormatOf(uint32_t periodRound) const
+{
+    return m_schedule.GetFormat(periodRound).value_or(m_format);
+}
+
+void
+TrainingHelper::PlanInFormatOf(uint32_t periodRound)
+{
+    NS_LOG_FUNCTION(this << periodRound);
+    m_costModel->SetAttribute("UpdateFormat", UpdateFormatValue(FormatOf(periodRound)));
+}
+
+void
+TrainingHelper::PlanInDefaultFormat()
+{
+    NS_LOG_FUNCTION(this);
+    m_costModel->SetAttribute("UpdateFormat", UpdateFormatValue(m_format));
 }
 
 void
@@ -286,10 +307,12 @@ TrainingHelper::PlanAlgorithms()
     m_costModel->SetRouting(
         WanRouting(TrainingPlanner::PlannedTopology(m_topology.GetTopology(), tcp)));
     // Algorithms: the schedule's, or the cost model's choice per clique.
-    if (m_chooseAlgorithms)
+    for (uint32_t t = 0; m_chooseAlgorithms && t < m_schedule.GetPeriod(); ++t)
     {
-        TrainingPlanner::ChooseAlgorithms(*m_costModel, m_schedule, GetSyncBytes());
+        PlanInFormatOf(t);
+        TrainingPlanner::ChooseRoundAlgorithms(*m_costModel, m_schedule, t, GetSyncBytes());
     }
+    PlanInDefaultFormat();
 }
 
 TrainingRunRequest
@@ -299,7 +322,8 @@ TrainingHelper::GetRunRequest(bool withAlgorithms) const
     run.processes = WanMpi::IsSimulating() ? WanMpi::GetSize() : 1;
     run.tcp = m_transport == TrainingApplication::TCP;
     run.realPayloads = m_workload && m_workload->IsReal();
-    TrainingSupport::NoteFormat(m_costModel->GetUpdateFormat(), run);
+    TrainingSupport::NoteFormat(m_format, run);
+    TrainingSupport::NoteFormats(m_schedule, m_format, run);
     run.fragments = m_fragments > 1;
     if (withAlgorithms)
     {
@@ -350,6 +374,7 @@ TrainingHelper::PlanRounds(const std::vector<Ipv4Address>& addresses)
     m_plans.clear();
     for (uint32_t t = 0; t < period; ++t)
     {
+        PlanInFormatOf(t);
         SyncRoundEstimate plan = m_costModel->GetRoundPlan(m_schedule, t, GetSyncBytes());
         const TrainingRoundGroups groups = InstallGroups(t, plan);
         const std::vector<TrainingRoundConfig> round =
@@ -363,9 +388,11 @@ TrainingHelper::PlanRounds(const std::vector<Ipv4Address>& addresses)
         for (uint32_t i = 0; i < n; ++i)
         {
             configs[i][t] = round[i];
+            configs[i][t].format = m_schedule.GetFormat(t);
         }
         m_plans.push_back(std::move(plan));
     }
+    PlanInDefaultFormat();
     return configs;
 }
 
@@ -475,7 +502,15 @@ TrainingHelper::SizeFpgas()
     settings.margin = m_fpgaTimeoutMargin;
     settings.packetBits =
         8.0 * (m_costModel->GetChunkPayloadBytes() + m_costModel->GetPacketOverheadBytes());
-    settings.chunkCount = m_costModel->GetChunkCount(GetSyncBytes());
+    // Slots for the most chunks a round's update has in its format.
+    settings.chunkCount = 0;
+    for (uint32_t t = 0; t < m_schedule.GetPeriod(); ++t)
+    {
+        PlanInFormatOf(t);
+        settings.chunkCount =
+            std::max(settings.chunkCount, m_costModel->GetChunkCount(GetSyncBytes()));
+    }
+    PlanInDefaultFormat();
     TrainingFpgas::Size(m_topology, m_plans, settings);
 }
 

@@ -224,6 +224,15 @@ class TrainingHelper
     TrainingRunRequest GetRunRequest(bool withAlgorithms) const;
     /** \return the bytes rounds are planned for: the largest fragment's (FragmentPlan) */
     uint64_t GetSyncBytes() const;
+    /**
+     * \param periodRound a round of the period
+     * \return its update format: the schedule's for the round, else SetUpdateFormat's
+     */
+    UpdateFormat FormatOf(uint32_t periodRound) const;
+    /** \param periodRound a round \brief the cost model plans in its format from now */
+    void PlanInFormatOf(uint32_t periodRound);
+    /** \brief The cost model plans in SetUpdateFormat's format again. */
+    void PlanInDefaultFormat();
     /** \return every island's address and round trips */
     IslandPaths GetIslandPaths() const;
     /**
@@ -274,6 +283,7 @@ class TrainingHelper
     Time m_computeTime;                         //!< compute time of one inner step
     uint32_t m_innerSteps;                      //!< inner steps per round (H)
     uint32_t m_fragments;                       //!< fragments per round (F)
+    UpdateFormat m_format;                      //!< SetUpdateFormat's (rounds without their own)
     std::vector<double> m_multipliers;          //!< per island
     TrainingApplication::Transport m_transport; //!< planned, tcp or adaptive
     bool m_chooseAlgorithms;                    //!< ask the cost model per clique

@@ -115,13 +115,22 @@ TrainingPlanner::ChooseAlgorithms(const SyncCostModel& costModel,
 {
     for (uint32_t t = 0; t < schedule.GetPeriod(); ++t)
     {
-        std::vector<SyncAlgorithm> algorithms;
-        for (const Clique& clique : schedule.GetPartition(t))
-        {
-            algorithms.push_back(costModel.ChooseAlgorithm(clique, modelBytes));
-        }
-        schedule.SetAlgorithms(t, algorithms);
+        ChooseRoundAlgorithms(costModel, schedule, t, modelBytes);
     }
+}
+
+void
+TrainingPlanner::ChooseRoundAlgorithms(const SyncCostModel& costModel,
+                                       CliqueSchedule& schedule,
+                                       uint32_t periodRound,
+                                       uint64_t modelBytes)
+{
+    std::vector<SyncAlgorithm> algorithms;
+    for (const Clique& clique : schedule.GetPartition(periodRound))
+    {
+        algorithms.push_back(costModel.ChooseAlgorithm(clique, modelBytes));
+    }
+    schedule.SetAlgorithms(periodRound, algorithms);
 }
 
 std::vector<uint32_t>

@@ -46,6 +46,15 @@ class TrainingPlanner
 {
   public:
     /**
+     * \brief Resolve one round's algorithms by the cost model's choice per clique.
+     * \param costModel the model (of the round's update format) \param schedule changed in
+     *        place \param periodRound the round, 0..T-1 \param modelBytes M
+     */
+    static void ChooseRoundAlgorithms(const SyncCostModel& costModel,
+                                      CliqueSchedule& schedule,
+                                      uint32_t periodRound,
+                                      uint64_t modelBytes);
+    /**
      * \brief Resolve the schedule's algorithms by the cost model's choice per clique.
      * \param costModel the model \param schedule changed in place \param modelBytes M
      */

@@ -36,6 +36,11 @@ TrainingSupport::Refusal(const TrainingRunRequest& run)
         return "the tcp transport has no reduction trees (TREE): TCP's streams cannot be summed "
                "on the way; use the planned or adaptive transport";
     }
+    if (run.mixedFormats && run.realPayloads)
+    {
+        return "update formats that vary by round travel as sizes only: real payloads share one "
+               "fixed-point Scale (use --payload=virtual, or one format)";
+    }
     if (run.sparse && run.realPayloads)
     {
         return "top-k updates travel as sizes only: real payloads are int32, int8 or int4 fixed "
@@ -76,9 +81,25 @@ void
 TrainingSupport::NoteFormat(const UpdateFormat& format, TrainingRunRequest& run)
 {
     NS_LOG_FUNCTION(format.ToString());
-    run.compressed = format != UpdateFormat();
-    run.fixedPoint = format.IsSummable();
-    run.sparse = format.GetDataEncoding() == GradientHeader::ENCODING_TOPK;
+    run.compressed |= format != UpdateFormat();
+    run.fixedPoint &= format.IsSummable();
+    run.sparse |= format.GetDataEncoding() == GradientHeader::ENCODING_TOPK;
+}
+
+void
+TrainingSupport::NoteFormats(const CliqueSchedule& schedule,
+                             const UpdateFormat& runFormat,
+                             TrainingRunRequest& run)
+{
+    NS_LOG_FUNCTION(runFormat.ToString());
+    for (uint32_t t = 0; t < schedule.GetPeriod(); ++t)
+    {
+        if (const std::optional<UpdateFormat>& format = schedule.GetFormat(t))
+        {
+            NoteFormat(*format, run);
+            run.mixedFormats |= *format != runFormat;
+        }
+    }
 }
 
 void

@@ -39,6 +39,7 @@ struct TrainingRunRequest
     bool compressed{false};     //!< an update format other than int32 (UpdateFormat)
     bool fixedPoint{true};      //!< the format's values are integers (int32, int8, int4)
     bool sparse{false};         //!< the format is top-k (entries of a sparse vector)
+    bool mixedFormats{false};   //!< rounds of the schedule name other formats than the run's
     bool ringAllReduce{false};  //!< the schedule has a RING clique
     bool fragments{false};      //!< rounds are exchanged in fragments (FragmentPlan)
 };
@@ -79,10 +80,19 @@ class TrainingSupport
      */
     static void NoteAlgorithms(const CliqueSchedule& schedule, TrainingRunRequest& run);
     /**
-     * \brief Note what an update format asks for.
+     * \brief Note what an update format asks for (added to what \p run asks already).
      * \param format the format \param run receives compressed, fixedPoint and sparse
      */
     static void NoteFormat(const UpdateFormat& format, TrainingRunRequest& run);
+    /**
+     * \brief Note the formats a schedule's rounds name (NoteFormat), and whether they differ
+     *        from the run's.
+     * \param schedule the schedule \param runFormat the run's format (rounds without one)
+     * \param run receives them and mixedFormats
+     */
+    static void NoteFormats(const CliqueSchedule& schedule,
+                            const UpdateFormat& runFormat,
+                            TrainingRunRequest& run);
 };
 
 } // namespace ns3

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <fstream>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -43,6 +45,32 @@ ReadIsland(const Json& value, const std::string& source, const std::string& fiel
     return value.get<uint32_t>();
 }
 
+/**
+ * \param round a round's object \return its "format" (an UpdateFormat name), if it has one
+ * \throws WanInputError naming the file, the field and the value
+ */
+std::optional<UpdateFormat>
+ReadFormat(const WanJsonObject& round)
+{
+    if (!round.Has("format"))
+    {
+        return std::nullopt;
+    }
+    const Json& value = round.Require("format");
+    if (!value.is_string())
+    {
+        round.Fail("format", value, std::string("expected ") + UpdateFormat::EXPECTED);
+    }
+    try
+    {
+        return UpdateFormat::FromString(value.get<std::string>());
+    }
+    catch (const std::invalid_argument& e)
+    {
+        round.Fail("format", value, e.what());
+    }
+}
+
 } // namespace
 
 std::string
@@ -63,6 +91,10 @@ CliqueScheduleFile::ToJson(const CliqueSchedule& schedule)
             algorithms.push_back(SyncAlgorithmToString(a));
         }
         round["algorithms"] = algorithms;
+        if (schedule.GetFormat(r))
+        {
+            round["format"] = schedule.GetFormat(r)->ToString();
+        }
         rounds.push_back(round);
     }
     doc["rounds"] = rounds;
@@ -85,10 +117,12 @@ CliqueScheduleFile::Parse(const std::string& text, const std::string& source)
     }
     std::vector<Partition> rounds;
     std::vector<std::vector<SyncAlgorithm>> algorithms;
+    std::vector<std::optional<UpdateFormat>> formats;
     for (size_t r = 0; r < jr.size(); ++r)
     {
         const std::string field = WanJsonInput::Element("rounds", r);
-        const WanJsonObject round(jr[r], source, field, {"cliques", "algorithms"});
+        const WanJsonObject round(jr[r], source, field, {"cliques", "algorithms", "format"});
+        formats.push_back(ReadFormat(round));
         const Json& jc = round.Array("cliques", true);
         Partition partition;
         for (size_t c = 0; c < jc.size(); ++c)
@@ -152,6 +186,10 @@ CliqueScheduleFile::Parse(const std::string& text, const std::string& source)
     for (uint32_t r = 0; r < rounds.size(); ++r)
     {
         schedule.SetAlgorithms(r, algorithms[r]);
+        if (formats[r])
+        {
+            schedule.SetFormat(r, *formats[r]);
+        }
     }
     return schedule;
 }

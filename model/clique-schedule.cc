@@ -95,6 +95,7 @@ CliqueSchedule::CliqueSchedule(uint32_t islandCount,
             }
         }
         m_algorithms.emplace_back(canonical.size(), SyncAlgorithm::DIRECT);
+        m_formats.emplace_back();
         m_rounds.push_back(std::move(canonical));
         m_cliqueOf.push_back(std::move(cliqueOf));
     }
@@ -215,6 +216,36 @@ CliqueSchedule::GetAlgorithms(uint64_t round) const
     return m_algorithms[round % m_rounds.size()];
 }
 
+const std::optional<UpdateFormat>&
+CliqueSchedule::GetFormat(uint64_t round) const
+{
+    NS_LOG_FUNCTION(this << round);
+    NS_ASSERT_MSG(!m_rounds.empty(), "empty schedule");
+    return m_formats[round % m_rounds.size()];
+}
+
+void
+CliqueSchedule::SetFormat(uint32_t periodRound, const UpdateFormat& format)
+{
+    NS_LOG_FUNCTION(this << periodRound << format.ToString());
+    if (periodRound >= m_rounds.size())
+    {
+        throw std::runtime_error("schedule \"" + m_name + "\": round " +
+                                 std::to_string(periodRound) + " out of range (period " +
+                                 std::to_string(m_rounds.size()) + ")");
+    }
+    m_formats[periodRound] = format;
+}
+
+bool
+CliqueSchedule::HasFormats() const
+{
+    NS_LOG_FUNCTION(this);
+    return std::any_of(m_formats.begin(), m_formats.end(), [](const auto& f) {
+        return f.has_value();
+    });
+}
+
 void
 CliqueSchedule::SetAlgorithms(uint32_t periodRound, const std::vector<SyncAlgorithm>& algorithms)
 {
@@ -316,7 +347,7 @@ bool
 CliqueSchedule::operator==(const CliqueSchedule& other) const
 {
     return m_islandCount == other.m_islandCount && m_rounds == other.m_rounds &&
-           m_algorithms == other.m_algorithms;
+           m_algorithms == other.m_algorithms && m_formats == other.m_formats;
 }
 
 CliqueSchedule

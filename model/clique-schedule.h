@@ -6,8 +6,10 @@
 #define CLIQUE_SCHEDULE_H
 
 #include "clique-mixing.h"
+#include "update-format.h"
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -109,6 +111,20 @@ class CliqueSchedule
      * \throws std::runtime_error if the index or the count is wrong
      */
     void SetAlgorithms(uint32_t periodRound, const std::vector<SyncAlgorithm>& algorithms);
+    /**
+     * \param round a training round
+     * \return the update format the round's cliques exchange in, if the schedule names one
+     *         (a schedule file's "format"); else none: the run's (UpdateFormat attributes)
+     */
+    const std::optional<UpdateFormat>& GetFormat(uint64_t round) const;
+    /**
+     * \brief Name the update format of one round of the period.
+     * \param periodRound index within the period, 0..T-1 \param format the format
+     * \throws std::runtime_error if the index is wrong
+     */
+    void SetFormat(uint32_t periodRound, const UpdateFormat& format);
+    /** \return true if some round of the period names its update format */
+    bool HasFormats() const;
     /** \return the schedule's name */
     const std::string& GetName() const;
     /** \param name the schedule's name */
@@ -192,6 +208,7 @@ class CliqueSchedule
     uint32_t m_islandCount;                               //!< N
     std::vector<Partition> m_rounds;                      //!< the period, canonical
     std::vector<std::vector<SyncAlgorithm>> m_algorithms; //!< [round][clique]
+    std::vector<std::optional<UpdateFormat>> m_formats;   //!< [round]: named, or the run's
     std::vector<std::vector<uint32_t>> m_cliqueOf;        //!< [round][island] -> clique index
     std::string m_name;                                   //!< display name
 };

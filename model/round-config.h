@@ -10,6 +10,7 @@
 #include "ns3/ipv4-address.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 /**
@@ -51,6 +52,8 @@ struct TrainingRoundConfig
                                                     //!< root, the root's down (like DIRECT's)
     std::vector<double> ringRateBps;                //!< RING: pacing rate per step, bit/s
     double estimatedSyncTime{0};                    //!< the cost model's sync time of the round, s
+    std::optional<UpdateFormat> format;             //!< how the round's updates travel (none: the
+                                                    //!< application's UpdateFormat)
 };
 
 } // namespace ns3

@@ -21,7 +21,12 @@ const ChunkLayout&
 ExchangeSettings::LayoutOf(uint32_t sync) const
 {
     NS_LOG_FUNCTION(this << sync);
-    return fragmentLayouts.empty() ? layout : fragmentLayouts[sync % fragmentLayouts.size()];
+    if (layouts.empty())
+    {
+        return layout;
+    }
+    const uint32_t period = static_cast<uint32_t>(layouts.size()) / fragments;
+    return layouts[((sync / fragments) % period) * fragments + sync % fragments];
 }
 
 RoundExchange::RoundExchange(ExchangeContext& context,

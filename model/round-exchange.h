@@ -34,30 +34,34 @@ class TcpTransport;
  */
 struct ExchangeSettings
 {
-    uint32_t island{0};                       //!< this island
-    uint32_t islandCount{1};                  //!< N
-    uint32_t jobId{0};                        //!< job id in headers
-    std::vector<Ipv4Address> addresses;       //!< every island's address
-    std::vector<Time> rtt;                    //!< per island, round trip to it
-    std::vector<Time> hold;                   //!< per island, its FPGA's longest hold
-    ChunkLayout layout;                       //!< how the whole update is cut
-    std::vector<ChunkLayout> fragmentLayouts; //!< per fragment (FragmentPlan); empty: one
-    uint32_t framingBytes{0};                 //!< access device's framing per packet (LinkPort)
-    bool real{false};                         //!< int32 payloads, else sizes only
-    Time checkInterval;                       //!< silence check (RetransmissionTimeout)
-    uint32_t maxRetries{5};                   //!< unanswered silence NACKs before lost
-    Time nackDelay;                           //!< gap seen to NACK sent (coalescing)
-    Time repairTimeout;                       //!< re-ask interval; 0: from the path
-    double repairRoundTrips{1.15};            //!< re-ask interval from the path, in round trips
-    uint32_t nackCopies{2};                   //!< copies of each gap NACK packet
-    uint32_t reaskCopies{3};                  //!< copies of each re-ask NACK packet
-    uint32_t repeatResendCopies{3};           //!< copies of a chunk asked for again after a resend
-    Time peerPatience;                        //!< longest wait for data from a live peer
+    uint32_t island{0};                 //!< this island
+    uint32_t islandCount{1};            //!< N
+    uint32_t jobId{0};                  //!< job id in headers
+    std::vector<Ipv4Address> addresses; //!< every island's address
+    std::vector<Time> rtt;              //!< per island, round trip to it
+    std::vector<Time> hold;             //!< per island, its FPGA's longest hold
+    ChunkLayout layout;                 //!< how the whole update is cut
+    /** Per round of the period and fragment, [t x fragments + f]; empty: every exchange is
+     *  the whole update in the run's format (layout) */
+    std::vector<ChunkLayout> layouts;
+    uint32_t fragments{1};          //!< fragments per round (FragmentPlan)
+    uint32_t framingBytes{0};       //!< access device's framing per packet (LinkPort)
+    bool real{false};               //!< int32 payloads, else sizes only
+    Time checkInterval;             //!< silence check (RetransmissionTimeout)
+    uint32_t maxRetries{5};         //!< unanswered silence NACKs before lost
+    Time nackDelay;                 //!< gap seen to NACK sent (coalescing)
+    Time repairTimeout;             //!< re-ask interval; 0: from the path
+    double repairRoundTrips{1.15};  //!< re-ask interval from the path, in round trips
+    uint32_t nackCopies{2};         //!< copies of each gap NACK packet
+    uint32_t reaskCopies{3};        //!< copies of each re-ask NACK packet
+    uint32_t repeatResendCopies{3}; //!< copies of a chunk asked for again after a resend
+    Time peerPatience;              //!< longest wait for data from a live peer
 
     /**
      * \param sync an exchange's number (round x fragments + fragment; the round without
      *        fragments)
-     * \return how its update is cut: its fragment's layout, or the whole update's
+     * \return how its update is cut: its round's and fragment's layout (layouts), or the
+     *         whole update's
      */
     const ChunkLayout& LayoutOf(uint32_t sync) const;
 };

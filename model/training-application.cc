@@ -549,14 +549,27 @@ TrainingApplication::LayOutFragments()
                                                       << " with real payloads or transport tcp");
     const uint32_t n = m_context.settings.islandCount;
     m_context.settings.layout = ChunkLayout(m_modelBytes, m_chunkPayload, m_updateFormat, n);
-    m_context.settings.fragmentLayouts.clear();
-    const FragmentPlan plan(m_modelBytes, m_fragments);
-    for (uint32_t f = 0; m_fragments > 1 && f < m_fragments; ++f)
+    m_context.settings.layouts.clear();
+    m_context.settings.fragments = m_fragments;
+    const bool ownFormats =
+        std::any_of(m_configs.begin(), m_configs.end(), [this](const TrainingRoundConfig& c) {
+            return c.format && *c.format != m_updateFormat;
+        });
+    if (m_fragments == 1 && !ownFormats)
     {
-        m_context.settings.fragmentLayouts.emplace_back(plan.GetBytes(f),
-                                                        m_chunkPayload,
-                                                        m_updateFormat,
-                                                        n);
+        return; // every exchange is the whole update in the run's format
+    }
+    // Per round of the period (its format) and fragment (its bytes).
+    const FragmentPlan plan(m_modelBytes, m_fragments);
+    for (const TrainingRoundConfig& config : m_configs)
+    {
+        for (uint32_t f = 0; f < m_fragments; ++f)
+        {
+            m_context.settings.layouts.emplace_back(plan.GetBytes(f),
+                                                    m_chunkPayload,
+                                                    config.format.value_or(m_updateFormat),
+                                                    n);
+        }
     }
 }
 
@@ -919,7 +932,11 @@ TrainingApplication::StartExchange(uint32_t round)
         // Every value must fit its format (int32: the clique's sum of k of them too) for the
         // mean to be exact.
         const auto members = static_cast<uint32_t>(ConfigOf(round).members.size());
-        const size_t e = FixedPoint::Encode(x, m_scale, members, m_updateFormat, own);
+        const size_t e = FixedPoint::Encode(x,
+                                            m_scale,
+                                            members,
+                                            ConfigOf(round).format.value_or(m_updateFormat),
+                                            own);
         if (e < x.size())
         {
             std::ostringstream message;

@@ -91,6 +91,10 @@ reject $n "--updateFormat=topk:0.01: top-k updates travel as sizes only" \
     --updateFormat=topk:0.01 --payload=real --modelBytes=1000000 --colocated=false
 reject $n "--updateFormat=topk:0.01: the ring schedule is ring all-reduce" \
     --updateFormat=topk:0.01 --colocated=false --schedule=ring
+printf '{"name":"mixed","islands":9,"rounds":[{"cliques":[[0,1,2,3,4,5,6,7,8]],"format":"int8"}]}' \
+    >"$scratch/mixed.json"
+reject $n "update formats that vary by round travel as sizes only" \
+    --schedule="$scratch/mixed.json" --payload=real --modelBytes=1000000 --colocated=false
 printf '{"name":"tree","islands":9,"rounds":[{"cliques":[[0,1,2,3,4,5,6,7,8]],"algorithms":["tree"]}]}' \
     >"$scratch/tree.json"
 reject $n "bf16 and top-k updates are exchanged in DIRECT cliques" \

@@ -241,6 +241,13 @@ Simulate(const Setup& setup)
                 std::vector<SyncAlgorithm>(schedule.GetPartition(t).size(), algorithm));
         }
     }
+    for (uint32_t t = 0; t < setup.roundFormats.size(); ++t)
+    {
+        if (!setup.roundFormats[t].empty())
+        {
+            schedule.SetFormat(t, UpdateFormat::FromString(setup.roundFormats[t]));
+        }
+    }
     TrainingHelper helper(wan, schedule);
     helper.SetModelBytes(setup.modelBytes);
     helper.SetRounds(setup.rounds);

@@ -173,6 +173,7 @@ struct Setup
     uint32_t localSteps{0};                //!< real: the workload's LocalSteps (0: averaging only)
     double initialSpread{1};               //!< real: the workload's InitialSpread
     std::string format{"int32"};           //!< TrainingHelper::SetUpdateFormat
+    std::vector<std::string> roundFormats; //!< per period round, the schedule's format ("": none)
     double scale{SCALE};                   //!< the applications' fixed-point Scale
     double loss{0};                        //!< WAN loss
     int cut{-1};                           //!< island whose access link is cut

@@ -324,6 +324,53 @@ class UpdateFormatRealTestCase : public TestCase
 };
 
 /**
+ * \ingroup wan-training-tests
+ * \brief A schedule whose rounds name their format: rounds alternate int32 and int8 (three
+ *        islands, two partitions of the global clique), behind FPGAs and with multicast, so
+ *        each island sends one stream and receives one sum per chunk, each round in its own
+ *        format (the table above): round 0 1,000,000 bytes sent and summed in int32, round 1
+ *        250,000 sent in int8 and 500,000 received as int16 sums; the cost model plans each
+ *        round in its format.
+ */
+class UpdateFormatPerRoundTestCase : public TestCase
+{
+  public:
+    UpdateFormatPerRoundTestCase()
+        : TestCase("rounds in their schedule's formats: int32, then int8")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = "both";
+        setup.modelBytes = MODEL_BYTES;
+        setup.rounds = 2;
+        setup.partitions = {{{0, 1, 2}}, {{0, 1, 2}}};
+        setup.roundFormats = {"int32", "int8"};
+        const RunResult run = Simulate(setup);
+        const FormatCase& int32 = CASES[0];
+        const FormatCase& int8 = CASES[2];
+        const uint64_t headers32 = int32.chunks * uint64_t{HEADER};
+        const uint64_t headers8 = int8.chunks * uint64_t{HEADER};
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            const TrainingRoundRecord& r0 = RecordOf(run, i, 0);
+            const TrainingRoundRecord& r1 = RecordOf(run, i, 1);
+            NS_TEST_EXPECT_MSG_EQ(r0.bytesSent, int32.payload + headers32, "round 0 in int32");
+            NS_TEST_EXPECT_MSG_EQ(r0.bytesReceived, int32.sumPayload + headers32, "its sums");
+            NS_TEST_EXPECT_MSG_EQ(r1.bytesSent, int8.payload + headers8, "round 1 in int8");
+            NS_TEST_EXPECT_MSG_EQ(r1.bytesReceived,
+                                  int8.sumPayload + headers8,
+                                  "its sums in int16, island " << i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.fpga.partial, 0u, "every sum complete");
+        NS_TEST_EXPECT_MSG_EQ(run.queueDrops, 0u, "no queue drops");
+    }
+};
+
+/**
  * \param x a real
  * \return its bf16 worked out another way than UpdateFormat::ToBf16: the float's significand
  *         rounded to 8 bits (ties to even) by frexp and ldexp
@@ -425,6 +472,7 @@ class UpdateFormatTestSuite : public TestSuite
             AddTestCase(new UpdateFormatRealTestCase("int4", 7, "none", true, tcp));
         }
         AddTestCase(new UpdateFormatRealTestCase("int8", 127, "none", false, true));
+        AddTestCase(new UpdateFormatPerRoundTestCase());
         AddTestCase(new UpdateFormatBf16RealTestCase("none"));
         AddTestCase(new UpdateFormatBf16RealTestCase("fpga"));
     }

@@ -439,3 +439,24 @@ TEST(CliqueScheduleFile, RejectsAlgorithmCountMismatch)
                                         "algorithms": ["ring", "direct"]}]})"),
                       {"rounds[0].algorithms", "[\"ring\",\"direct\"]", "one name per clique"}));
 }
+
+TEST(CliqueScheduleFile, RoundsNameTheirUpdateFormat)
+{
+    const CliqueSchedule s = CliqueScheduleFile::Parse(
+        R"({"islands": 3, "rounds": [{"cliques": [[0, 1, 2]], "format": "int8"},
+                                     {"cliques": [[0, 1, 2]]}]})",
+        "f.json");
+    ASSERT_TRUE(s.GetFormat(0).has_value());
+    EXPECT_EQ(s.GetFormat(0)->ToString(), "int8");
+    EXPECT_FALSE(s.GetFormat(1).has_value());
+    EXPECT_EQ(s.GetFormat(2)->ToString(), "int8"); // round 2 is period round 0
+    EXPECT_TRUE(s.HasFormats());
+    EXPECT_EQ(CliqueScheduleFile::Parse(CliqueScheduleFile::ToJson(s), "back"), s);
+    EXPECT_FALSE(CliqueSchedule::GlobalClique(3).HasFormats());
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 3, "rounds": [{"cliques": [[0, 1, 2]],
+                                        "format": "int9"}]})"),
+                      {"rounds[0].format", "int9", "expected int32|bf16|int8|int4|topk"}));
+    EXPECT_TRUE(Names(ScheduleError(R"({"islands": 3, "rounds": [{"cliques": [[0, 1, 2]],
+                                        "format": 8}]})"),
+                      {"rounds[0].format", "8", "expected int32"}));
+}

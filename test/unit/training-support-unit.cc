@@ -108,6 +108,15 @@ TEST(TrainingSupport, FormatRules)
     EXPECT_EQ(TrainingSupport::Refusal(topk), "");
     topk.realPayloads = true;
     EXPECT_EQ(Thrown(topk).rfind("top-k updates travel as sizes only", 0), 0u);
+    // A schedule naming int8 for a round of an int32 run: virtual payloads only.
+    TrainingRunRequest mixed = request("int32");
+    CliqueSchedule schedule = CliqueSchedule::GlobalClique(3);
+    schedule.SetFormat(0, ns3::UpdateFormat::FromString("int8"));
+    TrainingSupport::NoteFormats(schedule, ns3::UpdateFormat(), mixed);
+    EXPECT_TRUE(mixed.compressed && mixed.mixedFormats);
+    EXPECT_EQ(TrainingSupport::Refusal(mixed), "");
+    mixed.realPayloads = true;
+    EXPECT_EQ(Thrown(mixed).rfind("update formats that vary by round travel as sizes only", 0), 0u);
     TrainingRunRequest int32 = request("int32");
     EXPECT_FALSE(int32.compressed || int32.sparse);
     int32.reductionTrees = true;
