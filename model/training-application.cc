@@ -661,14 +661,14 @@ TrainingApplication::StartRound()
 uint32_t
 TrainingApplication::GetSyncCount() const
 {
-    NS_LOG_FUNCTION(this);
+    // Per packet (Dispatch, Send): no logging.
     return m_rounds * m_fragments;
 }
 
 uint32_t
 TrainingApplication::RoundOf(uint32_t sync) const
 {
-    NS_LOG_FUNCTION(this << sync);
+    // Per packet (Dispatch, Send): no logging.
     return sync / m_fragments;
 }
 
@@ -689,7 +689,7 @@ TrainingApplication::ConfigOf(uint32_t sync) const
 TrainingRoundRecord&
 TrainingApplication::RecordOf(uint32_t sync)
 {
-    NS_LOG_FUNCTION(this << sync);
+    // Per packet (Dispatch, Send): no logging.
     return m_records[RoundOf(sync)];
 }
 
