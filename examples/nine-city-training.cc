@@ -166,6 +166,8 @@ struct ExperimentConfig
     uint32_t fragments{1};               //!< fragments per round (F)
     UpdateFormat updateFormat;           //!< how updates travel (--updateFormat)
     bool real{false};                    //!< real payloads
+    bool sharedStart{false};             //!< real payloads: every island starts at one model
+    double residualDecay{1};             //!< real top-k: SparseChange's decay
     double lossRate{0};                  //!< WAN loss
     double epsilon{1e-3};                //!< consensus target
     uint32_t seed{1};                    //!< optimiser's local-search seed
@@ -444,6 +446,8 @@ ConfigureTraining(TrainingHelper& helper, const ExperimentConfig& config)
     if (config.real)
     {
         Ptr<QuadraticTrainingWorkload> workload = CreateObject<QuadraticTrainingWorkload>();
+        workload->SetAttribute("SharedStart", BooleanValue(config.sharedStart));
+        helper.SetAppAttribute("ResidualDecay", DoubleValue(config.residualDecay));
         helper.SetWorkload(workload);
         if (config.updateFormat != UpdateFormat() && config.updateFormat.IsSummable())
         {
@@ -1067,7 +1071,7 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
     flags.AddUpdateFormat("updateFormat",
                           "how each island's update travels: bytes per element, and whether "
                           "FPGAs sum it (other formats than int32: DIRECT cliques, planned or "
-                          "adaptive transport; bf16 and topk virtual payloads only)",
+                          "adaptive transport; real topk: --sharedStart and --schedule=global)",
                           config.updateFormat);
     flags.AddUnsigned("innerSteps",
                       "inner steps of local compute per round before it synchronises (DiLoCo's "
@@ -1084,6 +1088,15 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       1,
                       TrainingApplication::MAX_INNER_STEPS);
     cmd.Get().AddValue("payload", "virtual|real", main.payload);
+    cmd.Get().AddValue("sharedStart",
+                       "with --payload=real, every island starts from one model (island 0's "
+                       "draw) as DiLoCo's replicas do; real topk needs it",
+                       config.sharedStart);
+    flags.AddReal("residualDecay",
+                  "with --payload=real and topk, what of the part of earlier changes not yet sent "
+                  "each change carries (1: error feedback, 0: none)",
+                  config.residualDecay,
+                  WanFlagRange{0, 1, false, false});
     flags.AddReal("lossRate",
                   "per-packet loss on every WAN link",
                   config.lossRate,
@@ -1340,6 +1353,7 @@ CheckFlags(const WanCommandLine& cmd,
     TrainingRunRequest run;
     run.processes = WanMpi::GetSize();
     run.realPayloads = config.real;
+    run.sharedStart = config.sharedStart;
     TrainingSupport::NoteFormat(config.updateFormat, run);
     CheckUpdateFormat(config, main, run);
     CheckFragments(config, main);
@@ -1447,18 +1461,22 @@ ScheduleSpecs(const ExperimentConfig& config, const MainFlags& main, uint32_t n)
     }
     for (const std::string& spec : specs)
     {
-        if (spec == "optimal")
-        {
-            continue;
-        }
         // Reject a bad name or file, or cliques the update format cannot run, before
         // anything runs.
-        const CliqueSchedule schedule = MakeSchedule(spec, n);
         TrainingRunRequest run;
         run.realPayloads = config.real;
+        run.sharedStart = config.sharedStart;
         TrainingSupport::NoteFormat(config.updateFormat, run);
-        TrainingSupport::NoteFormats(schedule, config.updateFormat, run);
-        TrainingSupport::NoteAlgorithms(schedule, run);
+        if (spec == "optimal")
+        {
+            run.partialCliques = n > 1; // the optimiser may split the islands
+        }
+        else
+        {
+            const CliqueSchedule schedule = MakeSchedule(spec, n);
+            TrainingSupport::NoteFormats(schedule, config.updateFormat, run);
+            TrainingSupport::NoteAlgorithms(schedule, run);
+        }
         const std::string refusal = TrainingSupport::Refusal(run);
         if (!refusal.empty())
         {
@@ -1647,6 +1665,8 @@ WriteOutputs(WanCommandLine& cmd,
         {"fragments", config.fragments},
         {"updateFormat", config.updateFormat.ToString()},
         {"payload", main.payload},
+        {"sharedStart", config.sharedStart},
+        {"residualDecay", config.residualDecay},
         {"lossRate", config.lossRate},
         {"wanBandwidth", flags.GetText("wanBandwidth")},
         {"accessBandwidth", flags.GetText("accessBandwidth")},

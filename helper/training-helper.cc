@@ -264,11 +264,11 @@ TrainingHelper::Install()
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_installed, "TrainingHelper::Install called twice");
     m_installed = true;
+    InitialiseWorkload(); // before the checks: whether the islands start together
     PlanAlgorithms();
     CheckSupported();
     const IslandPaths paths = GetIslandPaths();
     const std::vector<std::vector<TrainingRoundConfig>> configs = PlanRounds(paths.addresses);
-    InitialiseWorkload();
     ApplicationContainer apps = CreateApplications(configs, paths);
     if (m_transport != TrainingApplication::TCP) // TCP passes FPGAs untouched
     {
@@ -322,6 +322,7 @@ TrainingHelper::GetRunRequest(bool withAlgorithms) const
     run.processes = WanMpi::IsSimulating() ? WanMpi::GetSize() : 1;
     run.tcp = m_transport == TrainingApplication::TCP;
     run.realPayloads = m_workload && m_workload->IsReal();
+    run.sharedStart = m_workload && m_workload->AreIslandsTogether();
     TrainingSupport::NoteFormat(m_format, run);
     TrainingSupport::NoteFormats(m_schedule, m_format, run);
     run.fragments = m_fragments > 1;

@@ -41,10 +41,17 @@ TrainingSupport::Refusal(const TrainingRunRequest& run)
         return "update formats that vary by round travel as sizes only: real payloads share one "
                "fixed-point Scale (use --payload=virtual, or one format)";
     }
-    if (run.sparse && run.realPayloads)
+    if (run.sparse && run.realPayloads && !run.sharedStart)
     {
-        return "top-k updates travel as sizes only: real payloads are int32, int8 or int4 fixed "
-               "point, or bf16 (use --payload=virtual)";
+        return "real top-k averages the islands' changes, not their parameters (SparseChange): "
+               "islands that start apart stay apart; start them from one model "
+               "(--sharedStart=true)";
+    }
+    if (run.sparse && run.realPayloads && run.partialCliques)
+    {
+        return "real top-k averages the islands' changes, not their parameters (SparseChange): "
+               "every round's clique must hold every island, or islands that averaged in "
+               "different cliques stay apart (use --schedule=global)";
     }
     if (run.fragments && (run.tcp || run.realPayloads))
     {
@@ -74,6 +81,7 @@ TrainingSupport::NoteAlgorithms(const CliqueSchedule& schedule, TrainingRunReque
             run.reductionTrees |= algorithms[c] == SyncAlgorithm::TREE;
             run.ringAllReduce |= algorithms[c] == SyncAlgorithm::RING && partition[c].size() > 1;
         }
+        run.partialCliques |= partition.size() > 1;
     }
 }
 
@@ -83,7 +91,7 @@ TrainingSupport::NoteFormat(const UpdateFormat& format, TrainingRunRequest& run)
     NS_LOG_FUNCTION(format.ToString());
     run.compressed |= format != UpdateFormat();
     run.fixedPoint &= format.IsSummable();
-    run.sparse |= format.GetDataEncoding() == GradientHeader::ENCODING_TOPK;
+    run.sparse |= format.IsSparse();
 }
 
 void

@@ -42,6 +42,8 @@ struct TrainingRunRequest
     bool mixedFormats{false};   //!< rounds of the schedule name other formats than the run's
     bool ringAllReduce{false};  //!< the schedule has a RING clique
     bool fragments{false};      //!< rounds are exchanged in fragments (FragmentPlan)
+    bool partialCliques{false}; //!< a round's clique leaves islands out (or may: the optimiser)
+    bool sharedStart{false};    //!< real payloads: every island starts from one model
 };
 
 /**
@@ -56,8 +58,9 @@ struct TrainingRunRequest
  * tcp transport has no reduction trees (TCP's streams cannot be summed on the way); update
  * formats int8 and int4 travel in every clique (their sums widen on the way:
  * ChunkLayout::GetRingEncoding, UpdateFormat::SumSources), bf16 and top-k in DIRECT cliques
- * only, top-k as sizes only (real payloads are int32, int8 or int4 fixed point, or bf16);
- * rounds in fragments run over the
+ * only; real top-k averages the islands' changes (SparseChange), so it needs islands that
+ * start from one model and cliques of every island in every round; rounds in fragments run over
+ * the
  * planned or adaptive transport with virtual payloads (their timing is modelled; the numerics of
  * parameters averaged while later inner steps change them are not).
  */
@@ -76,7 +79,8 @@ class TrainingSupport
     static std::string Refusal(const TrainingRunRequest& run);
     /**
      * \brief Note what a schedule's cliques ask for: reduction trees and ring all-reduce.
-     * \param schedule the schedule \param run receives reductionTrees and ringAllReduce
+     * \param schedule the schedule \param run receives reductionTrees, ringAllReduce and
+     *        partialCliques
      */
     static void NoteAlgorithms(const CliqueSchedule& schedule, TrainingRunRequest& run);
     /**

@@ -124,6 +124,19 @@ ChunkLayout::GetChunkSpan(uint32_t chunk, uint32_t& first) const
 }
 
 uint32_t
+ChunkLayout::GetValueSpan(uint32_t chunk, uint64_t& first) const
+{
+    NS_LOG_FUNCTION(this << chunk);
+    uint32_t element = 0;
+    const uint32_t count = GetChunkSpan(chunk, element);
+    const uint32_t words = GradientHeader::ValueWords(m_format.GetDataEncoding());
+    // Every chunk before this one is whole.
+    first =
+        uint64_t{words} * std::min(chunk, m_chunkCount) * m_format.GetWireElements(m_chunkElements);
+    return count == 0 ? 0 : words * m_format.GetWireElements(count);
+}
+
+uint32_t
 ChunkLayout::GetSegmentSpan(uint32_t k, uint32_t segment, uint32_t& first) const
 {
     NS_LOG_FUNCTION(this << k << segment);

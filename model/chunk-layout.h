@@ -94,6 +94,14 @@ class ChunkLayout
      * \return its element count (0 beyond the update)
      */
     uint32_t GetChunkSpan(uint32_t chunk, uint32_t& first) const;
+    /**
+     * \brief Where a chunk's real payload sits in the values of the whole update: its wire
+     *        elements (UpdateFormat::GetWireElements) of GradientHeader::ValueWords each, after
+     *        those of the chunks before it (the same as GetChunkSpan but for top-k's entries).
+     * \param chunk chunk index of a whole update \param first receives its first value
+     * \return its value count (0 beyond the update)
+     */
+    uint32_t GetValueSpan(uint32_t chunk, uint64_t& first) const;
 
     /**
      * \param k ring members \param segment segment index < k \param first receives its first

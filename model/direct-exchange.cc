@@ -51,7 +51,7 @@ DirectExchange::ReceiveChunk(const GradientHeader& header,
     NS_LOG_FUNCTION(this << congested);
     const uint32_t chunk = header.GetChunkIndex();
     uint32_t first = 0;
-    if (!CheckDirectChunk(header, first))
+    if (!CheckDirectChunk(header, values, first))
     {
         return;
     }

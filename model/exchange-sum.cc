@@ -78,8 +78,10 @@ DirectSum::Init(const ChunkLayout& layout)
 {
     NS_LOG_FUNCTION(this);
     m_bf16 = layout.GetFormat().GetDataEncoding() == GradientHeader::ENCODING_BF16;
-    m_sum.assign(m_bf16 ? 0 : layout.GetElements(), 0);
-    m_floatSum.assign(m_bf16 ? layout.GetElements() : 0, 0.0);
+    m_sparse = layout.GetFormat().IsSparse();
+    const bool reals = m_bf16 || m_sparse;
+    m_sum.assign(reals ? 0 : layout.GetElements(), 0);
+    m_floatSum.assign(reals ? layout.GetElements() : 0, 0.0);
     m_count.assign(layout.GetChunkCount(), 0);
 }
 
@@ -90,6 +92,12 @@ DirectSum::Add(uint32_t chunk,
                uint32_t contributors)
 {
     NS_LOG_FUNCTION(this << chunk << first << contributors);
+    m_count[chunk] += contributors;
+    if (m_sparse)
+    {
+        AddEntries(first, values);
+        return;
+    }
     for (uint32_t e = 0; e < values.size() && m_bf16; ++e)
     {
         m_floatSum[first + e] += UpdateFormat::FromBf16(static_cast<uint16_t>(values[e]));
@@ -98,7 +106,31 @@ DirectSum::Add(uint32_t chunk,
     {
         m_sum[first + e] = WrapAdd(m_sum[first + e], values[e]);
     }
-    m_count[chunk] += contributors;
+}
+
+void
+DirectSum::AddEntries(uint32_t first, const std::vector<int32_t>& values)
+{
+    NS_LOG_FUNCTION(this << first);
+    for (size_t w = 0; w + 1 < values.size(); w += 2)
+    {
+        m_floatSum[first + static_cast<uint32_t>(values[w])] +=
+            UpdateFormat::FromFloatBits(values[w + 1]);
+    }
+}
+
+bool
+DirectSum::AreEntriesInside(const std::vector<int32_t>& values, uint32_t count)
+{
+    NS_LOG_FUNCTION(count);
+    for (size_t w = 0; w < values.size(); w += 2)
+    {
+        if (static_cast<uint32_t>(values[w]) >= count)
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 void
@@ -114,6 +146,11 @@ DirectSum::Average(const ChunkLayout& layout,
         uint32_t first = 0;
         const uint32_t count = layout.GetChunkSpan(c, first);
         const double members = (withOwn ? 1.0 : 0.0) + m_count[c];
+        if (m_sparse)
+        {
+            AverageChange(layout, c, own, x, members);
+            continue;
+        }
         for (uint32_t e = first; e < first + count && m_bf16; ++e)
         {
             const double mine = withOwn ? UpdateFormat::FromBf16(static_cast<uint16_t>(own[e])) : 0;
@@ -127,13 +164,38 @@ DirectSum::Average(const ChunkLayout& layout,
 }
 
 void
+DirectSum::AverageChange(const ChunkLayout& layout,
+                         uint32_t chunk,
+                         const std::vector<int32_t>& own,
+                         std::vector<double>& x,
+                         double members) const
+{
+    NS_LOG_FUNCTION(this << chunk << members);
+    uint32_t first = 0;
+    const uint32_t count = layout.GetChunkSpan(chunk, first);
+    uint64_t word = 0;
+    const uint32_t words = layout.GetValueSpan(chunk, word);
+    const uint64_t end = own.empty() ? 0 : word + words;
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        double change = m_floatSum[first + i];
+        if (word < end && static_cast<uint32_t>(own[word]) == i)
+        {
+            change = UpdateFormat::FromFloatBits(own[word + 1]) + change;
+            word += 2;
+        }
+        x[first + i] += change / members;
+    }
+}
+
+void
 DirectSum::Total(uint32_t first,
                  uint32_t count,
                  const std::vector<int32_t>& own,
                  std::vector<int32_t>& out) const
 {
     NS_LOG_FUNCTION(this << first << count);
-    NS_ASSERT_MSG(!m_bf16, "bf16 is not sent down reduction trees");
+    NS_ASSERT_MSG(!m_bf16 && !m_sparse, "bf16 and top-k are not sent down reduction trees");
     out.resize(count);
     for (uint32_t e = 0; e < count; ++e)
     {

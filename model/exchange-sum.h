@@ -49,8 +49,9 @@ struct FixedPoint
 /**
  * \ingroup wan-training
  * \brief The int32 sums of a DIRECT or TREE exchange's real payloads: the chunks received added
- *        up, and how many members each chunk holds; bf16 payloads (DIRECT only) are decoded
- *        and added as reals, which the island does since FPGAs pass bf16 through.
+ *        up, and how many members each chunk holds; bf16 payloads and top-k entries (DIRECT
+ *        only) are decoded and added as reals, which the island does since FPGAs pass them
+ *        through (top-k: SparseChange's entries, each added at its index).
  *
  * Shared by the planned transport's DirectExchange and TreeExchange and the tcp transport's
  * TcpDirectExchange, so all average exactly alike: values add with two's-complement wrap-around
@@ -66,7 +67,8 @@ class DirectSum
     void Init(const ChunkLayout& layout);
     /**
      * \brief Add a chunk's values.
-     * \param chunk chunk index \param first its first element \param values the values
+     * \param chunk chunk index \param first its first element
+     * \param values the values (top-k: entries whose indices AreEntriesInside the chunk)
      * \param contributors the members whose sum the values are
      */
     void Add(uint32_t chunk,
@@ -74,7 +76,8 @@ class DirectSum
              const std::vector<int32_t>& values,
              uint32_t contributors);
     /**
-     * \brief x = (own + sum) / (Scale x members held), per chunk.
+     * \brief x = (own + sum) / (Scale x members held), per chunk; top-k: x += (own + sum) /
+     *        members held, the mean change added to the reference x holds (SparseChange).
      * \param layout how the update is cut
      * \param own own values in fixed point, counted as one member more; empty: the sums hold
      *        the own values already (a TREE member's totals from its root)
@@ -95,6 +98,12 @@ class DirectSum
                std::vector<int32_t>& out) const;
 
     /**
+     * \param values a real top-k payload's words \param count elements of its chunk
+     * \return true if every entry's index is inside the chunk (what Add may take)
+     */
+    static bool AreEntriesInside(const std::vector<int32_t>& values, uint32_t count);
+
+    /**
      * \param a int32 \param b int32
      * \return a + b with two's-complement wrap-around (how fixed-point sums add everywhere)
      */
@@ -104,9 +113,27 @@ class DirectSum
     }
 
   private:
+    /**
+     * \brief Add top-k entries as reals at their indices.
+     * \param first the chunk's first element \param values the entries' words
+     */
+    void AddEntries(uint32_t first, const std::vector<int32_t>& values);
+    /**
+     * \brief x += (own + sum) / members over one chunk of top-k entries.
+     * \param layout how the update is cut \param chunk the chunk
+     * \param own own entries of the whole update, in increasing index per chunk (or empty)
+     * \param x the reference, receives the parameters \param members members held
+     */
+    void AverageChange(const ChunkLayout& layout,
+                       uint32_t chunk,
+                       const std::vector<int32_t>& own,
+                       std::vector<double>& x,
+                       double members) const;
+
     bool m_bf16{false};             //!< bf16 values, summed as reals (not fixed point)
+    bool m_sparse{false};           //!< top-k entries, summed as reals at their indices
     std::vector<int32_t> m_sum;     //!< peers' sum, per element (fixed point)
-    std::vector<double> m_floatSum; //!< peers' sum, per element (bf16)
+    std::vector<double> m_floatSum; //!< peers' sum, per element (bf16, top-k)
     std::vector<uint16_t> m_count;  //!< contributions per chunk
 };
 

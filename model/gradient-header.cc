@@ -146,8 +146,9 @@ GradientHeader::ReadValues(const GradientHeader& header,
                            std::vector<int32_t>& values)
 {
     NS_LOG_FUNCTION(header.m_elementCount);
-    values.resize(header.m_elementCount);
-    for (uint32_t i = 0; i < header.m_elementCount; ++i)
+    const uint32_t words = header.m_elementCount * ValueWords(header.m_encoding);
+    values.resize(words);
+    for (uint32_t i = 0; i < words; ++i)
     {
         values[i] = ReadElement(header.m_encoding, payload, i);
     }
@@ -170,7 +171,8 @@ GradientHeader::ReadElement(Encoding encoding, const uint8_t* payload, uint32_t 
         return nibble >= 8 ? int32_t(nibble) - 16 : int32_t(nibble);
     }
     default:
-        NS_ASSERT_MSG(encoding == ENCODING_INT32, "no integer encoding: " << int(encoding));
+        NS_ASSERT_MSG(encoding == ENCODING_INT32 || encoding == ENCODING_TOPK,
+                      "no such encoding: " << int(encoding));
         return static_cast<int32_t>(WanWire::ReadU32(payload + ELEMENT_SIZE * i));
     }
 }
@@ -197,7 +199,8 @@ GradientHeader::WriteElement(Encoding encoding, uint8_t* payload, uint32_t i, in
         return;
     }
     default:
-        NS_ASSERT_MSG(encoding == ENCODING_INT32, "no integer encoding: " << int(encoding));
+        NS_ASSERT_MSG(encoding == ENCODING_INT32 || encoding == ENCODING_TOPK,
+                      "no such encoding: " << int(encoding));
         for (uint32_t b = 0; b < ELEMENT_SIZE; ++b)
         {
             payload[ELEMENT_SIZE * i + b] = static_cast<uint8_t>(bits >> (8 * (3 - b)));
@@ -292,11 +295,6 @@ GradientHeader::IsConsistent() const
     NS_LOG_FUNCTION(this);
     if (m_chunkCount < 1 || m_chunkIndex >= m_chunkCount || !m_members.Test(m_sender) ||
         !m_contributors.IsSubsetOf(m_members))
-    {
-        return false;
-    }
-    // Real payloads are integers or bf16 (top-k travels as sizes only).
-    if (HasFlag(FLAG_REAL_PAYLOAD) && !CarriesValues(m_encoding))
     {
         return false;
     }
@@ -406,10 +404,10 @@ GradientHeader::IsFixedPoint(Encoding encoding)
     return encoding != ENCODING_BF16 && encoding != ENCODING_TOPK;
 }
 
-bool
-GradientHeader::CarriesValues(Encoding encoding)
+uint32_t
+GradientHeader::ValueWords(Encoding encoding)
 {
-    return encoding != ENCODING_TOPK;
+    return encoding == ENCODING_TOPK ? 2 : 1;
 }
 
 uint64_t
@@ -454,11 +452,12 @@ Ptr<Packet>
 GradientHeader::CreateRealPacket(const GradientHeader& header, const std::vector<int32_t>& values)
 {
     NS_LOG_FUNCTION_NOARGS();
-    NS_ABORT_MSG_IF(!CarriesValues(header.m_encoding),
-                    "real payloads are integers or bf16, not encoding " << int(header.m_encoding));
+    const uint32_t words = ValueWords(header.m_encoding);
+    NS_ABORT_MSG_IF(values.size() % words != 0,
+                    "a top-k payload is whole entries: " << values.size() << " words");
     GradientHeader written = header;
     written.m_flags |= FLAG_REAL_PAYLOAD;
-    written.m_elementCount = static_cast<uint32_t>(values.size());
+    written.m_elementCount = static_cast<uint32_t>(values.size() / words);
     std::vector<uint8_t> bytes(written.GetPayloadSize(), 0);
     for (size_t i = 0; i < values.size(); ++i)
     {

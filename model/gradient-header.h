@@ -48,8 +48,9 @@ class Packet;
  *
  * The payload that follows is element count elements of the header's Encoding (PayloadBytes:
  * int32 by default, 4 bytes each): values in network byte order when FLAG_REAL_PAYLOAD is set,
- * zero bytes otherwise (virtual mode). An int32 header has encoding bits 0, so its bytes are
- * those of the format before encodings existed.
+ * zero bytes otherwise (virtual mode). A real top-k element is an entry of two 32-bit words: the
+ * index in the chunk, then the value's fp32 bits (ValueWords). An int32 header has encoding bits 0,
+ * so its bytes are those of the format before encodings existed.
  *
  * Receiving rule: Header::Deserialize cannot fail, so every receiver calls Parse() on the
  * packet that starts at this header (IPv4 and UDP removed) and drops (and counts) the packet
@@ -141,8 +142,7 @@ class GradientHeader : public Header
      * payload; LATE's and START's contributors exactly {sender} and chunk count 1, LATE with
      * no payload, START with element count 2 (its 8-byte start time) and FLAG_REAL_PAYLOAD
      * clear; AGGREGATE's contributors non-empty; NACK ranges non-empty and inside the chunk
-     * count; an Encoding code that exists, int32 unless DATA, AGGREGATE or RING, and one
-     * with values (CarriesValues: not top-k) with FLAG_REAL_PAYLOAD; and finally
+     * count; an Encoding code that exists, int32 unless DATA, AGGREGATE or RING; and finally
      * that the payload is exactly PayloadBytes(encoding, element count).
      *
      * \param packet the packet, starting at the gradient header (IPv4 and UDP removed)
@@ -176,7 +176,7 @@ class GradientHeader : public Header
     /**
      * \brief Read a real payload's element values (what Parse() does for its values).
      * \param header a header ParseBytes() accepted, with FLAG_REAL_PAYLOAD
-     * \param payload its payload's bytes (element count x 4) \param values receives them
+     * \param payload its payload's bytes \param values receives them (ValueWords per element)
      */
     static void ReadValues(const GradientHeader& header,
                            const uint8_t* payload,
@@ -210,11 +210,11 @@ class GradientHeader : public Header
     static Ptr<Packet> CreateVirtualPacket(const GradientHeader& header);
 
     /**
-     * \brief Build a packet with a real payload: header + values in the header's integer
-     *        encoding, network order (int4: two per byte, high nibble first).
+     * \brief Build a packet with a real payload: header + values in the header's encoding,
+     *        network order (int4: two per byte, high nibble first; top-k: the entries' words).
      * \param header the header (element count and FLAG_REAL_PAYLOAD are set on the copy
-     *        written from values)
-     * \param values the element values
+     *        written from values: their size / ValueWords)
+     * \param values the element values (ValueWords per element)
      * \return the packet
      */
     static Ptr<Packet> CreateRealPacket(const GradientHeader& header,
@@ -247,19 +247,19 @@ class GradientHeader : public Header
     static bool IsFixedPoint(Encoding encoding);
     /**
      * \param encoding an encoding
-     * \return true if real payloads travel in it element by element: the integer encodings
-     *         and bf16 (top-k's entries are sizes only)
+     * \return the int32 words one element of a real payload takes in a values vector: 2 for
+     *         a top-k entry (index, fp32 bits), 1 otherwise
      */
-    static bool CarriesValues(Encoding encoding);
+    static uint32_t ValueWords(Encoding encoding);
     /**
-     * \param encoding an integer encoding, or bf16 \param payload a payload
-     * \param i element index
-     * \return element i, sign-extended (bf16: its 16 bits, 0 to 65535)
+     * \param encoding an encoding \param payload a payload
+     * \param i value index (top-k: word i of the entries, ValueWords)
+     * \return value i, sign-extended (bf16: its 16 bits, 0 to 65535; top-k: the word's bits)
      */
     static int32_t ReadElement(Encoding encoding, const uint8_t* payload, uint32_t i);
     /**
-     * \brief Write element i (its low bits: the value must fit the encoding).
-     * \param encoding an integer encoding, or bf16 (the value's low 16 bits)
+     * \brief Write value i (its low bits: the value must fit the encoding).
+     * \param encoding an encoding (bf16: the value's low 16 bits; top-k: word i)
      * \param payload a payload \param i element index
      * \param value the value
      */

@@ -240,7 +240,9 @@ RoundExchange::BuildDirectChunk(GradientHeader::Type type,
     }
     else
     {
-        m_scratch.assign(m_own.begin() + first, m_own.begin() + first + count);
+        uint64_t from = 0;
+        const uint32_t words = layout.GetValueSpan(chunk, from);
+        m_scratch.assign(m_own.begin() + from, m_own.begin() + from + words);
     }
     return GradientHeader::CreateRealPacket(header, m_scratch);
 }
@@ -270,14 +272,18 @@ RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, con
 }
 
 bool
-RoundExchange::CheckDirectChunk(const GradientHeader& header, uint32_t& first) const
+RoundExchange::CheckDirectChunk(const GradientHeader& header,
+                                const std::vector<int32_t>& values,
+                                uint32_t& first) const
 {
     NS_LOG_FUNCTION(this);
     const ChunkLayout& layout = m_layout;
-    const bool fits = m_config.algorithm != SyncAlgorithm::RING &&
-                      header.GetType() != GradientHeader::RING &&
-                      header.GetChunkCount() == layout.GetChunkCount() &&
-                      IsLaidOut(header, layout.GetChunkSpan(header.GetChunkIndex(), first));
+    const uint32_t count = layout.GetChunkSpan(header.GetChunkIndex(), first);
+    const bool fits =
+        m_config.algorithm != SyncAlgorithm::RING && header.GetType() != GradientHeader::RING &&
+        header.GetChunkCount() == layout.GetChunkCount() && IsLaidOut(header, count) &&
+        (header.GetEncoding() != GradientHeader::ENCODING_TOPK ||
+         DirectSum::AreEntriesInside(values, count));
     m_context.counters.dropped += fits ? 0 : 1;
     return fits;
 }

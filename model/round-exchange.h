@@ -224,11 +224,14 @@ class RoundExchange
      */
     Ptr<Packet> BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, const RingSum& sums);
     /**
-     * \param header a received DATA or AGGREGATE chunk \param first receives its first element
-     * \return true if it fits this DIRECT or TREE round's layout (chunk count, element count);
-     *         otherwise it is counted as dropped
+     * \param header a received DATA or AGGREGATE chunk \param values its real payload
+     * \param first receives its first element
+     * \return true if it fits this DIRECT or TREE round's layout (chunk count, element count,
+     *         top-k entries inside the chunk); otherwise it is counted as dropped
      */
-    bool CheckDirectChunk(const GradientHeader& header, uint32_t& first) const;
+    bool CheckDirectChunk(const GradientHeader& header,
+                          const std::vector<int32_t>& values,
+                          uint32_t& first) const;
     /**
      * \param header a DATA or AGGREGATE header of this round
      * \param elements the elements its chunk covers (ChunkLayout)

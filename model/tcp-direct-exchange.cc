@@ -77,7 +77,7 @@ TcpDirectExchange::ReceiveChunk(const GradientHeader& header,
         ++m_context.counters.dropped;
         return;
     }
-    if (!CheckDirectChunk(header, first))
+    if (!CheckDirectChunk(header, values, first))
     {
         return;
     }

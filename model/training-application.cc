@@ -177,7 +177,8 @@ TrainingApplication::GetTypeId()
             .AddAttribute("UpdateFormat",
                           "How the update travels: int32, bf16, int8, int4 or topk:FRACTION "
                           "(UpdateFormat: bytes per element, what an FPGA sums). Real payloads "
-                          "are int32, int8 or int4 fixed point (Scale).",
+                          "are int32, int8 or int4 fixed point (Scale), bf16, or top-k changes "
+                          "(SparseChange).",
                           UpdateFormatValue(UpdateFormat()),
                           MakeUpdateFormatAccessor(&TrainingApplication::m_updateFormat),
                           MakeUpdateFormatChecker())
@@ -187,6 +188,12 @@ TrainingApplication::GetTypeId()
                           DoubleValue(1 << 16),
                           MakeDoubleAccessor(&TrainingApplication::m_scale),
                           MakeDoubleChecker<double>(1))
+            .AddAttribute("ResidualDecay",
+                          "Real top-k payloads: what of the part of earlier changes not yet sent "
+                          "the next change carries (SparseChange; 1: error feedback, 0: none).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&TrainingApplication::m_residualDecay),
+                          MakeDoubleChecker<double>(0, 1))
             .AddAttribute("JobId",
                           "Job id carried in every header; packets of other jobs are dropped.",
                           UintegerValue(0),
@@ -258,6 +265,7 @@ TrainingApplication::TrainingApplication()
       m_udpPath(IslandUdpPort::DIRECT),
       m_payloadMode(VIRTUAL),
       m_scale(1 << 16),
+      m_residualDecay(1.0),
       m_jobId(0),
       m_retainedRounds(8),
       m_alignStarts(true),
@@ -433,11 +441,8 @@ TrainingApplication::StartApplication()
     NS_ABORT_MSG_IF(m_modelBytes > ChunkLayout::MAX_MODEL_BYTES,
                     "ModelBytes " << m_modelBytes << " beyond "
                                   << ChunkLayout::MAX_MODEL_BYTES_REASON);
-    NS_ABORT_MSG_IF(
-        m_payloadMode == REAL && !GradientHeader::CarriesValues(m_updateFormat.GetDataEncoding()),
-        "UpdateFormat " << m_updateFormat.ToString()
-                        << " with real payloads: real payloads are int32, int8, int4 or bf16");
     LayOutFragments();
+    m_change.SetDecay(m_residualDecay);
     m_context.settings.framingBytes = GetAccessFramingBytes();
     m_context.settings.jobId = m_jobId;
     m_context.settings.real = m_payloadMode == REAL;
@@ -723,6 +728,12 @@ TrainingApplication::LaunchFragment()
         // The compute phase is over.
         if (m_workload)
         {
+            // A top-k change is the inner steps' (SparseChange); the others carry parameters.
+            if (m_context.settings.real &&
+                m_context.settings.LayoutOf(CurrentSync()).GetFormat().IsSparse())
+            {
+                m_change.Rebase(m_workload->GetParameters(m_context.settings.island));
+            }
             m_workload->LocalUpdate(m_context.settings.island, m_round, m_innerSteps);
         }
         m_computeFinishedTrace(m_context.settings.island, m_round);
@@ -928,36 +939,59 @@ TrainingApplication::StartExchange(uint32_t round)
     std::vector<int32_t> own;
     if (m_context.settings.real)
     {
-        const std::vector<double>& x = m_workload->GetParameters(m_context.settings.island);
-        // Every value must fit its format (int32: the clique's sum of k of them too) for the
-        // mean to be exact.
-        const auto members = static_cast<uint32_t>(ConfigOf(round).members.size());
-        const size_t e = FixedPoint::Encode(x,
-                                            m_scale,
-                                            members,
-                                            ConfigOf(round).format.value_or(m_updateFormat),
-                                            own);
-        if (e < x.size())
+        m_error = EncodeOwn(round, own);
+        if (!m_error.empty())
         {
-            std::ostringstream message;
-            message << "TrainingApplication: island " << m_context.settings.island << ", round "
-                    << round << ": parameter " << e << " = " << x[e]
-                    << " is outside the fixed-point range +-"
-                    << FixedPoint::Limit(m_scale, members, m_updateFormat) << " (Scale " << m_scale
-                    << ", "
-                    << (m_updateFormat == UpdateFormat()
-                            ? std::to_string(members) + " members summed in int32"
-                            : m_updateFormat.ToString() + " values")
-                    << "); lower Scale or check the workload";
             // Not thrown from inside an event (the simulator would leak it): the run stops
             // here, and TrainingExperiment::Run reports the error.
-            m_error = message.str();
             NS_LOG_ERROR(m_error);
             Simulator::Stop();
             return;
         }
     }
     GetExchange(round)->Start(std::move(own));
+}
+
+std::string
+TrainingApplication::EncodeOwn(uint32_t sync, std::vector<int32_t>& own)
+{
+    NS_LOG_FUNCTION(this << sync);
+    const std::vector<double>& x = m_workload->GetParameters(m_context.settings.island);
+    const auto members = static_cast<uint32_t>(ConfigOf(sync).members.size());
+    const UpdateFormat format = ConfigOf(sync).format.value_or(m_updateFormat);
+    std::ostringstream message;
+    message << "TrainingApplication: island " << m_context.settings.island << ", round "
+            << RoundOf(sync) << ": ";
+    if (format.IsSparse())
+    {
+        // A sum of changes from different references would keep the islands apart.
+        if (members != m_context.settings.islandCount)
+        {
+            message << "real top-k changes are averaged in cliques of every island, not of "
+                    << members << " of " << m_context.settings.islandCount;
+            return message.str();
+        }
+        const size_t e = m_change.Encode(x, m_context.settings.LayoutOf(sync), own);
+        if (e < x.size())
+        {
+            message << "the change of parameter " << e << " is no finite float";
+            return message.str();
+        }
+        return "";
+    }
+    // Every value must fit its format (int32: the clique's sum of k of them too) for the mean
+    // to be exact.
+    const size_t e = FixedPoint::Encode(x, m_scale, members, format, own);
+    if (e < x.size())
+    {
+        message << "parameter " << e << " = " << x[e] << " is outside the fixed-point range +-"
+                << FixedPoint::Limit(m_scale, members, format) << " (Scale " << m_scale << ", "
+                << (format == UpdateFormat() ? std::to_string(members) + " members summed in int32"
+                                             : format.ToString() + " values")
+                << "); lower Scale or check the workload";
+        return message.str();
+    }
+    return "";
 }
 
 void
@@ -978,7 +1012,10 @@ TrainingApplication::FinishSync(uint32_t sync)
     }
     if (m_context.settings.real && record.members.size() > 1 && !exchange.IsAbandoned())
     {
-        m_parameters = m_workload->GetParameters(m_context.settings.island);
+        // Top-k adds the mean change to where the island's change started (SparseChange).
+        m_parameters = m_context.settings.LayoutOf(sync).GetFormat().IsSparse()
+                           ? m_change.GetReference()
+                           : m_workload->GetParameters(m_context.settings.island);
         exchange.Average(m_parameters, m_scale);
         m_workload->SetParameters(m_context.settings.island, m_parameters);
     }

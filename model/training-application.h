@@ -14,6 +14,7 @@
 #include "round-alignment.h"
 #include "round-config.h"
 #include "round-exchange.h"
+#include "sparse-change.h"
 #include "training-workload.h"
 #include "update-format.h"
 #include "wan-wire.h"
@@ -344,6 +345,13 @@ class TrainingApplication : public Application
     /** \param round the round \brief start its exchange with the own parameters */
     void StartExchange(uint32_t round);
     /**
+     * \brief The island's real payload of an exchange: its parameters in the round's
+     *        fixed-point format or bf16, or its top-k change (SparseChange).
+     * \param sync the exchange \param own receives the values
+     * \return why they cannot travel (the run's error), or empty
+     */
+    std::string EncodeOwn(uint32_t sync, std::vector<int32_t>& own);
+    /**
      * \param sync an exchange that ended \brief average; the round's last: record it, go on
      *        to the next round; else start the next fragment if launched
      */
@@ -411,6 +419,7 @@ class TrainingApplication : public Application
     PayloadMode m_payloadMode;     //!< virtual or real
     UpdateFormat m_updateFormat;   //!< how the update travels
     double m_scale;                //!< fixed-point scale
+    double m_residualDecay;        //!< real top-k: SparseChange's decay
     std::string m_error;           //!< why this application stopped the run, or empty
     uint32_t m_jobId;              //!< job id in headers
     uint32_t m_retainedRounds;     //!< finished rounds kept to answer NACKs
@@ -439,6 +448,7 @@ class TrainingApplication : public Application
     std::vector<TrainingRoundRecord> m_records;                     //!< per round
     std::vector<int32_t> m_values;                                  //!< receive scratch
     std::vector<double> m_parameters;                               //!< averaging scratch
+    SparseChange m_change; //!< real top-k: the change since the round's start, its residual
 
     // Traces
     TracedCallback<uint32_t, uint32_t> m_roundStartedTrace;       //!< RoundStarted

@@ -5,6 +5,7 @@
 #include "training-workload.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -179,6 +180,15 @@ TrainingWorkload::GetGlobalLoss() const
     return sum / m_islandCount;
 }
 
+bool
+TrainingWorkload::AreIslandsTogether() const
+{
+    NS_LOG_FUNCTION(this);
+    return std::all_of(m_params.begin(), m_params.end(), [this](const std::vector<double>& x) {
+        return x == m_params.front();
+    });
+}
+
 double
 TrainingWorkload::GetConsensusDistance() const
 {
@@ -233,6 +243,12 @@ QuadraticTrainingWorkload::GetTypeId()
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&QuadraticTrainingWorkload::m_initialSpread),
                           MakeDoubleChecker<double>(0))
+            .AddAttribute("SharedStart",
+                          "Every island starts from island 0's initial parameters (one model, "
+                          "as DiLoCo's replicas do), not from its own draw.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&QuadraticTrainingWorkload::m_sharedStart),
+                          MakeBooleanChecker())
             .AddAttribute("CentreSpread",
                           "Each island's optimum is uniform in [-CentreSpread, CentreSpread].",
                           DoubleValue(1.0),
@@ -261,6 +277,7 @@ QuadraticTrainingWorkload::QuadraticTrainingWorkload()
       m_learningRate(0.05),
       m_noise(0),
       m_initialSpread(1),
+      m_sharedStart(false),
       m_centreSpread(1),
       m_curvatureMin(0.5),
       m_curvatureMax(1.5),
@@ -290,6 +307,10 @@ QuadraticTrainingWorkload::Initialise(uint32_t islandCount, uint32_t dimension)
             m_curvature[i][d] = curvature(gen);
             m_params[i][d] = m_initialSpread * unit(gen);
         }
+    }
+    for (uint32_t i = 1; i < islandCount && m_sharedStart; ++i)
+    {
+        m_params[i] = m_params[0];
     }
 }
 

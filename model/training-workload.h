@@ -58,6 +58,11 @@ class TrainingWorkload : public Object
     /** \param island an island \param x its new parameters (size GetDimension()) */
     void SetParameters(uint32_t island, const std::vector<double>& x);
 
+    /**
+     * \return true if every island holds island 0's parameters (before training: they start
+     *         from one model, as DiLoCo's replicas do)
+     */
+    bool AreIslandsTogether() const;
     /** \return the mean of all islands' parameters */
     std::vector<double> GetMeanParameters() const;
     /**
@@ -86,7 +91,8 @@ class TrainingWorkload : public Object
  *        on the sum (optionally noisy): LocalSteps of them per inner step.
  *
  * Curvatures a in [CurvatureMin, CurvatureMax], centres c in [-CentreSpread, CentreSpread] and
- * the initial parameters in [-InitialSpread, InitialSpread] are drawn from a generator seeded
+ * the initial parameters in [-InitialSpread, InitialSpread] (island 0's for all with SharedStart)
+ * are drawn from a generator seeded
  * by Seed and the island index, so runs are reproducible and independent of the simulator's
  * random streams. The islands' optima differ, so local steps pull the islands apart and
  * averaging pulls them together: the global optimum is sum_i a_i c_i / sum_i a_i.
@@ -122,6 +128,7 @@ class QuadraticTrainingWorkload : public TrainingWorkload
     double m_learningRate;                        //!< step size
     double m_noise;                               //!< std. dev. of gradient noise
     double m_initialSpread;                       //!< initial parameters' half range
+    bool m_sharedStart;                           //!< all islands start at island 0's draw
     double m_centreSpread;                        //!< centres' half range
     double m_curvatureMin;                        //!< smallest curvature
     double m_curvatureMax;                        //!< largest curvature

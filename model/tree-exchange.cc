@@ -171,7 +171,7 @@ TreeExchange::ReceiveChunk(const GradientHeader& header,
 {
     NS_LOG_FUNCTION(this << congested);
     uint32_t first = 0;
-    if (!CheckDirectChunk(header, first))
+    if (!CheckDirectChunk(header, values, first))
     {
         return;
     }

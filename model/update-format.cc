@@ -173,6 +173,12 @@ UpdateFormat::IsSummable() const
     return GradientHeader::IsFixedPoint(GetDataEncoding());
 }
 
+bool
+UpdateFormat::IsSparse() const
+{
+    return m_encoding == TOPK;
+}
+
 uint32_t
 UpdateFormat::GetSumBits(uint32_t contributors) const
 {
@@ -308,6 +314,23 @@ UpdateFormat::FromBf16(uint16_t bits)
     const uint32_t wide = uint32_t{bits} << 16;
     float f = 0;
     std::memcpy(&f, &wide, sizeof(f));
+    return f;
+}
+
+int32_t
+UpdateFormat::ToFloatBits(double x)
+{
+    const auto f = static_cast<float>(x);
+    int32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof(bits));
+    return bits;
+}
+
+double
+UpdateFormat::FromFloatBits(int32_t bits)
+{
+    float f = 0;
+    std::memcpy(&f, &bits, sizeof(f));
     return f;
 }
 

@@ -99,6 +99,8 @@ class UpdateFormat
      *         encoding is an integer one, GradientHeader::IsFixedPoint)
      */
     bool IsSummable() const;
+    /** \return true for top-k (entries of a sparse vector: SparseChange) */
+    bool IsSparse() const;
     /**
      * \param contributors k, senders whose values a sum holds (>= 1)
      * \return bits per element of their sum on the wire (SumEncoding); 0 if not summable
@@ -157,6 +159,13 @@ class UpdateFormat
     static uint16_t ToBf16(double x);
     /** \param bits a bf16's bits \return its value */
     static double FromBf16(uint16_t bits);
+    /**
+     * \param x a real \return the bits of x rounded to the nearest float (a real top-k entry's
+     *         value word)
+     */
+    static int32_t ToFloatBits(double x);
+    /** \param bits a float's bits \return its value */
+    static double FromFloatBits(int32_t bits);
     /** The largest finite bf16, (2 - 2^-7) x 2^127. */
     static constexpr double BF16_MAX = 3.3895313892515355e38;
 

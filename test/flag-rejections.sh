@@ -87,8 +87,18 @@ reject $n "--updateFormat=topk:0: expected int32|bf16|int8|int4|topk:FRACTION" -
 reject $n "--updateFormat=topk:1.5: expected" --updateFormat=topk:1.5
 reject $n "--updateFormat=topk:0.0123456: expected" --updateFormat=topk:0.0123456
 reject $n "--updateFormat=bf16: the colocated reference is ring all-reduce" --updateFormat=bf16
-reject $n "--updateFormat=topk:0.01: top-k updates travel as sizes only" \
+reject $n "--updateFormat=topk:0.01: real top-k averages the islands' changes" \
     --updateFormat=topk:0.01 --payload=real --modelBytes=1000000 --colocated=false
+reject $n "start them from one model (--sharedStart=true)" \
+    --updateFormat=topk:0.01 --payload=real --modelBytes=1000000 --colocated=false
+reject $n "--schedule=gossip: real top-k averages the islands' changes" \
+    --updateFormat=topk:0.01 --payload=real --sharedStart=true --modelBytes=1000000 \
+    --colocated=false --schedule=gossip
+reject $n "--schedule=optimal: real top-k averages the islands' changes" \
+    --updateFormat=topk:0.01 --payload=real --sharedStart=true --modelBytes=1000000 \
+    --colocated=false --schedule=optimal --baselines=false
+reject $n "--residualDecay=1.5: must be in [0, 1]" --residualDecay=1.5
+reject $n "--residualDecay=-1: must be in [0, 1]" --residualDecay=-1
 reject $n "--updateFormat=topk:0.01: the ring schedule is ring all-reduce" \
     --updateFormat=topk:0.01 --colocated=false --schedule=ring
 printf '{"name":"mixed","islands":9,"rounds":[{"cliques":[[0,1,2,3,4,5,6,7,8]],"format":"int8"}]}' \

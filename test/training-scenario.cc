@@ -265,6 +265,7 @@ Simulate(const Setup& setup)
         workload = CreateObject<QuadraticTrainingWorkload>();
         workload->SetAttribute("LocalSteps", UintegerValue(setup.localSteps));
         workload->SetAttribute("InitialSpread", DoubleValue(setup.initialSpread));
+        workload->SetAttribute("SharedStart", BooleanValue(setup.sharedStart));
         helper.SetWorkload(workload);
     }
     if (setup.loss > 0)

@@ -172,6 +172,7 @@ struct Setup
     bool real{false};                      //!< real workload
     uint32_t localSteps{0};                //!< real: the workload's LocalSteps (0: averaging only)
     double initialSpread{1};               //!< real: the workload's InitialSpread
+    bool sharedStart{false};               //!< real: the workload's SharedStart
     std::string format{"int32"};           //!< TrainingHelper::SetUpdateFormat
     std::vector<std::string> roundFormats; //!< per period round, the schedule's format ("": none)
     double scale{SCALE};                   //!< the applications' fixed-point Scale

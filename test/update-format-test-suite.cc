@@ -25,10 +25,13 @@
 
 // ctest-suite: update-format
 
+#include "exchange-unit-harness.h"
 #include "training-scenario.h"
 
+#include "ns3/direct-exchange.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -444,6 +447,186 @@ class UpdateFormatBf16RealTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Real top-k: three islands start from one model, take local steps, and send each
+ *        chunk's largest changes with error feedback (SparseChange); FPGAs pass the entries
+ *        through. Checked against a second computation: the same workload stepped outside the
+ *        simulator and a plain sort per chunk, over two rounds (the second sends what the first
+ *        left behind). 100,000 model bytes in topk:0.1 are chunks of 11,150, 11,150 and 2700
+ *        elements, 1115, 1115 and 270 entries of 8 bytes.
+ */
+class UpdateFormatTopkRealTestCase : public TestCase
+{
+  public:
+    /** \param caps capabilities \param tcp the tcp transport */
+    UpdateFormatTopkRealTestCase(const std::string& caps, bool tcp)
+        : TestCase("real top-k changes pass FPGAs and average at the islands, capabilities=" +
+                   caps + (tcp ? ", tcp" : "")),
+          m_caps(caps),
+          m_tcp(tcp)
+    {
+    }
+
+  private:
+    /** Chunk elements and entries kept (the comment above). */
+    static constexpr uint32_t CHUNK_ELEMENTS = 11150;
+    static constexpr uint32_t KEPT = 1115;
+
+    /**
+     * \param d a change (residual included) \param sent receives what travels: per chunk the
+     *        KEPT (last chunk: a tenth, rounded up) largest |d|, lower index first among
+     *        equals, as floats
+     */
+    static void Sparsify(const std::vector<double>& d, std::vector<double>& sent)
+    {
+        sent.assign(d.size(), 0.0);
+        for (size_t first = 0; first < d.size(); first += CHUNK_ELEMENTS)
+        {
+            const size_t count = std::min<size_t>(CHUNK_ELEMENTS, d.size() - first);
+            const size_t kept = (count + 9) / 10;
+            std::vector<std::pair<double, size_t>> order;
+            for (size_t e = first; e < first + count; ++e)
+            {
+                order.emplace_back(-std::fabs(d[e]), e);
+            }
+            std::sort(order.begin(), order.end());
+            for (size_t j = 0; j < kept; ++j)
+            {
+                sent[order[j].second] = static_cast<float>(d[order[j].second]);
+            }
+        }
+    }
+
+    void DoRun() override
+    {
+        Setup setup;
+        setup.caps = m_caps;
+        setup.tcp = m_tcp;
+        setup.format = "topk:0.1";
+        setup.real = true;
+        setup.sharedStart = true;
+        setup.localSteps = 1;
+        setup.rounds = 2;
+        setup.modelBytes = 100000;
+        setup.traceIsland = 0;
+        const RunResult run = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(run.after.size(), 3u, "three islands");
+        const bool shared = run.before[1] == run.before[0] && run.before[2] == run.before[0];
+        NS_TEST_ASSERT_MSG_EQ(shared, true, "one starting model");
+        // Two rounds of two peers' entries, (1115 + 1115 + 270) x 8 bytes per update (the tcp
+        // transport's segments are not listed).
+        const Received data =
+            CountReceived(run, GradientHeader::DATA, GradientHeader::ENCODING_TOPK);
+        const uint64_t packets = m_tcp ? 0 : 2 * 2 * 3;
+        const uint64_t entryBytes = m_tcp ? 0 : 2 * 2 * 20000;
+        NS_TEST_ASSERT_MSG_EQ(data.packets, packets, "three chunks per peer and round");
+        NS_TEST_ASSERT_MSG_EQ(data.bytes,
+                              packets * (HEADER + IP_UDP) + entryBytes,
+                              "the entries' bytes");
+        const uint64_t passed = run.fpga.passThroughs[FpgaAggregatorNetDevice::PASS_NOT_SUMMABLE];
+        const uint64_t expectedPassed = m_caps == "fpga" ? 2 * 18 : 0;
+        NS_TEST_ASSERT_MSG_EQ(passed, expectedPassed, "every chunk passed through");
+
+        // The second computation: step a copy of the workload, sparsify, average.
+        Ptr<QuadraticTrainingWorkload> copy = CreateObject<QuadraticTrainingWorkload>();
+        copy->SetAttribute("LocalSteps", UintegerValue(1));
+        copy->SetAttribute("SharedStart", BooleanValue(true));
+        const auto n = static_cast<uint32_t>(run.before[0].size());
+        copy->Initialise(3, n);
+        std::vector<double> x = run.before[0];
+        std::vector<std::vector<double>> residual(3, std::vector<double>(n, 0.0));
+        for (uint32_t round = 0; round < 2; ++round)
+        {
+            std::vector<double> mean(n, 0.0);
+            for (uint32_t i = 0; i < 3; ++i)
+            {
+                copy->SetParameters(i, x);
+                copy->LocalUpdate(i, round, 1);
+                std::vector<double> d(n);
+                for (uint32_t e = 0; e < n; ++e)
+                {
+                    d[e] = copy->GetParameters(i)[e] - x[e] + residual[i][e];
+                }
+                std::vector<double> sent;
+                Sparsify(d, sent);
+                for (uint32_t e = 0; e < n; ++e)
+                {
+                    residual[i][e] = d[e] - sent[e];
+                    mean[e] += sent[e];
+                }
+            }
+            for (uint32_t e = 0; e < n; ++e)
+            {
+                x[e] += mean[e] / 3;
+            }
+        }
+        uint32_t moved = 0;
+        for (uint32_t e = 0; e < n; ++e)
+        {
+            moved += x[e] != run.before[0][e];
+            for (uint32_t i = 0; i < 3; ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(run.after[i][e],
+                                          x[e],
+                                          1e-12,
+                                          "island " << i << " element " << e);
+            }
+        }
+        // Each round moves at most the kept share of each island's entries.
+        NS_TEST_ASSERT_MSG_GT(moved, 2500u, "more than one island's entries moved");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(moved, 2u * 3 * 2500, "no more than were sent");
+    }
+
+    std::string m_caps; //!< capabilities
+    bool m_tcp;         //!< the tcp transport
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A top-k chunk whose entry lies outside the chunk is dropped before anything is added
+ *        (its index would write past the sums); a good one after it is taken. Ten elements in
+ *        chunks of 4, 4 and 2 (topk:0.5: 2, 2 and 1 entries); island 1 of four.
+ */
+class TopkEntriesOutsideTestCase : public ExchangeUnitTestCase
+{
+  public:
+    TopkEntriesOutsideTestCase()
+        : ExchangeUnitTestCase("a top-k entry outside its chunk is dropped")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        MakeContext(1);
+        m_context.settings.layout = ChunkLayout(40, 16, UpdateFormat::FromString("topk:0.5"), 4);
+        TrainingRoundConfig config;
+        config.members = {0, 1, 2, 3};
+        TrainingStreamConfig out;
+        out.receivers = {0, 2, 3};
+        out.destination = Ipv4Address("239.0.0.9");
+        out.multicast = true;
+        out.rateBps = 1e9;
+        config.streams = {out};
+        DirectExchange exchange(m_context, 0, config);
+        const int32_t one = UpdateFormat::ToFloatBits(1.0);
+        const std::vector<int32_t> own = {0, one, 1, one, 0, one, 1, one, 0, one};
+        Simulator::Schedule(MilliSeconds(1), [&exchange, &own]() { exchange.Start(own); });
+        GradientHeader outside =
+            Header(GradientHeader::DATA, 0, 0, {0}, GradientHeader::FLAG_REAL_PAYLOAD);
+        outside.SetEncoding(GradientHeader::ENCODING_TOPK);
+        Deliver(&exchange, MilliSeconds(2), outside, {0, one, 100000000, one});
+        Deliver(&exchange, MilliSeconds(3), outside, {0, one, 3, one});
+        Deliver(&exchange, MilliSeconds(4), outside, {0, one, 3, one});
+        Simulator::Stop(MilliSeconds(5));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_context.counters.dropped, 1u, "the entry at 100,000,000");
+        NS_TEST_ASSERT_MSG_EQ(m_context.counters.duplicates, 1u, "the good chunk taken once");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Update formats on the wire.
  */
 class UpdateFormatTestSuite : public TestSuite
@@ -475,6 +658,10 @@ class UpdateFormatTestSuite : public TestSuite
         AddTestCase(new UpdateFormatPerRoundTestCase());
         AddTestCase(new UpdateFormatBf16RealTestCase("none"));
         AddTestCase(new UpdateFormatBf16RealTestCase("fpga"));
+        AddTestCase(new UpdateFormatTopkRealTestCase("none", false));
+        AddTestCase(new UpdateFormatTopkRealTestCase("fpga", false));
+        AddTestCase(new UpdateFormatTopkRealTestCase("none", true));
+        AddTestCase(new TopkEntriesOutsideTestCase());
     }
 };
 

@@ -106,8 +106,15 @@ TEST(TrainingSupport, FormatRules)
     TrainingRunRequest topk = request("topk:0.01");
     EXPECT_TRUE(topk.sparse);
     EXPECT_EQ(TrainingSupport::Refusal(topk), "");
+    // Real top-k sums changes: islands must start together and average in global cliques.
     topk.realPayloads = true;
-    EXPECT_EQ(Thrown(topk).rfind("top-k updates travel as sizes only", 0), 0u);
+    EXPECT_NE(Thrown(topk).find("(--sharedStart=true)"), std::string::npos);
+    topk.sharedStart = true;
+    EXPECT_EQ(TrainingSupport::Refusal(topk), "");
+    TrainingSupport::NoteAlgorithms(CliqueSchedule::GlobalClique(4), topk);
+    EXPECT_EQ(TrainingSupport::Refusal(topk), "");
+    TrainingSupport::NoteAlgorithms(CliqueSchedule::GossipPairs(4), topk);
+    EXPECT_NE(Thrown(topk).find("(use --schedule=global)"), std::string::npos);
     // A schedule naming int8 for a round of an int32 run: virtual payloads only.
     TrainingRunRequest mixed = request("int32");
     CliqueSchedule schedule = CliqueSchedule::GlobalClique(3);

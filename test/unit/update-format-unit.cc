@@ -173,7 +173,7 @@ TEST(UpdateFormat, TheHeaderCarriesTheEncoding)
     std::vector<uint8_t> ack = bytes;
     ack[3] = GradientHeader::ACK;
     EXPECT_FALSE(Accepts(ack));
-    // Real payloads carry values: int4 and bf16 do, top-k's entries do not.
+    // Real payloads carry values: int4, bf16 and top-k's entries (two words each).
     std::vector<uint8_t> real = bytes;
     real[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
     EXPECT_TRUE(Accepts(real));
@@ -189,7 +189,24 @@ TEST(UpdateFormat, TheHeaderCarriesTheEncoding)
     ASSERT_EQ(topk.size(), 52u + 8u);
     EXPECT_TRUE(Accepts(topk));
     topk[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
-    EXPECT_FALSE(Accepts(topk));
+    EXPECT_TRUE(Accepts(topk));
+    // A real entry: index 3, value -1.5f (0xbfc00000), in network order after the header.
+    const std::vector<int32_t> entry = {3, static_cast<int32_t>(0xbfc00000U)};
+    const std::vector<uint8_t> written = BytesOf(GradientHeader::CreateRealPacket(h, entry));
+    ASSERT_EQ(written.size(), 52u + 8u);
+    EXPECT_EQ(std::vector<uint8_t>(written.begin() + 52, written.end()),
+              (std::vector<uint8_t>{0, 0, 0, 3, 0xbf, 0xc0, 0, 0}));
+    GradientHeader read;
+    std::vector<int32_t> values;
+    ASSERT_TRUE(GradientHeader::Parse(
+        ns3::Create<ns3::Packet>(written.data(), static_cast<uint32_t>(written.size())),
+        read,
+        &values));
+    EXPECT_EQ(read.GetElementCount(), 1u);
+    EXPECT_EQ(values, entry);
+    EXPECT_EQ(UpdateFormat::FromFloatBits(values[1]), -1.5);
+    // Half an entry is no top-k payload.
+    EXPECT_FALSE(Accepts(std::vector<uint8_t>(written.begin(), written.end() - 4)));
 }
 
 TEST(UpdateFormat, SumsKnowWhatTheySum)
