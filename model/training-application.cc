@@ -304,6 +304,7 @@ TrainingApplication::DoDispose()
     m_context.adaptive = nullptr;
     m_adaptive = nullptr;
     m_workload = nullptr;
+    m_numerics.Dispose();
     m_context.on.written = nullptr;
     m_context.on.send = nullptr;
     m_context.on.resent = nullptr;
@@ -442,7 +443,6 @@ TrainingApplication::StartApplication()
                     "ModelBytes " << m_modelBytes << " beyond "
                                   << ChunkLayout::MAX_MODEL_BYTES_REASON);
     LayOutFragments();
-    m_change.SetDecay(m_residualDecay);
     m_context.settings.framingBytes = GetAccessFramingBytes();
     m_context.settings.jobId = m_jobId;
     m_context.settings.real = m_payloadMode == REAL;
@@ -473,13 +473,13 @@ TrainingApplication::StartApplication()
     };
     m_context.on.complete = [this](uint32_t sync) { FinishSync(sync); };
     m_context.on.repairing = [this](uint32_t round) { AnnounceLate(round); };
-    if (m_context.settings.real)
-    {
-        NS_ABORT_MSG_IF(!m_workload || !m_workload->IsReal() ||
-                            m_workload->GetDimension() != m_context.settings.layout.GetElements(),
-                        "TrainingApplication: real payloads need a real workload of dimension "
-                            << m_context.settings.layout.GetElements());
-    }
+    m_numerics.Configure(m_workload,
+                         m_context.settings.island,
+                         m_context.settings.islandCount,
+                         m_context.settings.real,
+                         m_context.settings.layout.GetElements(),
+                         m_scale,
+                         m_residualDecay);
 
     if (m_transport == TCP)
     {
@@ -726,16 +726,9 @@ TrainingApplication::LaunchFragment()
     if (m_progress.Launch())
     {
         // The compute phase is over.
-        if (m_workload)
-        {
-            // A top-k change is the inner steps' (SparseChange); the others carry parameters.
-            if (m_context.settings.real &&
-                m_context.settings.LayoutOf(CurrentSync()).GetFormat().IsSparse())
-            {
-                m_change.Rebase(m_workload->GetParameters(m_context.settings.island));
-            }
-            m_workload->LocalUpdate(m_context.settings.island, m_round, m_innerSteps);
-        }
+        m_numerics.TakeInnerSteps(m_round,
+                                  m_innerSteps,
+                                  m_context.settings.LayoutOf(CurrentSync()).GetFormat());
         m_computeFinishedTrace(m_context.settings.island, m_round);
         m_records[m_round].syncStart = Simulator::Now();
     }
@@ -939,7 +932,11 @@ TrainingApplication::StartExchange(uint32_t round)
     std::vector<int32_t> own;
     if (m_context.settings.real)
     {
-        m_error = EncodeOwn(round, own);
+        m_error = m_numerics.Encode(RoundOf(round),
+                                    m_context.settings.LayoutOf(round).GetFormat(),
+                                    static_cast<uint32_t>(ConfigOf(round).members.size()),
+                                    m_context.settings.LayoutOf(round),
+                                    own);
         if (!m_error.empty())
         {
             // Not thrown from inside an event (the simulator would leak it): the run stops
@@ -950,48 +947,6 @@ TrainingApplication::StartExchange(uint32_t round)
         }
     }
     GetExchange(round)->Start(std::move(own));
-}
-
-std::string
-TrainingApplication::EncodeOwn(uint32_t sync, std::vector<int32_t>& own)
-{
-    NS_LOG_FUNCTION(this << sync);
-    const std::vector<double>& x = m_workload->GetParameters(m_context.settings.island);
-    const auto members = static_cast<uint32_t>(ConfigOf(sync).members.size());
-    const UpdateFormat format = ConfigOf(sync).format.value_or(m_updateFormat);
-    std::ostringstream message;
-    message << "TrainingApplication: island " << m_context.settings.island << ", round "
-            << RoundOf(sync) << ": ";
-    if (format.IsSparse())
-    {
-        // A sum of changes from different references would keep the islands apart.
-        if (members != m_context.settings.islandCount)
-        {
-            message << "real top-k changes are averaged in cliques of every island, not of "
-                    << members << " of " << m_context.settings.islandCount;
-            return message.str();
-        }
-        const size_t e = m_change.Encode(x, m_context.settings.LayoutOf(sync), own);
-        if (e < x.size())
-        {
-            message << "the change of parameter " << e << " is no finite float";
-            return message.str();
-        }
-        return "";
-    }
-    // Every value must fit its format (int32: the clique's sum of k of them too) for the mean
-    // to be exact.
-    const size_t e = FixedPoint::Encode(x, m_scale, members, format, own);
-    if (e < x.size())
-    {
-        message << "parameter " << e << " = " << x[e] << " is outside the fixed-point range +-"
-                << FixedPoint::Limit(m_scale, members, format) << " (Scale " << m_scale << ", "
-                << (format == UpdateFormat() ? std::to_string(members) + " members summed in int32"
-                                             : format.ToString() + " values")
-                << "); lower Scale or check the workload";
-        return message.str();
-    }
-    return "";
 }
 
 void
@@ -1012,12 +967,7 @@ TrainingApplication::FinishSync(uint32_t sync)
     }
     if (m_context.settings.real && record.members.size() > 1 && !exchange.IsAbandoned())
     {
-        // Top-k adds the mean change to where the island's change started (SparseChange).
-        m_parameters = m_context.settings.LayoutOf(sync).GetFormat().IsSparse()
-                           ? m_change.GetReference()
-                           : m_workload->GetParameters(m_context.settings.island);
-        exchange.Average(m_parameters, m_scale);
-        m_workload->SetParameters(m_context.settings.island, m_parameters);
+        m_numerics.Average(exchange, m_context.settings.LayoutOf(sync).GetFormat());
     }
     if (last)
     {

@@ -10,11 +10,11 @@
 #include "clique-schedule.h"
 #include "fragment-plan.h"
 #include "gradient-header.h"
+#include "island-numerics.h"
 #include "island-udp-port.h"
 #include "round-alignment.h"
 #include "round-config.h"
 #include "round-exchange.h"
-#include "sparse-change.h"
 #include "training-workload.h"
 #include "update-format.h"
 #include "wan-wire.h"
@@ -345,13 +345,6 @@ class TrainingApplication : public Application
     /** \param round the round \brief start its exchange with the own parameters */
     void StartExchange(uint32_t round);
     /**
-     * \brief The island's real payload of an exchange: its parameters in the round's
-     *        fixed-point format or bf16, or its top-k change (SparseChange).
-     * \param sync the exchange \param own receives the values
-     * \return why they cannot travel (the run's error), or empty
-     */
-    std::string EncodeOwn(uint32_t sync, std::vector<int32_t>& own);
-    /**
      * \param sync an exchange that ended \brief average; the round's last: record it, go on
      *        to the next round; else start the next fragment if launched
      */
@@ -447,8 +440,7 @@ class TrainingApplication : public Application
     std::map<uint32_t, std::unique_ptr<RoundExchange>> m_exchanges; //!< by round
     std::vector<TrainingRoundRecord> m_records;                     //!< per round
     std::vector<int32_t> m_values;                                  //!< receive scratch
-    std::vector<double> m_parameters;                               //!< averaging scratch
-    SparseChange m_change; //!< real top-k: the change since the round's start, its residual
+    IslandNumerics m_numerics;                                      //!< inner steps, payloads
 
     // Traces
     TracedCallback<uint32_t, uint32_t> m_roundStartedTrace;       //!< RoundStarted
