@@ -4,6 +4,7 @@
 
 #include "training-planner.h"
 
+#include "ns3/fragment-plan.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-mpi.h"
@@ -444,10 +445,12 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
         }
         for (uint32_t i = 0; i < n; ++i)
         {
-            const double exposed =
-                end[i] - (computeStart[i] + launch.back().GetSeconds() * multipliers[i]);
-            sum.exposed += exposed;
-            sum.hidden += busy[i] - exposed;
+            const FragmentPlan::Split split = FragmentPlan::SplitAt(
+                busy[i],
+                end[i],
+                computeStart[i] + launch.back().GetSeconds() * multipliers[i]);
+            sum.exposed += split.exposed;
+            sum.hidden += split.hidden;
             ++count;
         }
     }

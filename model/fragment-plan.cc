@@ -66,7 +66,6 @@ FragmentPlan::Overlap(const std::vector<double>& launch,
     NS_ABORT_MSG_IF(launch.empty() || launch.size() != durations.size(),
                     "FragmentPlan::Overlap: " << launch.size() << " launches, " << durations.size()
                                               << " durations");
-    Split split;
     double end = 0;
     double busy = 0;
     for (size_t f = 0; f < launch.size(); ++f)
@@ -79,8 +78,14 @@ FragmentPlan::Overlap(const std::vector<double>& launch,
         end = from + durations[f];
         busy += durations[f];
     }
-    // Every fragment is launched by the end of compute, so after it they run back to back.
-    split.exposed = end - launch.back();
+    return SplitAt(busy, end, launch.back());
+}
+
+FragmentPlan::Split
+FragmentPlan::SplitAt(double busy, double end, double computeEnd)
+{
+    Split split;
+    split.exposed = end - computeEnd;
     split.hidden = busy - split.exposed;
     return split;
 }

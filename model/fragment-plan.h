@@ -74,6 +74,16 @@ class FragmentPlan
     static Split Overlap(const std::vector<double>& launch,
                          const std::vector<double>& durations,
                          std::vector<double>* start);
+    /**
+     * \brief Split a round's exchange time into exposed and hidden sync: every fragment is
+     *        launched by the end of compute, so after it they run back to back and what runs
+     *        past it is exposed.
+     * \param busy the round's fragment exchanges' time, seconds
+     * \param end when the last fragment's exchange ends \param computeEnd when compute ends
+     *        (the last launch)
+     * \return exposed = end - computeEnd, hidden = busy - exposed
+     */
+    static Split SplitAt(double busy, double end, double computeEnd);
 
     /** \return F */
     uint32_t GetFragments() const;
