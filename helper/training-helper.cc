@@ -153,16 +153,14 @@ TrainingHelper::FormatOf(uint32_t periodRound) const
 }
 
 void
-TrainingHelper::PlanInFormatOf(uint32_t periodRound)
-{
-    NS_LOG_FUNCTION(this << periodRound);
-    m_costModel->SetAttribute("UpdateFormat", UpdateFormatValue(FormatOf(periodRound)));
-}
-
-void
-TrainingHelper::PlanInDefaultFormat()
+TrainingHelper::ForEachRoundInItsFormat(const std::function<void(uint32_t)>& visit)
 {
     NS_LOG_FUNCTION(this);
+    for (uint32_t t = 0; t < m_schedule.GetPeriod(); ++t)
+    {
+        m_costModel->SetAttribute("UpdateFormat", UpdateFormatValue(FormatOf(t)));
+        visit(t);
+    }
     m_costModel->SetAttribute("UpdateFormat", UpdateFormatValue(m_format));
 }
 
@@ -307,12 +305,12 @@ TrainingHelper::PlanAlgorithms()
     m_costModel->SetRouting(
         WanRouting(TrainingPlanner::PlannedTopology(m_topology.GetTopology(), tcp)));
     // Algorithms: the schedule's, or the cost model's choice per clique.
-    for (uint32_t t = 0; m_chooseAlgorithms && t < m_schedule.GetPeriod(); ++t)
+    if (m_chooseAlgorithms)
     {
-        PlanInFormatOf(t);
-        TrainingPlanner::ChooseRoundAlgorithms(*m_costModel, m_schedule, t, GetSyncBytes());
+        ForEachRoundInItsFormat([this](uint32_t t) {
+            TrainingPlanner::ChooseRoundAlgorithms(*m_costModel, m_schedule, t, GetSyncBytes());
+        });
     }
-    PlanInDefaultFormat();
 }
 
 TrainingRunRequest
@@ -373,9 +371,7 @@ TrainingHelper::PlanRounds(const std::vector<Ipv4Address>& addresses)
     std::vector<std::vector<TrainingRoundConfig>> configs(n,
                                                           std::vector<TrainingRoundConfig>(period));
     m_plans.clear();
-    for (uint32_t t = 0; t < period; ++t)
-    {
-        PlanInFormatOf(t);
+    ForEachRoundInItsFormat([&](uint32_t t) {
         SyncRoundEstimate plan = m_costModel->GetRoundPlan(m_schedule, t, GetSyncBytes());
         const TrainingRoundGroups groups = InstallGroups(t, plan);
         const std::vector<TrainingRoundConfig> round =
@@ -392,8 +388,7 @@ TrainingHelper::PlanRounds(const std::vector<Ipv4Address>& addresses)
             configs[i][t].format = m_schedule.GetFormat(t);
         }
         m_plans.push_back(std::move(plan));
-    }
-    PlanInDefaultFormat();
+    });
     return configs;
 }
 
@@ -505,13 +500,10 @@ TrainingHelper::SizeFpgas()
         8.0 * (m_costModel->GetChunkPayloadBytes() + m_costModel->GetPacketOverheadBytes());
     // Slots for the most chunks a round's update has in its format.
     settings.chunkCount = 0;
-    for (uint32_t t = 0; t < m_schedule.GetPeriod(); ++t)
-    {
-        PlanInFormatOf(t);
+    ForEachRoundInItsFormat([&](uint32_t) {
         settings.chunkCount =
             std::max(settings.chunkCount, m_costModel->GetChunkCount(GetSyncBytes()));
-    }
-    PlanInDefaultFormat();
+    });
     TrainingFpgas::Size(m_topology, m_plans, settings);
 }
 

@@ -19,6 +19,7 @@
 #include "ns3/wan-topology-helper.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -229,10 +230,12 @@ class TrainingHelper
      * \return its update format: the schedule's for the round, else SetUpdateFormat's
      */
     UpdateFormat FormatOf(uint32_t periodRound) const;
-    /** \param periodRound a round \brief the cost model plans in its format from now */
-    void PlanInFormatOf(uint32_t periodRound);
-    /** \brief The cost model plans in SetUpdateFormat's format again. */
-    void PlanInDefaultFormat();
+    /**
+     * \brief Visit every round of the period with the cost model planning in the round's
+     *        format (FormatOf), then plan in SetUpdateFormat's format again.
+     * \param visit called with each period round in turn
+     */
+    void ForEachRoundInItsFormat(const std::function<void(uint32_t)>& visit);
     /** \return every island's address and round trips */
     IslandPaths GetIslandPaths() const;
     /**
