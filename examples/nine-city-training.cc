@@ -536,7 +536,7 @@ CollectOutputs(ExperimentResult& result,
     result.summary = experiment.Summarise(config.epsilon);
     // The simulated exchanges against a bound that does not use the cost model. In fragments,
     // what follows the compute phase is at least the last fragment's exchange.
-    const FragmentPlan fragments(config.modelBytes, config.fragments);
+    const FragmentPlan fragments = helper.GetFragmentPlan();
     ExchangeBound bound(wan.GetRouting(),
                         fragments.GetBytes(config.fragments - 1),
                         FindTransport(config.transport).unicastOnly);

@@ -526,17 +526,10 @@ TrainingHelper::HoldStarts()
     // Rounds overlap where cliques run at different paces: hold a round's sending until the
     // clique's receivers are done with their previous round (TrainingPlanner::ReplayRounds).
     std::vector<std::vector<double>> notBefore;
-    std::vector<Time> launch;
-    for (uint32_t f = 0; f < m_fragments; ++f)
-    {
-        launch.push_back(TrainingApplication::ComputePhase(
-            m_computeTime,
-            FragmentPlan::LaunchStep(f, m_fragments, m_innerSteps)));
-    }
     m_estimatedSync = TrainingPlanner::ReplayRounds(m_topology.GetRouting(),
                                                     m_plans,
                                                     m_rounds,
-                                                    launch,
+                                                    GetFragmentPlan().GetLaunches(),
                                                     m_multipliers,
                                                     &notBefore);
     m_heldStarts = 0;
@@ -687,10 +680,16 @@ TrainingHelper::GetEstimatedHiddenSync() const
     return m_estimatedSync.hidden;
 }
 
+FragmentPlan
+TrainingHelper::GetFragmentPlan() const
+{
+    return FragmentPlan(m_modelBytes, m_fragments, m_innerSteps, m_computeTime);
+}
+
 uint64_t
 TrainingHelper::GetSyncBytes() const
 {
-    return FragmentPlan(m_modelBytes, m_fragments).GetLargestBytes();
+    return GetFragmentPlan().GetLargestBytes();
 }
 
 uint32_t

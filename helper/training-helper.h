@@ -8,6 +8,7 @@
 #include "ns3/application-container.h"
 #include "ns3/attribute.h"
 #include "ns3/clique-schedule.h"
+#include "ns3/fragment-plan.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/sync-cost-model.h"
@@ -103,6 +104,8 @@ class TrainingHelper
     TrainingApplication::Transport GetTransport() const;
     /** \return fragments per round (SetFragments) */
     uint32_t GetFragments() const;
+    /** \return how every island's round is fragmented and when each fragment is sent */
+    FragmentPlan GetFragmentPlan() const;
     /**
      * \brief Set an attribute of every TcpTransport (e.g. "CongestionControl", or "Streams":
      *        TCP connections per peer).

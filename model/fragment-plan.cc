@@ -17,12 +17,17 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FragmentPlan");
 
-FragmentPlan::FragmentPlan(uint64_t modelBytes, uint32_t fragments)
+FragmentPlan::FragmentPlan(uint64_t modelBytes,
+                           uint32_t fragments,
+                           uint32_t innerSteps,
+                           Time stepTime)
     : m_modelBytes(modelBytes),
       m_elements(ChunkLayout::ElementsOf(modelBytes)),
-      m_fragments(fragments)
+      m_fragments(fragments),
+      m_innerSteps(innerSteps),
+      m_stepTime(stepTime)
 {
-    NS_LOG_FUNCTION(this << modelBytes << fragments);
+    NS_LOG_FUNCTION(this << modelBytes << fragments << innerSteps << stepTime);
     NS_ABORT_MSG_IF(fragments == 0 || (fragments > 1 && fragments > m_elements),
                     "FragmentPlan: " << fragments << " fragments of " << m_elements << " elements");
 }
@@ -128,6 +133,32 @@ FragmentPlan::GetLargestBytes() const
         largest = std::max(largest, GetBytes(f));
     }
     return largest;
+}
+
+Time
+FragmentPlan::StepsTime(Time stepTime, uint32_t steps)
+{
+    NS_LOG_FUNCTION(stepTime << steps);
+    return stepTime * int64_t(steps);
+}
+
+Time
+FragmentPlan::GetLaunch(uint32_t fragment) const
+{
+    NS_LOG_FUNCTION(this << fragment);
+    return StepsTime(m_stepTime, LaunchStep(fragment, m_fragments, m_innerSteps));
+}
+
+std::vector<Time>
+FragmentPlan::GetLaunches() const
+{
+    NS_LOG_FUNCTION(this);
+    std::vector<Time> launches;
+    for (uint32_t f = 0; f < m_fragments; ++f)
+    {
+        launches.push_back(GetLaunch(f));
+    }
+    return launches;
 }
 
 void

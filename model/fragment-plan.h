@@ -48,8 +48,16 @@ class FragmentPlan
 
     /**
      * \param modelBytes M, one island's update \param fragments F (at least 1)
+     * \param innerSteps H, a round's inner steps \param stepTime the time of one
      */
-    FragmentPlan(uint64_t modelBytes, uint32_t fragments);
+    FragmentPlan(uint64_t modelBytes, uint32_t fragments, uint32_t innerSteps, Time stepTime);
+
+    /**
+     * \param stepTime the time of one inner step \param steps inner steps
+     * \return the time they take: stepTime x steps (the compute phase of H steps; the rule
+     *         every planner, estimate and application uses)
+     */
+    static Time StepsTime(Time stepTime, uint32_t steps);
 
     /**
      * \param fragments F \param innerSteps H \param modelBytes M
@@ -99,11 +107,21 @@ class FragmentPlan
     uint64_t GetBytes(uint32_t fragment) const;
     /** \return the bytes of the largest fragment (what rounds are planned for) */
     uint64_t GetLargestBytes() const;
+    /**
+     * \param fragment f
+     * \return when it is launched, from the start of compute: StepsTime of LaunchStep's inner
+     *         steps (the last fragment: the compute phase)
+     */
+    Time GetLaunch(uint32_t fragment) const;
+    /** \return every fragment's GetLaunch, in order */
+    std::vector<Time> GetLaunches() const;
 
   private:
     uint64_t m_modelBytes; //!< M
     uint64_t m_elements;   //!< E
     uint32_t m_fragments;  //!< F
+    uint32_t m_innerSteps; //!< H
+    Time m_stepTime;       //!< the time of one inner step
 };
 
 /**

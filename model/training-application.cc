@@ -272,7 +272,8 @@ TrainingApplication::TrainingApplication()
       m_alignmentLimit(Seconds(2)),
       m_alignmentMargin(MilliSeconds(1)),
       m_round(0),
-      m_running(false)
+      m_running(false),
+      m_fragmentPlan(0, 1, 1, Time(0))
 {
     NS_LOG_FUNCTION(this);
 }
@@ -552,6 +553,7 @@ TrainingApplication::LayOutFragments()
     NS_ABORT_MSG_IF(m_fragments > 1 && (m_payloadMode == REAL || m_transport == TCP),
                     "TrainingApplication: Fragments " << m_fragments
                                                       << " with real payloads or transport tcp");
+    m_fragmentPlan = FragmentPlan(m_modelBytes, m_fragments, m_innerSteps, m_computeTime);
     const uint32_t n = m_context.settings.islandCount;
     m_context.settings.layout = ChunkLayout(m_modelBytes, m_chunkPayload, m_updateFormat, n);
     m_context.settings.layouts.clear();
@@ -565,12 +567,11 @@ TrainingApplication::LayOutFragments()
         return; // every exchange is the whole update in the run's format
     }
     // Per round of the period (its format) and fragment (its bytes).
-    const FragmentPlan plan(m_modelBytes, m_fragments);
     for (const TrainingRoundConfig& config : m_configs)
     {
         for (uint32_t f = 0; f < m_fragments; ++f)
         {
-            m_context.settings.layouts.emplace_back(plan.GetBytes(f),
+            m_context.settings.layouts.emplace_back(m_fragmentPlan.GetBytes(f),
                                                     m_chunkPayload,
                                                     config.format.value_or(m_updateFormat),
                                                     n);
@@ -622,7 +623,7 @@ Time
 TrainingApplication::ComputePhase(Time stepTime, uint32_t innerSteps)
 {
     NS_LOG_FUNCTION(stepTime << innerSteps);
-    return stepTime * int64_t(innerSteps);
+    return FragmentPlan::StepsTime(stepTime, innerSteps);
 }
 
 std::string
@@ -715,8 +716,7 @@ Time
 TrainingApplication::GetLaunchOffset(uint32_t fragment) const
 {
     NS_LOG_FUNCTION(this << fragment);
-    const uint32_t steps = FragmentPlan::LaunchStep(fragment, m_fragments, m_innerSteps);
-    return ComputePhase(m_computeTime, steps) * m_computeMultiplier;
+    return m_fragmentPlan.GetLaunch(fragment) * m_computeMultiplier;
 }
 
 void

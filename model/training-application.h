@@ -431,6 +431,7 @@ class TrainingApplication : public Application
     Ptr<AdaptiveTransport> m_adaptive;                              //!< transport adaptive
     uint32_t m_round;                                               //!< current round
     bool m_running;                                                 //!< between start and stop
+    FragmentPlan m_fragmentPlan;                                    //!< fragments' bytes, launches
     FragmentProgress m_progress;                                    //!< m_round's fragments
     EventId m_computeEvent;                                         //!< next fragment launch
     EventId m_heldSyncEvent;                                        //!< a held exchange's start

@@ -91,18 +91,25 @@ class FragmentPlanTestCase : public TestCase
     void DoRun() override
     {
         // 41 bytes are 11 elements; in 3 fragments: [0, 3), [3, 7), [7, 11).
-        const FragmentPlan three(41, 3);
+        const FragmentPlan three(41, 3, 10, MilliSeconds(20));
         NS_TEST_ASSERT_MSG_EQ(three.GetFirstElement(1), 3u, "floor(11 / 3)");
         NS_TEST_ASSERT_MSG_EQ(three.GetElements(0), 3u, "fragment 0");
         NS_TEST_ASSERT_MSG_EQ(three.GetElements(1), 4u, "fragment 1: 7 - 3");
         NS_TEST_ASSERT_MSG_EQ(three.GetElements(2), 4u, "fragment 2: 11 - 7");
         NS_TEST_ASSERT_MSG_EQ(three.GetBytes(2), 16u, "4 elements of 4 bytes");
         NS_TEST_ASSERT_MSG_EQ(three.GetLargestBytes(), 16u, "fragments 1 and 2");
-        NS_TEST_ASSERT_MSG_EQ(FragmentPlan(41, 1).GetBytes(0), 41u, "one fragment: M itself");
-        // H = 10, F = 3: after 3, 6 and 10 inner steps.
+        NS_TEST_ASSERT_MSG_EQ(FragmentPlan(41, 1, 1, Seconds(1)).GetBytes(0),
+                              41u,
+                              "one fragment: M itself");
+        // H = 10, F = 3: after 3, 6 and 10 inner steps, of 20 ms each.
         NS_TEST_ASSERT_MSG_EQ(FragmentPlan::LaunchStep(0, 3, 10), 3u, "floor(10 / 3)");
         NS_TEST_ASSERT_MSG_EQ(FragmentPlan::LaunchStep(1, 3, 10), 6u, "floor(20 / 3)");
         NS_TEST_ASSERT_MSG_EQ(FragmentPlan::LaunchStep(2, 3, 10), 10u, "the compute phase");
+        const std::vector<Time> launches = three.GetLaunches();
+        NS_TEST_ASSERT_MSG_EQ(launches.size(), 3u, "a launch per fragment");
+        NS_TEST_ASSERT_MSG_EQ(launches[0], MilliSeconds(60), "3 steps of 20 ms");
+        NS_TEST_ASSERT_MSG_EQ(launches[1], MilliSeconds(120), "6 steps");
+        NS_TEST_ASSERT_MSG_EQ(launches[2], MilliSeconds(200), "10 steps: the compute phase");
         // Launches at 1, 2, 3 s, exchanges of 0.5, 1.5 and 0.5 s: fragment 1 runs 2 to 3.5,
         // fragment 2 waits for it and ends at 4; exposed 4 - 3, hidden 2.5 - 1.
         std::vector<double> start;
