@@ -138,6 +138,14 @@ function(build_lib)
     add_test(NAME example/flag-rejections
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/flag-rejections.sh
                      ${CMAKE_BINARY_DIR}/examples ${CMAKE_BINARY_DIR}/smoke/flag-rejections)
+    # Chakra ET files: tools/chakra-et.py's traces read back by chakra-trace-info as the same
+    # nodes; the committed examples/traces/ are what its README's commands write.
+    add_test(NAME example/chakra-round-trip
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/chakra-round-trip.sh
+                     ${CMAKE_BINARY_DIR}/examples/chakra-trace-info
+                     ${CMAKE_BINARY_DIR}/smoke/chakra-round-trip)
+    set_tests_properties(example/chakra-round-trip PROPERTIES WORKING_DIRECTORY
+                                                              ${CMAKE_CURRENT_SOURCE_DIR})
     # nine-city-training's exit codes (0 complete, 3 partial), its guards and results folder.
     add_test(NAME example/nine-city-training-exit-codes
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/exit-codes.sh

@@ -1,9 +1,10 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Writes the packet seeds of the fuzzers (gradient-header, router, fpga) into
- * fuzz/corpus/<name>/, built with the module's own writers (GradientHeader::Create*Packet,
- * ns-3's Ipv4Header and UdpHeader), so that the valid seeds are valid by construction.
+ * Writes the packet seeds of the fuzzers (gradient-header, router, fpga) and the trace seeds of
+ * the chakra fuzzer into fuzz/corpus/<name>/, built with the module's own writers
+ * (GradientHeader::Create*Packet, ns-3's Ipv4Header and UdpHeader, ChakraTrace::ToBytes,
+ * ProtoWriter), so that the valid seeds are valid by construction.
  * The seeds are committed; run this again only when the wire format changes:
  *
  *   build-fuzz/write-seeds fuzz/corpus
@@ -11,10 +12,12 @@
 
 #include "fuzz-input.h"
 
+#include "ns3/chakra-trace.h"
 #include "ns3/gradient-header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
+#include "ns3/proto-writer.h"
 #include "ns3/udp-header.h"
 #include "ns3/wan-wire.h"
 
@@ -135,6 +138,76 @@ Write(const std::string& folder, const std::string& name, const std::vector<uint
     }
 }
 
+/**
+ * \brief The chakra seeds: a valid trace of compute and collectives, and near-valid ones (cut
+ *        short, a cycle, a wire type that does not match, a collective without comm_size).
+ * \param folder where
+ */
+void
+WriteChakraSeeds(const std::string& folder)
+{
+    const auto bytes = [](const std::string& text) {
+        return std::vector<uint8_t>(text.begin(), text.end());
+    };
+    ChakraNode forward;
+    forward.id = 1;
+    forward.name = "fwd";
+    forward.type = ChakraNodeType::COMP_NODE;
+    forward.durationMicros = 250;
+    ChakraNode backward = forward;
+    backward.id = 2;
+    backward.name = "bwd";
+    backward.durationMicros = 500;
+    backward.dataDeps = {1};
+    ChakraNode allReduce;
+    allReduce.id = 3;
+    allReduce.name = "all_reduce";
+    allReduce.type = ChakraNodeType::COMM_COLL_NODE;
+    allReduce.commType = ChakraCollective::ALL_REDUCE;
+    allReduce.commSize = 1 << 20;
+    allReduce.dataDeps = {2};
+    ChakraAttribute gpu;
+    gpu.name = "is_cpu_op";
+    gpu.kind = ChakraAttribute::BOOL;
+    allReduce.attributes = {gpu};
+    const std::string valid =
+        ChakraTrace("seed", "0.0.4", {forward, backward, allReduce}).ToBytes();
+    Write(folder, "three-nodes", bytes(valid));
+    Write(folder, "cut", bytes(valid.substr(0, valid.size() - 7)));
+
+    // Node messages written field by field: a cycle (1 needs 2, 2 needs 1), a name sent as a
+    // varint, a collective without comm_size.
+    ProtoWriter metadata;
+    metadata.WriteBytesField(1, "0.0.4");
+    const std::string head = ProtoWriter::Delimited(metadata.GetBytes());
+    ProtoWriter one;
+    one.WriteVarintField(1, 1);
+    one.WriteVarintField(3, 4);
+    one.WriteVarintField(5, 2);
+    one.WriteVarintField(7, 10);
+    ProtoWriter two;
+    two.WriteVarintField(1, 2);
+    two.WriteVarintField(3, 4);
+    two.WritePackedVarints(4, {1});
+    two.WriteVarintField(7, 10);
+    Write(folder,
+          "cycle",
+          bytes(head + ProtoWriter::Delimited(one.GetBytes()) +
+                ProtoWriter::Delimited(two.GetBytes())));
+    ProtoWriter badName;
+    badName.WriteVarintField(1, 1);
+    badName.WriteVarintField(2, 5);
+    Write(folder, "wire-type", bytes(head + ProtoWriter::Delimited(badName.GetBytes())));
+    ProtoWriter noSize;
+    noSize.WriteVarintField(1, 1);
+    noSize.WriteVarintField(3, 7);
+    ProtoWriter commType;
+    commType.WriteBytesField(1, "comm_type");
+    commType.WriteVarintField(9, 2);
+    noSize.WriteBytesField(10, commType.GetBytes());
+    Write(folder, "no-comm-size", bytes(head + ProtoWriter::Delimited(noSize.GetBytes())));
+}
+
 } // namespace
 
 int
@@ -142,8 +215,8 @@ main(int argc, char** argv)
 {
     if (argc != 2)
     {
-        std::cerr << "usage: write-seeds CORPUS_FOLDER (the folders gradient-header, router and "
-                     "fpga in it must exist)\n";
+        std::cerr << "usage: write-seeds CORPUS_FOLDER (the folders gradient-header, router, "
+                     "fpga and chakra in it must exist)\n";
         return 2;
     }
     const std::string corpus = argv[1];
@@ -337,5 +410,6 @@ main(int argc, char** argv)
         FuzzInput::AppendRecord(in, 0, bad);
         Write(fpga, "not-gradient", in);
     }
+    WriteChakraSeeds(corpus + "/chakra");
     return 0;
 }

@@ -182,6 +182,18 @@ reject topology-generator "--wanBandwidth=-5Gbps: must be positive" --wanBandwid
 reject topology-generator "--accessDelay=2000s: must be in [0, 1000] seconds" \
     --accessDelay=2000s
 
+# chakra-trace-info: one source of traces, ranks in range, files that exist and read.
+reject chakra-trace-info "--prefix or --file: give one of them"
+reject chakra-trace-info "--file=a.et: not with --prefix" --file=a.et --prefix=b
+reject chakra-trace-info "--ranks=0: must be in 1..1048576" --prefix=b --ranks=0
+reject chakra-trace-info "missing.et: cannot open the Chakra trace file" --file=missing.et
+printf '\005\012\000' >"$scratch/cut.et"
+reject chakra-trace-info "cut.et: global metadata: length prefix: at byte 0: length 5 goes past" \
+    --file="$scratch/cut.et"
+printf '\002\012\000' >"$scratch/no-nodes.et"
+reject chakra-trace-info "no-nodes.et: no nodes after the GlobalMetadata message" \
+    --file="$scratch/no-nodes.et"
+
 # The results folder: an --output that is not empty is never mixed with a new run, and a
 # results/latest that is a real folder (the old layout) is kept and the run refused.
 mkdir -p used

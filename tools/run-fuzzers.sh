@@ -2,8 +2,8 @@
 # Builds the libFuzzer harnesses of fuzz/ with clang++ into build-fuzz/ and runs each for a
 # fixed time or number of inputs, starting from its committed seeds (fuzz/corpus/<name>/).
 # Usage: tools/run-fuzzers.sh [--seconds N | --runs N] [--no-install] [NAME ...]
-#   NAME        topology, schedule, gradient-header, router, fpga (default: all five)
-#   --seconds N run each harness N seconds (default 12: one minute for the five)
+#   NAME        topology, schedule, gradient-header, router, fpga, chakra (default: all six)
+#   --seconds N run each harness N seconds (default 12: 72 s for the six)
 #   --runs N    run each harness for N inputs instead (0: only the seeds and saved corpus)
 #   --no-install  do not call tools/install-deps.sh --fuzz (clang, libFuzzer runtime)
 # The corpus each harness grows is kept in build-fuzz/corpus/<name>/ (reused by the next run);
@@ -16,7 +16,7 @@ usage() {
     echo "usage: tools/run-fuzzers.sh [--seconds N | --runs N] [--no-install] [NAME ...]" >&2
     exit 2
 }
-all=(topology schedule gradient-header router fpga)
+all=(topology schedule gradient-header router fpga chakra)
 seconds=12
 runs=""
 install=1
