@@ -99,6 +99,14 @@ class ChakraTrace
     static const char* NodeTypeName(ChakraNodeType type);
     /** \param type a collective \return its schema name, e.g. "ALL_REDUCE" ("?" if unknown) */
     static const char* CollectiveName(ChakraCollective type);
+    /**
+     * \param index a node's index \param field the field \param problem what is wrong
+     * \return the error, "name: node index (id ID): field: problem" (also what readers of the
+     *         trace's meaning, such as ChakraStep, refuse a node with)
+     */
+    ChakraTraceError NodeError(std::size_t index,
+                               const std::string& field,
+                               const std::string& problem) const;
 
   private:
     /** \brief Check types, ids and dependencies; fill m_index and m_order. */
@@ -116,14 +124,6 @@ class ChakraTrace
      * \throws ChakraTraceError naming a node on a cycle and the cycle's ids
      */
     [[noreturn]] void ReportCycle(const std::vector<std::size_t>& remaining) const;
-    /**
-     * \param index a node's index \param field the field \param problem what is wrong
-     * \return the error, "name: node index (id ID): field: problem"
-     */
-    ChakraTraceError NodeError(std::size_t index,
-                               const std::string& field,
-                               const std::string& problem) const;
-
     std::string m_name;                                //!< file name for messages
     std::string m_version;                             //!< GlobalMetadata.version
     std::vector<ChakraAttribute> m_metadataAttributes; //!< GlobalMetadata.attr
