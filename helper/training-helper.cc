@@ -296,7 +296,8 @@ TrainingHelper::PlanAlgorithms()
     NS_LOG_FUNCTION(this);
     const bool tcp = m_transport == TrainingApplication::TCP;
     TrainingSupport::Check(GetRunRequest(false));
-    const std::string fragments = FragmentPlan::Problem(m_fragments, m_innerSteps, m_modelBytes);
+    const std::string fragments =
+        m_stepPlans.empty() ? FragmentPlan::Problem(m_fragments, m_innerSteps, m_modelBytes) : "";
     if (!fragments.empty())
     {
         throw std::runtime_error("TrainingHelper: " + fragments);
@@ -371,8 +372,10 @@ TrainingHelper::PlanRounds(const std::vector<Ipv4Address>& addresses)
     std::vector<std::vector<TrainingRoundConfig>> configs(n,
                                                           std::vector<TrainingRoundConfig>(period));
     m_plans.clear();
+    m_fragmentPlans.clear();
     ForEachRoundInItsFormat([&](uint32_t t) {
         SyncRoundEstimate plan = m_costModel->GetRoundPlan(m_schedule, t, GetSyncBytes());
+        m_fragmentPlans.push_back(PlanFragments(t, plan));
         const TrainingRoundGroups groups = InstallGroups(t, plan);
         const std::vector<TrainingRoundConfig> round =
             TrainingPlanner::PlanRound(m_schedule.GetPartition(t),
@@ -457,6 +460,10 @@ TrainingHelper::CreateApplications(const std::vector<std::vector<TrainingRoundCo
         app->SetAttribute("InnerSteps", UintegerValue(m_innerSteps));
         app->SetAttribute("Fragments", UintegerValue(m_fragments));
         app->SetAttribute("ComputeMultiplier", DoubleValue(m_multipliers[i]));
+        if (!m_stepPlans.empty())
+        {
+            app->SetFragmentPlan(m_stepPlans.at(i));
+        }
         app->SetAttribute("ChunkPayloadBytes", UintegerValue(m_costModel->GetChunkPayloadBytes()));
         app->SetAttribute(
             "PayloadMode",
@@ -526,10 +533,16 @@ TrainingHelper::HoldStarts()
     // Rounds overlap where cliques run at different paces: hold a round's sending until the
     // clique's receivers are done with their previous round (TrainingPlanner::ReplayRounds).
     std::vector<std::vector<double>> notBefore;
+    std::vector<std::vector<Time>> launches;
+    for (const FragmentPlan& plan :
+         m_stepPlans.empty() ? std::vector<FragmentPlan>{GetFragmentPlan()} : m_stepPlans)
+    {
+        launches.push_back(plan.GetLaunches());
+    }
     m_estimatedSync = TrainingPlanner::ReplayRounds(m_topology.GetRouting(),
-                                                    m_plans,
+                                                    m_fragmentPlans,
                                                     m_rounds,
-                                                    GetFragmentPlan().GetLaunches(),
+                                                    launches,
                                                     m_multipliers,
                                                     &notBefore);
     m_heldStarts = 0;
@@ -683,7 +696,54 @@ TrainingHelper::GetEstimatedHiddenSync() const
 FragmentPlan
 TrainingHelper::GetFragmentPlan() const
 {
-    return FragmentPlan(m_modelBytes, m_fragments, m_innerSteps, m_computeTime);
+    return m_stepPlans.empty()
+               ? FragmentPlan(m_modelBytes, m_fragments, m_innerSteps, m_computeTime)
+               : m_stepPlans.front();
+}
+
+void
+TrainingHelper::SetStepPlans(const std::vector<FragmentPlan>& plans)
+{
+    NS_LOG_FUNCTION(this << plans.size());
+    for (size_t i = 1; i < plans.size(); ++i)
+    {
+        bool same = plans[i].GetFragments() == plans[0].GetFragments();
+        for (uint32_t f = 0; same && f < plans[0].GetFragments(); ++f)
+        {
+            same = plans[i].GetBytes(f) == plans[0].GetBytes(f);
+        }
+        if (!same)
+        {
+            throw std::invalid_argument("TrainingHelper::SetStepPlans: island " +
+                                        std::to_string(i) +
+                                        "'s buckets differ from island 0's: data-parallel "
+                                        "islands synchronise the same buckets");
+        }
+    }
+    m_stepPlans = plans;
+    if (!plans.empty())
+    {
+        m_fragments = plans[0].GetFragments();
+        m_modelBytes = plans[0].GetModelBytes();
+    }
+}
+
+std::vector<SyncRoundEstimate>
+TrainingHelper::PlanFragments(uint32_t periodRound, const SyncRoundEstimate& largest) const
+{
+    NS_LOG_FUNCTION(this << periodRound);
+    // Streaming fragments differ by an element at most: the largest one's plan stands for all.
+    if (m_stepPlans.empty())
+    {
+        return {largest};
+    }
+    std::vector<SyncRoundEstimate> plans;
+    const FragmentPlan& step = m_stepPlans.front();
+    for (uint32_t f = 0; f < step.GetFragments(); ++f)
+    {
+        plans.push_back(m_costModel->GetRoundPlan(m_schedule, periodRound, step.GetBytes(f)));
+    }
+    return plans;
 }
 
 uint64_t

@@ -104,8 +104,19 @@ class TrainingHelper
     TrainingApplication::Transport GetTransport() const;
     /** \return fragments per round (SetFragments) */
     uint32_t GetFragments() const;
-    /** \return how every island's round is fragmented and when each fragment is sent */
+    /** \return how every island's round is fragmented and when each fragment is sent (with
+     *          SetStepPlans: island 0's) */
     FragmentPlan GetFragmentPlan() const;
+    /**
+     * \brief Run each island's rounds as a step read from its execution trace (ChakraStep):
+     *        its compute phase and its buckets, sent as they are ready. Replaces SetModelBytes
+     *        (the buckets' bytes), SetComputeTime, SetInnerSteps and SetFragments; virtual
+     *        payloads over the planned or adaptive transport.
+     * \param plans per island (ChakraStep's plan of its rank's trace); every island's
+     *        buckets must have the same bytes
+     * \throws std::invalid_argument if they do not
+     */
+    void SetStepPlans(const std::vector<FragmentPlan>& plans);
     /**
      * \brief Set an attribute of every TcpTransport (e.g. "CongestionControl", or "Streams":
      *        TCP connections per peer).
@@ -239,6 +250,14 @@ class TrainingHelper
      * \param visit called with each period round in turn
      */
     void ForEachRoundInItsFormat(const std::function<void(uint32_t)>& visit);
+    /**
+     * \param periodRound a round of the period \param largest its plan for the largest
+     *        fragment
+     * \return the plans the replay times its fragments with: one for all (equal fragments),
+     *         or one per bucket of SetStepPlans, each of its bytes
+     */
+    std::vector<SyncRoundEstimate> PlanFragments(uint32_t periodRound,
+                                                 const SyncRoundEstimate& largest) const;
     /** \return every island's address and round trips */
     IslandPaths GetIslandPaths() const;
     /**
@@ -301,8 +320,10 @@ class TrainingHelper
     Time m_fpgaTimeoutMargin;                   //!< extra FPGA hold time
     bool m_installed;                           //!< Install() ran
 
-    std::vector<Ptr<TrainingApplication>> m_apps;  //!< by island
-    std::vector<SyncRoundEstimate> m_plans;        //!< per period round
+    std::vector<Ptr<TrainingApplication>> m_apps;                //!< by island
+    std::vector<SyncRoundEstimate> m_plans;                      //!< per period round
+    std::vector<std::vector<SyncRoundEstimate>> m_fragmentPlans; //!< per period round, fragment
+    std::vector<FragmentPlan> m_stepPlans;         //!< per island (SetStepPlans), or none
     uint64_t m_heldStarts;                         //!< (island, round) exchanges held by the plan
     TrainingPlanner::ReplayedSync m_estimatedSync; //!< ReplayRounds' mean sync times
 };

@@ -376,9 +376,9 @@ ReplayFinishes(const WanRouting& routing,
 
 TrainingPlanner::ReplayedSync
 TrainingPlanner::ReplayRounds(const WanRouting& routing,
-                              const std::vector<SyncRoundEstimate>& plans,
+                              const std::vector<std::vector<SyncRoundEstimate>>& plans,
                               uint32_t rounds,
-                              const std::vector<Time>& launch,
+                              const std::vector<std::vector<Time>>& launches,
                               const std::vector<double>& multipliers,
                               std::vector<std::vector<double>>* notBefore)
 {
@@ -397,7 +397,7 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
     // In fragments (FragmentPlan), each fragment's exchange is replayed like a round: it starts
     // at the later of its launch and the end of the island's previous fragment.
     const uint32_t n = multipliers.size();
-    const auto fragments = static_cast<uint32_t>(launch.size());
+    const auto fragments = static_cast<uint32_t>(launches.at(0).size());
     std::vector<std::vector<Arrival>> previous(n);
     std::vector<std::vector<Arrival>> arrivals(n);
     std::vector<double> end(n, 0.0);
@@ -414,13 +414,15 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
     uint64_t count = 0;
     for (uint32_t r = 0; r < rounds; ++r)
     {
-        const SyncRoundEstimate& plan = plans.at(r % plans.size());
+        const std::vector<SyncRoundEstimate>& roundPlans = plans.at(r % plans.size());
         computeStart = end;
         std::fill(busy.begin(), busy.end(), 0.0);
         for (uint32_t f = 0; f < fragments; ++f)
         {
+            const SyncRoundEstimate& plan = roundPlans.at(roundPlans.size() == 1 ? 0 : f);
             for (uint32_t i = 0; i < n; ++i)
             {
+                const std::vector<Time>& launch = launches.at(launches.size() == 1 ? 0 : i);
                 start[i] =
                     std::max(computeStart[i] + launch[f].GetSeconds() * multipliers[i], end[i]);
                 go[i] = start[i];
@@ -448,7 +450,8 @@ TrainingPlanner::ReplayRounds(const WanRouting& routing,
             const FragmentPlan::Split split = FragmentPlan::SplitAt(
                 busy[i],
                 end[i],
-                computeStart[i] + launch.back().GetSeconds() * multipliers[i]);
+                computeStart[i] +
+                    launches.at(launches.size() == 1 ? 0 : i).back().GetSeconds() * multipliers[i]);
             sum.exposed += split.exposed;
             sum.hidden += split.hidden;
             ++count;

@@ -93,10 +93,13 @@ class TrainingPlanner
     /**
      * \brief Replay the rounds with the cost model's plans: the estimate of the mean per-island
      *        sync time, like for like with the simulated one.
-     * \param routing the routes \param plans per period round (of one fragment's bytes)
+     * \param routing the routes
+     * \param plans per period round, per fragment: the plan of that fragment's bytes (one
+     *        plan alone: every fragment's)
      * \param rounds rounds of the run (round r uses plan r mod plans.size())
-     * \param launch per fragment, when it is sent, from the start of compute (without stragglers;
-     *        FragmentPlan::LaunchStep); the last is the compute phase
+     * \param launches per island (one alone: every island's), per fragment, when it is sent,
+     *        from the start of compute (without stragglers; FragmentPlan::GetLaunch); the last
+     *        is the compute phase
      * \param multipliers per island, its compute time factor
      * \param notBefore if not null, receives per exchange (round x fragments + fragment) and
      *        island the time the island may start sending (0: when its fragment is launched and
@@ -105,9 +108,9 @@ class TrainingPlanner
      * \return the mean per-island exposed and hidden sync
      */
     static ReplayedSync ReplayRounds(const WanRouting& routing,
-                                     const std::vector<SyncRoundEstimate>& plans,
+                                     const std::vector<std::vector<SyncRoundEstimate>>& plans,
                                      uint32_t rounds,
-                                     const std::vector<Time>& launch,
+                                     const std::vector<std::vector<Time>>& launches,
                                      const std::vector<double>& multipliers,
                                      std::vector<std::vector<double>>* notBefore);
     /**

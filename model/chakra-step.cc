@@ -153,6 +153,20 @@ ChakraStep::GetSyncs() const
     return m_syncs;
 }
 
+FragmentPlan
+ChakraStep::MakePlan() const
+{
+    NS_LOG_FUNCTION(this);
+    std::vector<uint64_t> bytes;
+    std::vector<Time> ready;
+    for (const Sync& sync : m_syncs)
+    {
+        bytes.push_back(sync.bytes);
+        ready.push_back(sync.ready);
+    }
+    return FragmentPlan(bytes, ready, m_computeTime);
+}
+
 uint64_t
 ChakraStep::GetSyncBytes() const
 {

@@ -6,6 +6,7 @@
 #define CHAKRA_STEP_H
 
 #include "chakra-trace.h"
+#include "fragment-plan.h"
 
 #include "ns3/nstime.h"
 
@@ -69,6 +70,11 @@ class ChakraStep
     const std::vector<Sync>& GetSyncs() const;
     /** \return the bytes of all synchronisations */
     uint64_t GetSyncBytes() const;
+    /**
+     * \return the step as rounds run it: its synchronisations as fragments, each sent when
+     *         ready, the last when compute ends (FragmentPlan's plan of buckets)
+     */
+    FragmentPlan MakePlan() const;
 
   private:
     /** \brief Refuse the node types a step cannot hold (the table above). */

@@ -32,6 +32,33 @@ FragmentPlan::FragmentPlan(uint64_t modelBytes,
                     "FragmentPlan: " << fragments << " fragments of " << m_elements << " elements");
 }
 
+FragmentPlan::FragmentPlan(const std::vector<uint64_t>& bytes,
+                           const std::vector<Time>& ready,
+                           Time computePhase)
+    : m_modelBytes(0),
+      m_elements(0),
+      m_fragments(static_cast<uint32_t>(bytes.size())),
+      m_innerSteps(1),
+      m_stepTime(computePhase)
+{
+    NS_LOG_FUNCTION(this << bytes.size() << computePhase);
+    NS_ABORT_MSG_IF(bytes.empty() || bytes.size() != ready.size(),
+                    "FragmentPlan: " << bytes.size() << " buckets, " << ready.size()
+                                     << " ready times");
+    m_bucketFirst.push_back(0);
+    for (size_t f = 0; f < bytes.size(); ++f)
+    {
+        NS_ABORT_MSG_IF(bytes[f] == 0 || (f > 0 && ready[f] < ready[f - 1]),
+                        "FragmentPlan: bucket " << f << ": " << bytes[f] << " bytes, ready at "
+                                                << ready[f].As(Time::US));
+        m_modelBytes += bytes[f];
+        m_elements += ChunkLayout::ElementsOf(bytes[f]);
+        m_bucketFirst.push_back(m_elements);
+        m_bucketLaunch.push_back(f + 1 < bytes.size() ? std::min(ready[f], computePhase)
+                                                      : computePhase);
+    }
+}
+
 std::string
 FragmentPlan::Problem(uint32_t fragments, uint32_t innerSteps, uint64_t modelBytes)
 {
@@ -103,10 +130,17 @@ FragmentPlan::GetFragments() const
 }
 
 uint64_t
+FragmentPlan::GetModelBytes() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_modelBytes;
+}
+
+uint64_t
 FragmentPlan::GetFirstElement(uint32_t fragment) const
 {
     NS_LOG_FUNCTION(this << fragment);
-    return m_elements * fragment / m_fragments;
+    return m_bucketFirst.empty() ? m_elements * fragment / m_fragments : m_bucketFirst.at(fragment);
 }
 
 uint64_t
@@ -146,7 +180,16 @@ Time
 FragmentPlan::GetLaunch(uint32_t fragment) const
 {
     NS_LOG_FUNCTION(this << fragment);
-    return StepsTime(m_stepTime, LaunchStep(fragment, m_fragments, m_innerSteps));
+    return m_bucketLaunch.empty()
+               ? StepsTime(m_stepTime, LaunchStep(fragment, m_fragments, m_innerSteps))
+               : m_bucketLaunch.at(fragment);
+}
+
+Time
+FragmentPlan::GetComputePhase() const
+{
+    NS_LOG_FUNCTION(this);
+    return GetLaunch(m_fragments - 1);
 }
 
 std::vector<Time>

@@ -35,6 +35,11 @@ namespace ns3
  * phase to the end of the last fragment: the island waits) and hidden sync (fragment exchange
  * time spent while the island computes). With F = 1 there is one fragment, sent when the
  * compute phase ends: all sync is exposed, as in a round without fragments.
+ *
+ * A step read from an execution trace (ChakraStep) makes a plan of buckets instead: fragment f
+ * is the trace's f-th synchronisation, of its bytes (whole elements of 4 bytes), sent when it is
+ * ready; the last one when the compute phase ends (in data-parallel traces the last bucket waits
+ * for the first layer's backward, the step's last compute).
  */
 class FragmentPlan
 {
@@ -51,6 +56,15 @@ class FragmentPlan
      * \param innerSteps H, a round's inner steps \param stepTime the time of one
      */
     FragmentPlan(uint64_t modelBytes, uint32_t fragments, uint32_t innerSteps, Time stepTime);
+    /**
+     * \brief A plan of buckets (ChakraStep's synchronisations).
+     * \param bytes per bucket, its bytes (at least 1) \param ready per bucket, when it may be
+     *        sent from the start of compute (non-decreasing)
+     * \param computePhase the compute phase (the last bucket's launch)
+     */
+    FragmentPlan(const std::vector<uint64_t>& bytes,
+                 const std::vector<Time>& ready,
+                 Time computePhase);
 
     /**
      * \param stepTime the time of one inner step \param steps inner steps
@@ -95,6 +109,8 @@ class FragmentPlan
 
     /** \return F */
     uint32_t GetFragments() const;
+    /** \return M, the bytes of the whole update */
+    uint64_t GetModelBytes() const;
     /** \param fragment f \return its first element */
     uint64_t GetFirstElement(uint32_t fragment) const;
     /** \param fragment f \return its elements */
@@ -115,13 +131,17 @@ class FragmentPlan
     Time GetLaunch(uint32_t fragment) const;
     /** \return every fragment's GetLaunch, in order */
     std::vector<Time> GetLaunches() const;
+    /** \return the compute phase (the last fragment's launch) */
+    Time GetComputePhase() const;
 
   private:
-    uint64_t m_modelBytes; //!< M
-    uint64_t m_elements;   //!< E
-    uint32_t m_fragments;  //!< F
-    uint32_t m_innerSteps; //!< H
-    Time m_stepTime;       //!< the time of one inner step
+    uint64_t m_modelBytes;               //!< M
+    uint64_t m_elements;                 //!< E
+    uint32_t m_fragments;                //!< F
+    uint32_t m_innerSteps;               //!< H
+    Time m_stepTime;                     //!< the time of one inner step
+    std::vector<uint64_t> m_bucketFirst; //!< buckets: first elements, and E (empty: streaming)
+    std::vector<Time> m_bucketLaunch;    //!< buckets: launches
 };
 
 /**

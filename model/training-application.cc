@@ -273,7 +273,8 @@ TrainingApplication::TrainingApplication()
       m_alignmentMargin(MilliSeconds(1)),
       m_round(0),
       m_running(false),
-      m_fragmentPlan(0, 1, 1, Time(0))
+      m_fragmentPlan(0, 1, 1, Time(0)),
+      m_planGiven(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -381,6 +382,15 @@ TrainingApplication::GetTcpTransport() const
 {
     NS_LOG_FUNCTION(this);
     return m_tcp;
+}
+
+void
+TrainingApplication::SetFragmentPlan(const FragmentPlan& plan)
+{
+    NS_LOG_FUNCTION(this << plan.GetFragments());
+    m_fragmentPlan = plan;
+    m_fragments = plan.GetFragments();
+    m_planGiven = true;
 }
 
 void
@@ -546,14 +556,23 @@ TrainingApplication::LayOutFragments()
 {
     NS_LOG_FUNCTION(this);
     const std::string problem = FragmentPlan::Problem(m_fragments, m_innerSteps, m_modelBytes);
-    NS_ABORT_MSG_IF(!problem.empty(), "TrainingApplication: Fragments: " << problem);
+    NS_ABORT_MSG_IF(!m_planGiven && !problem.empty(),
+                    "TrainingApplication: Fragments: " << problem);
+    NS_ABORT_MSG_IF(m_planGiven && (m_fragmentPlan.GetModelBytes() != m_modelBytes ||
+                                    m_payloadMode == REAL || m_transport == TCP),
+                    "TrainingApplication: a fragment plan of "
+                        << m_fragmentPlan.GetModelBytes() << " bytes with ModelBytes "
+                        << m_modelBytes << ": virtual payloads, planned or adaptive transport");
     NS_ABORT_MSG_IF(uint64_t(m_rounds) * m_fragments > UINT32_MAX,
                     "TrainingApplication: " << m_rounds << " rounds of " << m_fragments
                                             << " fragments: more exchanges than headers number");
     NS_ABORT_MSG_IF(m_fragments > 1 && (m_payloadMode == REAL || m_transport == TCP),
                     "TrainingApplication: Fragments " << m_fragments
                                                       << " with real payloads or transport tcp");
-    m_fragmentPlan = FragmentPlan(m_modelBytes, m_fragments, m_innerSteps, m_computeTime);
+    if (!m_planGiven)
+    {
+        m_fragmentPlan = FragmentPlan(m_modelBytes, m_fragments, m_innerSteps, m_computeTime);
+    }
     const uint32_t n = m_context.settings.islandCount;
     m_context.settings.layout = ChunkLayout(m_modelBytes, m_chunkPayload, m_updateFormat, n);
     m_context.settings.layouts.clear();
@@ -642,7 +661,9 @@ Time
 TrainingApplication::GetComputePhase() const
 {
     NS_LOG_FUNCTION(this);
-    return ComputePhase(m_computeTime, m_innerSteps) * m_computeMultiplier;
+    return (m_planGiven ? m_fragmentPlan.GetComputePhase()
+                        : ComputePhase(m_computeTime, m_innerSteps)) *
+           m_computeMultiplier;
 }
 
 void

@@ -232,6 +232,14 @@ class TrainingApplication : public Application
 
     /** \param workload the numerics (shared by all islands); null: virtual */
     void SetWorkload(Ptr<TrainingWorkload> workload);
+    /**
+     * \brief Run every round as this plan says (a step read from an execution trace,
+     *        ChakraStep) instead of ComputeTime, InnerSteps and Fragments: its compute phase,
+     *        and its buckets sent as they are ready. Virtual payloads over the planned or
+     *        adaptive transport; ModelBytes must be the plan's.
+     * \param plan the buckets and their launches
+     */
+    void SetFragmentPlan(const FragmentPlan& plan);
     /** \return one record per round (rounds not reached have finished == false) */
     const std::vector<TrainingRoundRecord>& GetRecords() const;
     /** \return true once every round has ended */
@@ -432,6 +440,7 @@ class TrainingApplication : public Application
     uint32_t m_round;                                               //!< current round
     bool m_running;                                                 //!< between start and stop
     FragmentPlan m_fragmentPlan;                                    //!< fragments' bytes, launches
+    bool m_planGiven;                                               //!< SetFragmentPlan called
     FragmentProgress m_progress;                                    //!< m_round's fragments
     EventId m_computeEvent;                                         //!< next fragment launch
     EventId m_heldSyncEvent;                                        //!< a held exchange's start

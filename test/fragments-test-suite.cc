@@ -26,18 +26,6 @@ namespace
 {
 
 /**
- * \param bytes one island's update (or fragment) in a 2-island DIRECT exchange
- * \return its exchange time on the test links, nothing else running: the stream serialised
- *         at the 10 Gbps access rate plus the path delay (access, WAN, access)
- */
-double
-ExchangeTime(uint64_t bytes)
-{
-    const double wireBits = 8.0 * (bytes + Chunks(bytes) * (HEADER + WIRE_EXTRA));
-    return wireBits / ACCESS_BPS + 2 * ACCESS_DELAY + WAN_DELAY;
-}
-
-/**
  * \param step one inner step's compute \param fragments F
  * \return two islands, a 10 MB update, two rounds of four inner steps
  */
@@ -155,8 +143,8 @@ class FragmentHiddenTestCase : public TestCase
         const Setup setup = TwoIslands(MilliSeconds(10), 4);
         const RunResult parts = Simulate(setup);
         const uint64_t fragment = setup.modelBytes / 4; // 625,000 elements each
-        const double all = ExchangeTime(setup.modelBytes);
-        const double last = ExchangeTime(fragment);
+        const double all = PairExchangeTime(setup.modelBytes);
+        const double last = PairExchangeTime(fragment);
         NS_TEST_ASSERT_MSG_EQ(parts.records.size(), RecordCount(setup), "a record per round");
         ForRecords(whole, 0, [&](const TrainingRoundRecord& r) {
             NS_TEST_ASSERT_MSG_EQ_TOL((r.syncEnd - r.syncStart).GetSeconds(),
@@ -213,7 +201,7 @@ class FragmentQueuedTestCase : public TestCase
         // Launched at 0.5, 1, 1.5 and 2 ms, each exchange takes d (more than 0.5 ms), so they
         // run back to back from 0.5 ms and end at 0.5 ms + 4 d: exposed 4 d - 1.5 ms, hidden
         // the 1.5 ms of compute after the first launch.
-        const double d = ExchangeTime(setup.modelBytes / 4);
+        const double d = PairExchangeTime(setup.modelBytes / 4);
         const double exposed = 4 * d - 1.5e-3;
         ForRecords(run, 0, [&](const TrainingRoundRecord& r) {
             NS_TEST_ASSERT_MSG_EQ_TOL((r.syncEnd - r.syncStart).GetSeconds(),

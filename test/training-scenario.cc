@@ -157,6 +157,13 @@ Chunks(uint64_t bytes)
     return (bytes + CHUNK - 1) / CHUNK;
 }
 
+double
+PairExchangeTime(uint64_t bytes)
+{
+    const double wireBits = 8.0 * (bytes + Chunks(bytes) * (HEADER + WIRE_EXTRA));
+    return wireBits / ACCESS_BPS + 2 * ACCESS_DELAY + WAN_DELAY;
+}
+
 uint64_t
 StreamBytes(uint64_t bytes)
 {
@@ -254,6 +261,10 @@ Simulate(const Setup& setup)
     helper.SetComputeTime(setup.compute);
     helper.SetInnerSteps(setup.innerSteps);
     helper.SetFragments(setup.fragments);
+    if (!setup.stepPlans.empty())
+    {
+        helper.SetStepPlans(setup.stepPlans);
+    }
     helper.SetUpdateFormat(UpdateFormat::FromString(setup.format));
     helper.SetAppAttribute("Scale", DoubleValue(setup.scale));
     helper.SetAppAttribute("RetransmissionTimeout", TimeValue(RETRANSMISSION_TIMEOUT));

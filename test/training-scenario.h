@@ -80,6 +80,13 @@ uint64_t Chunks(uint64_t bytes);
 uint64_t StreamBytes(uint64_t bytes);
 
 /**
+ * \param bytes one island's update (a fragment, a bucket) in a 2-island DIRECT exchange
+ * \return its exchange time on the test links, nothing else running: the stream serialised
+ *         at the 10 Gbps access rate plus the path delay (access, WAN, access)
+ */
+double PairExchangeTime(uint64_t bytes);
+
+/**
  * \param ipBytes an IPv4 packet's size \param bps a link's rate
  * \return the time the packet (plus framing) takes to serialise onto that link
  */
@@ -169,6 +176,7 @@ struct Setup
     Time compute{MilliSeconds(10)};        //!< compute time of one inner step
     uint32_t innerSteps{1};                //!< inner steps per round (TrainingHelper)
     uint32_t fragments{1};                 //!< fragments per round (TrainingHelper)
+    std::vector<FragmentPlan> stepPlans;   //!< per island, TrainingHelper::SetStepPlans
     bool real{false};                      //!< real workload
     uint32_t localSteps{0};                //!< real: the workload's LocalSteps (0: averaging only)
     double initialSpread{1};               //!< real: the workload's InitialSpread
