@@ -44,6 +44,7 @@
  *   3  results written, but partial: lost peers, unfinished rounds, a guard reached
  */
 
+#include "ns3/chakra-step.h"
 #include "ns3/child-process-pool.h"
 #include "ns3/chunk-layout.h"
 #include "ns3/clique-schedule-file.h"
@@ -167,6 +168,8 @@ struct ExperimentConfig
     UpdateFormat updateFormat;           //!< how updates travel (--updateFormat)
     bool real{false};                    //!< real payloads
     bool sharedStart{false};             //!< real payloads: every island starts at one model
+    std::string workload;                //!< --workload: Chakra ET prefix ("": none)
+    std::vector<FragmentPlan> stepPlans; //!< per island, its rank's step (--workload)
     double residualDecay{1};             //!< real top-k: SparseChange's decay
     double lossRate{0};                  //!< WAN loss
     double epsilon{1e-3};                //!< consensus target
@@ -434,6 +437,10 @@ ConfigureTraining(TrainingHelper& helper, const ExperimentConfig& config)
     helper.SetComputeTime(config.computeTime);
     helper.SetInnerSteps(config.innerSteps);
     helper.SetFragments(config.fragments);
+    if (!config.stepPlans.empty())
+    {
+        helper.SetStepPlans(config.stepPlans);
+    }
     helper.SetUpdateFormat(config.updateFormat);
     const TransportChoice& transport = FindTransport(config.transport);
     helper.SetTransport(transport.transport);
@@ -1088,6 +1095,12 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       1,
                       TrainingApplication::MAX_INNER_STEPS);
     cmd.Get().AddValue("payload", "virtual|real", main.payload);
+    cmd.Get().AddValue("workload",
+                       "Chakra execution traces PREFIX.<rank>.et: island i runs rank i's step "
+                       "as each round (its compute, its gradient buckets sent as they are "
+                       "ready); replaces --modelBytes, --computeTime, --innerSteps and "
+                       "--fragments (virtual payloads, planned or adaptive transport)",
+                       config.workload);
     cmd.Get().AddValue("sharedStart",
                        "with --payload=real, every island starts from one model (island 0's "
                        "draw) as DiLoCo's replicas do; real topk needs it",
@@ -1316,6 +1329,82 @@ CheckFragments(const ExperimentConfig& config, const MainFlags& main)
 }
 
 /**
+ * \brief Refuse --workload where its rounds cannot run: real payloads, the tcp transport,
+ *        fragments of its own, today's TCP baselines (whole rounds).
+ * \param config the settings \param main the other flags
+ * \throws std::runtime_error naming --workload
+ */
+void
+CheckWorkload(const ExperimentConfig& config, const MainFlags& main)
+{
+    std::string refusal;
+    if (config.real || FindTransport(config.transport).transport == TrainingApplication::TCP ||
+        config.fragments > 1)
+    {
+        refusal = "a trace's rounds run with virtual payloads over the planned or adaptive "
+                  "transport, in the trace's own buckets (drop --payload=real, --transport=tcp "
+                  "and --fragments)";
+    }
+    else if (config.schedule == "optimal" && main.baselines)
+    {
+        refusal = "the baselines run today's ring all-reduce over TCP in whole rounds; add "
+                  "--baselines=false";
+    }
+    if (!config.workload.empty() && !refusal.empty())
+    {
+        throw std::runtime_error(WanFlags::Rejection("workload", config.workload, refusal));
+    }
+}
+
+/**
+ * \brief Read --workload: island i runs the step of rank i's trace (ChakraStep); the model
+ *        is the buckets' bytes and the compute phase the step's.
+ * \param config the settings (stepPlans, modelBytes, computeTime, innerSteps set)
+ * \param islands the topology's islands
+ * \throws std::runtime_error naming --workload, the file and (ChakraTraceError) the node
+ */
+void
+LoadWorkload(ExperimentConfig& config, uint32_t islands)
+{
+    if (config.workload.empty())
+    {
+        return;
+    }
+    const std::string flag = "--workload=" + config.workload + ": ";
+    for (uint32_t i = 0; i < islands; ++i)
+    {
+        const std::string file = config.workload + "." + std::to_string(i) + ".et";
+        try
+        {
+            const ChakraStep step(ChakraTrace::Read(WanCommandLine::ResolveDataPath(file)));
+            config.stepPlans.push_back(step.MakePlan());
+        }
+        catch (const ChakraTraceError& e)
+        {
+            throw std::runtime_error(flag + e.what() + " (island " + std::to_string(i) +
+                                     " runs rank " + std::to_string(i) + ")");
+        }
+        const FragmentPlan& mine = config.stepPlans.back();
+        const FragmentPlan& first = config.stepPlans.front();
+        bool same = mine.GetFragments() == first.GetFragments();
+        for (uint32_t f = 0; same && f < first.GetFragments(); ++f)
+        {
+            same = mine.GetBytes(f) == first.GetBytes(f);
+        }
+        if (!same)
+        {
+            throw std::runtime_error(flag + file +
+                                     ": its buckets differ from rank 0's: "
+                                     "data-parallel ranks synchronise the same buckets");
+        }
+    }
+    config.modelBytes = config.stepPlans.front().GetModelBytes();
+    config.computeTime = config.stepPlans.front().GetComputePhase();
+    config.innerSteps = 1;
+    config.fragments = config.stepPlans.front().GetFragments(); // its buckets
+}
+
+/**
  * \brief Derive the flags' values and refuse what cannot run, before anything is built.
  * \param cmd the parsed command line \param config completed \param main completed
  * \param start when the program started (--maxWallTime counts from it)
@@ -1357,6 +1446,7 @@ CheckFlags(const WanCommandLine& cmd,
     TrainingSupport::NoteFormat(config.updateFormat, run);
     CheckUpdateFormat(config, main, run);
     CheckFragments(config, main);
+    CheckWorkload(config, main);
     TrainingSupport::Check(run); // before any rank builds the network
     // The transports of the --baselineTransports runs, each known and other than --transport.
     const std::vector<std::string> transportNames = TransportNames();
@@ -1666,6 +1756,7 @@ WriteOutputs(WanCommandLine& cmd,
         {"updateFormat", config.updateFormat.ToString()},
         {"payload", main.payload},
         {"sharedStart", config.sharedStart},
+        {"workload", config.workload},
         {"residualDecay", config.residualDecay},
         {"lossRate", config.lossRate},
         {"wanBandwidth", flags.GetText("wanBandwidth")},
@@ -1709,6 +1800,7 @@ Main(int argc, char** argv)
     CheckFlags(cmd, config, main, start);
 
     const WanTopology loaded = cmd.LoadTopology().WithRates(main.wanBps, main.accessBps);
+    LoadWorkload(config, loaded.GetIslands().size());
     config.crossTraffic = cmd.LoadCrossTraffic(loaded);
     CheckDistribution(config, loaded);
     const std::vector<std::string> specs = ScheduleSpecs(config, main, loaded.GetIslands().size());

@@ -97,6 +97,17 @@ reject $n "--schedule=gossip: real top-k averages the islands' changes" \
 reject $n "--schedule=optimal: real top-k averages the islands' changes" \
     --updateFormat=topk:0.01 --payload=real --sharedStart=true --modelBytes=1000000 \
     --colocated=false --schedule=optimal --baselines=false
+reject $n "--workload=examples/traces/tiny-dp: examples/traces/tiny-dp.2.et: cannot open" \
+    --workload=examples/traces/tiny-dp --colocated=false
+reject $n "--workload=examples/traces/nine-dp: a trace's rounds run with virtual payloads" \
+    --workload=examples/traces/nine-dp --payload=real --modelBytes=1000000
+reject $n "--workload=examples/traces/nine-dp: a trace's rounds run with virtual payloads" \
+    --workload=examples/traces/nine-dp --transport=tcp
+reject $n "--workload=examples/traces/nine-dp: the baselines run today's ring all-reduce" \
+    --workload=examples/traces/nine-dp --schedule=optimal
+printf '\002\012\000' >"$scratch/empty.0.et"
+reject $n "--workload=$scratch/empty: $scratch/empty.0.et: no nodes after the GlobalMetadata" \
+    --workload="$scratch/empty"
 reject $n "--residualDecay=1.5: must be in [0, 1]" --residualDecay=1.5
 reject $n "--residualDecay=-1: must be in [0, 1]" --residualDecay=-1
 reject $n "--updateFormat=topk:0.01: the ring schedule is ring all-reduce" \
