@@ -311,6 +311,15 @@ OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
     optimiser.SetModelBytes(config.modelBytes);
     optimiser.SetComputeTime(
         TrainingApplication::ComputePhase(config.computeTime, config.innerSteps));
+    if (config.fragments > 1)
+    {
+        // Score rounds by the sync their compute does not hide.
+        optimiser.SetFragmentPlan(config.stepPlans.empty() ? FragmentPlan(config.modelBytes,
+                                                                          config.fragments,
+                                                                          config.innerSteps,
+                                                                          config.computeTime)
+                                                           : config.stepPlans.front());
+    }
     optimiser.SetEpsilon(config.epsilon);
     optimiser.SetSeed(config.seed);
     optimiser.SetMaxPeriod(config.maxPeriod);

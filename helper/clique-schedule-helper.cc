@@ -46,6 +46,12 @@ CliqueScheduleHelper::SetComputeTime(Time compute)
 }
 
 void
+CliqueScheduleHelper::SetFragmentPlan(const FragmentPlan& plan)
+{
+    m_scorer.SetFragmentPlan(plan);
+}
+
+void
 CliqueScheduleHelper::SetEpsilon(double epsilon)
 {
     m_scorer.SetEpsilon(epsilon);

@@ -52,6 +52,11 @@ class CliqueScheduleHelper
     void SetModelBytes(uint64_t bytes);
     /** \param compute the compute phase of every round (>= 0) */
     void SetComputeTime(Time compute);
+    /**
+     * \param plan rounds synchronised in fragments or buckets: score each round by the sync
+     *        its compute does not hide (ScheduleScorer::SetFragmentPlan)
+     */
+    void SetFragmentPlan(const FragmentPlan& plan);
     /** \param epsilon the consensus target, in (0, 1); default 1e-3 */
     void SetEpsilon(double epsilon);
     /** \param period the largest period searched (>= 1); default 4 */

@@ -76,6 +76,40 @@ ScheduleScorer::SetComputeTime(double seconds)
     m_compute = seconds;
 }
 
+void
+ScheduleScorer::SetFragmentPlan(const FragmentPlan& plan)
+{
+    m_plan = plan;
+    m_syncCache.clear();
+}
+
+double
+ScheduleScorer::EstimateExposedSync(const Partition& partition,
+                                    const std::vector<SyncAlgorithm>& algorithms) const
+{
+    if (!m_plan)
+    {
+        return m_model->EstimateSyncTime(partition, algorithms, m_modelBytes);
+    }
+    // Each fragment's exchange alone at its bytes (few distinct sizes: estimated once each).
+    std::map<uint64_t, double> byBytes;
+    std::vector<double> launches;
+    std::vector<double> durations;
+    for (uint32_t f = 0; f < m_plan->GetFragments(); ++f)
+    {
+        const uint64_t bytes = m_plan->GetBytes(f);
+        auto it = byBytes.find(bytes);
+        if (it == byBytes.end())
+        {
+            it = byBytes.emplace(bytes, m_model->EstimateSyncTime(partition, algorithms, bytes))
+                     .first;
+        }
+        launches.push_back(m_plan->GetLaunch(f).GetSeconds());
+        durations.push_back(it->second);
+    }
+    return FragmentPlan::Overlap(launches, durations, nullptr).exposed;
+}
+
 double
 ScheduleScorer::GetComputeTime() const
 {
@@ -209,7 +243,7 @@ ScheduleScorer::GetSyncTime(const Partition& partition)
     {
         return it->second;
     }
-    double t = m_model->EstimateSyncTime(partition, ChooseAlgorithms(partition), m_modelBytes);
+    const double t = EstimateExposedSync(partition, ChooseAlgorithms(partition));
     m_syncCache.emplace(partition, t);
     return t;
 }
@@ -375,9 +409,8 @@ ScheduleScorer::Evaluate(const CliqueSchedule& schedule,
     for (uint32_t r = 0; r < schedule.GetPeriod(); ++r)
     {
         c.roots.push_back(ChooseRoots(schedule.GetRounds()[r], schedule.GetAlgorithms(r)));
-        c.syncTimes.push_back(m_model->EstimateSyncTime(schedule.GetRounds()[r],
-                                                        schedule.GetAlgorithms(r),
-                                                        m_modelBytes));
+        c.syncTimes.push_back(
+            EstimateExposedSync(schedule.GetRounds()[r], schedule.GetAlgorithms(r)));
         c.roundTimes.push_back(m_compute + c.syncTimes.back());
     }
     c.roundsToEpsilon = schedule.GetRoundsToEpsilon(m_epsilon, m_maxRounds);

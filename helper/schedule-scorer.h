@@ -7,12 +7,14 @@
 
 #include "ns3/attribute.h"
 #include "ns3/clique-schedule.h"
+#include "ns3/fragment-plan.h"
 #include "ns3/ptr.h"
 #include "ns3/sync-cost-model.h"
 #include "ns3/wan-routing.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,13 @@ class ScheduleScorer
     uint64_t GetModelBytes() const;
     /** \param seconds the compute phase of every round */
     void SetComputeTime(double seconds);
+    /**
+     * \brief Score rounds synchronised in fragments or buckets (FragmentPlan): a round's sync
+     *        is then its exposed part, each fragment's exchange estimated at its own bytes and
+     *        overlapped with compute as FragmentPlan::Overlap says; clears the caches.
+     * \param plan the fragments' bytes and launches (its compute phase SetComputeTime's)
+     */
+    void SetFragmentPlan(const FragmentPlan& plan);
     /** \return the compute phase of every round, s */
     double GetComputeTime() const;
     /** \param epsilon the consensus target */
@@ -139,11 +148,20 @@ class ScheduleScorer
     void ResetSchedulesScored();
 
   private:
+    /**
+     * \param partition a round's cliques \param algorithms per clique
+     * \return the round's sync as rounds run it: the whole update's, or with a fragment
+     *         plan the part the compute does not hide
+     */
+    double EstimateExposedSync(const Partition& partition,
+                               const std::vector<SyncAlgorithm>& algorithms) const;
+
     Ptr<SyncCostModel> m_model;                       //!< the cost model
     bool m_hasRouting;                                //!< SetRouting() called
     uint32_t m_islands;                               //!< N
     uint64_t m_modelBytes;                            //!< M
     double m_compute;                                 //!< compute time per round, s
+    std::optional<FragmentPlan> m_plan;               //!< SetFragmentPlan, or whole rounds
     double m_epsilon;                                 //!< consensus target
     uint64_t m_maxRounds;                             //!< cap on R
     std::map<Clique, SyncAlgorithm> m_algorithmCache; //!< per clique, alone on the WAN
