@@ -71,6 +71,8 @@ class ProtoReader
 
     /** \param bytes the buffer to read; it must outlive the reader and its sub-readers */
     explicit ProtoReader(const std::string& bytes);
+    /** A reader keeps a pointer to its bytes: never of a temporary string. */
+    explicit ProtoReader(std::string&&) = delete;
 
     /** \return true when every byte has been read */
     bool AtEnd() const;

@@ -258,7 +258,8 @@ TEST(ChakraProto, NeverReadsPastItsRange)
         EXPECT_STREQ(e.what(), "at byte 0: fixed32 cut off: 4 bytes needed, 3 left");
     }
     EXPECT_EQ(short32.GetOffset(), 0u);
-    ProtoReader shortLength(std::string("\x05\x01", 2));
+    const std::string cut("\x05\x01", 2);
+    ProtoReader shortLength(cut);
     try
     {
         shortLength.ReadLengthDelimited();
