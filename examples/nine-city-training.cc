@@ -1393,14 +1393,7 @@ LoadWorkload(ExperimentConfig& config, uint32_t islands)
             throw std::runtime_error(flag + e.what() + " (island " + std::to_string(i) +
                                      " runs rank " + std::to_string(i) + ")");
         }
-        const FragmentPlan& mine = config.stepPlans.back();
-        const FragmentPlan& first = config.stepPlans.front();
-        bool same = mine.GetFragments() == first.GetFragments();
-        for (uint32_t f = 0; same && f < first.GetFragments(); ++f)
-        {
-            same = mine.GetBytes(f) == first.GetBytes(f);
-        }
-        if (!same)
+        if (!config.stepPlans.back().HasSameFragments(config.stepPlans.front()))
         {
             throw std::runtime_error(flag + file +
                                      ": its buckets differ from rank 0's: "

@@ -707,12 +707,7 @@ TrainingHelper::SetStepPlans(const std::vector<FragmentPlan>& plans)
     NS_LOG_FUNCTION(this << plans.size());
     for (size_t i = 1; i < plans.size(); ++i)
     {
-        bool same = plans[i].GetFragments() == plans[0].GetFragments();
-        for (uint32_t f = 0; same && f < plans[0].GetFragments(); ++f)
-        {
-            same = plans[i].GetBytes(f) == plans[0].GetBytes(f);
-        }
-        if (!same)
+        if (!plans[i].HasSameFragments(plans[0]))
         {
             throw std::invalid_argument("TrainingHelper::SetStepPlans: island " +
                                         std::to_string(i) +

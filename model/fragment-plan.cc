@@ -136,6 +136,18 @@ FragmentPlan::GetModelBytes() const
     return m_modelBytes;
 }
 
+bool
+FragmentPlan::HasSameFragments(const FragmentPlan& other) const
+{
+    NS_LOG_FUNCTION(this);
+    bool same = m_fragments == other.m_fragments;
+    for (uint32_t f = 0; same && f < m_fragments; ++f)
+    {
+        same = GetBytes(f) == other.GetBytes(f);
+    }
+    return same;
+}
+
 uint64_t
 FragmentPlan::GetFirstElement(uint32_t fragment) const
 {

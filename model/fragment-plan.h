@@ -111,6 +111,12 @@ class FragmentPlan
     uint32_t GetFragments() const;
     /** \return M, the bytes of the whole update */
     uint64_t GetModelBytes() const;
+    /**
+     * \param other a plan
+     * \return true if both cut the update alike: as many fragments, each of the same bytes
+     *         (what data-parallel islands must share; launches may differ)
+     */
+    bool HasSameFragments(const FragmentPlan& other) const;
     /** \param fragment f \return its first element */
     uint64_t GetFirstElement(uint32_t fragment) const;
     /** \param fragment f \return its elements */
