@@ -146,6 +146,13 @@ function(build_lib)
                      ${CMAKE_BINARY_DIR}/smoke/chakra-round-trip)
     set_tests_properties(example/chakra-round-trip PROPERTIES WORKING_DIRECTORY
                                                               ${CMAKE_CURRENT_SOURCE_DIR})
+    # --tcpBaselineMtu: the TCP baselines at their MTU, every other run at --mtu.
+    add_test(NAME example/tcp-baseline-mtu
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/tcp-baseline-mtu.sh
+                     ${CMAKE_BINARY_DIR}/examples/nine-city-training
+                     ${CMAKE_BINARY_DIR}/smoke/tcp-baseline-mtu)
+    set_tests_properties(example/tcp-baseline-mtu PROPERTIES WORKING_DIRECTORY
+                                                             ${CMAKE_CURRENT_SOURCE_DIR})
     # nine-city-training's exit codes (0 complete, 3 partial), its guards and results folder.
     add_test(NAME example/nine-city-training-exit-codes
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/exit-codes.sh

@@ -145,6 +145,12 @@ reject $n "--baselineTransports=tcp,udp: \"udp\": expected planned|adaptive|tcp"
 reject $n "--baselineTransports=planned: \"planned\" is --transport's own" \
     --baselineTransports=planned
 reject $n "--baselineTransports=tcp,tcp: \"tcp\" named twice" --baselineTransports=tcp,tcp
+reject $n "--tcpBaselineMtu=9000: no TCP baselines run" --tcpBaselineMtu=9000
+reject $n "--tcpBaselineMtu=9000: no TCP baselines run" --tcpBaselineMtu=9000 \
+    --schedule=optimal --baselineTransports=tcp --baselines=false
+reject $n "--tcpBaselineMtu=1000: expected 0 (--mtu) or 1280 to 65535" --tcpBaselineMtu=1000 \
+    --schedule=optimal --baselineTransports=tcp
+reject $n "--tcpBaselineMtu=65536: must be in 0..65535" --tcpBaselineMtu=65536
 reject $n "--tcp=TcpFoo: not a TCP congestion control of this ns-3; expected one of" --tcp=TcpFoo
 reject $n "--tcpBufferBytes=-1: must not be negative" --tcpBufferBytes=-1
 reject $n "--tcpBufferBytes=4294967296: must be in 0..4294967295" --tcpBufferBytes=4294967296

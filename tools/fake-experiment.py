@@ -95,6 +95,7 @@ FLAGS = {
     "queue": ("50ms", "Buffer of every router/link queue: TIME (50ms), bdp, Np (packets), "
               "SIZE (12MB); empty: the topology file's"),
     "tcpStreams": ("1", "TCP connections per peer (ignored)"),
+    "tcpBaselineMtu": ("0", "MTU of the TCP baselines' links (ignored)"),
 }
 TRANSPORTS = ("planned", "adaptive", "tcp")
 
