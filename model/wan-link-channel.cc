@@ -254,7 +254,6 @@ WanLinkChannel::Deliver(uint32_t wire)
     if (!inFlight.empty())
     {
         ScheduleHead(wire);
-        __builtin_prefetch(PeekPointer(inFlight.front().packet));
     }
     NS_LOG_LOGIC("deliver " << frame.packet << " on wire " << wire);
     m_devices[1 - wire]->Receive(frame.packet, frame.protocol);

@@ -349,10 +349,6 @@ WanLinkNetDevice::TransmitComplete()
     }
     const Frame next = m_queue.front();
     m_queue.pop_front();
-    if (!m_queue.empty())
-    {
-        __builtin_prefetch(PeekPointer(m_queue.front().packet));
-    }
     m_queuedBytes -= next.packet->GetSize();
     TransmitStart(next);
 }
