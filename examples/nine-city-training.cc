@@ -38,6 +38,10 @@
  * Without --output the results go to a new results/nine-city-training/<UTC time>/ and
  * results/latest links to it; an --output folder that exists must be empty.
  *
+ * This file plans the experiments, compares them and writes the outputs; its parts are one
+ * experiment (nine-city-experiment.h), the flags and their checks (nine-city-flags.h) and the
+ * runner of many experiments in child processes (nine-city-jobs.h).
+ *
  * Exit codes (doc/training.rst):
  *   0  every round of every experiment complete, with every peer
  *   1  bad input (reported before anything runs) or another error
