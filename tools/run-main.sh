@@ -16,10 +16,10 @@
 # Exit status: 0, or the first failing run's (3: results written but partial; 1: bad input).
 # The TCP baselines run on links of TCP_BASELINE_MTU bytes (--tcpBaselineMtu; the table says
 # so): ns-3's TCP walks every segment in flight for each segment it sends, so a 1 GB ring over
-# TCP at 9000 bytes would take from 7 to 40 minutes per set-up, against 2 or 3 at 64000. Larger
-# segments favour the baseline (less header, faster window growth), so the gains over it are
-# if anything understated; TCP_BASELINE_MTU=9000 runs it at the same MTU as the rest (see
-# doc/wan-training.rst, "Speed"). One experiment split over
+# TCP at 9000 bytes would take from 7 to 40 minutes per set-up, against 2 or 3 at 64000. The
+# frame size moves the TCP rounds by a few percent (at 100 MB the best set-up is 4.5% faster at
+# 9000); TCP_BASELINE_MTU=9000 runs them at the same MTU as the rest (see doc/training.rst,
+# "The passive baseline at its best"). One experiment split over
 # several processes or machines runs under mpirun with an MPI build ("Parallel runs" in
 # doc/training.rst).
 set -euo pipefail
