@@ -129,35 +129,25 @@ function(build_lib)
   if(WAN_TRAINING_TESTS)
     wan_training_register_smoke_tests(${CMAKE_CURRENT_SOURCE_DIR}/examples/smoke-tests.txt)
     # nine-city-training's outputs must not depend on --jobs.
-    add_test(NAME example/nine-city-training-jobs
-             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/outputs-identical.sh jobs
-                     ${CMAKE_BINARY_DIR}/examples/nine-city-training ${CMAKE_BINARY_DIR}/smoke/jobs)
-    set_tests_properties(example/nine-city-training-jobs PROPERTIES WORKING_DIRECTORY
-                                                                    ${CMAKE_CURRENT_SOURCE_DIR})
+    wan_training_script_test(NAME example/nine-city-training-jobs SCRIPT test/outputs-identical.sh
+                             IN_SOURCE ARGS jobs ${CMAKE_BINARY_DIR}/examples/nine-city-training
+                             ${CMAKE_BINARY_DIR}/smoke/jobs)
     # Every bad flag of every example exits 1 naming the flag and the value, before running.
-    add_test(NAME example/flag-rejections
-             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/flag-rejections.sh
-                     ${CMAKE_BINARY_DIR}/examples ${CMAKE_BINARY_DIR}/smoke/flag-rejections)
+    wan_training_script_test(NAME example/flag-rejections SCRIPT test/flag-rejections.sh
+                             ARGS ${CMAKE_BINARY_DIR}/examples ${CMAKE_BINARY_DIR}/smoke/flag-rejections)
     # Chakra ET files: tools/chakra-et.py's traces read back by chakra-trace-info as the same
     # nodes; the committed examples/traces/ are what its README's commands write.
-    add_test(NAME example/chakra-round-trip
-             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/chakra-round-trip.sh
-                     ${CMAKE_BINARY_DIR}/examples/chakra-trace-info
-                     ${CMAKE_BINARY_DIR}/smoke/chakra-round-trip)
-    set_tests_properties(example/chakra-round-trip PROPERTIES WORKING_DIRECTORY
-                                                              ${CMAKE_CURRENT_SOURCE_DIR})
+    wan_training_script_test(NAME example/chakra-round-trip SCRIPT test/chakra-round-trip.sh
+                             IN_SOURCE ARGS ${CMAKE_BINARY_DIR}/examples/chakra-trace-info
+                             ${CMAKE_BINARY_DIR}/smoke/chakra-round-trip)
     # --tcpBaselineMtu: the TCP baselines at their MTU, every other run at --mtu.
-    add_test(NAME example/tcp-baseline-mtu
-             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/tcp-baseline-mtu.sh
-                     ${CMAKE_BINARY_DIR}/examples/nine-city-training
-                     ${CMAKE_BINARY_DIR}/smoke/tcp-baseline-mtu)
-    set_tests_properties(example/tcp-baseline-mtu PROPERTIES WORKING_DIRECTORY
-                                                             ${CMAKE_CURRENT_SOURCE_DIR})
+    wan_training_script_test(NAME example/tcp-baseline-mtu SCRIPT test/tcp-baseline-mtu.sh
+                             IN_SOURCE ARGS ${CMAKE_BINARY_DIR}/examples/nine-city-training
+                             ${CMAKE_BINARY_DIR}/smoke/tcp-baseline-mtu)
     # nine-city-training's exit codes (0 complete, 3 partial), its guards and results folder.
-    add_test(NAME example/nine-city-training-exit-codes
-             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/exit-codes.sh
-                     ${CMAKE_BINARY_DIR}/examples/nine-city-training
-                     ${CMAKE_BINARY_DIR}/smoke/exit-codes)
+    wan_training_script_test(NAME example/nine-city-training-exit-codes SCRIPT test/exit-codes.sh
+                             ARGS ${CMAKE_BINARY_DIR}/examples/nine-city-training
+                             ${CMAKE_BINARY_DIR}/smoke/exit-codes)
     # Nor on the number of MPI ranks: runs the MPI build of tools/build-ns3.sh if there is one
     # (updated first), else reports itself skipped, saying why.
     add_test(NAME mpi/outputs-identical
@@ -208,6 +198,17 @@ function(build_lib_example)
   set_target_properties(${BLIB_EXAMPLE_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                          ${CMAKE_BINARY_DIR}/examples)
   wan_training_apply_checks(${BLIB_EXAMPLE_NAME})
+endfunction()
+
+# A ctest that runs a shell script of the module: NAME, SCRIPT (relative to the module root),
+# ARGS; IN_SOURCE runs it from the module root (the default is ctest's build folder).
+function(wan_training_script_test)
+  cmake_parse_arguments("SCRIPT_TEST" "IN_SOURCE" "NAME;SCRIPT" "ARGS" ${ARGN})
+  add_test(NAME ${SCRIPT_TEST_NAME} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/${SCRIPT_TEST_SCRIPT}
+                                            ${SCRIPT_TEST_ARGS})
+  if(SCRIPT_TEST_IN_SOURCE)
+    set_tests_properties(${SCRIPT_TEST_NAME} PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+  endif()
 endfunction()
 
 # One ctest per ns-3 TestSuite. The runner is not built at configure time, so it cannot be asked

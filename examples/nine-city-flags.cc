@@ -286,11 +286,7 @@ CheckTransports(const ExperimentConfig& config, MainFlags& main, const TrainingR
         }
         main.extraTransports.push_back(name);
     }
-    const bool tcpBaselines =
-        config.schedule == "optimal" && main.baselines &&
-        std::find(main.extraTransports.begin(), main.extraTransports.end(), TCP_TRANSPORT) !=
-            main.extraTransports.end();
-    if (config.tcpBaselineMtu != 0 && !tcpBaselines)
+    if (config.tcpBaselineMtu != 0 && !RunsTcpBaselines(config, main))
     {
         throw std::runtime_error(WanFlags::Rejection(
             "tcpBaselineMtu",
@@ -422,6 +418,14 @@ CheckWorkload(const ExperimentConfig& config, const MainFlags& main)
 }
 
 } // namespace
+
+bool
+RunsTcpBaselines(const ExperimentConfig& config, const MainFlags& main)
+{
+    return config.schedule == "optimal" && main.baselines &&
+           std::find(main.extraTransports.begin(), main.extraTransports.end(), TCP_TRANSPORT) !=
+               main.extraTransports.end();
+}
 
 void
 AddFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)

@@ -46,6 +46,13 @@ struct MainFlags
 };
 
 /**
+ * \param config the experiment \param main the other flags (extraTransports read)
+ * \return true if the run includes today's TCP baselines: --schedule=optimal with its
+ *         baselines, and --baselineTransports naming tcp
+ */
+bool RunsTcpBaselines(const ExperimentConfig& config, const MainFlags& main);
+
+/**
  * \brief The program's flag table, in the order --help lists it.
  * \param cmd the command line \param config receives the experiment's flags
  * \param main receives the others

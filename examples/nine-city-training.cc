@@ -57,7 +57,6 @@
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-mpi.h"
 
-#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -149,9 +148,7 @@ PlanJobs(const WanTopology& loaded,
             }
         }
     }
-    if (config.schedule == "optimal" && main.baselines &&
-        std::find(main.extraTransports.begin(), main.extraTransports.end(), TCP_TRANSPORT) !=
-            main.extraTransports.end())
+    if (RunsTcpBaselines(config, main))
     {
         // Today's passive WAN at its best: ring all-reduce over TCP in each set-up of the set,
         // once (TCP uses neither multicast nor FPGAs); the fastest is the baseline.

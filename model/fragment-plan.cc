@@ -140,12 +140,18 @@ bool
 FragmentPlan::HasSameFragments(const FragmentPlan& other) const
 {
     NS_LOG_FUNCTION(this);
-    bool same = m_fragments == other.m_fragments;
-    for (uint32_t f = 0; same && f < m_fragments; ++f)
+    if (m_fragments != other.m_fragments)
     {
-        same = GetBytes(f) == other.GetBytes(f);
+        return false;
     }
-    return same;
+    for (uint32_t f = 0; f < m_fragments; ++f)
+    {
+        if (GetBytes(f) != other.GetBytes(f))
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 uint64_t

@@ -53,8 +53,8 @@ keep_status() {
 model=${MODEL_BYTES:-1000000000}
 echo "== virtual payloads, $model-byte model, MTU ${MTU:-9000} -> $out/virtual" >&2
 # The baselines and the colocated reference have period 1: one round shows their round time.
-build/examples/nine-city-training "${common[@]}" "${virtual_flags[@]}" --payload=virtual --mtu="${MTU:-9000}" \
-    --baselineRounds="${BASELINE_ROUNDS:-1}" --modelBytes="$model" --rounds="${ROUNDS:-2}" \
+build/examples/nine-city-training "${common[@]}" "${virtual_flags[@]}" --payload=virtual \
+    --mtu="${MTU:-9000}" --baselineRounds="${BASELINE_ROUNDS:-1}" --modelBytes="$model" --rounds="${ROUNDS:-2}" \
     --output="$out/virtual" "$@" || keep_status "the virtual run"
 # A 1 MB model on links 100 times slower than the file's (10 Gbps access, 100 Gbps WAN) is
 # as bandwidth-bound as a 100 MB model on the real links: the optimiser then rotates cliques,
