@@ -490,6 +490,8 @@ def plot_round_breakdown(rows, summary, path):
     if config.get("baselineRounds") not in (None, 0, config.get("rounds")):
         shown.insert(2, "baselineRounds")
     shown += [k for k in ("accessBandwidth", "wanBandwidth") if config.get(k)]  # "": the file's
+    if config.get("tcpBaselineMtu") not in (None, 0, config.get("mtu")):
+        shown.insert(shown.index("mtu") + 1, "tcpBaselineMtu")  # the TCP rings' own frames
     detail = ", ".join(f"{k}={config[k]}" for k in shown if k in config)
     if "queue" in config:
         detail += ", queue=" + (config["queue"] or "the topology file's")
