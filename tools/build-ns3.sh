@@ -8,7 +8,8 @@
 # Usage: tools/build-ns3.sh [VERSION]      (as root or with sudo, on Debian)
 #   VERSION  the ns-3 release, default 3.48 (the newest supported); the source as for
 #            tools/check-in-tree.sh: NS3_SOURCE=PATH (tarball or folder), else for 3.37 Debian's
-#            source package, else <repo>/../shared/ns-3/ns-VERSION.tar.xz.
+#            source package, else ns-VERSION.tar.xz in <repo>/../shared/ns-3/ (or beside the
+#            checkout this repository was cloned from).
 #
 # Environment:
 #   NS3_SOURCE          the ns-3 source, as above

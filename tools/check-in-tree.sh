@@ -11,7 +11,8 @@
 #            - NS3_SOURCE=PATH when set: a release tarball (ns-3.NN.tar.xz/.bz2/.gz) or an ns-3
 #              source folder (a checkout or an unpacked release; copied, never built in place);
 #            - else for 3.37: Debian's source package ns3 (`apt-get source`, Debian 12 archive);
-#            - else <repo>/../shared/ns-3/ns-VERSION.tar.xz (ns-3.48.tar.xz) when present.
+#            - else <repo>/../shared/ns-3/ns-VERSION.tar.xz (ns-3.48.tar.xz) when present, or
+#              the same beside the checkout this repository was cloned from (its origin).
 #
 # Environment:
 #   NS3_SOURCE      the ns-3 source, as above

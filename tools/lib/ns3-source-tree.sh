@@ -36,7 +36,20 @@ fail() {
 
 # VERSION: the argument, else the version of NS3_SOURCE (its VERSION file or its tarball's name
 # ns-3.NN.tar.xz), else the newest supported. SOURCE: NS3_SOURCE, else for any version but 3.37
-# (Debian's source package) <repo>/../shared/ns-3/ns-VERSION.tar.xz when present.
+# (Debian's source package) the first ns-VERSION.tar.xz found in <dir>/../shared/ns-3/, <dir>
+# being the repository and then, for a clone of a checkout on this machine (a clone in a scratch
+# folder, as CI makes), the checkout it was cloned from (its origin remote).
+ns3_shared_tarball() {
+    local dir origin
+    origin=$(git -C "$REPO" remote get-url origin 2>/dev/null || true)
+    for dir in "$REPO" "$origin"; do
+        if [ -n "$dir" ] && [ -f "$dir/../shared/ns-3/ns-$VERSION.tar.xz" ]; then
+            echo "$(cd "$dir/../shared/ns-3" && pwd)/ns-$VERSION.tar.xz"
+            return
+        fi
+    done
+}
+
 ns3_resolve_version() {
     VERSION=${1:-}
     SOURCE=${NS3_SOURCE:-}
@@ -55,8 +68,8 @@ ns3_resolve_version() {
         exit 2
         ;;
     esac
-    if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ] && [ -f "$REPO/../shared/ns-3/ns-$VERSION.tar.xz" ]; then
-        SOURCE=$(cd "$REPO/../shared/ns-3" && pwd)/ns-$VERSION.tar.xz
+    if [ -z "$SOURCE" ] && [ "$VERSION" != 3.37 ]; then
+        SOURCE=$(ns3_shared_tarball)
     fi
 }
 
