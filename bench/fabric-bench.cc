@@ -2,17 +2,24 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * fabric-bench: the same UDP workload over the doublezero-9 topology through
- *  (a) the wan-training fabric: router nodes without an IP stack, a WanRouterNetDevice each,
- *      host routes from a shortest-path computation in this file, and
- *  (b) stock ns-3 IPv4 routers: InternetStackHelper on the router nodes and
+ *  (a) stock ns-3: IPv4 routers (InternetStackHelper on the router nodes and
  *      Ipv4GlobalRoutingHelper::PopulateRoutingTables, interface metrics set from link delays
- *      so both configurations take the same shortest-delay paths.
+ *      so every configuration takes the same shortest-delay paths) on PointToPointNetDevice
+ *      links,
+ *  (b) "fabric": the module's routers on the same stock links: router nodes without an IP
+ *      stack, a WanRouterNetDevice each, host routes from a shortest-path computation in this
+ *      file, and
+ *  (c) "module": the module's routers on the module's links (WanLinkHelper: WanLinkNetDevice
+ *      and WanLinkChannel), the fabric WanTopologyHelper builds.
  * One host per city, UDP flows of 1400-byte payloads between every ordered host pair, the same
- * number of packets per flow in both. A packet-hop is one packet transmitted on one link
- * (counted from the point-to-point devices' queue counters after the run). Prints packet-hops per
- * wall-clock second of Simulator::Run for each configuration and their ratio.
+ * number of packets per flow in all. A packet-hop is one packet transmitted on one link
+ * (counted from the point-to-point devices' queue counters after the run, and from the
+ * WanLinkNetDevices' PhyTxEnd trace). Prints packet-hops per wall-clock second of
+ * Simulator::Run for each configuration and each one's ratio to stock.
  *
- * The topology is built here by hand so that the benchmark measures only the router device.
+ * The topology is built here by hand so that the benchmark measures only the fabric: the hosts
+ * are ns-3's (UDP sockets and IPv4) or raw (packets injected at their devices) in every
+ * configuration.
  */
 
 #include "ns3/applications-module.h"
@@ -20,6 +27,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/wan-link-helper.h"
 #include "ns3/wan-router-net-device.h"
 
 #include <algorithm>
@@ -95,6 +103,7 @@ struct BenchConfig
     std::string accessRate = "10Gbps";    //!< access link rate
     Time accessDelay = MicroSeconds(100); //!< access link delay
     bool rawHosts = false;                //!< hosts inject and count at their devices
+    bool moduleLinks = false;             //!< WanLinkNetDevice links instead of stock ones
 };
 
 /** What one run measured. */
@@ -107,15 +116,26 @@ struct Result
     double cpuSeconds = 0;   //!< process CPU seconds of Simulator::Run (steadier on a busy machine)
 };
 
+uint64_t g_moduleLinkHops = 0; //!< frames WanLinkNetDevices finished sending
+
+/** PhyTxEnd sink of WanLinkNetDevices. \param packet the frame */
+void
+CountModuleLinkHop(Ptr<const Packet> packet)
+{
+    ++g_moduleLinkHops;
+}
+
 /**
  * \brief Packets transmitted on links so far: every packet a point-to-point device sends goes
- *        through its queue, so the queues' counters give the hops without a per-packet trace.
- * \return the sum over all devices of packets enqueued minus packets dropped
+ *        through its queue, so the queues' counters give the hops without a per-packet trace;
+ *        WanLinkNetDevices (no queue object) count in g_moduleLinkHops.
+ * \return the sum over all point-to-point devices of packets enqueued minus packets dropped,
+ *         plus the module's link hops
  */
 uint64_t
 CountPacketHops()
 {
-    uint64_t hops = 0;
+    uint64_t hops = g_moduleLinkHops;
     for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
     {
         Ptr<Node> node = NodeList::GetNode(i);
@@ -266,6 +286,32 @@ struct Network
     std::vector<Ipv4Address> hostAddress;   //!< per city
 };
 
+/**
+ * \param config parameters (moduleLinks: which device) \param a first node \param b second
+ * \param rate data rate \param delay delay \return the two devices, a's first
+ */
+NetDeviceContainer
+InstallLink(const BenchConfig& config,
+            Ptr<Node> a,
+            Ptr<Node> b,
+            const std::string& rate,
+            Time delay)
+{
+    if (!config.moduleLinks)
+    {
+        return MakeLink(rate, delay).Install(a, b);
+    }
+    WanLinkHelper link;
+    link.SetDeviceAttribute("DataRate", StringValue(rate));
+    link.SetChannelAttribute("Delay", TimeValue(delay));
+    NetDeviceContainer devices = link.Install(a, b);
+    for (uint32_t end = 0; end < devices.GetN(); ++end)
+    {
+        devices.Get(end)->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&CountModuleLinkHop));
+    }
+    return devices;
+}
+
 /** \param config parameters \return hosts, routers and links, no IP yet */
 Network
 BuildLinks(const BenchConfig& config)
@@ -273,16 +319,21 @@ BuildLinks(const BenchConfig& config)
     Network net;
     net.hosts.Create(CITIES.size());
     net.routers.Create(CITIES.size());
-    PointToPointHelper accessLink = MakeLink(config.accessRate, config.accessDelay);
     for (uint32_t c = 0; c < CITIES.size(); ++c)
     {
-        net.access.push_back(accessLink.Install(net.hosts.Get(c), net.routers.Get(c)));
+        net.access.push_back(InstallLink(config,
+                                         net.hosts.Get(c),
+                                         net.routers.Get(c),
+                                         config.accessRate,
+                                         config.accessDelay));
     }
     for (const CityLink& link : LINKS)
     {
-        PointToPointHelper wanLink =
-            MakeLink(config.wanRate, MicroSeconds(link.fiberMs * DELAY_FACTOR * 1000));
-        net.wan.push_back(wanLink.Install(net.routers.Get(link.a), net.routers.Get(link.b)));
+        net.wan.push_back(InstallLink(config,
+                                      net.routers.Get(link.a),
+                                      net.routers.Get(link.b),
+                                      config.wanRate,
+                                      MicroSeconds(link.fiberMs * DELAY_FACTOR * 1000)));
     }
     return net;
 }
@@ -308,7 +359,8 @@ AddressHosts(Network& net, bool routerSide)
     }
 }
 
-/** \param config parameters \return the fabric network: WanRouterNetDevice routers */
+/** \param config parameters \return the fabric network: WanRouterNetDevice routers, on
+ *  stock or module links (config.moduleLinks) */
 Network
 BuildFabric(const BenchConfig& config)
 {
@@ -447,6 +499,7 @@ RunWorkload(Network& net, const BenchConfig& config)
     result.sent = static_cast<uint64_t>(flows) * config.packetsPerFlow;
 
     g_rawDelivered = 0;
+    g_moduleLinkHops = 0;
     const std::clock_t cpuStart = std::clock();
     const auto start = std::chrono::steady_clock::now();
     Simulator::Run();
@@ -503,28 +556,47 @@ Report(const std::string& name, const Result& r)
     return {wallRate, cpuRate};
 }
 
+/** The configurations, in the order they run and print. */
+const std::array<const char*, 3> CONFIGURATIONS = {"stock", "fabric", "module"};
+
+/**
+ * \param name a configuration (CONFIGURATIONS) \param config parameters (moduleLinks is set
+ *        here) \return its network, built
+ */
+Network
+BuildConfiguration(const std::string& name, BenchConfig& config)
+{
+    config.moduleLinks = name == "module";
+    return name == "stock" ? BuildStock(config) : BuildFabric(config);
+}
+
 } // namespace
 
 int
 main(int argc, char** argv)
 {
     BenchConfig config;
-    std::string mode = "both";
+    std::string mode = "all";
     std::string hosts = "both";
     uint32_t repeat = 3;
     CommandLine cmd(__FILE__);
     cmd.AddValue("packets", "Packets per flow (72 flows)", config.packetsPerFlow);
     cmd.AddValue("interval", "Gap between a flow's packets", config.interval);
-    cmd.AddValue("mode", "Routers: both, fabric or stock", mode);
+    cmd.AddValue("mode",
+                 "Configurations: all, stock (ns-3's IPv4 routers and point-to-point links), "
+                 "fabric (the module's routers on point-to-point links) or module (the module's "
+                 "routers and links)",
+                 mode);
     cmd.AddValue("hosts",
                  "Hosts: stack (UDP sockets and the full host stack), raw (packets injected "
                  "and counted at the host devices) or both",
                  hosts);
     cmd.AddValue("repeat", "Runs of each configuration; the fastest is reported", repeat);
     cmd.Parse(argc, argv);
-    if (mode != "both" && mode != "fabric" && mode != "stock")
+    if (mode != "all" &&
+        std::find(CONFIGURATIONS.begin(), CONFIGURATIONS.end(), mode) == CONFIGURATIONS.end())
     {
-        std::cerr << "error: --mode must be both, fabric or stock, not '" << mode << "'\n";
+        std::cerr << "error: --mode must be all, stock, fabric or module, not '" << mode << "'\n";
         return 1;
     }
     if (hosts != "both" && hosts != "stack" && hosts != "raw")
@@ -547,37 +619,33 @@ main(int argc, char** argv)
         config.rawHosts = hostMode == "raw";
         // The machine may be shared: each configuration runs `repeat` times, alternating,
         // and the fastest run counts (noise only ever slows a run down).
-        Result stock;
-        Result fabric;
+        std::array<Result, CONFIGURATIONS.size()> fastest;
         for (uint32_t r = 0; r < repeat; ++r)
         {
-            if (mode != "fabric")
+            for (std::size_t c = 0; c < CONFIGURATIONS.size(); ++c)
             {
-                Network net = BuildStock(config);
-                stock = Fastest(stock, RunWorkload(net, config));
-            }
-            if (mode != "stock")
-            {
-                Network net = BuildFabric(config);
-                fabric = Fastest(fabric, RunWorkload(net, config));
+                if (mode == "all" || mode == CONFIGURATIONS[c])
+                {
+                    Network net = BuildConfiguration(CONFIGURATIONS[c], config);
+                    fastest[c] = Fastest(fastest[c], RunWorkload(net, config));
+                }
             }
         }
-        std::pair<double, double> stockRate;
-        std::pair<double, double> fabricRate;
-        if (mode != "fabric")
+        std::array<std::pair<double, double>, CONFIGURATIONS.size()> rates;
+        for (std::size_t c = 0; c < CONFIGURATIONS.size(); ++c)
         {
-            stockRate = Report("stock/" + hostMode, stock);
+            if (mode == "all" || mode == CONFIGURATIONS[c])
+            {
+                rates[c] = Report(std::string(CONFIGURATIONS[c]) + "/" + hostMode, fastest[c]);
+            }
         }
-        if (mode != "stock")
+        for (std::size_t c = 1; mode == "all" && c < CONFIGURATIONS.size(); ++c)
         {
-            fabricRate = Report("fabric/" + hostMode, fabric);
-        }
-        if (mode == "both")
-        {
-            std::printf("ratio fabric/stock (hosts=%s): wall %.2f, cpu %.2f\n",
+            std::printf("ratio %s/stock (hosts=%s): wall %.2f, cpu %.2f\n",
+                        CONFIGURATIONS[c],
                         hostMode.c_str(),
-                        fabricRate.first / stockRate.first,
-                        fabricRate.second / stockRate.second);
+                        rates[c].first / rates[0].first,
+                        rates[c].second / rates[0].second);
         }
     }
     return 0;

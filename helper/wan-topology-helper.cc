@@ -4,6 +4,7 @@
 
 #include "wan-topology-helper.h"
 
+#include "wan-link-helper.h"
 #include "wan-multicast-tree.h"
 
 #include "ns3/abort.h"
@@ -174,21 +175,15 @@ WanTopologyHelper::Connect(Ptr<Node> a,
     const std::array<Ptr<Node>, 2> nodes{a, b};
     if (!m_stockLinks)
     {
-        Ptr<WanLinkChannel> channel =
-            CreateObjectWithAttributes<WanLinkChannel>("Delay", TimeValue(delay));
+        WanLinkHelper link;
+        link.SetDeviceAttribute("DataRate", DataRateValue(rate));
+        link.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+        link.SetChannelAttribute("Delay", TimeValue(delay));
+        const NetDeviceContainer pair = link.Install(a, b);
         for (uint32_t end = 0; end < devices.size(); ++end)
         {
-            Ptr<WanLinkNetDevice> device =
-                CreateObjectWithAttributes<WanLinkNetDevice>("DataRate",
-                                                             DataRateValue(rate),
-                                                             "Mtu",
-                                                             UintegerValue(m_mtu),
-                                                             "TxQueueMaxSize",
-                                                             QueueSizeValue(queues[end]));
-            device->SetAddress(Mac48Address::Allocate());
-            nodes[end]->AddDevice(device);
-            device->Attach(channel);
-            devices[end] = device;
+            devices[end] = pair.Get(end);
+            devices[end]->SetAttribute("TxQueueMaxSize", QueueSizeValue(queues[end]));
         }
         return devices;
     }

@@ -5,7 +5,7 @@
  * directions at once, the same arrivals as ns-3's PointToPointNetDevice over its
  * PointToPointChannel, packets in flight, a simulation torn down with packets still on the
  * wire, the transmit FIFO's bound, a link that is down, receive errors, framing bytes and the
- * protocol number.
+ * protocol number; WanLinkHelper's links (the harness builds its module links with it).
  */
 
 // ctest-suite: wan-link-channel
@@ -24,6 +24,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-link-channel.h"
+#include "ns3/wan-link-helper.h"
 #include "ns3/wan-link-net-device.h"
 
 #include <array>
@@ -66,46 +67,35 @@ class LinkHarness
      *  FramingBytes */
     explicit LinkHarness(bool stock, uint32_t framing = PPP_BYTES)
     {
-        Ptr<PointToPointChannel> stockChannel;
+        const std::array<Ptr<Node>, 2> nodes = {CreateObject<Node>(), CreateObject<Node>()};
         if (stock)
         {
-            stockChannel =
+            Ptr<PointToPointChannel> stockChannel =
                 CreateObjectWithAttributes<PointToPointChannel>("Delay", TimeValue(DELAY));
-        }
-        else
-        {
-            channel = CreateObjectWithAttributes<WanLinkChannel>("Delay", TimeValue(DELAY));
-        }
-        for (uint32_t end = 0; end < 2; ++end)
-        {
-            Ptr<Node> node = CreateObject<Node>();
-            Ptr<NetDevice> device;
-            if (stock)
+            for (uint32_t end = 0; end < 2; ++end)
             {
                 Ptr<PointToPointNetDevice> p2p = CreateObject<PointToPointNetDevice>();
                 p2p->SetDataRate(DataRate(RATE_BPS));
                 ObjectFactory queueFactory("ns3::DropTailQueue<Packet>");
                 p2p->SetQueue(queueFactory.Create<Queue<Packet>>());
-                node->AddDevice(p2p);
+                p2p->SetAddress(Mac48Address::Allocate());
+                nodes[end]->AddDevice(p2p);
                 p2p->Attach(stockChannel);
-                device = p2p;
+                devices[end] = p2p;
             }
-            else
-            {
-                Ptr<WanLinkNetDevice> link =
-                    CreateObjectWithAttributes<WanLinkNetDevice>("DataRate",
-                                                                 DataRateValue(DataRate(RATE_BPS)),
-                                                                 "FramingBytes",
-                                                                 UintegerValue(framing));
-                node->AddDevice(link);
-                link->Attach(channel);
-                device = link;
-            }
-            device->SetAddress(Mac48Address::Allocate());
-            device->SetReceiveCallback(
-                MakeCallback(end == 0 ? &LinkHarness::ReceiveAt0 : &LinkHarness::ReceiveAt1, this));
-            devices[end] = device;
         }
+        else
+        {
+            WanLinkHelper link;
+            link.SetDeviceAttribute("DataRate", DataRateValue(DataRate(RATE_BPS)));
+            link.SetDeviceAttribute("FramingBytes", UintegerValue(framing));
+            link.SetChannelAttribute("Delay", TimeValue(DELAY));
+            const NetDeviceContainer pair = link.Install(nodes[0], nodes[1]);
+            devices = {pair.Get(0), pair.Get(1)};
+            channel = DynamicCast<WanLinkChannel>(devices[0]->GetChannel());
+        }
+        devices[0]->SetReceiveCallback(MakeCallback(&LinkHarness::ReceiveAt0, this));
+        devices[1]->SetReceiveCallback(MakeCallback(&LinkHarness::ReceiveAt1, this));
     }
 
     /** \brief Send packets of these sizes from one end at time 0. \param end sender */
@@ -451,6 +441,71 @@ class LinkDeviceTest : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * WanLinkHelper: each Install makes a new channel with the helper's channel attributes and two
+ * devices with its device attributes, one on each node (the first node's first), each with its
+ * own address, attached to that channel.
+ */
+class LinkHelperTest : public TestCase
+{
+  public:
+    LinkHelperTest()
+        : TestCase("WanLinkHelper: a new channel and two devices per link, attributes applied")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Ptr<Node> a = CreateObject<Node>();
+        const Ptr<Node> b = CreateObject<Node>();
+        const Ptr<Node> c = CreateObject<Node>();
+        WanLinkHelper link;
+        link.SetDeviceAttribute("DataRate", DataRateValue(DataRate("2Gbps")));
+        link.SetDeviceAttribute("Mtu", UintegerValue(9000));
+        link.SetChannelAttribute("Delay", TimeValue(MilliSeconds(3)));
+        const NetDeviceContainer ab = link.Install(a, b);
+        link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(40)));
+        const NetDeviceContainer bc = link.Install(b, c);
+
+        NS_TEST_ASSERT_MSG_EQ(ab.GetN(), 2u, "two devices");
+        NS_TEST_EXPECT_MSG_EQ(ab.Get(0)->GetNode(), a, "the first device is a's");
+        NS_TEST_EXPECT_MSG_EQ(ab.Get(1)->GetNode(), b, "the second device is b's");
+        NS_TEST_EXPECT_MSG_EQ(a->GetNDevices(), 1u, "a holds one device");
+        NS_TEST_EXPECT_MSG_EQ(b->GetNDevices(), 2u, "b holds one device per link");
+        NS_TEST_EXPECT_MSG_EQ(bc.Get(0), b->GetDevice(1), "b's second link device");
+        NS_TEST_EXPECT_MSG_EQ((ab.Get(0)->GetAddress() == ab.Get(1)->GetAddress()),
+                              false,
+                              "each end has its own address");
+
+        const Ptr<WanLinkChannel> abChannel = DynamicCast<WanLinkChannel>(ab.Get(0)->GetChannel());
+        const Ptr<WanLinkChannel> bcChannel = DynamicCast<WanLinkChannel>(bc.Get(0)->GetChannel());
+        NS_TEST_ASSERT_MSG_NE(abChannel, nullptr, "a WanLinkChannel");
+        NS_TEST_ASSERT_MSG_NE(bcChannel, nullptr, "a WanLinkChannel");
+        NS_TEST_EXPECT_MSG_EQ((abChannel == bcChannel), false, "a new channel per link");
+        NS_TEST_EXPECT_MSG_EQ(ab.Get(1)->GetChannel(), abChannel, "both ends on one channel");
+        NS_TEST_EXPECT_MSG_EQ(abChannel->GetNDevices(), 2u, "the channel holds both");
+        NS_TEST_EXPECT_MSG_EQ(abChannel->GetDevice(0), ab.Get(0), "in a, b order");
+        NS_TEST_EXPECT_MSG_EQ(abChannel->GetDelay(), MilliSeconds(3), "the first delay");
+        NS_TEST_EXPECT_MSG_EQ(bcChannel->GetDelay(), MicroSeconds(40), "the changed delay");
+
+        for (const NetDeviceContainer& pair : {ab, bc})
+        {
+            for (uint32_t end = 0; end < 2; ++end)
+            {
+                const Ptr<NetDevice> device = pair.Get(end);
+                NS_TEST_EXPECT_MSG_EQ(device->GetMtu(), 9000, "Mtu applied");
+                DataRateValue rate;
+                device->GetAttribute("DataRate", rate);
+                NS_TEST_EXPECT_MSG_EQ(rate.Get(), DataRate("2Gbps"), "DataRate applied");
+                NS_TEST_EXPECT_MSG_EQ(device->IsLinkUp(), true, "attached: the link is up");
+            }
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * The WanLinkNetDevice and WanLinkChannel test suite.
  */
 class WanLinkChannelTestSuite : public TestSuite
@@ -463,6 +518,7 @@ class WanLinkChannelTestSuite : public TestSuite
         AddTestCase(new LinkSameAsStockTest);
         AddTestCase(new LinkInFlightTest);
         AddTestCase(new LinkDeviceTest);
+        AddTestCase(new LinkHelperTest);
     }
 };
 
