@@ -50,34 +50,6 @@ FpgaSlotTable::AddResultName(AddResult result)
 }
 
 bool
-FpgaSlotTable::SlotKey::operator==(const SlotKey& other) const
-{
-    return jobId == other.jobId && round == other.round && cliqueId == other.cliqueId &&
-           chunkIndex == other.chunkIndex;
-}
-
-FpgaSlotTable::SlotKey
-FpgaSlotTable::SlotKey::Of(const GradientHeader& header)
-{
-    NS_LOG_FUNCTION_NOARGS();
-    return SlotKey{header.GetJobId(),
-                   header.GetRound(),
-                   header.GetCliqueId(),
-                   header.GetChunkIndex()};
-}
-
-size_t
-FpgaSlotTable::SlotKeyHash::operator()(const SlotKey& key) const
-{
-    // Chunk indices vary fastest; mix the rest in with odd multipliers.
-    uint64_t h = key.chunkIndex;
-    h = h * 0x9E3779B97F4A7C15ULL + key.round;
-    h = h * 0x9E3779B97F4A7C15ULL + key.cliqueId;
-    h = h * 0x9E3779B97F4A7C15ULL + key.jobId;
-    return static_cast<size_t>(h ^ (h >> 29));
-}
-
-bool
 FpgaSlotTable::FlowKey::operator==(const FlowKey& other) const
 {
     return jobId == other.jobId && round == other.round && cliqueId == other.cliqueId;
@@ -156,7 +128,7 @@ FpgaSlotTable::Clear()
     m_deadlines.clear();
     m_slots.clear();
     m_freeSlots.clear();
-    m_index.clear();
+    m_index.Clear();
     m_frontiers.clear();
     m_waitingBySender.clear();
 }
@@ -165,13 +137,7 @@ bool
 FpgaSlotTable::Find(const SlotKey& key, uint32_t& index) const
 {
     NS_LOG_FUNCTION(this);
-    auto found = m_index.find(key);
-    if (found == m_index.end())
-    {
-        return false;
-    }
-    index = found->second;
-    return true;
+    return m_index.Find(key, index);
 }
 
 bool
@@ -206,7 +172,7 @@ FpgaSlotTable::Open(const GradientHeader& header,
         m_slots.emplace_back();
     }
     const SlotKey key = SlotKey::Of(header);
-    m_index.emplace(key, index);
+    m_index.Insert(key, index);
     Slot& slot = m_slots[index];
     slot.key = key;
     slot.header = header;
@@ -442,33 +408,33 @@ FpgaSlotTable::Advance(const FlowKey& flow,
         return;
     }
     frontier[sender] = next;
-    // Chunks the sender skipped: their open slots may now be settled. A wide jump (a
-    // malformed or far-ahead packet) visits the open slots instead of every skipped index.
-    std::vector<uint32_t> skipped;
-    if (uint64_t{next} - before > m_index.size())
+    // Chunks the sender skipped, ascending: their open slots may now be settled. A wide jump
+    // (a malformed or far-ahead packet) visits the open slots instead of every skipped index,
+    // and sorts what it finds into the same order.
+    std::vector<std::pair<uint32_t, uint32_t>> skipped; // (chunk, pool index)
+    if (uint64_t{next} - before > m_index.GetSize())
     {
-        for (const auto& entry : m_index)
-        {
-            const SlotKey& key = entry.first;
+        m_index.ForEach([&](const SlotKey& key, uint32_t index) {
             if (key.jobId == flow.jobId && key.round == flow.round &&
                 key.cliqueId == flow.cliqueId && key.chunkIndex >= before && key.chunkIndex < next)
             {
-                skipped.push_back(entry.second);
+                skipped.emplace_back(key.chunkIndex, index);
             }
-        }
+        });
+        std::sort(skipped.begin(), skipped.end());
     }
     else
     {
+        uint32_t index;
         for (uint32_t chunk = before; chunk < next; ++chunk)
         {
-            auto slot = m_index.find(SlotKey{flow.jobId, flow.round, flow.cliqueId, chunk});
-            if (slot != m_index.end())
+            if (m_index.Find(SlotKey{flow.jobId, flow.round, flow.cliqueId, chunk}, index))
             {
-                skipped.push_back(slot->second);
+                skipped.emplace_back(chunk, index);
             }
         }
     }
-    for (uint32_t index : skipped)
+    for (const auto& [chunk, index] : skipped)
     {
         if (!m_slots[index].contributors.Test(sender))
         {
@@ -661,7 +627,7 @@ FpgaSlotTable::Free(uint32_t index)
     Slot& slot = m_slots[index];
     slot.emission.Cancel();
     slot.serial = FREE_SERIAL;
-    m_index.erase(slot.key);
+    m_index.Erase(slot.key);
     Unlist(slot);
     m_freeSlots.push_back(index);
 }
@@ -670,7 +636,7 @@ uint32_t
 FpgaSlotTable::GetSlotsInUse() const
 {
     NS_LOG_FUNCTION(this);
-    return static_cast<uint32_t>(m_index.size());
+    return m_index.GetSize();
 }
 
 uint64_t

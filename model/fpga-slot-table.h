@@ -5,6 +5,7 @@
 #ifndef FPGA_SLOT_TABLE_H
 #define FPGA_SLOT_TABLE_H
 
+#include "fpga-slot-index.h"
 #include "gradient-header.h"
 
 #include "ns3/callback.h"
@@ -46,17 +47,7 @@ class FpgaSlotTable
 {
   public:
     /** Slot key: one chunk of one clique's round of one job. */
-    struct SlotKey
-    {
-        uint32_t jobId;      //!< job
-        uint32_t round;      //!< round
-        uint32_t cliqueId;   //!< clique
-        uint32_t chunkIndex; //!< chunk
-        /** \param other key \return equality */
-        bool operator==(const SlotKey& other) const;
-        /** \param header a gradient header \return the key of its chunk */
-        static SlotKey Of(const GradientHeader& header);
-    };
+    using SlotKey = FpgaSlotKey;
 
     /** One clique's round of one job: the unit whose senders' frontiers are tracked. */
     struct FlowKey
@@ -75,13 +66,6 @@ class FpgaSlotTable
     {
         /** \param key key \return hash */
         size_t operator()(const FlowKey& key) const;
-    };
-
-    /** Hash of a SlotKey. */
-    struct SlotKeyHash
-    {
-        /** \param key key \return hash */
-        size_t operator()(const SlotKey& key) const;
     };
 
     /** The IPv4 and UDP fields of one contribution that an aggregate reuses. */
@@ -309,13 +293,13 @@ class FpgaSlotTable
     bool m_earlyFlush;      //!< settle slots whose missing senders have gone past
     Time m_pipelineLatency; //!< delay from settling to emission
 
-    std::vector<Slot> m_slots;                                  //!< pool
-    std::vector<uint32_t> m_freeSlots;                          //!< indices of free pool slots
-    std::unordered_map<SlotKey, uint32_t, SlotKeyHash> m_index; //!< key -> pool index
-    std::vector<uint8_t> m_scratch;                             //!< payload copy buffer
-    std::deque<Deadline> m_deadlines;                           //!< ascending by time
-    EventId m_timerEvent;                                       //!< earliest live deadline
-    uint64_t m_nextSerial;                                      //!< next slot allocation number
+    std::vector<Slot> m_slots;         //!< pool
+    std::vector<uint32_t> m_freeSlots; //!< indices of free pool slots
+    FpgaSlotIndex m_index;             //!< key -> pool index
+    std::vector<uint8_t> m_scratch;    //!< payload copy buffer
+    std::deque<Deadline> m_deadlines;  //!< ascending by time
+    EventId m_timerEvent;              //!< earliest live deadline
+    uint64_t m_nextSerial;             //!< next slot allocation number
 
     /** Per flow, per sender island: one past the highest first-pass chunk seen. */
     std::unordered_map<FlowKey, std::vector<uint32_t>, FlowKeyHash> m_frontiers;
