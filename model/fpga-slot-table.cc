@@ -260,7 +260,7 @@ FpgaSlotTable::Add(uint32_t index,
     {
         const SlotKey& key = slot.key;
         auto& waiting = m_waitingBySender[FlowKey{key.jobId, key.round, key.cliqueId}];
-        pieces.ForEach([&](uint32_t sender) { waiting[sender].insert(key.chunkIndex); });
+        pieces.ForEach([&](uint32_t sender) { waiting[sender].Insert(key.chunkIndex); });
     }
     ++m_aggregated;
     if (real)
@@ -551,10 +551,10 @@ FpgaSlotTable::EmitEarlierSlots(const SlotKey& key)
             {
                 return;
             }
-            auto it = chunks->second.lower_bound(below);
-            if (it != chunks->second.begin() && (!found || *std::prev(it) > next))
+            uint32_t chunk;
+            if (chunks->second.FindBelow(below, chunk) && (!found || chunk > next))
             {
-                next = *std::prev(it);
+                next = chunk;
                 found = true;
             }
         });
@@ -591,8 +591,8 @@ FpgaSlotTable::Unlist(const Slot& slot)
         auto chunks = flow->second.find(sender);
         if (chunks != flow->second.end())
         {
-            chunks->second.erase(slot.key.chunkIndex);
-            if (chunks->second.empty())
+            chunks->second.Erase(slot.key.chunkIndex);
+            if (chunks->second.IsEmpty())
             {
                 flow->second.erase(chunks);
             }
@@ -665,6 +665,54 @@ FpgaSlotTable::GetWrapCount() const
 {
     NS_LOG_FUNCTION(this);
     return m_wraps;
+}
+
+void
+FpgaSlotTable::ChunkList::Insert(uint32_t chunk)
+{
+    if (m_chunks.empty() || m_chunks.back() < chunk)
+    {
+        m_chunks.push_back(chunk);
+        return;
+    }
+    auto it = std::lower_bound(m_chunks.begin(), m_chunks.end(), chunk);
+    if (*it != chunk)
+    {
+        m_chunks.insert(it, chunk);
+    }
+}
+
+void
+FpgaSlotTable::ChunkList::Erase(uint32_t chunk)
+{
+    if (!m_chunks.empty() && m_chunks.front() == chunk)
+    {
+        m_chunks.pop_front();
+        return;
+    }
+    auto it = std::lower_bound(m_chunks.begin(), m_chunks.end(), chunk);
+    if (it != m_chunks.end() && *it == chunk)
+    {
+        m_chunks.erase(it);
+    }
+}
+
+bool
+FpgaSlotTable::ChunkList::IsEmpty() const
+{
+    return m_chunks.empty();
+}
+
+bool
+FpgaSlotTable::ChunkList::FindBelow(uint32_t chunk, uint32_t& below) const
+{
+    auto it = std::lower_bound(m_chunks.begin(), m_chunks.end(), chunk);
+    if (it == m_chunks.begin())
+    {
+        return false;
+    }
+    below = *std::prev(it);
+    return true;
 }
 
 } // namespace ns3

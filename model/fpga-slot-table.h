@@ -15,7 +15,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -94,6 +93,31 @@ class FpgaSlotTable
         EventId emission;          //!< emission once settled (PipelineLatency > 0)
         bool emitting;             //!< settled; waiting for PipelineLatency
         bool settled;              //!< every missing sender went past it (EarlyFlush)
+    };
+
+    /**
+     * Chunk indices in ascending order, each once: the table keeps one per flow and sender,
+     * the chunks of the flow's open slots waiting with the sender's contribution. A sender's
+     * chunks come mostly in order and leave mostly from the oldest, so a deque takes both at
+     * its ends, where a tree set allocates a node per chunk and rebalances on every change.
+     */
+    class ChunkList
+    {
+      public:
+        /** \param chunk a chunk index \brief add it (nothing if listed) */
+        void Insert(uint32_t chunk);
+        /** \param chunk a chunk index \brief remove it (nothing if not listed) */
+        void Erase(uint32_t chunk);
+        /** \return true if no chunk is listed */
+        bool IsEmpty() const;
+        /**
+         * \param chunk a chunk index \param below receives the highest listed chunk below it
+         * \return true if there is one
+         */
+        bool FindBelow(uint32_t chunk, uint32_t& below) const;
+
+      private:
+        std::deque<uint32_t> m_chunks; //!< ascending
     };
 
     /** What Offer() did with a piece. */
@@ -304,12 +328,13 @@ class FpgaSlotTable
     /** Per flow, per sender island: one past the highest first-pass chunk seen. */
     std::unordered_map<FlowKey, std::vector<uint32_t>, FlowKeyHash> m_frontiers;
     uint32_t m_latestRound; //!< highest round seen (old flows are forgotten)
+
     /**
      * Per flow, per sender island: the chunks of the flow's open slots that hold the sender's
-     * contribution and are not emitting, ascending. EmitEarlierSlots finds the next earlier
-     * slot sharing a sender from these, without visiting the slots that share none.
+     * contribution and are not emitting. EmitEarlierSlots finds the next earlier slot sharing
+     * a sender from these, without visiting the slots that share none.
      */
-    std::unordered_map<FlowKey, std::unordered_map<uint32_t, std::set<uint32_t>>, FlowKeyHash>
+    std::unordered_map<FlowKey, std::unordered_map<uint32_t, ChunkList>, FlowKeyHash>
         m_waitingBySender;
 
     uint64_t m_aggregated;   //!< contributions added

@@ -3,15 +3,18 @@
  *
  * Unit tests of the FPGA's slot index (model/fpga-slot-index.h): look-ups, insertions and
  * deletions checked against std::map (a second method) through growth, long probe runs,
- * wrap-around at the table's end and the backward shift of deletions.
+ * wrap-around at the table's end and the backward shift of deletions; and of the slot table's
+ * lists of a sender's waiting chunks (FpgaSlotTable::ChunkList) against std::set.
  */
 
 #include "ns3/fpga-slot-index.h"
+#include "ns3/fpga-slot-table.h"
 
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <map>
 #include <random>
+#include <set>
 #include <tuple>
 
 using namespace ns3;
@@ -151,5 +154,48 @@ TEST(FpgaSlotIndex, RandomOperationsMatchAMap)
         ExpectSame(index, reference);
         index.Clear();
         ExpectSame(index, Reference());
+    }
+}
+
+// A sender's waiting chunks: FpgaSlotTable::ChunkList against std::set (a second method),
+// with chunks mostly in order and freed mostly from the oldest, as the FPGA sees them, and
+// out of order now and then.
+TEST(FpgaSlotTableChunkList, MatchesASet)
+{
+    std::mt19937 random(3);
+    FpgaSlotTable::ChunkList list;
+    std::set<uint32_t> reference;
+    uint32_t next = 0;
+    for (uint32_t op = 0; op < 20000; ++op)
+    {
+        const uint32_t draw = random() % 10;
+        uint32_t chunk;
+        if (draw < 5 || reference.empty())
+        {
+            // Next in order, or now and then one already listed or a gap filled late.
+            chunk = draw == 0 && next > 8 ? next - 1 - random() % 8 : next++;
+            list.Insert(chunk);
+            reference.insert(chunk);
+        }
+        else
+        {
+            // The oldest mostly; sometimes one further in, or one not listed.
+            auto it = reference.begin();
+            std::advance(it, draw < 8 ? 0 : random() % reference.size());
+            chunk = draw == 9 ? next + 5 : *it;
+            list.Erase(chunk);
+            reference.erase(chunk);
+        }
+        ASSERT_EQ(list.IsEmpty(), reference.empty()) << "op " << op;
+        // The highest chunk below a probe, for probes around the listed range.
+        const uint32_t probe = static_cast<uint32_t>(random() % (next + 2));
+        auto above = reference.lower_bound(probe);
+        uint32_t below = UINT32_MAX;
+        const bool found = list.FindBelow(probe, below);
+        ASSERT_EQ(found, above != reference.begin()) << "op " << op << " probe " << probe;
+        if (found)
+        {
+            EXPECT_EQ(below, *std::prev(above)) << "op " << op << " probe " << probe;
+        }
     }
 }
