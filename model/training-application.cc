@@ -291,7 +291,7 @@ TrainingApplication::DoDispose()
     }
     m_exchanges.clear();
     m_computeEvent.Cancel();
-    m_heldSyncEvent.Cancel();
+    m_startGate.Cancel();
     if (m_udp)
     {
         m_udp->Dispose();
@@ -360,7 +360,7 @@ void
 TrainingApplication::SetSyncNotBefore(const std::vector<Time>& notBefore)
 {
     NS_LOG_FUNCTION(this);
-    m_syncNotBefore = notBefore;
+    m_startGate.SetNotBefore(notBefore);
 }
 
 void
@@ -484,6 +484,13 @@ TrainingApplication::StartApplication()
     };
     m_context.on.complete = [this](uint32_t sync) { FinishSync(sync); };
     m_context.on.repairing = [this](uint32_t round) { AnnounceLate(round); };
+    m_startGate.Setup(
+        m_context.settings,
+        m_alignmentLimit,
+        m_alignmentMargin,
+        m_noticeCopies,
+        [this](uint32_t round) { return IsAwaitingStart(round); },
+        [this](uint32_t round) { StartExchange(round); });
     m_numerics.Configure(m_workload,
                          m_context.settings.island,
                          m_context.settings.islandCount,
@@ -535,8 +542,7 @@ TrainingApplication::StopApplication()
     NS_LOG_FUNCTION(this);
     m_running = false;
     m_computeEvent.Cancel();
-    m_heldSyncEvent.Cancel();
-    m_alignmentLimitEvent.Cancel();
+    m_startGate.Cancel();
     for (auto& entry : m_exchanges)
     {
         entry.second->Shutdown();
@@ -769,67 +775,15 @@ TrainingApplication::StartFragmentIfReady()
     if (m_progress.CanStart())
     {
         m_progress.Start(Simulator::Now());
-        StartOrHoldExchange(CurrentSync());
+        m_startGate.Request(CurrentSync());
     }
 }
 
-void
-TrainingApplication::StartOrHoldExchange(uint32_t round)
+bool
+TrainingApplication::IsAwaitingStart(uint32_t round) const
 {
     NS_LOG_FUNCTION(this << round);
-    // Held: until then the island answers as if still computing (nothing sent yet).
-    if (m_alignment.IsWaiting(round))
-    {
-        m_heldSyncEvent.Cancel();
-        NS_LOG_INFO("island " << m_context.settings.island << " round " << round
-                              << ": first pass held for a late member's START");
-        if (m_alignmentLimitEvent.IsExpired())
-        {
-            m_alignmentLimitEvent = Simulator::Schedule(m_alignmentLimit,
-                                                        &TrainingApplication::StopWaiting,
-                                                        this,
-                                                        round);
-        }
-        return;
-    }
-    m_alignmentLimitEvent.Cancel();
-    Time notBefore = m_alignment.GetNotBefore(round);
-    if (round < m_syncNotBefore.size())
-    {
-        notBefore = std::max(notBefore, m_syncNotBefore[round]);
-    }
-    if (notBefore > Simulator::Now())
-    {
-        m_heldSyncEvent.Cancel();
-        m_heldSyncEvent = Simulator::Schedule(notBefore - Simulator::Now(),
-                                              &TrainingApplication::StartHeldSync,
-                                              this,
-                                              round);
-        return;
-    }
-    StartExchange(round);
-}
-
-void
-TrainingApplication::StartHeldSync(uint32_t round)
-{
-    NS_LOG_FUNCTION(this << round);
-    if (m_running && round == CurrentSync())
-    {
-        StartExchange(round);
-    }
-}
-
-void
-TrainingApplication::StopWaiting(uint32_t round)
-{
-    NS_LOG_FUNCTION(this << round);
-    NS_LOG_WARN("island " << m_context.settings.island << " round " << round << ": no START within "
-                          << m_alignmentLimit.As(Time::S) << "; the round starts without");
-    if (m_running && round == CurrentSync())
-    {
-        StartExchange(round);
-    }
+    return m_running && round == CurrentSync();
 }
 
 bool
@@ -858,16 +812,13 @@ TrainingApplication::AnnounceLate(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
     const uint32_t next = round + 1;
-    if (round != CurrentSync() || next >= GetSyncCount() || !NeedsAlignment(next) ||
-        !m_alignment.Announce(next))
+    if (round != CurrentSync() || next >= GetSyncCount() || !NeedsAlignment(next))
     {
         return;
     }
-    NS_LOG_INFO("island " << m_context.settings.island << " round " << round
-                          << " repairs: LATE for round " << next);
     if (RoundExchange* exchange = GetExchange(next))
     {
-        exchange->SendNotice(GradientHeader::LATE, Time(0), m_noticeCopies);
+        m_startGate.AnnounceLate(next, *exchange);
     }
 }
 
@@ -876,38 +827,10 @@ TrainingApplication::AnnounceStart(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
     const uint32_t next = round + 1;
-    RoundExchange* exchange = next < GetSyncCount() ? GetExchange(next) : nullptr;
-    if (exchange == nullptr || !m_alignment.HasAnnounced(next))
+    if (RoundExchange* exchange = next < GetSyncCount() ? GetExchange(next) : nullptr)
     {
-        return;
+        m_startGate.AnnounceStart(next, *exchange, ConfigOf(next).members, GetLaunchDelay(next));
     }
-    // Late enough for the START to reach the farthest member before it.
-    Time farthest;
-    for (uint32_t member : ConfigOf(next).members)
-    {
-        farthest = std::max(farthest, m_context.settings.rtt.at(member) / 2);
-    }
-    const Time at = Simulator::Now() + std::max(GetLaunchDelay(next), farthest + m_alignmentMargin);
-    NS_LOG_INFO("island " << m_context.settings.island << " START of round " << next << " at "
-                          << at.As(Time::S));
-    m_alignment.NoteStart(next, m_context.settings.island, at);
-    exchange->SendNotice(GradientHeader::START, at, m_noticeCopies);
-}
-
-void
-TrainingApplication::ReceiveNotice(const GradientHeader& header, Ptr<const Packet> packet)
-{
-    NS_LOG_FUNCTION(this << packet);
-    const uint32_t round = header.GetRound();
-    if (header.GetType() == GradientHeader::START)
-    {
-        m_alignment.NoteStart(round, header.GetSender(), GradientHeader::ReadStartTime(packet));
-    }
-    else
-    {
-        m_alignment.NoteLate(round, header.GetSender());
-    }
-    ResumeIfHeld(round);
 }
 
 void
@@ -917,24 +840,10 @@ TrainingApplication::ResumeIfHeld(uint32_t round)
     RoundExchange* exchange = GetExchange(round);
     const bool held = m_running && round == CurrentSync() && m_progress.IsRunning() &&
                       exchange != nullptr && !exchange->IsStarted() && !exchange->IsFinished();
-    if (held && (!m_alignmentLimitEvent.IsExpired() || !m_heldSyncEvent.IsExpired()))
+    if (held)
     {
-        StartOrHoldExchange(round);
+        m_startGate.Resume(round);
     }
-}
-
-void
-TrainingApplication::NoteContributors(const GradientHeader& header)
-{
-    NS_LOG_FUNCTION(this);
-    const uint32_t round = header.GetRound();
-    if (!m_alignment.IsWaiting(round))
-    {
-        return;
-    }
-    header.GetContributors().ForEach(
-        [this, round](uint32_t member) { m_alignment.NoteContribution(round, member); });
-    ResumeIfHeld(round);
 }
 
 const std::string&
@@ -948,8 +857,7 @@ void
 TrainingApplication::StartExchange(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
-    m_heldSyncEvent.Cancel();
-    m_alignmentLimitEvent.Cancel();
+    m_startGate.Cancel();
     std::vector<int32_t> own;
     if (m_context.settings.real)
     {
@@ -999,7 +907,7 @@ TrainingApplication::FinishSync(uint32_t sync)
         return;
     }
     AnnounceStart(sync);
-    m_alignment.ForgetBefore(sync);
+    m_startGate.ForgetBefore(sync);
     if (!m_progress.Finish(Simulator::Now()))
     {
         StartFragmentIfReady(); // the next fragment, if its inner steps are computed
@@ -1043,7 +951,8 @@ TrainingApplication::Receive(Ptr<Packet> packet, uint8_t tos)
             return;
         }
         RecordOf(header.GetRound()).CountReceived(packet->GetSize(), true);
-        ReceiveNotice(header, packet);
+        m_startGate.NoteNotice(header, packet);
+        ResumeIfHeld(header.GetRound());
         return;
     }
     Dispatch(header, m_values, packet->GetSize(), congested);
@@ -1109,9 +1018,9 @@ TrainingApplication::Dispatch(const GradientHeader& header,
         return;
     }
     exchange->ReceiveChunk(header, values, congested);
-    if (!exchange->IsStarted())
+    if (!exchange->IsStarted() && m_startGate.NoteContributors(header))
     {
-        NoteContributors(header); // held, perhaps for a START that was lost
+        ResumeIfHeld(round); // held, perhaps for a START that was lost
     }
 }
 

@@ -12,9 +12,9 @@
 #include "gradient-header.h"
 #include "island-numerics.h"
 #include "island-udp-port.h"
-#include "round-alignment.h"
 #include "round-config.h"
 #include "round-exchange.h"
+#include "round-start-gate.h"
 #include "training-workload.h"
 #include "update-format.h"
 #include "wan-wire.h"
@@ -317,15 +317,12 @@ class TrainingApplication : public Application
     TrainingRoundRecord& RecordOf(uint32_t sync);
     /** \brief Cut the update (and its fragments) into chunks: the exchanges' layouts. */
     void LayOutFragments();
-    /** \param round the round whose exchange was held \brief start it (SetSyncNotBefore) */
-    void StartHeldSync(uint32_t round);
     /**
-     * \brief Start the exchange of \p round (compute over) now, or hold it: until the
-     *        schedule's SetSyncNotBefore time, and until the START of every member that sent
-     *        LATE and its announced time (RoundAlignment; at most AlignmentLimit).
-     * \param round the current round
+     * \param round a round
+     * \return true while the island runs and \p round is its current exchange (the start
+     *         gate's events ask before starting it)
      */
-    void StartOrHoldExchange(uint32_t round);
+    bool IsAwaitingStart(uint32_t round) const;
     /** \param round an exchange \return true if its clique's first passes meet FPGAs (AlignStarts)
      */
     bool NeedsAlignment(uint32_t round) const;
@@ -335,21 +332,8 @@ class TrainingApplication : public Application
     void AnnounceLate(uint32_t round);
     /** \param round the round just ended \brief if LATE was sent for the next, send its START */
     void AnnounceStart(uint32_t round);
-    /**
-     * \param header a LATE or START of a round, checked by Parse \param packet the packet
-     * \brief note it, and start a held exchange that no longer waits
-     */
-    void ReceiveNotice(const GradientHeader& header, Ptr<const Packet> packet);
-    /**
-     * \param header a contribution to a round (DATA, AGGREGATE or RING), received
-     * \brief if the round's start is held for members' STARTs, those among its contributors
-     *        have started: stop waiting for them (RoundAlignment::NoteContribution)
-     */
-    void NoteContributors(const GradientHeader& header);
     /** \param round a round whose notices changed \brief start it if held and no longer waiting */
     void ResumeIfHeld(uint32_t round);
-    /** \param round the round \brief AlignmentLimit passed: start without the missing STARTs */
-    void StopWaiting(uint32_t round);
     /** \param round the round \brief start its exchange with the own parameters */
     void StartExchange(uint32_t round);
     /**
@@ -443,10 +427,7 @@ class TrainingApplication : public Application
     bool m_planGiven;                                               //!< SetFragmentPlan called
     FragmentProgress m_progress;                                    //!< m_round's fragments
     EventId m_computeEvent;                                         //!< next fragment launch
-    EventId m_heldSyncEvent;                                        //!< a held exchange's start
-    std::vector<Time> m_syncNotBefore;                              //!< per round, earliest send
-    RoundAlignment m_alignment;                                     //!< LATE/START notices
-    EventId m_alignmentLimitEvent;                                  //!< AlignmentLimit's end
+    RoundStartGate m_startGate;                                     //!< when exchanges start
     std::map<uint32_t, std::unique_ptr<RoundExchange>> m_exchanges; //!< by round
     std::vector<TrainingRoundRecord> m_records;                     //!< per round
     std::vector<int32_t> m_values;                                  //!< receive scratch
