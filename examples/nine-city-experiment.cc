@@ -65,11 +65,11 @@ OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
     if (config.fragments > 1)
     {
         // Score rounds by the sync their compute does not hide.
-        optimiser.SetFragmentPlan(config.stepPlans.empty() ? FragmentPlan(config.modelBytes,
-                                                                          config.fragments,
-                                                                          config.innerSteps,
-                                                                          config.computeTime)
-                                                           : config.stepPlans.front());
+        optimiser.SetFragmentPlan(TrainingHelper::SelectFragmentPlan(config.stepPlans,
+                                                                     config.modelBytes,
+                                                                     config.fragments,
+                                                                     config.innerSteps,
+                                                                     config.computeTime));
     }
     optimiser.SetEpsilon(config.epsilon);
     optimiser.SetSeed(config.seed);

@@ -696,9 +696,18 @@ TrainingHelper::GetEstimatedHiddenSync() const
 FragmentPlan
 TrainingHelper::GetFragmentPlan() const
 {
-    return m_stepPlans.empty()
-               ? FragmentPlan(m_modelBytes, m_fragments, m_innerSteps, m_computeTime)
-               : m_stepPlans.front();
+    return SelectFragmentPlan(m_stepPlans, m_modelBytes, m_fragments, m_innerSteps, m_computeTime);
+}
+
+FragmentPlan
+TrainingHelper::SelectFragmentPlan(const std::vector<FragmentPlan>& stepPlans,
+                                   uint64_t modelBytes,
+                                   uint32_t fragments,
+                                   uint32_t innerSteps,
+                                   Time computeTime)
+{
+    return stepPlans.empty() ? FragmentPlan(modelBytes, fragments, innerSteps, computeTime)
+                             : stepPlans.front();
 }
 
 void

@@ -108,6 +108,20 @@ class TrainingHelper
      *          SetStepPlans: island 0's) */
     FragmentPlan GetFragmentPlan() const;
     /**
+     * \brief The one rule for a run's fragment plan (GetFragmentPlan; programs that score
+     *        schedules before a helper exists use it too).
+     * \param stepPlans per island, the steps read from execution traces (may be empty)
+     * \param modelBytes M \param fragments F \param innerSteps H
+     * \param computeTime one inner step
+     * \return island 0's step plan if there are step plans, else M in F fragments sent as
+     *         the H inner steps of computeTime each progress
+     */
+    static FragmentPlan SelectFragmentPlan(const std::vector<FragmentPlan>& stepPlans,
+                                           uint64_t modelBytes,
+                                           uint32_t fragments,
+                                           uint32_t innerSteps,
+                                           Time computeTime);
+    /**
      * \brief Run each island's rounds as a step read from its execution trace (ChakraStep):
      *        its compute phase and its buckets, sent as they are ready. Replaces SetModelBytes
      *        (the buckets' bytes), SetComputeTime, SetInnerSteps and SetFragments; virtual
