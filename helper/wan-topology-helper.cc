@@ -171,22 +171,40 @@ WanTopologyHelper::Connect(Ptr<Node> a,
                            const std::array<QueueSize, 2>& queues)
 {
     NS_LOG_FUNCTION(this << a->GetId() << b->GetId() << rate << delay << queues[0] << queues[1]);
+    return m_stockLinks ? ConnectStockLink(a, b, rate, delay, queues)
+                        : ConnectWanLink(a, b, rate, delay, queues);
+}
+
+std::array<Ptr<NetDevice>, 2>
+WanTopologyHelper::ConnectWanLink(Ptr<Node> a,
+                                  Ptr<Node> b,
+                                  DataRate rate,
+                                  Time delay,
+                                  const std::array<QueueSize, 2>& queues)
+{
+    NS_LOG_FUNCTION(this << a->GetId() << b->GetId() << rate << delay);
+    WanLinkHelper link;
+    link.SetDeviceAttribute("DataRate", DataRateValue(rate));
+    link.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+    link.SetChannelAttribute("Delay", TimeValue(delay));
+    const NetDeviceContainer pair = link.Install(a, b);
     std::array<Ptr<NetDevice>, 2> devices;
-    const std::array<Ptr<Node>, 2> nodes{a, b};
-    if (!m_stockLinks)
+    for (uint32_t end = 0; end < devices.size(); ++end)
     {
-        WanLinkHelper link;
-        link.SetDeviceAttribute("DataRate", DataRateValue(rate));
-        link.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
-        link.SetChannelAttribute("Delay", TimeValue(delay));
-        const NetDeviceContainer pair = link.Install(a, b);
-        for (uint32_t end = 0; end < devices.size(); ++end)
-        {
-            devices[end] = pair.Get(end);
-            devices[end]->SetAttribute("TxQueueMaxSize", QueueSizeValue(queues[end]));
-        }
-        return devices;
+        devices[end] = pair.Get(end);
+        devices[end]->SetAttribute("TxQueueMaxSize", QueueSizeValue(queues[end]));
     }
+    return devices;
+}
+
+std::array<Ptr<NetDevice>, 2>
+WanTopologyHelper::ConnectStockLink(Ptr<Node> a,
+                                    Ptr<Node> b,
+                                    DataRate rate,
+                                    Time delay,
+                                    const std::array<QueueSize, 2>& queues)
+{
+    NS_LOG_FUNCTION(this << a->GetId() << b->GetId() << rate << delay);
     // As PointToPointHelper::Install does (addresses, queues). Flow control (a
     // NetDeviceQueueInterface) only serves an IP stack's traffic-control layer: ConfigureHost()
     // adds it to the hosts' devices; on router and FPGA ports its queue trace sinks would
@@ -196,6 +214,8 @@ WanTopologyHelper::Connect(Ptr<Node> a,
                                                    b->GetSystemId() != WanMpi::GetRank());
     Ptr<PointToPointChannel> channel = WanMpi::CreatePointToPointChannel(remote);
     channel->SetAttribute("Delay", TimeValue(delay));
+    const std::array<Ptr<Node>, 2> nodes{a, b};
+    std::array<Ptr<NetDevice>, 2> devices;
     for (uint32_t end = 0; end < devices.size(); ++end)
     {
         Ptr<PointToPointNetDevice> device =

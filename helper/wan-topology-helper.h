@@ -277,6 +277,29 @@ class WanTopologyHelper
                                           Time delay,
                                           const std::array<QueueSize, 2>& queues);
     /**
+     * \brief Connect(): the module's link (WanLinkHelper: WanLinkNetDevice, WanLinkChannel).
+     * \param a first node \param b second node \param rate rate in each direction
+     * \param delay one-way propagation delay \param queues a's and b's queue bounds
+     * \return the two devices, a's first
+     */
+    std::array<Ptr<NetDevice>, 2> ConnectWanLink(Ptr<Node> a,
+                                                 Ptr<Node> b,
+                                                 DataRate rate,
+                                                 Time delay,
+                                                 const std::array<QueueSize, 2>& queues);
+    /**
+     * \brief Connect() with SetStockLinks: ns-3's PointToPointNetDevice and channel (its
+     *        remote channel between ranks).
+     * \param a first node \param b second node \param rate rate in each direction
+     * \param delay one-way propagation delay \param queues a's and b's queue bounds
+     * \return the two devices, a's first
+     */
+    std::array<Ptr<NetDevice>, 2> ConnectStockLink(Ptr<Node> a,
+                                                   Ptr<Node> b,
+                                                   DataRate rate,
+                                                   Time delay,
+                                                   const std::array<QueueSize, 2>& queues);
+    /**
      * \param spec a queue spec \param rate the link's rate
      * \param roundTrip the longest round trip through the link, seconds
      * \return the bound of a device's queue on that link (WanQueueSpec::Resolve at the MTU)
