@@ -9,8 +9,6 @@ endif()
 option(WAN_TRAINING_CHECKS "Enable the module's own NS_LOG and NS_ASSERT (test builds)" OFF)
 option(WAN_TRAINING_TESTS "Build the test runner, unit tests and example smoke tests" ON)
 option(WAN_TRAINING_BENCH "Build the benchmarks in bench/" ON)
-option(WAN_TRAINING_TCMALLOC
-       "Link the examples and benchmarks with tcmalloc_minimal when it is installed" ON)
 
 # Exact-version matching makes find_package(ns3 3.36) fail on 3.37: ask for any version.
 find_package(ns3 REQUIRED)
@@ -66,12 +64,7 @@ if(WAN_TRAINING_TESTS)
   enable_testing()
 endif()
 
-# ns-3 allocates and frees tens of small objects per packet per hop (packets, buffers, tags,
-# callbacks); tcmalloc's thread caches make a packet-level run about 12% faster than glibc's
-# malloc (training-bench, 50 MB global round). Debian: libtcmalloc-minimal4.
-if(WAN_TRAINING_TCMALLOC)
-  find_library(WAN_TRAINING_TCMALLOC_LIBRARY NAMES tcmalloc_minimal libtcmalloc_minimal.so.4)
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/wan-training-allocator.cmake)
 function(wan_training_link_allocator target)
   if(WAN_TRAINING_TCMALLOC_LIBRARY)
     target_link_libraries(${target} PRIVATE ${WAN_TRAINING_TCMALLOC_LIBRARY})
