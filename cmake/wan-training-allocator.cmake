@@ -3,8 +3,8 @@
 #
 # ns-3 allocates and frees tens of small objects per packet per hop (packets, buffers, tags,
 # callbacks); tcmalloc's thread caches make a packet-level run about 12% faster than glibc's
-# malloc (training-bench, 50 MB global round; in-tree with MPI, two ranks of a 300 MB round
-# about 10%). Debian: libtcmalloc-minimal4 (libtcmalloc-minimal4t64 from Debian 13 on).
+# malloc (training-bench, 50 MB global round; doc/building.rst has in-tree figures). Debian:
+# libtcmalloc-minimal4 (libtcmalloc-minimal4t64 from Debian 13 on).
 # WAN_TRAINING_TCMALLOC_LIBRARY is the library found, or empty: then glibc's malloc.
 
 option(WAN_TRAINING_TCMALLOC
