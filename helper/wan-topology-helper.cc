@@ -171,18 +171,10 @@ WanTopologyHelper::Connect(Ptr<Node> a,
                            const std::array<QueueSize, 2>& queues)
 {
     NS_LOG_FUNCTION(this << a->GetId() << b->GetId() << rate << delay << queues[0] << queues[1]);
-    return m_stockLinks ? ConnectStockLink(a, b, rate, delay, queues)
-                        : ConnectWanLink(a, b, rate, delay, queues);
-}
-
-std::array<Ptr<NetDevice>, 2>
-WanTopologyHelper::ConnectWanLink(Ptr<Node> a,
-                                  Ptr<Node> b,
-                                  DataRate rate,
-                                  Time delay,
-                                  const std::array<QueueSize, 2>& queues)
-{
-    NS_LOG_FUNCTION(this << a->GetId() << b->GetId() << rate << delay);
+    if (m_stockLinks)
+    {
+        return ConnectStockLink(a, b, rate, delay, queues);
+    }
     WanLinkHelper link;
     link.SetDeviceAttribute("DataRate", DataRateValue(rate));
     link.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));

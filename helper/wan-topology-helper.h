@@ -265,7 +265,8 @@ class WanTopologyHelper
     /** \brief The transit FPGAs of cities with the capability, beside their routers. */
     void InstallTransitFpgas();
     /**
-     * \brief Connect two nodes by a point-to-point link.
+     * \brief Connect two nodes by a point-to-point link: the module's (WanLinkHelper), or with
+     *        SetStockLinks ns-3's (ConnectStockLink).
      * \param a first node \param b second node \param rate rate in each direction
      * \param delay one-way propagation delay
      * \param queues the bounds of a's and b's transmit queues
@@ -276,17 +277,6 @@ class WanTopologyHelper
                                           DataRate rate,
                                           Time delay,
                                           const std::array<QueueSize, 2>& queues);
-    /**
-     * \brief Connect(): the module's link (WanLinkHelper: WanLinkNetDevice, WanLinkChannel).
-     * \param a first node \param b second node \param rate rate in each direction
-     * \param delay one-way propagation delay \param queues a's and b's queue bounds
-     * \return the two devices, a's first
-     */
-    std::array<Ptr<NetDevice>, 2> ConnectWanLink(Ptr<Node> a,
-                                                 Ptr<Node> b,
-                                                 DataRate rate,
-                                                 Time delay,
-                                                 const std::array<QueueSize, 2>& queues);
     /**
      * \brief Connect() with SetStockLinks: ns-3's PointToPointNetDevice and channel (its
      *        remote channel between ranks).

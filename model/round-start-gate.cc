@@ -110,10 +110,7 @@ RoundStartGate::StopWaiting(uint32_t round)
     NS_LOG_FUNCTION(this << round);
     NS_LOG_WARN("island " << m_settings->island << " round " << round << ": no START within "
                           << m_limit.As(Time::S) << "; the round starts without");
-    if (m_pending(round))
-    {
-        m_start(round);
-    }
+    StartHeld(round);
 }
 
 void
