@@ -66,9 +66,7 @@ endif()
 
 include(${CMAKE_CURRENT_LIST_DIR}/wan-training-allocator.cmake)
 function(wan_training_link_allocator target)
-  if(WAN_TRAINING_TCMALLOC_LIBRARY)
-    target_link_libraries(${target} PRIVATE ${WAN_TRAINING_TCMALLOC_LIBRARY})
-  endif()
+  target_link_libraries(${target} PRIVATE ${WAN_TRAINING_ALLOCATOR_LIBRARIES})
 endfunction()
 
 function(wan_training_apply_checks target)
@@ -187,7 +185,6 @@ function(build_lib_example)
   )
   add_executable(${BLIB_EXAMPLE_NAME} ${BLIB_EXAMPLE_SOURCE_FILES} ${BLIB_EXAMPLE_HEADER_FILES})
   target_link_libraries(${BLIB_EXAMPLE_NAME} PRIVATE ${BLIB_EXAMPLE_LIBRARIES_TO_LINK})
-  wan_training_link_allocator(${BLIB_EXAMPLE_NAME})
   set_target_properties(${BLIB_EXAMPLE_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                          ${CMAKE_BINARY_DIR}/examples)
   wan_training_apply_checks(${BLIB_EXAMPLE_NAME})
