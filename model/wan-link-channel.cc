@@ -8,11 +8,14 @@
 #include "wan-mpi.h"
 
 #include "ns3/abort.h"
+#include "ns3/channel-list.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/tag.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -21,71 +24,28 @@ NS_LOG_COMPONENT_DEFINE("WanLinkChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(WanLinkChannel);
 
-namespace
-{
-
-/**
- * \brief The protocol number of a frame on its way to another rank: the WAN link has no
- *        header that could carry it, and a serialised packet keeps only bytes, tags and
- *        metadata.
- */
-class WanLinkProtocolTag : public Tag
-{
-  public:
-    /** \brief Get the type ID. \return the object TypeId */
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::WanLinkProtocolTag")
-                                .SetParent<Tag>()
-                                .SetGroupName("WanTraining")
-                                .AddConstructor<WanLinkProtocolTag>();
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return 2;
-    }
-
-    void Serialize(TagBuffer buffer) const override
-    {
-        buffer.WriteU16(protocol);
-    }
-
-    void Deserialize(TagBuffer buffer) override
-    {
-        protocol = buffer.ReadU16();
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << "protocol=0x" << std::hex << protocol << std::dec;
-    }
-
-    uint16_t protocol{0}; //!< the frame's protocol number
-};
-
-NS_OBJECT_ENSURE_REGISTERED(WanLinkProtocolTag);
-
-} // namespace
-
 TypeId
 WanLinkChannel::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::WanLinkChannel")
-                            .SetParent<Channel>()
-                            .SetGroupName("WanTraining")
-                            .AddConstructor<WanLinkChannel>()
-                            .AddAttribute("Delay",
-                                          "Propagation delay from one end to the other",
-                                          TimeValue(Seconds(0)),
-                                          MakeTimeAccessor(&WanLinkChannel::m_delay),
-                                          MakeTimeChecker(Seconds(0)));
+    static TypeId tid =
+        TypeId("ns3::WanLinkChannel")
+            .SetParent<Channel>()
+            .SetGroupName("WanTraining")
+            .AddConstructor<WanLinkChannel>()
+            .AddAttribute("Delay",
+                          "Propagation delay from one end to the other",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&WanLinkChannel::m_delay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("MaxBundleBytes",
+                          "Under ns-3's MPI engine: the most bytes a bundle of "
+                          "frames for another rank holds (a larger frame travels "
+                          "alone; 0: every frame on its own). ns-3's MPI "
+                          "interfaces take messages of up to 2000 bytes, their "
+                          "envelope and the packet's serialisation included.",
+                          UintegerValue(WanRankBundle::MAX_BYTES),
+                          MakeUintegerAccessor(&WanLinkChannel::m_maxBundleBytes),
+                          MakeUintegerChecker<uint32_t>(0, WanRankBundle::MAX_BYTES));
     return tid;
 }
 
@@ -111,6 +71,11 @@ WanLinkChannel::DoDispose()
     for (std::deque<Time>& toRank : m_toRank)
     {
         toRank.clear();
+    }
+    for (uint32_t wire = 0; wire < m_bundles.size(); ++wire)
+    {
+        Simulator::Cancel(m_bundleEvents[wire]);
+        m_bundles[wire].Take();
     }
     m_devices = {nullptr, nullptr};
     m_nDevices = 0;
@@ -207,24 +172,94 @@ void
 WanLinkChannel::SendToRank(uint32_t wire, Time arrival, uint16_t protocol, Ptr<const Packet> packet)
 {
     NS_LOG_FUNCTION(this << wire << arrival << protocol << packet);
-    const Ptr<WanLinkNetDevice> far = m_devices[1 - wire];
-    Ptr<Packet> copy = packet->Copy();
-    WanLinkProtocolTag tag;
-    tag.protocol = protocol;
-    copy->AddPacketTag(tag);
     m_toRank[wire].push_back(arrival);
-    WanMpi::SendPacket(copy, arrival, far->GetNode()->GetId(), far->GetIfIndex());
+    WanRankBundle& bundle = m_bundles[wire];
+    if (!bundle.IsEmpty() &&
+        bundle.GetBytes() + WanRankBundle::GetFrameBytes(packet) > m_maxBundleBytes)
+    {
+        SendBundle(wire);
+    }
+    const bool first = bundle.IsEmpty();
+    bundle.Add(arrival, packet, protocol);
+    if (bundle.GetBytes() >= m_maxBundleBytes)
+    {
+        SendBundle(wire);
+    }
+    else if (first)
+    {
+        // arrival - lookahead >= now: arrival is now + txTime + Delay, Delay >= the lookahead.
+        m_bundleEvents[wire] =
+            Simulator::Schedule(arrival - GetRankLookahead(wire) - Simulator::Now(),
+                                &WanLinkChannel::SendBundle,
+                                Ptr<WanLinkChannel>(this),
+                                wire);
+    }
+}
+
+void
+WanLinkChannel::SendBundle(uint32_t wire)
+{
+    NS_LOG_FUNCTION(this << wire);
+    Simulator::Cancel(m_bundleEvents[wire]); // when sent early, full
+    WanRankBundle& bundle = m_bundles[wire];
+    if (bundle.IsEmpty())
+    {
+        return;
+    }
+    const Time arrival = bundle.GetFirstArrival();
+    NS_LOG_LOGIC("bundle of " << bundle.GetFrames() << " frames on wire " << wire << ", due "
+                              << arrival);
+    const Ptr<WanLinkNetDevice> far = m_devices[1 - wire];
+    WanMpi::SendPacket(bundle.Take(), arrival, far->GetNode()->GetId(), far->GetIfIndex());
+}
+
+Time
+WanLinkChannel::GetRankLookahead(uint32_t wire)
+{
+    NS_LOG_FUNCTION(this << wire);
+    if (m_rankLookahead[wire].IsNegative())
+    {
+        const uint32_t here = WanMpi::GetRank();
+        const uint32_t there = m_devices[1 - wire]->GetNode()->GetSystemId();
+        Time lookahead = m_delay;
+        for (auto channel = ChannelList::Begin(); channel != ChannelList::End(); ++channel)
+        {
+            const Ptr<WanLinkChannel> link = DynamicCast<WanLinkChannel>(*channel);
+            if (!link || link->m_nDevices != link->m_devices.size())
+            {
+                continue;
+            }
+            const uint32_t a = link->m_devices[0]->GetNode()->GetSystemId();
+            const uint32_t b = link->m_devices[1]->GetNode()->GetSystemId();
+            if ((a == here && b == there) || (a == there && b == here))
+            {
+                lookahead = std::min(lookahead, link->m_delay);
+            }
+        }
+        m_rankLookahead[wire] = lookahead;
+        NS_LOG_INFO("channel " << GetId() << ", wire " << wire << ": rank " << here << " to "
+                               << there << ", lookahead " << lookahead);
+    }
+    return m_rankLookahead[wire];
 }
 
 void
 WanLinkChannel::ReceiveFromRank(uint32_t device, Ptr<Packet> packet)
 {
     NS_LOG_FUNCTION(this << device << packet);
-    WanLinkProtocolTag tag;
-    NS_ABORT_MSG_UNLESS(packet->RemovePacketTag(tag),
-                        "WanLinkChannel " << GetId() << ": a packet from another rank without "
-                                          << "its protocol tag");
-    m_devices[device]->Receive(packet, tag.protocol);
+    const uint32_t wire = 1 - device;
+    std::deque<InFlight>& inFlight = m_wires[wire];
+    NS_ABORT_MSG_UNLESS(inFlight.empty(),
+                        "WanLinkChannel " << GetId() << ": a bundle from another rank while "
+                                          << inFlight.size() << " frames are still on the wire");
+    for (WanRankBundle::Frame& frame : WanRankBundle::Open(packet))
+    {
+        inFlight.push_back({frame.arrival, std::move(frame.packet), frame.protocol});
+    }
+    NS_ABORT_MSG_UNLESS(!inFlight.empty() && inFlight.front().arrival == Simulator::Now(),
+                        "WanLinkChannel " << GetId() << ": a bundle from another rank is not due "
+                                          << "now");
+    Deliver(wire);
 }
 
 void

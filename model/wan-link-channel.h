@@ -5,7 +5,10 @@
 #ifndef WAN_LINK_CHANNEL_H
 #define WAN_LINK_CHANNEL_H
 
+#include "wan-rank-bundle.h"
+
 #include "ns3/channel.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
 #include <array>
@@ -39,10 +42,18 @@ class WanLinkNetDevice;
  * device adds or strips a header, and the layers above copy before they change a packet.
  *
  * Under ns-3's MPI engine (WanMpi), a direction whose far device's node has another system id
- * than this rank hands each frame to MpiInterface::SendPacket instead, as ns-3's
- * PointToPointRemoteChannel does: serialised, with its protocol number in a packet tag, to be
- * received by the far device at the same instant. The attribute Delay is the lookahead ns-3's
- * distributed simulators read from the links between ranks.
+ * than this rank hands its frames to MpiInterface::SendPacket instead, as ns-3's
+ * PointToPointRemoteChannel does, to be received by the far device at the same instants. The
+ * attribute Delay is the lookahead ns-3's distributed simulators read from the links between
+ * ranks. The frames travel in bundles (WanRankBundle): a direction holds the frames it
+ * transmits until the first of them is one lookahead from its arrival (the smallest Delay of
+ * this module's links between the two ranks, which ns-3's lookahead for the pair never
+ * exceeds), or until the bundle holds MaxBundleBytes, and sends them as one packet, received
+ * at the first frame's arrival; the far channel keeps the others in its FIFO. Neither ns-3
+ * distributed simulator lets the far rank pass a time it has not been promised, and every
+ * promise made while a bundle waits is at most its send time plus that lookahead (ns-3
+ * promises its next event time plus the lookahead, and the bundle's send is such an event), so
+ * every frame still arrives at its own time.
  */
 class WanLinkChannel : public Channel
 {
@@ -105,16 +116,29 @@ class WanLinkChannel : public Channel
     /** \brief Deliver the head of a wire and schedule the next one. \param wire direction */
     void Deliver(uint32_t wire);
     /**
-     * \brief Hand a frame to the rank that simulates the far device (MpiInterface::SendPacket).
+     * \brief Add a frame to the bundle for the rank that simulates the far device; send the
+     *        bundle when full, else make sure it is sent in time (SendBundle).
      * \param wire direction \param arrival receive time \param protocol its protocol number
      * \param packet the packet
      */
     void SendToRank(uint32_t wire, Time arrival, uint16_t protocol, Ptr<const Packet> packet);
     /**
-     * \brief Take a frame another rank transmitted to an attached device (ns-3's MPI engine
-     *        calls it at the receive time, see WanMpi::AttachReceiver).
-     * \param device index of the receiving device \param packet the packet, its protocol
-     *        number in a tag
+     * \brief Hand a direction's bundle to ns-3's MPI engine (MpiInterface::SendPacket), due at
+     *        its first frame's arrival, and cancel its pending send. Nothing if it is empty.
+     * \param wire direction
+     */
+    void SendBundle(uint32_t wire);
+    /**
+     * \param wire a direction towards another rank
+     * \return the smallest Delay of this module's channels between this rank and the far
+     *         device's (computed once)
+     */
+    Time GetRankLookahead(uint32_t wire);
+    /**
+     * \brief Take a bundle another rank sent to an attached device (ns-3's MPI engine calls it
+     *        at the first frame's arrival, see WanMpi::AttachReceiver): deliver that frame now,
+     *        the others from the wire's FIFO at their times.
+     * \param device index of the receiving device \param packet the bundle
      */
     void ReceiveFromRank(uint32_t device, Ptr<Packet> packet);
 
@@ -124,6 +148,10 @@ class WanLinkChannel : public Channel
     std::array<std::deque<InFlight>, 2> m_wires;    //!< frames in flight, per direction
     /** Per direction: arrival times of the frames handed to another rank, not yet due. */
     mutable std::array<std::deque<Time>, 2> m_toRank;
+    uint32_t m_maxBundleBytes;              //!< send a bundle at this size (attribute)
+    std::array<WanRankBundle, 2> m_bundles; //!< per direction: frames for another rank
+    std::array<EventId, 2> m_bundleEvents;  //!< per direction: the bundle's send
+    std::array<Time, 2> m_rankLookahead{{Time(-1), Time(-1)}}; //!< per direction; -1: unknown
 };
 
 } // namespace ns3
