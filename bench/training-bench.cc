@@ -21,12 +21,13 @@
  * Targets (2 cores): at most 60 s and 1 GiB per set. Under mpirun with a distributed simulator
  * (an ns-3 built with MPI, tools/build-ns3.sh), each set's simulation is split over the ranks
  * by city and the sets run one after the other in the ranks' processes; "crossed" counts the
- * packets that went between ranks, CPU time and memory are the sums over the ranks (the memory
- * of a rank is its peak so far). The table shows wall and CPU seconds (on a shared
- * machine the wall time includes other jobs' load). --baseline runs every set first in one
- * process on ns-3's own PointToPointNetDevice, PointToPointChannel, UDP sockets and IPv4 stack
- * at the islands (UdpPath sockets) and default scheduler, in the same process tree, and prints the
- * speed-up over it: a comparison that machine noise affects less than absolute times.
+ * packets handed to ns-3's MPI engine (bundles of frames, see WanRankBundle), CPU time and memory
+ * are the sums over the ranks (the memory of a rank is its peak so far). The table shows wall and
+ * CPU seconds (on a shared machine the wall time includes other jobs' load). --baseline runs every
+ * set first in one process on ns-3's own PointToPointNetDevice, PointToPointChannel, UDP sockets
+ * and IPv4 stack at the islands (UdpPath sockets) and default scheduler, in the same process tree,
+ * and prints the speed-up over it: a comparison that machine noise affects less than absolute
+ * times.
  */
 
 #include "bench-lists.h"

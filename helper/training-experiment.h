@@ -36,7 +36,7 @@ struct TrainingParallelInfo
     std::string simulator;           //!< WanMpi::GetSimulator()
     std::vector<uint32_t> cityRanks; //!< rank of each city (empty with one rank)
     double lookahead{0};             //!< smallest delay of a link between ranks, s
-    uint64_t packetsBetweenRanks{0}; //!< packets the WAN links handed to other ranks, all ranks
+    uint64_t packetsBetweenRanks{0}; //!< packets (bundles) the WAN links handed to other ranks
 };
 
 /**
