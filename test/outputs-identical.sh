@@ -99,8 +99,12 @@ mpi)
         --simulator=granted-time-window
     grep -q '"loss_drops": [1-9]' "$out/lossy-1/summary.json" ||
         { echo "lossy-1: no packet was lost: the loss comparison shows nothing" >&2; status=1; }
+    # Frames between ranks one per message instead of in bundles: the same run.
+    run lossy-2f "$mpirun" -np 2 --oversubscribe "$example" $lossy --simulator=null-message \
+        --ns3::WanLinkChannel::MaxBundleBytes=0
     same lossy-1 lossy-2
     same lossy-1 lossy-4
+    same lossy-1 lossy-2f
     # A reduction tree over transit FPGAs (the global clique's, with 100 Gbps access links
     # where it is the optimiser's choice), with 1% WAN loss: the pieces the transit FPGAs add
     # up and the repairs of lost ones cross ranks in the same order.
