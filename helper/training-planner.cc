@@ -29,10 +29,15 @@ namespace
 {
 
 /**
- * Work of a packet through the stock IPv4/UDP stack of an island (sent or received), in units
- * of one end of a link hop (callgrind on a 5 MB global-clique round without multicast: about
- * 3.4 k instructions per end of a hop, with its event and the router's forwarding; 12.4 k per
- * packet sent by a host, 14.2 k per packet received).
+ * Work of a packet at an island (sent or received), in units of one end of a link hop. Set
+ * when the islands' datagrams went through ns-3's IPv4/UDP stack (callgrind on a 5 MB
+ * global-clique round without multicast: about 3.4 k instructions per end of a hop, with its
+ * event and the router's forwarding; 12.4 k per packet sent by a host, 14.2 k per packet
+ * received). With IslandUdpPort (the default) the same count gives about 2.8 units to send
+ * (6.8 k with the pacer and the port) and 1.6 to receive (3.8 k with the exchange), against
+ * 2.45 k per end of a hop; with those values Balance chooses the same split for every
+ * capability set on doublezero-9, so the constant stays (doc/training.rst, "Measured speed of
+ * distributed runs").
  */
 constexpr double HOST_PACKET_WORK = 4.0;
 /**
