@@ -174,18 +174,16 @@ WanLinkChannel::SendToRank(uint32_t wire, Time arrival, uint16_t protocol, Ptr<c
     NS_LOG_FUNCTION(this << wire << arrival << protocol << packet);
     m_toRank[wire].push_back(arrival);
     WanRankBundle& bundle = m_bundles[wire];
-    if (!bundle.IsEmpty() &&
-        bundle.GetBytes() + WanRankBundle::GetFrameBytes(packet) > m_maxBundleBytes)
+    if (!bundle.Add(arrival, packet, protocol, m_maxBundleBytes))
     {
-        SendBundle(wire);
+        SendBundle(wire); // full for this frame: it starts the next bundle
+        bundle.Add(arrival, packet, protocol, m_maxBundleBytes);
     }
-    const bool first = bundle.IsEmpty();
-    bundle.Add(arrival, packet, protocol);
     if (bundle.GetBytes() >= m_maxBundleBytes)
     {
         SendBundle(wire);
     }
-    else if (first)
+    else if (bundle.GetFrames() == 1)
     {
         // arrival - lookahead >= now: arrival is now + txTime + Delay, Delay >= the lookahead.
         m_bundleEvents[wire] =

@@ -22,19 +22,23 @@ WanRankBundle::WanRankBundle()
 uint32_t
 WanRankBundle::GetFrameBytes(Ptr<const Packet> packet)
 {
-    return FRAME_HEAD_WORDS * 4 + packet->GetSerializedSize();
+    return FrameBytes(packet->GetSerializedSize());
 }
 
-void
-WanRankBundle::Add(Time arrival, Ptr<const Packet> packet, uint16_t protocol)
+bool
+WanRankBundle::Add(Time arrival, Ptr<const Packet> packet, uint16_t protocol, uint32_t maxBytes)
 {
-    NS_LOG_FUNCTION(this << arrival << packet << protocol);
+    NS_LOG_FUNCTION(this << arrival << packet << protocol << maxBytes);
     NS_ABORT_MSG_IF(!IsEmpty() && arrival < m_lastArrival,
                     "WanRankBundle: frame arriving at " << arrival << " after one at "
                                                         << m_lastArrival);
     const uint32_t bytes = packet->GetSerializedSize();
     NS_ABORT_MSG_UNLESS(bytes % 4 == 0,
                         "WanRankBundle: serialised packet of " << bytes << " bytes, not words");
+    if (!IsEmpty() && GetBytes() + FrameBytes(bytes) > maxBytes)
+    {
+        return false;
+    }
     const auto step = static_cast<uint64_t>(arrival.GetTimeStep());
     const std::size_t at = m_words.size();
     m_words.resize(at + FRAME_HEAD_WORDS + bytes / 4);
@@ -45,12 +49,21 @@ WanRankBundle::Add(Time arrival, Ptr<const Packet> packet, uint16_t protocol)
     const uint32_t ok =
         packet->Serialize(reinterpret_cast<uint8_t*>(&m_words[at + FRAME_HEAD_WORDS]), bytes);
     NS_ABORT_MSG_UNLESS(ok, "WanRankBundle: Packet::Serialize failed for " << packet);
-    if (IsEmpty())
-    {
-        m_firstArrival = arrival;
-    }
     m_lastArrival = arrival;
     ++m_words[1];
+    return true;
+}
+
+uint32_t
+WanRankBundle::FrameBytes(uint32_t serialised)
+{
+    return FRAME_HEAD_WORDS * 4 + serialised;
+}
+
+Time
+WanRankBundle::ReadArrival(const uint32_t* frameHead)
+{
+    return TimeStep(static_cast<int64_t>((uint64_t(frameHead[0]) << 32) | frameHead[1]));
 }
 
 bool
@@ -75,7 +88,7 @@ Time
 WanRankBundle::GetFirstArrival() const
 {
     NS_ABORT_MSG_IF(IsEmpty(), "WanRankBundle::GetFirstArrival: empty bundle");
-    return m_firstArrival;
+    return ReadArrival(&m_words[HEAD_WORDS]);
 }
 
 Ptr<Packet>
@@ -105,13 +118,13 @@ WanRankBundle::Open(Ptr<const Packet> bundle)
     {
         NS_ABORT_MSG_IF(words.size() - at < FRAME_HEAD_WORDS,
                         "WanRankBundle: frame " << f << " of " << words[1] << " cut short");
-        const uint64_t step = (uint64_t(words[at]) << 32) | words[at + 1];
+        const Time arrival = ReadArrival(&words[at]);
         const uint32_t bytes = words[at + 3];
         at += FRAME_HEAD_WORDS;
         NS_ABORT_MSG_IF(bytes % 4 != 0 || (words.size() - at) * 4 < bytes,
                         "WanRankBundle: frame " << f << " of " << words[1] << " claims " << bytes
                                                 << " bytes");
-        frames.push_back({TimeStep(static_cast<int64_t>(step)),
+        frames.push_back({arrival,
                           Create<Packet>(reinterpret_cast<const uint8_t*>(&words[at]), bytes, true),
                           static_cast<uint16_t>(words[at - 2])});
         at += bytes / 4;

@@ -60,11 +60,17 @@ class WanRankBundle
     static uint32_t GetFrameBytes(Ptr<const Packet> packet);
 
     /**
-     * \brief Append a frame (serialised at once: later changes to the packet do not travel).
+     * \brief Append a frame (serialised at once: later changes to the packet do not travel),
+     *        unless the bundle already holds a frame and would grow past maxBytes with it.
      * \param arrival its arrival time, not before the previous frame's
      * \param packet the packet \param protocol its protocol number
+     * \param maxBytes the most GetBytes() may become (an empty bundle takes any frame)
+     * \return false if the frame was not added (the bundle is full for it)
      */
-    void Add(Time arrival, Ptr<const Packet> packet, uint16_t protocol);
+    bool Add(Time arrival,
+             Ptr<const Packet> packet,
+             uint16_t protocol,
+             uint32_t maxBytes = MAX_BYTES);
     /** \return true if no frame was added since the last Take() */
     bool IsEmpty() const;
     /** \return frames added since the last Take() */
@@ -91,8 +97,12 @@ class WanRankBundle
     /** First word of every bundle. */
     static constexpr uint32_t MAGIC = 0x57414e42; // "WANB"
 
+    /** \param frameHead a frame's first word \return that frame's arrival */
+    static Time ReadArrival(const uint32_t* frameHead);
+    /** \param serialised a packet's serialised size \return its frame's bytes in a bundle */
+    static uint32_t FrameBytes(uint32_t serialised);
+
     std::vector<uint32_t> m_words; //!< the bundle being built, head included
-    Time m_firstArrival;           //!< arrival of the first frame
     Time m_lastArrival;            //!< arrival of the last frame
 };
 
