@@ -40,10 +40,13 @@ WanLinkChannel::GetTypeId()
             .AddAttribute("MaxBundleBytes",
                           "Under ns-3's MPI engine: the most bytes a bundle of "
                           "frames for another rank holds (a larger frame travels "
-                          "alone; 0: every frame on its own). ns-3's MPI "
-                          "interfaces take messages of up to 2000 bytes, their "
-                          "envelope and the packet's serialisation included.",
-                          UintegerValue(WanRankBundle::MAX_BYTES),
+                          "alone; 0, the default: every frame on its own). At most "
+                          "1856: ns-3's MPI interfaces take messages of up to 2000 "
+                          "bytes. Bundles are faster, but a bundle's first frame may "
+                          "meet events of the same nanosecond at the far rank in "
+                          "another order than in one process, so results can differ "
+                          "slightly (seen on a generated topology with loss).",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&WanLinkChannel::m_maxBundleBytes),
                           MakeUintegerChecker<uint32_t>(0, WanRankBundle::MAX_BYTES));
     return tid;

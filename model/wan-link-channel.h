@@ -45,7 +45,9 @@ class WanLinkNetDevice;
  * than this rank hands its frames to MpiInterface::SendPacket instead, as ns-3's
  * PointToPointRemoteChannel does, to be received by the far device at the same instants. The
  * attribute Delay is the lookahead ns-3's distributed simulators read from the links between
- * ranks. The frames travel in bundles (WanRankBundle): a direction holds the frames it
+ * ranks. With MaxBundleBytes above 0 (off by default: the first frame of a bundle can meet
+ * events of the same instant at the far rank in another order than in one process) the
+ * frames travel in bundles (WanRankBundle): a direction holds the frames it
  * transmits until the first of them is one lookahead from its arrival (the smallest Delay of
  * this module's links between the two ranks, which ns-3's lookahead for the pair never
  * exceeds), or until the bundle holds MaxBundleBytes, and sends them as one packet, received
