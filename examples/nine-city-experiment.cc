@@ -196,6 +196,7 @@ ConfigureTraining(TrainingHelper& helper, const ExperimentConfig& config)
     if (config.lossRate > 0)
     {
         helper.SetWanLossRate(config.lossRate);
+        helper.SetWanLossModel(TrainingHelper::ParseLossModel(config.lossModel));
     }
 }
 

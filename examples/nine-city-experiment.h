@@ -76,6 +76,7 @@ struct ExperimentConfig
     std::vector<FragmentPlan> stepPlans; //!< per island, its rank's step (--workload)
     double residualDecay{1};             //!< real top-k: SparseChange's decay
     double lossRate{0};                  //!< WAN loss
+    std::string lossModel{"rate"};       //!< WAN loss's error model (--lossModel)
     double epsilon{1e-3};                //!< consensus target
     uint32_t seed{1};                    //!< optimiser's local-search seed
     uint32_t maxPeriod{4};               //!< optimiser's largest period

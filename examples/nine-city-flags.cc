@@ -107,6 +107,12 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                   "per-packet loss on every WAN link",
                   config.lossRate,
                   WanFlagRange{0, 1, false, true});
+    flags.AddChoice("lossModel",
+                    "how --lossRate picks the lost frames: rate (ns-3's RateErrorModel, one "
+                    "draw per frame in the order a link's frames arrive) or frame (each frame's "
+                    "fate from its bytes, the seed and the link, whatever the order)",
+                    config.lossModel,
+                    {"rate", "frame"});
     flags.AddRate("wanBandwidth",
                   "rate of every WAN link, e.g. 100Gbps (empty: file's)",
                   main.wanBps);

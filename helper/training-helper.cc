@@ -23,6 +23,7 @@
 #include "ns3/queue.h"
 #include "ns3/sync-path-table.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-frame-error-model.h"
 #include "ns3/wan-link-net-device.h"
 #include "ns3/wan-mpi.h"
 
@@ -58,6 +59,7 @@ TrainingHelper::TrainingHelper(WanTopologyHelper& topology, const CliqueSchedule
       m_transport(TrainingApplication::PLANNED),
       m_chooseAlgorithms(false),
       m_lossRate(0),
+      m_lossModel(RATE_LOSS),
       m_lossStream(DEFAULT_LOSS_STREAM),
       m_tuneFpgas(true),
       m_tuneQueues(true),
@@ -241,6 +243,26 @@ TrainingHelper::SetWanLossRate(double rate, int64_t stream)
     }
     m_lossRate = rate;
     m_lossStream = stream;
+}
+
+void
+TrainingHelper::SetWanLossModel(LossModel model)
+{
+    m_lossModel = model;
+}
+
+TrainingHelper::LossModel
+TrainingHelper::ParseLossModel(const std::string& name)
+{
+    if (name == "frame")
+    {
+        return FRAME_LOSS;
+    }
+    if (name == "rate")
+    {
+        return RATE_LOSS;
+    }
+    throw std::runtime_error("TrainingHelper: loss model '" + name + "' is not one of frame, rate");
 }
 
 void
@@ -605,10 +627,22 @@ TrainingHelper::InstallLoss()
             // The error model sits on the receiving device of each direction.
             const WanHop reverse{l, hop.to, hop.from};
             Ptr<NetDevice> receiver = m_topology.GetWanDevice(reverse);
-            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-            em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
-            em->SetAttribute("ErrorRate", DoubleValue(m_lossRate));
-            stream += em->AssignStreams(stream);
+            Ptr<ErrorModel> em;
+            if (m_lossModel == FRAME_LOSS)
+            {
+                Ptr<WanFrameErrorModel> frame = CreateObject<WanFrameErrorModel>();
+                frame->SetAttribute("ErrorRate", DoubleValue(m_lossRate));
+                stream += frame->AssignStreams(stream);
+                em = frame;
+            }
+            else
+            {
+                Ptr<RateErrorModel> rate = CreateObject<RateErrorModel>();
+                rate->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+                rate->SetAttribute("ErrorRate", DoubleValue(m_lossRate));
+                stream += rate->AssignStreams(stream);
+                em = rate;
+            }
             receiver->SetAttribute("ReceiveErrorModel", PointerValue(em));
         }
     }

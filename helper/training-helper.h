@@ -38,14 +38,21 @@ class Node;
  * multicast group and installs each sender's tree (the sender multicasts only if the tree is
  * capable), asks SyncCostModel for the round's streams and their max-min fair rates (the one
  * source of pacing rates), and hands every island its clique, algorithm and streams. It can
- * put a seeded RateErrorModel on every WAN link, and sizes the FPGAs and transmit queues for the
- * plan. Running the simulation, its statistics and the output files belong to
- * TrainingExperiment, built on the installed helper; the planning arithmetic that needs no
- * installation (algorithms, held starts, load per city, MPI partition) to TrainingPlanner.
+ * put a seeded error model on every WAN link (WanFrameErrorModel, or RateErrorModel), and sizes the
+ * FPGAs and transmit queues for the plan. Running the simulation, its statistics and the output
+ * files belong to TrainingExperiment, built on the installed helper; the planning arithmetic that
+ * needs no installation (algorithms, held starts, load per city, MPI partition) to TrainingPlanner.
  */
 class TrainingHelper
 {
   public:
+    /** The error model of WAN loss (SetWanLossModel). */
+    enum LossModel
+    {
+        RATE_LOSS,  //!< ns-3's RateErrorModel: draws in arrival order (default)
+        FRAME_LOSS, //!< WanFrameErrorModel: a frame's fate from its bytes
+    };
+
     /** First RNG stream of the WAN error models unless SetWanLossRate says otherwise. */
     static constexpr int64_t DEFAULT_LOSS_STREAM = 1000;
 
@@ -163,6 +170,23 @@ class TrainingHelper
      *        devices take the streams after them, whether or not a loss rate is set
      */
     void SetWanLossRate(double rate, int64_t stream = DEFAULT_LOSS_STREAM);
+    /**
+     * \brief Which error model SetWanLossRate's loss uses on every WAN link direction.
+     *
+     * RATE (the default): ns-3's RateErrorModel (packet unit), one draw per frame in the order
+     * the receiving device gets them; two frames that reach a router in the same nanosecond
+     * may leave in another order when one of them comes from another MPI rank, and then later
+     * draws hit other frames. FRAME: WanFrameErrorModel, each frame's fate a function of its
+     * bytes, the seed and the link direction's stream, whatever the order.
+     * \param model the model
+     */
+    void SetWanLossModel(LossModel model);
+    /**
+     * \param name "frame" or "rate" (flag --lossModel)
+     * \return the model
+     * \throws std::runtime_error naming \p name and the choices
+     */
+    static LossModel ParseLossModel(const std::string& name);
     /**
      * \brief Let Install() size each FPGA for the plan: Timeout at least the spread of the
      *        senders' delays and start times at its island plus \p margin, SlotCount at least
@@ -328,6 +352,7 @@ class TrainingHelper
     bool m_chooseAlgorithms;                    //!< ask the cost model per clique
     Ptr<TrainingWorkload> m_workload;           //!< numerics
     double m_lossRate;                          //!< WAN loss probability
+    LossModel m_lossModel;                      //!< WAN loss's error model
     int64_t m_lossStream;                       //!< first RNG stream of the error models
     bool m_tuneFpgas;                           //!< size FPGAs for the plan
     bool m_tuneQueues;                          //!< size transmit queues for the plan

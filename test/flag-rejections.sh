@@ -68,6 +68,7 @@ reject $n "--modelBytes=100000000: --payload=real allows at most 67108864" \
 reject $n "--lossRate=1: must be in [0, 1)" --lossRate=1
 reject $n "--lossRate=-0.1: must be in [0, 1)" --lossRate=-0.1
 reject $n "--lossRate=nan: expected a number in [0, 1)" --lossRate=nan
+reject $n "--lossModel=bogus: expected rate|frame" --lossModel=bogus
 reject $n "--lossRate=0.1x: expected a number in [0, 1)" --lossRate=0.1x
 reject $n "--epsilon=0: must be in (0, 1)" --epsilon=0
 reject $n "--epsilon=1: must be in (0, 1)" --epsilon=1
