@@ -9,6 +9,7 @@
 #include "ns3/chakra-step.h"
 #include "ns3/chunk-layout.h"
 #include "ns3/tcp-transport.h"
+#include "ns3/training-helper.h"
 #include "ns3/training-support.h"
 #include "ns3/wan-partition.h"
 #include "ns3/wan-topology-helper.h"
@@ -112,7 +113,7 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                     "draw per frame in the order a link's frames arrive) or frame (each frame's "
                     "fate from its bytes, the seed and the link, whatever the order)",
                     config.lossModel,
-                    {"rate", "frame"});
+                    TrainingHelper::LossModelNames());
     flags.AddRate("wanBandwidth",
                   "rate of every WAN link, e.g. 100Gbps (empty: file's)",
                   main.wanBps);

@@ -251,18 +251,24 @@ TrainingHelper::SetWanLossModel(LossModel model)
     m_lossModel = model;
 }
 
+const std::vector<std::string>&
+TrainingHelper::LossModelNames()
+{
+    static const std::vector<std::string> names{"rate", "frame"}; // RATE_LOSS, FRAME_LOSS
+    return names;
+}
+
 TrainingHelper::LossModel
 TrainingHelper::ParseLossModel(const std::string& name)
 {
-    if (name == "frame")
+    const std::vector<std::string>& names = LossModelNames();
+    const auto found = std::find(names.begin(), names.end(), name);
+    if (found == names.end())
     {
-        return FRAME_LOSS;
+        throw std::runtime_error("TrainingHelper: loss model '" + name +
+                                 "' is not one of rate, frame");
     }
-    if (name == "rate")
-    {
-        return RATE_LOSS;
-    }
-    throw std::runtime_error("TrainingHelper: loss model '" + name + "' is not one of frame, rate");
+    return static_cast<LossModel>(found - names.begin());
 }
 
 void
@@ -631,7 +637,6 @@ TrainingHelper::InstallLoss()
             if (m_lossModel == FRAME_LOSS)
             {
                 Ptr<WanFrameErrorModel> frame = CreateObject<WanFrameErrorModel>();
-                frame->SetAttribute("ErrorRate", DoubleValue(m_lossRate));
                 stream += frame->AssignStreams(stream);
                 em = frame;
             }
@@ -639,10 +644,10 @@ TrainingHelper::InstallLoss()
             {
                 Ptr<RateErrorModel> rate = CreateObject<RateErrorModel>();
                 rate->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
-                rate->SetAttribute("ErrorRate", DoubleValue(m_lossRate));
                 stream += rate->AssignStreams(stream);
                 em = rate;
             }
+            em->SetAttribute("ErrorRate", DoubleValue(m_lossRate)); // both models' attribute
             receiver->SetAttribute("ReceiveErrorModel", PointerValue(em));
         }
     }

@@ -181,8 +181,10 @@ class TrainingHelper
      * \param model the model
      */
     void SetWanLossModel(LossModel model);
+    /** \return the loss models' names, indexed by LossModel: "rate", "frame" */
+    static const std::vector<std::string>& LossModelNames();
     /**
-     * \param name "frame" or "rate" (flag --lossModel)
+     * \param name one of LossModelNames() (flag --lossModel)
      * \return the model
      * \throws std::runtime_error naming \p name and the choices
      */

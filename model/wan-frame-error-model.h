@@ -34,8 +34,10 @@ namespace ns3
  * identical byte for byte on one link direction share their fate.
  *
  * The loss is Bernoulli(ErrorRate) per frame, as with RateErrorModel's packet unit, but the
- * realisation does not depend on event order: the same seed loses the same frames in one
- * process and over any number of ranks.
+ * realisation does not depend on event order: the same seed loses the same frames wherever the
+ * same frames are sent. A tie that moves a frame by a transmission time can still change what
+ * its sender sends next (the identification of a resend), so a run split over MPI ranks can
+ * still differ, far less often (doc/training.rst, "When a split run differs").
  */
 class WanFrameErrorModel : public ErrorModel
 {
