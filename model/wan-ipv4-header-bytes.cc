@@ -81,20 +81,27 @@ Ptr<Packet>
 WanIpv4HeaderBytes::Rewrite(Ptr<const Packet> packet, const uint8_t* bytes)
 {
     NS_LOG_FUNCTION(packet);
+    Ptr<Packet> copy = packet->Copy();
+    RewriteInPlace(copy, bytes);
+    return copy;
+}
+
+void
+WanIpv4HeaderBytes::RewriteInPlace(Ptr<Packet> packet, const uint8_t* bytes)
+{
+    NS_LOG_FUNCTION(packet);
     WanIpv4HeaderBytes header;
     std::copy(bytes, bytes + SIZE, header.m_bytes);
-    Ptr<Packet> copy = packet->Copy();
-    // The old header goes in two steps: cutting into a header makes ns-3 give the copy its own
-    // packet-metadata list (when Packet::EnablePrinting is on), and the second step removes the
-    // remaining byte. Removed in one step, the copy would keep sharing the list of the packet it
-    // came from, and AddHeader would append to that list in place, rewriting a back pointer
-    // that copies still in flight elsewhere in a multicast tree depend on; ns-3 3.37's debug
-    // checks (PacketMetadata::IsStateOk) abort on that. With metadata off, both steps only move
-    // the buffer's start.
-    copy->RemoveAtStart(SIZE - 1);
-    copy->RemoveAtStart(1);
-    copy->AddHeader(header);
-    return copy;
+    // The old header goes in two steps: cutting into a header makes ns-3 give the packet its
+    // own packet-metadata list (when Packet::EnablePrinting is on), and the second step removes
+    // the remaining byte. Removed in one step, the packet would keep sharing the list of the
+    // packet it was copied from, and AddHeader would append to that list in place, rewriting a
+    // back pointer that copies still in flight elsewhere in a multicast tree depend on; ns-3
+    // 3.37's debug checks (PacketMetadata::IsStateOk) abort on that. With metadata off, both
+    // steps only move the buffer's start.
+    packet->RemoveAtStart(SIZE - 1);
+    packet->RemoveAtStart(1);
+    packet->AddHeader(header);
 }
 
 } // namespace ns3

@@ -53,6 +53,15 @@ class WanIpv4HeaderBytes : public Header
      */
     static Ptr<Packet> Rewrite(Ptr<const Packet> packet, const uint8_t* bytes);
 
+    /**
+     * \brief Put \p bytes in place of the IPv4 header of \p packet itself, for a caller that
+     *        holds the packet's only reference. Other packets sharing its bytes keep theirs
+     *        (ns-3's copy-on-write).
+     * \param packet an IPv4 packet (header without options first)
+     * \param bytes the 20 header bytes to put in place of its header
+     */
+    static void RewriteInPlace(Ptr<Packet> packet, const uint8_t* bytes);
+
     uint8_t m_bytes[SIZE]{}; //!< the header in network order
 };
 

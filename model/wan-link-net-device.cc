@@ -384,7 +384,7 @@ WanLinkNetDevice::IsIdle() const
 }
 
 void
-WanLinkNetDevice::Receive(Ptr<Packet> packet, uint16_t protocol)
+WanLinkNetDevice::Receive(const Ptr<Packet>& packet, uint16_t protocol)
 {
     NS_LOG_FUNCTION(this << packet << protocol);
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
@@ -401,8 +401,18 @@ WanLinkNetDevice::Receive(Ptr<Packet> packet, uint16_t protocol)
     }
     if (!m_rxCallback.IsNull())
     {
+        // One reference: the channel's, which it drops after this call.
+        m_deliveringSoleCopy = packet->GetReferenceCount() == 1;
         m_rxCallback(this, packet, protocol, GetRemote());
+        m_deliveringSoleCopy = false;
     }
+}
+
+bool
+WanLinkNetDevice::IsDeliveringSoleCopy() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_deliveringSoleCopy;
 }
 
 Address

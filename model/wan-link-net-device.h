@@ -65,10 +65,23 @@ class WanLinkNetDevice : public NetDevice
 
     /**
      * \brief Take a frame from the channel (its transmission has ended and Delay passed).
-     * \param packet the packet, without link header
+     * \param packet the packet, without link header; the caller holds no other reference to
+     *        it and drops this one after the call (see IsDeliveringSoleCopy())
      * \param protocol its protocol number (e.g. 0x0800 for IPv4)
      */
-    void Receive(Ptr<Packet> packet, uint16_t protocol);
+    void Receive(const Ptr<Packet>& packet, uint16_t protocol);
+
+    /**
+     * \brief Whether the frame being handed to the receive callback is held by nothing else.
+     *
+     * True only during the receive callback, and only when the delivered packet has no
+     * reference but the channel's: no trace sink, promiscuous callback or error model kept
+     * it. The receiver (a router port) may then edit that packet in place instead of copying
+     * it, since nobody can see the change; ns-3's copy-on-write still protects the packets
+     * that share its bytes.
+     * \return true while the callback holds the delivered packet's only lasting reference
+     */
+    bool IsDeliveringSoleCopy() const;
 
     /**
      * \return true if nothing is being transmitted, queued, or on the wire away from this
@@ -173,6 +186,7 @@ class WanLinkNetDevice : public NetDevice
     double m_ecnMaxProbability{1};          //!< attribute EcnMaxProbability (Pmax)
     Ptr<UniformRandomVariable> m_ecnRandom; //!< marking decisions between Kmin and Kmax
 
+    bool m_deliveringSoleCopy{false};                    //!< IsDeliveringSoleCopy()
     NetDevice::ReceiveCallback m_rxCallback;             //!< the node's receive callback
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive, or null
     TracedCallback<> m_linkChangeCallbacks;              //!< link change notifications

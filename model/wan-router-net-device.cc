@@ -6,6 +6,7 @@
 
 #include "gradient-header.h"
 #include "wan-ipv4-header-bytes.h"
+#include "wan-link-net-device.h"
 #include "wan-wire.h"
 
 #include "ns3/boolean.h"
@@ -141,6 +142,7 @@ WanRouterNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_ports.clear();
+    m_linkPorts.clear();
     m_hostRoutes.clear();
     m_multicastRoutes.clear();
     WanPortDevice::DoDispose();
@@ -166,6 +168,7 @@ WanRouterNetDevice::AddPort(Ptr<NetDevice> port)
     // frame on to this one handler. Binding the port index saves a device-to-index lookup.
     port->SetReceiveCallback(MakeCallback(&WanRouterNetDevice::ReceiveFromPort, this, index));
     m_ports.push_back(port);
+    m_linkPorts.push_back(DynamicCast<WanLinkNetDevice>(port));
     return index;
 }
 
@@ -393,13 +396,24 @@ WanRouterNetDevice::ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) cons
 }
 
 Ptr<Packet>
-WanRouterNetDevice::CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4Fields& fields) const
+WanRouterNetDevice::WithDecrementedTtl(Ptr<const Packet> packet,
+                                       uint32_t inPort,
+                                       const Ipv4Fields& fields) const
 {
-    NS_LOG_FUNCTION(this << packet);
+    NS_LOG_FUNCTION(this << packet << inPort);
     WanIpv4HeaderBytes header;
     std::copy(fields.bytes, fields.bytes + WanWire::IPV4_HEADER_BYTES, header.m_bytes);
     header.m_bytes[WanWire::IPV4_TTL_OFFSET] = fields.ttl - 1;
     header.UpdateChecksum(m_checksumEnabled);
+    const Ptr<WanLinkNetDevice>& link = m_linkPorts[inPort];
+    if (link && link->IsDeliveringSoleCopy())
+    {
+        // Nobody else holds this packet object: editing it saves a Packet and a buffer copy
+        // per hop, and nobody can tell the difference.
+        Ptr<Packet> own = ConstCast<Packet>(packet);
+        WanIpv4HeaderBytes::RewriteInPlace(own, header.m_bytes);
+        return own;
+    }
     return WanIpv4HeaderBytes::Rewrite(packet, header.m_bytes);
 }
 
@@ -417,7 +431,7 @@ WanRouterNetDevice::ForwardUnicast(Ptr<const Packet> packet,
     }
     NS_LOG_LOGIC("packet " << packet->GetUid() << " to " << Ipv4Address(fields.destination)
                            << ": port " << inPort << " -> port " << route->second);
-    Transmit(CopyWithDecrementedTtl(packet, fields), inPort, route->second);
+    Transmit(WithDecrementedTtl(packet, inPort, fields), inPort, route->second);
 }
 
 void
@@ -454,7 +468,7 @@ WanRouterNetDevice::ForwardMulticast(Ptr<const Packet> packet,
     }
     NS_LOG_LOGIC("packet " << packet->GetUid() << " to group " << Ipv4Address(fields.destination)
                            << ": port " << inPort << " -> " << copies << " ports");
-    Ptr<Packet> original = CopyWithDecrementedTtl(packet, fields);
+    Ptr<Packet> original = WithDecrementedTtl(packet, inPort, fields);
     m_replicateTrace(original, inPort, copies);
     uint32_t remaining = copies;
     for (uint32_t outPort : ports)

@@ -22,6 +22,7 @@ namespace ns3
 
 class Node;
 class Packet;
+class WanLinkNetDevice;
 
 /**
  * \ingroup wan-training
@@ -177,11 +178,16 @@ class WanRouterNetDevice : public WanPortDevice
      */
     DropReason ParseIpv4(Ptr<const Packet> packet, Ipv4Fields& fields) const;
     /**
-     * \brief Copy a packet with its TTL decremented (checksum rewritten if enabled).
-     * \param packet a packet ParseIpv4 accepted \param fields its header
-     * \return the copy to send
+     * \brief The packet to send on, its TTL decremented (checksum rewritten if enabled): the
+     *        received packet itself when its port hands over the only reference to it
+     *        (WanLinkNetDevice::IsDeliveringSoleCopy), otherwise a copy.
+     * \param packet a packet ParseIpv4 accepted \param inPort its ingress port
+     * \param fields its header
+     * \return the packet to send
      */
-    Ptr<Packet> CopyWithDecrementedTtl(Ptr<const Packet> packet, const Ipv4Fields& fields) const;
+    Ptr<Packet> WithDecrementedTtl(Ptr<const Packet> packet,
+                                   uint32_t inPort,
+                                   const Ipv4Fields& fields) const;
     /**
      * \param packet a well-formed IPv4 packet
      * \return true if it is a reduction-tree piece for the transit FPGA
@@ -229,6 +235,9 @@ class WanRouterNetDevice : public WanPortDevice
     /// saves a string parse per packet (Mac48Address::GetBroadcast parses "ff:ff:...").
     Address m_linkDestination;
     std::vector<Ptr<NetDevice>> m_ports; //!< port devices, by port index
+    /// The ports that are WanLinkNetDevices, by port index (null for other devices): those that
+    /// can hand over a received packet to be edited in place.
+    std::vector<Ptr<WanLinkNetDevice>> m_linkPorts;
     /** Unicast table: destination address (host order) to port index. */
     std::unordered_map<uint32_t, uint32_t> m_hostRoutes;
     /** Multicast table: MulticastKey(source, group) to egress port indices. */

@@ -4,7 +4,8 @@
  * Tests of WanRouterNetDevice on small hand-built topologies (no WanTopologyHelper): unicast
  * through one and two routers with exact arrival times, TTL expiry, multicast replication
  * (never back out of the ingress port), MulticastEnabled=false, the fan-out limit, no route,
- * Mtu, checksums, and malformed, random and non-IPv4 input.
+ * Mtu, checksums, malformed, random and non-IPv4 input, and the packet a module link hands
+ * over edited in place only while nothing else holds it.
  */
 
 // ctest-suite: wan-router
@@ -26,8 +27,10 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-link-helper.h"
 #include "ns3/wan-router-net-device.h"
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -816,6 +819,197 @@ class WanRouterChecksumTestCase : public TestCase
     }
 };
 
+/** Records the packet objects a device trace sees (their addresses: no reference kept). */
+struct ObjectRecorder
+{
+    std::vector<const Packet*> objects; //!< each packet's address
+    std::vector<uint8_t> ttl;           //!< each packet's TTL byte at the time
+
+    /** \param packet a packet (IPv4 first) */
+    void Record(Ptr<const Packet> packet)
+    {
+        objects.push_back(PeekPointer(packet));
+        uint8_t header[20];
+        packet->CopyData(header, sizeof(header));
+        ttl.push_back(header[8]);
+    }
+};
+
+/** Keeps every packet a trace sees, as a user's trace sink may. */
+struct PacketKeeper
+{
+    std::vector<Ptr<const Packet>> packets; //!< the packets, held
+
+    /** \param packet a packet */
+    void Keep(Ptr<const Packet> packet)
+    {
+        packets.push_back(packet);
+    }
+};
+
+/**
+ * On module links (WanLinkNetDevice), the router edits the delivered packet itself instead of
+ * a copy when nothing else holds it, and copies it when a trace sink keeps it: the kept packet
+ * still shows the TTL it arrived with. Multicast copies each carry the decremented TTL once.
+ */
+class WanRouterInPlaceTestCase : public TestCase
+{
+  public:
+    WanRouterInPlaceTestCase()
+        : TestCase("Module links: the sole copy is edited in place, a kept packet never")
+    {
+    }
+
+  private:
+    /** The router, its three module links, and traces on both sides of it. */
+    struct Bed
+    {
+        Ptr<WanRouterNetDevice> router;              //!< the router
+        Ptr<NetDevice> injector;                     //!< sends raw IPv4 to the router
+        Ptr<NetDevice> ingress;                      //!< the router's port from the injector
+        std::array<Ptr<NetDevice>, 2> egress;        //!< the router's ports to sinks A and B
+        ObjectRecorder arriving;                     //!< MacRx at the ingress port
+        std::array<ObjectRecorder, 2> leaving;       //!< MacTx at each egress port
+        std::array<std::vector<uint8_t>, 2> sinkTtl; //!< TTL of what sink A and B receive
+
+        Bed()
+        {
+            router = MakeRouter();
+            WanLinkHelper link;
+            link.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+            link.SetChannelAttribute("Delay", StringValue("1ms"));
+            NetDeviceContainer in = link.Install(CreateObject<Node>(), router->GetNode());
+            injector = in.Get(0);
+            ingress = in.Get(1);
+            router->AddPort(ingress);
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                NetDeviceContainer out = link.Install(router->GetNode(), CreateObject<Node>());
+                egress[k] = out.Get(0);
+                const uint32_t port = router->AddPort(egress[k]);
+                router->AddHostRoute(SinkAddress(k), port);
+                out.Get(1)->SetReceiveCallback(
+                    MakeCallback(k == 0 ? &Bed::ReceiveAtA : &Bed::ReceiveAtB, this));
+                egress[k]->TraceConnectWithoutContext(
+                    "MacTx",
+                    MakeCallback(&ObjectRecorder::Record, &leaving[k]));
+            }
+            router->AddMulticastRoute(Source(), Group(), {1, 2});
+            ingress->TraceConnectWithoutContext("MacRx",
+                                                MakeCallback(&ObjectRecorder::Record, &arriving));
+        }
+
+        /** \return the injector's address */
+        static Ipv4Address Source()
+        {
+            return Ipv4Address("10.1.1.1");
+        }
+
+        /** \return the group both sinks are on */
+        static Ipv4Address Group()
+        {
+            return Ipv4Address("239.1.1.1");
+        }
+
+        /** \param k sink index \return its address */
+        static Ipv4Address SinkAddress(uint32_t k)
+        {
+            return Ipv4Address(k == 0 ? "10.1.2.1" : "10.1.3.1");
+        }
+
+        /** \brief Send one 100-byte packet with TTL 64 at 1 s. \param destination where */
+        void Send(Ipv4Address destination)
+        {
+            Simulator::ScheduleWithContext(injector->GetNode()->GetId(),
+                                           Seconds(1),
+                                           &SendRaw,
+                                           injector,
+                                           HandMadeIpv4(100, 64, Source(), destination, false),
+                                           IPV4);
+            Simulator::Run();
+        }
+
+      private:
+        bool ReceiveAt(uint32_t k, Ptr<const Packet> packet)
+        {
+            uint8_t header[20];
+            packet->CopyData(header, sizeof(header));
+            sinkTtl[k].push_back(header[8]);
+            return true;
+        }
+
+        bool ReceiveAtA(Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t, const Address&)
+        {
+            return ReceiveAt(0, packet);
+        }
+
+        bool ReceiveAtB(Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t, const Address&)
+        {
+            return ReceiveAt(1, packet);
+        }
+    };
+
+    void DoRun() override
+    {
+        {
+            // Unicast, nothing else holds the packet: the router sends the delivered object.
+            Bed bed;
+            bed.Send(Bed::SinkAddress(0));
+            NS_TEST_ASSERT_MSG_EQ(bed.arriving.objects.size(), 1, "one packet arrives");
+            NS_TEST_ASSERT_MSG_EQ(bed.leaving[0].objects.size(), 1, "one leaves towards A");
+            NS_TEST_EXPECT_MSG_EQ(bed.leaving[0].objects[0],
+                                  bed.arriving.objects[0],
+                                  "the delivered packet object itself is sent on");
+            NS_TEST_EXPECT_MSG_EQ(static_cast<uint32_t>(bed.leaving[0].ttl[0]), 63, "TTL - 1");
+            NS_TEST_ASSERT_MSG_EQ(bed.sinkTtl[0].size(), 1, "A receives it");
+            NS_TEST_EXPECT_MSG_EQ(static_cast<uint32_t>(bed.sinkTtl[0][0]), 63, "once");
+            NS_TEST_EXPECT_MSG_EQ(bed.sinkTtl[1].size(), 0, "B receives nothing");
+            Simulator::Destroy();
+        }
+        {
+            // A trace sink keeps the packet: the router must copy, and the kept packet keeps
+            // the TTL it arrived with.
+            Bed bed;
+            PacketKeeper keeper;
+            bed.ingress->TraceConnectWithoutContext("MacRx",
+                                                    MakeCallback(&PacketKeeper::Keep, &keeper));
+            bed.Send(Bed::SinkAddress(0));
+            NS_TEST_ASSERT_MSG_EQ(keeper.packets.size(), 1, "the sink kept the arrival");
+            NS_TEST_ASSERT_MSG_EQ(bed.leaving[0].objects.size(), 1, "one leaves towards A");
+            NS_TEST_EXPECT_MSG_NE(bed.leaving[0].objects[0],
+                                  PeekPointer(keeper.packets[0]),
+                                  "a copy is sent on");
+            uint8_t kept[20];
+            keeper.packets[0]->CopyData(kept, sizeof(kept));
+            NS_TEST_EXPECT_MSG_EQ(static_cast<uint32_t>(kept[8]), 64, "kept packet untouched");
+            NS_TEST_ASSERT_MSG_EQ(bed.sinkTtl[0].size(), 1, "A receives it");
+            NS_TEST_EXPECT_MSG_EQ(static_cast<uint32_t>(bed.sinkTtl[0][0]), 63, "TTL - 1");
+            Simulator::Destroy();
+        }
+        {
+            // Multicast to A and B: the last port takes the delivered object, the other a copy
+            // made after the rewrite; each sink sees TTL 63 exactly once.
+            Bed bed;
+            bed.Send(Bed::Group());
+            NS_TEST_ASSERT_MSG_EQ(bed.arriving.objects.size(), 1, "one packet arrives");
+            NS_TEST_ASSERT_MSG_EQ(bed.leaving[0].objects.size(), 1, "one copy towards A");
+            NS_TEST_ASSERT_MSG_EQ(bed.leaving[1].objects.size(), 1, "one copy towards B");
+            NS_TEST_EXPECT_MSG_NE(bed.leaving[0].objects[0],
+                                  bed.arriving.objects[0],
+                                  "A gets a copy");
+            NS_TEST_EXPECT_MSG_EQ(bed.leaving[1].objects[0],
+                                  bed.arriving.objects[0],
+                                  "B, the last port, gets the delivered object");
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                NS_TEST_ASSERT_MSG_EQ(bed.sinkTtl[k].size(), 1, "each sink receives one");
+                NS_TEST_EXPECT_MSG_EQ(static_cast<uint32_t>(bed.sinkTtl[k][0]), 63, "TTL - 1");
+            }
+            Simulator::Destroy();
+        }
+    }
+};
+
 /** The wan-router test suite. */
 class WanRouterTestSuite : public TestSuite
 {
@@ -830,6 +1024,7 @@ class WanRouterTestSuite : public TestSuite
         AddTestCase(new WanRouterFanOutTestCase);
         AddTestCase(new WanRouterMalformedTestCase);
         AddTestCase(new WanRouterChecksumTestCase);
+        AddTestCase(new WanRouterInPlaceTestCase);
     }
 };
 
