@@ -39,7 +39,8 @@ class WanLinkNetDevice;
  * receiving node's context. Order among events at the same instant may differ from the stock
  * channel's (its events are created earlier), which leaves every result of a run
  * deterministic. The receiver gets the sender's packet object itself, not a copy: neither
- * device adds or strips a header, and the layers above copy before they change a packet.
+ * device adds or strips a header, and the layers above copy before they change a packet
+ * unless nothing else holds it (WanLinkNetDevice::IsDeliveringSoleCopy).
  *
  * Under ns-3's MPI engine (WanMpi), a direction whose far device's node has another system id
  * than this rank hands its frames to MpiInterface::SendPacket instead, as ns-3's
