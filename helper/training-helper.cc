@@ -265,8 +265,13 @@ TrainingHelper::ParseLossModel(const std::string& name)
     const auto found = std::find(names.begin(), names.end(), name);
     if (found == names.end())
     {
-        throw std::runtime_error("TrainingHelper: loss model '" + name +
-                                 "' is not one of rate, frame");
+        std::string choices;
+        for (const std::string& known : names)
+        {
+            choices += (choices.empty() ? "" : ", ") + known;
+        }
+        throw std::runtime_error("TrainingHelper: loss model '" + name + "' is not one of " +
+                                 choices);
     }
     return static_cast<LossModel>(found - names.begin());
 }
