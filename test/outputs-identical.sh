@@ -129,8 +129,17 @@ mpi)
     # frames arriving at the same nanosecond. One frame per message (the default) matches one
     # process here; bundles (MaxBundleBytes=1856) do not, which is why they are opt-in.
     generator=${example%nine-city-training}topology-generator
-    if "$generator" --family=continents --cities=14 --seed=7 --maxIslandsPerCity=2 \
-        --output="$out/continents-14.json" >"$out/generator.txt" 2>&1; then
+    # generate FILE FLAGS...: the generator's topology in $out/FILE; on failure say so, mark
+    # the check failed and return non-zero.
+    generate() {
+        file=$1
+        shift
+        "$generator" "$@" --output="$out/$file" >"$out/generator.txt" 2>&1 && return 0
+        echo "failed: $generator (see $out/generator.txt)" >&2
+        status=1
+        return 1
+    }
+    if generate continents-14.json --family=continents --cities=14 --seed=7 --maxIslandsPerCity=2; then
         generated="--topology=$out/continents-14.json --capabilities=fpga --modelBytes=20000000 \
             --rounds=2 --lossRate=0.005 --seed=5 --colocated=false"
         run generated-1 "$example" $generated
@@ -139,17 +148,13 @@ mpi)
         grep -q "partial flushes [1-9]" "$out/generated-1.txt" ||
             { echo "generated-1: no early flush: the comparison shows nothing" >&2; status=1; }
         same generated-1 generated-2
-    else
-        echo "failed: $generator (see $out/generator.txt)" >&2
-        status=1
     fi
     # Loss drawn from each frame's bytes (--lossModel=frame) on a generated 20-city backbone,
     # where frames from two ranks meet at routers in the same nanosecond: with ns-3's
     # RateErrorModel (the default) two ranks lose other frames than one process there (see
     # "When a split run differs" in doc/training.rst); with the frame model they lose the same
     # ones, one frame per message and in bundles.
-    if "$generator" --family=backbone --cities=20 --seed=4 --maxIslandsPerCity=2 \
-        --output="$out/backbone-20.json" >"$out/generator.txt" 2>&1; then
+    if generate backbone-20.json --family=backbone --cities=20 --seed=4 --maxIslandsPerCity=2; then
         backbone="--topology=$out/backbone-20.json --capabilities=none --modelBytes=10000000 \
             --rounds=2 --lossRate=0.005 --lossModel=frame --seed=5 --colocated=false"
         run backbone-1 "$example" $backbone
@@ -161,9 +166,6 @@ mpi)
             { echo "backbone-1: no packet was lost: the loss comparison shows nothing" >&2; status=1; }
         same backbone-1 backbone-2
         same backbone-1 backbone-2f
-    else
-        echo "failed: $generator (see $out/generator.txt)" >&2
-        status=1
     fi
     # The runs were split: rank 0 says so on stderr, one line per experiment.
     grep -q "^partition: both / global: .*(granted-time-window, 2 ranks)" "$out/global-2.err" ||
