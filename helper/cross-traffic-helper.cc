@@ -24,6 +24,7 @@
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-mpi.h"
+#include "ns3/wan-units.h"
 #include "ns3/wan-wire.h"
 
 #include <algorithm>
@@ -126,15 +127,59 @@ uint32_t
 CrossTrafficHelper::GetTcpSegmentSize() const
 {
     NS_ABORT_MSG_IF(!m_wan, "CrossTrafficHelper: call Install() first");
-    if (m_tcpSegmentSize > 0)
-    {
-        return m_tcpSegmentSize;
-    }
+    return m_tcpSegmentSize > 0 ? m_tcpSegmentSize : GetMtuTcpSegmentSize();
+}
+
+uint32_t
+CrossTrafficHelper::GetMtuTcpSegmentSize() const
+{
     // The TCP header as ns-3's TCP sends it on every data segment: with its timestamp option
     // (10 bytes, padded to a multiple of 4).
     TcpHeader header;
     header.AppendOption(CreateObject<TcpOptionTS>());
     return m_wan->GetMtu() - WanWire::IPV4_HEADER_BYTES - header.GetSerializedSize();
+}
+
+void
+CrossTrafficHelper::CheckSettings(const std::vector<CrossTrafficFlow>& flows) const
+{
+    NS_LOG_FUNCTION(this << flows.size());
+    const std::string prefix = "CrossTrafficHelper: ";
+    if (m_hostAccessRate.GetBitRate() == 0)
+    {
+        throw std::runtime_error(prefix + "HostAccessRate 0 bit/s: must be above 0");
+    }
+    const uint32_t mtuSegment = GetMtuTcpSegmentSize();
+    if (m_tcpSegmentSize > mtuSegment)
+    {
+        throw std::runtime_error(prefix + "TcpSegmentSize " + std::to_string(m_tcpSegmentSize) +
+                                 ": more than the " + std::to_string(mtuSegment) +
+                                 " bytes a segment carries at the WAN's MTU of " +
+                                 std::to_string(m_wan->GetMtu()));
+    }
+    const uint32_t udpPayload = m_wan->GetMtu() - WanWire::IPV4_UDP_HEADER_BYTES;
+    for (uint32_t f = 0; f < flows.size(); ++f)
+    {
+        const CrossTrafficFlow& flow = flows[f];
+        const uint32_t packetSize = GetPacketSize(flow.protocol);
+        if (flow.protocol == CrossTrafficFlow::UDP && packetSize > udpPayload)
+        {
+            throw std::runtime_error(prefix + "PacketSize " + std::to_string(packetSize) +
+                                     ": flow " + std::to_string(f) +
+                                     " is UDP, and a datagram carries at most " +
+                                     std::to_string(udpPayload) + " bytes at the WAN's MTU of " +
+                                     std::to_string(m_wan->GetMtu()));
+        }
+        if (!flow.bulk && DataRate(flow.rateBps).CalculateBytesTxTime(packetSize).IsZero())
+        {
+            throw std::runtime_error(prefix + "flow " + std::to_string(f) + ": at " +
+                                     std::to_string(flow.rateBps) + " bit/s a " +
+                                     std::to_string(packetSize) +
+                                     "-byte write takes less than the simulator's time step (" +
+                                     WanUnits::FormatNumber(Time::From(1).GetSeconds()) +
+                                     " s): lower the rate or raise PacketSize");
+        }
+    }
 }
 
 uint32_t
@@ -195,6 +240,7 @@ CrossTrafficHelper::Install(WanTopologyHelper& wan, const std::vector<CrossTraff
                                  std::to_string(m_firstPort));
     }
     m_wan = &wan;
+    CheckSettings(flows);
     m_hosts = std::make_unique<WanHostHelper>(wan);
     m_flows = flows;
     const auto& cities = wan.GetTopology().GetCities();

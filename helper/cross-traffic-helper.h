@@ -78,7 +78,8 @@ class CrossTrafficHelper : public Object
      *        WanTopologyHelper::Install() and before the simulation runs.
      * \param wan an installed WAN (kept by reference; must outlive the run)
      * \param flows the flows (city indices of \p wan's topology)
-     * \throws std::runtime_error in a distributed run, or when the ports run out
+     * \throws std::runtime_error in a distributed run, when the ports run out, or when the
+     *         attributes cannot carry the flows (see CheckSettings)
      */
     void Install(WanTopologyHelper& wan, const std::vector<CrossTrafficFlow>& flows);
 
@@ -124,6 +125,16 @@ class CrossTrafficHelper : public Object
     void RecordStop(uint32_t flow);
     /** \param city a city \return its host, attached now if it has none yet */
     uint32_t HostAt(uint32_t city);
+    /** \return the TCP segment that fills the WAN's MTU (IPv4 and TCP headers, timestamps) */
+    uint32_t GetMtuTcpSegmentSize() const;
+    /**
+     * \param flows the flows to install
+     * \throws std::runtime_error naming the attribute (and flow) when HostAccessRate is 0,
+     *         a UDP write or a TCP segment does not fit the WAN's MTU, or a rate flow would
+     *         send its writes less than one simulator time step apart (its clock would stand
+     *         still)
+     */
+    void CheckSettings(const std::vector<CrossTrafficFlow>& flows) const;
 
     DataRate m_hostAccessRate;   //!< access link rate of every host
     Time m_hostAccessDelay;      //!< access link delay of every host

@@ -110,7 +110,8 @@ TrainingHelper::SetRounds(uint32_t rounds)
 void
 TrainingHelper::SetComputeTime(Time time)
 {
-    if (time.IsNegative())
+    // Time::IsNegative() is true for zero as well; no compute phase at all is allowed.
+    if (time.IsStrictlyNegative())
     {
         throw std::runtime_error("TrainingHelper: negative compute time");
     }

@@ -30,6 +30,12 @@ const char DEFAULT_TOPOLOGY[] = "data/topologies/doublezero-9.json";
 constexpr uint32_t DEFAULT_SEED = 1;
 /** Smallest seed: MRG32k3a seeds every component with it; all zeros is a degenerate stream. */
 constexpr uint32_t MIN_SEED = 1;
+/**
+ * Largest seed: RngSeedManager::SetSeed gives all six MRG32k3a components the seed, and the
+ * second recurrence's components must stay below its modulus m2 = 4294944443 (ns-3 aborts
+ * with "invalid Seed" otherwise).
+ */
+constexpr uint32_t MAX_SEED = 4294944442;
 /** The --capabilities value that asks a sweeping example for every capability set. */
 const char ALL_CAPABILITIES[] = "all";
 
@@ -83,7 +89,7 @@ WanCommandLine::WanCommandLine(const std::string& program, const std::string& us
                         "seed of ns-3's random number generators",
                         m_seed,
                         MIN_SEED,
-                        UINT32_MAX);
+                        MAX_SEED);
     m_cmd.AddValue("output",
                    "folder for the result files: created if missing, refused if not empty "
                    "(empty: a new results/" +

@@ -10,6 +10,7 @@
 #include "wan-units.h"
 
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 
 namespace ns3
 {
@@ -129,11 +130,15 @@ CrossTrafficFile::Parse(const std::string& text,
         object.Require("stop");
         flow.start = object.Seconds("start", 0, &CrossTrafficFile::TimeProblem);
         flow.stop = object.Seconds("stop", 0, &CrossTrafficFile::TimeProblem);
-        if (flow.stop <= flow.start)
+        // Compared as the simulator will run them: rounded to its time step (a stop that
+        // rounds to 0 would mean "never" to ns-3's applications).
+        if (Seconds(flow.stop) <= Seconds(flow.start))
         {
             object.Fail("stop",
                         object.Require("stop"),
-                        "must be after start (" + WanUnits::FormatNumber(flow.start) + " s)");
+                        "must be after start (" + WanUnits::FormatNumber(flow.start) +
+                            " s) by at least the simulator's time step (" +
+                            WanUnits::FormatNumber(Time::From(1).GetSeconds()) + " s)");
         }
         flows.push_back(flow);
     }

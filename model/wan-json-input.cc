@@ -131,6 +131,13 @@ WanJsonInput::Parse(const std::string& text, const std::string& source)
             {
             case Json::parse_event_t::object_start:
             case Json::parse_event_t::array_start:
+                if (frames.size() == MAX_DEPTH)
+                {
+                    throw WanInputError(source + ": " +
+                                        (frames.front().object ? frames.front().key : "document") +
+                                        ": objects and arrays nested deeper than " +
+                                        std::to_string(MAX_DEPTH) + " levels");
+                }
                 frames.emplace_back();
                 frames.back().object = event == Json::parse_event_t::object_start;
                 break;

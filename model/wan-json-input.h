@@ -35,6 +35,11 @@ class WanJsonInput
 
     /** Longest value quoted in an error message; longer values are cut. */
     static constexpr std::size_t MAX_QUOTED_VALUE = 60;
+    /**
+     * Deepest nesting of objects and arrays a document may have: the module's files need 4;
+     * far deeper ones would exhaust the stack when a value is quoted in a message.
+     */
+    static constexpr std::size_t MAX_DEPTH = 64;
 
     /**
      * \brief Parse a JSON document, rejecting a key repeated within one object.

@@ -218,7 +218,7 @@ Time
 WanLinkChannel::GetRankLookahead(uint32_t wire)
 {
     NS_LOG_FUNCTION(this << wire);
-    if (m_rankLookahead[wire].IsNegative())
+    if (m_rankLookahead[wire].IsStrictlyNegative()) // not computed yet (a zero delay is one)
     {
         const uint32_t here = WanMpi::GetRank();
         const uint32_t there = m_devices[1 - wire]->GetNode()->GetSystemId();

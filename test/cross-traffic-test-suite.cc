@@ -25,6 +25,7 @@
 #include "ns3/test.h"
 #include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
+#include "ns3/uinteger.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-input-error.h"
 #include "ns3/wan-router-net-device.h"
@@ -34,6 +35,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -327,6 +329,13 @@ class CrossTrafficFileTestCase : public TestCase
              R"(x.json: flows[1].stop: "1s": must be after start (2 s))"},
             {R"({"from": "C0", "to": "C1", "protocol": "udp", "rate": "1Gbps", "start": 1, "stop": 1})",
              R"(x.json: flows[1].stop: 1: must be after start (1 s))"},
+            // Below the simulator's 1 ns step, both round to 0 (a stop of 0: "never" to ns-3).
+            {R"({"from": "C0", "to": "C1", "protocol": "udp", "rate": "1Gbps", "start": "0.1ns", "stop": "0.2ns"})",
+             R"(x.json: flows[1].stop: "0.2ns": must be after start (1e-10 s) by at least the simulator's time step (1e-09 s))"},
+            {R"({"from": "C0", "to": "C1", "protocol": "udp", "rate": "1Gbps", "start": 0, "stop": "0.4ns"})",
+             R"(x.json: flows[1].stop: "0.4ns": must be after start (0 s) by at least)"},
+            {R"({"from": "C0", "to": "C1", "protocol": "udp", "rate": "1Gbps", "start": "1.1ns", "stop": "1.2ns"})",
+             R"(x.json: flows[1].stop: "1.2ns": must be after start)"},
             {R"({"from": "C0", "to": "C1", "protocol": "udp", "rate": "1Gbps", "start": -1, "stop": 1})",
              R"(x.json: flows[1].start: -1: must not be negative)"},
             {R"({"from": "C0", "to": "C1", "protocol": "udp", "rate": "1Gbps", "start": "-1s", "stop": 1})",
@@ -420,6 +429,114 @@ class CrossTrafficFileTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(missing,
                               "--crossTraffic: no-such-flows.json: cannot open cross-traffic file",
                               "missing file through the flag");
+    }
+};
+
+/**
+ * \ingroup wan-cross-traffic-tests
+ * \brief Install() refuses attributes that cannot carry the flows, naming them: a host
+ *        access rate of 0 (a division by zero in ns-3), UDP writes or TCP segments beyond the
+ *        MTU (every one lost), and writes less than a time step apart (the clock would stand
+ *        still); the largest values that fit are accepted.
+ */
+class CrossTrafficSettingsTestCase : public TestCase
+{
+  public:
+    CrossTrafficSettingsTestCase()
+        : TestCase("Install refuses attributes that cannot carry the flows, by name")
+    {
+    }
+
+  private:
+    /**
+     * \param attribute a CrossTrafficHelper attribute (empty: none) \param value its value
+     * \param flow the one flow to install
+     * \return the message Install() throws ("" if it installed)
+     */
+    static std::string Refusal(const std::string& attribute,
+                               const AttributeValue& value,
+                               const CrossTrafficFlow& flow)
+    {
+        std::string message;
+        {
+            WanTopologyHelper wan;
+            wan.SetMtu(MTU);
+            wan.Install(LineTopology({SHARED_WAN_BPS}, MBPS));
+            const Ptr<CrossTrafficHelper> cross = CreateObject<CrossTrafficHelper>();
+            if (!attribute.empty())
+            {
+                cross->SetAttribute(attribute, value);
+            }
+            try
+            {
+                cross->Install(wan, {flow});
+            }
+            catch (const std::runtime_error& e)
+            {
+                message = e.what();
+            }
+        }
+        Simulator::Destroy();
+        return message;
+    }
+
+    void DoRun() override
+    {
+        const CrossTrafficFlow udp = MakeFlow(0, 1, CrossTrafficFlow::UDP, MBPS, 0, 1);
+        const CrossTrafficFlow tcp = MakeFlow(0, 1, CrossTrafficFlow::TCP, 0, 0, 1); // bulk
+        // 8972 bytes = 71,776 bits: at 71.776 Tbit/s a write takes 1 ns; at 4 times that,
+        // 0.25 ns, which rounds to 0.
+        const uint64_t oneNs = uint64_t{UDP_PAYLOAD} * 8 * 1000000000ULL;
+        CrossTrafficFlow perNs = udp;
+        perNs.rateBps = oneNs;
+        CrossTrafficFlow faster = udp;
+        faster.rateBps = 4 * oneNs;
+
+        struct Case
+        {
+            std::string attribute;           //!< set on the helper ("" none)
+            Ptr<const AttributeValue> value; //!< its value
+            CrossTrafficFlow flow;           //!< the one flow
+            std::string expected;            //!< Install's message ("": installed)
+        };
+
+        const Ptr<const AttributeValue> none = Create<UintegerValue>(0);
+        const std::vector<Case> cases = {
+            {"", none, udp, ""},
+            {"HostAccessRate",
+             Create<DataRateValue>(DataRate(0)),
+             udp,
+             "CrossTrafficHelper: HostAccessRate 0 bit/s: must be above 0"},
+            // A datagram that fills the MTU, and one byte more.
+            {"PacketSize", Create<UintegerValue>(UDP_PAYLOAD), udp, ""},
+            {"PacketSize",
+             Create<UintegerValue>(UDP_PAYLOAD + 1),
+             udp,
+             "CrossTrafficHelper: PacketSize 8973: flow 0 is UDP, and a datagram carries at most "
+             "8972 bytes at the WAN's MTU of 9000"},
+            // TCP splits a large write into segments.
+            {"PacketSize", Create<UintegerValue>(UDP_PAYLOAD + 1), tcp, ""},
+            {"TcpSegmentSize", Create<UintegerValue>(TCP_SEGMENT), tcp, ""},
+            {"TcpSegmentSize",
+             Create<UintegerValue>(TCP_SEGMENT + 1),
+             tcp,
+             "CrossTrafficHelper: TcpSegmentSize 8949: more than the 8948 bytes a segment "
+             "carries at the WAN's MTU of 9000"},
+            {"", none, perNs, ""},
+            {"",
+             none,
+             faster,
+             "CrossTrafficHelper: flow 0: at " + std::to_string(4 * oneNs) +
+                 " bit/s a 8972-byte write takes less than the simulator's time step (1e-09 "
+                 "s): lower the rate or raise PacketSize"},
+        };
+        for (const Case& c : cases)
+        {
+            NS_TEST_EXPECT_MSG_EQ(Refusal(c.attribute, *c.value, c.flow),
+                                  c.expected,
+                                  "attribute '" << c.attribute << "', flow rate "
+                                                << c.flow.rateBps);
+        }
     }
 };
 
@@ -729,6 +846,7 @@ class CrossTrafficTestSuite : public TestSuite
         : TestSuite("cross-traffic")
     {
         AddTestCase(new CrossTrafficFileTestCase());
+        AddTestCase(new CrossTrafficSettingsTestCase());
         AddTestCase(new CrossTrafficHostsTestCase());
         AddTestCase(new CrossTrafficUdpTestCase());
         AddTestCase(new CrossTrafficAdaptiveTestCase());

@@ -138,7 +138,12 @@ reject $n "--fragments=2: the baselines run today's ring all-reduce over TCP" \
 reject $n "--maxPeriod=0: must be in 1..16" --maxPeriod=0
 reject $n "--maxPeriod=17: must be in 1..16" --maxPeriod=17
 reject $n "--baselineRounds=-1: must not be negative" --baselineRounds=-1
-reject $n "--seed=0: must be in 1..4294967295" --seed=0
+reject $n "--seed=0: must be in 1..4294944442" --seed=0
+# ns-3's MRG32k3a aborts ("invalid Seed") from its second modulus, 4294944443, up.
+reject $n "--seed=4294944443: must be in 1..4294944442" --seed=4294944443
+reject $n "--seed=4294967295: must be in 1..4294944442" --seed=4294967295
+reject wan-fabric "--seed=4294967295: must be in 1..4294944442" --seed=4294967295
+reject fpga-aggregation "--seed=4294967295: must be in 1..4294944442" --seed=4294967295
 reject $n "--seed=-1: must not be negative" --seed=-1
 reject $n "--transport=udp: expected planned|adaptive|tcp" --transport=udp
 reject $n "--baselineTransports=tcp,udp: \"udp\": expected planned|adaptive|tcp" \

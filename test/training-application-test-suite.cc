@@ -310,6 +310,18 @@ class TrainingSyncTimeTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ_TOL(sync, analytic, 0.02 * analytic, "island " << r.island);
         }
         NS_TEST_ASSERT_MSG_EQ_TOL(run.estimatedSync, analytic, 0.02 * analytic, "cost model");
+
+        // No compute phase at all (Time::IsNegative() is true for zero, which once refused
+        // it): the exchange starts where the round starts and takes as long.
+        setup.compute = Seconds(0);
+        const RunResult instant = Simulate(setup);
+        NS_TEST_ASSERT_MSG_EQ(instant.records.size(), RecordCount(setup), "zero compute ran");
+        for (const TrainingRoundRecord& r : instant.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.syncStart, r.computeStart, "island " << r.island);
+            const double sync = (r.syncEnd - r.syncStart).GetSeconds();
+            NS_TEST_ASSERT_MSG_EQ_TOL(sync, analytic, 0.02 * analytic, "island " << r.island);
+        }
     }
 };
 

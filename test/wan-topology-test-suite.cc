@@ -625,7 +625,10 @@ class WanCommandLineTestCase : public TestCase
             {"--cityCapabilities=XYZ:none", "--cityCapabilities: \"XYZ\": unknown city code"},
             {"--cityCapabilities=NYC:turbo", "--cityCapabilities: NYC: \"turbo\""},
             {"--topology=no/such.json", "--topology: no/such.json: cannot open"},
-            {"--seed=0", "--seed=0: must be in 1..4294967295"},
+            {"--seed=0", "--seed=0: must be in 1..4294944442"},
+            // ns-3's MRG32k3a refuses seeds from its second modulus, 4294944443, up.
+            {"--seed=4294944443", "--seed=4294944443: must be in 1..4294944442"},
+            {"--seed=4294967295", "--seed=4294967295: must be in 1..4294944442"},
             {"--seed=-1", "--seed=-1: must not be negative"},
         };
         for (const auto& b : bad)
@@ -901,6 +904,14 @@ class WanTopologyTestSuite : public TestSuite
             doc(R"("defaults": {"wanBandwith": "1Gbps"}, "links": [)" + link + "]"),
             {"defaults.wanBandwith", "\"1Gbps\"", "unknown field"});
         add("a repeated key", R"({"cities": [], "cities": []})", {"\"cities\"", "duplicate key"});
+        // 65 levels, one beyond WanJsonInput::MAX_DEPTH; and 70,000, which crashed (a stack
+        // overflow) when the value was quoted in the message.
+        add("a document nested 65 levels deep",
+            R"({"description": )" + std::string(64, '[') + std::string(64, ']') + "}",
+            {"test/bad.json: description: objects and arrays nested deeper than 64 levels"});
+        add("a document nested 70,001 levels deep",
+            R"({"description": )" + std::string(70000, '[') + std::string(70000, ']') + "}",
+            {"description: objects and arrays nested deeper than 64 levels"});
         add("a route factor below 1",
             doc(R"("defaults": {"routeFactor": 0.5}, "links": [)" + link + "]"),
             {"defaults.routeFactor", "0.5", "must be at least 1"});
