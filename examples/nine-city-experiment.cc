@@ -219,12 +219,21 @@ RunWithinLimits(TrainingExperiment& experiment,
     experiment.SetWallDeadline(config.wallDeadline);
     experiment.SetWarmupRounds(config.warmupRounds);
     experiment.Run();
-    if (!experiment.GetStoppedBy().empty() && WanMpi::GetRank() == 0)
+    if (experiment.GetStoppedBy().empty() || WanMpi::GetRank() != 0)
     {
-        std::cerr << "warning: " << job << ": stopped by --" << experiment.GetStoppedBy() << " at "
-                  << Simulator::Now().GetSeconds() << " s of simulated time (limit " << simLimit
-                  << " s); unfinished rounds are recorded as such" << std::endl;
+        return;
     }
+    if (experiment.GetParallelInfo().ranks == 1 && experiment.AreRoundsDone())
+    {
+        // Only what ran after the last round (cross traffic) was cut: the results are whole.
+        std::cerr << "note: " << job << ": every round was done; --" << experiment.GetStoppedBy()
+                  << " stopped the traffic after them at " << Simulator::Now().GetSeconds()
+                  << " s of simulated time (limit " << simLimit << " s)" << std::endl;
+        return;
+    }
+    std::cerr << "warning: " << job << ": stopped by --" << experiment.GetStoppedBy() << " at "
+              << Simulator::Now().GetSeconds() << " s of simulated time (limit " << simLimit
+              << " s); unfinished rounds are recorded as such" << std::endl;
 }
 
 /**
@@ -338,6 +347,7 @@ RunExperiment(const WanTopology& topology,
     ConfigureTraining(helper, config);
     helper.Install();
     TrainingExperiment experiment(helper);
+    experiment.SetOtherTraffic(cross != nullptr);
     RunWithinLimits(experiment, helper, capabilities, job, config);
 
     ExperimentResult result;

@@ -391,8 +391,8 @@ Main(int argc, char** argv)
                        "Data-parallel training across the islands of a WAN under a "
                        "rotating-clique schedule, packet by packet. Exit codes: 0 every round "
                        "complete with every peer; 1 bad input (before anything runs) or another "
-                       "error; 3 results written but partial (lost peers, unfinished rounds, "
-                       "--maxSimTime or --maxWallTime reached).");
+                       "error; 3 results written but partial (lost peers, or unfinished "
+                       "rounds: --maxSimTime or --maxWallTime reached before the last round).");
     ExperimentConfig config;
     MainFlags main;
     AddFlags(cmd, config, main);

@@ -243,10 +243,11 @@ TrainingExperiment::OnSyncFinished(uint32_t island, uint32_t round, Time duratio
     {
         ++m_roundsDone;
     }
-    if (m_roundsDone == m_rounds && m_parallel.ranks == 1)
+    if (m_roundsDone == m_rounds && m_parallel.ranks == 1 && !m_otherTraffic)
     {
         // Every round is done: let the run end by itself rather than at the limit. (Ranks of
-        // a distributed run stop at the limit together, whatever their own progress.)
+        // a distributed run stop at the limit together, whatever their own progress; other
+        // traffic may run on for as long as its flows say, so the limit stays.)
         m_limits.Disarm();
     }
     if (!m_snapshots.empty())
@@ -646,6 +647,18 @@ uint32_t
 TrainingExperiment::GetFragments() const
 {
     return m_training.GetFragments();
+}
+
+void
+TrainingExperiment::SetOtherTraffic(bool present)
+{
+    m_otherTraffic = present;
+}
+
+bool
+TrainingExperiment::AreRoundsDone() const
+{
+    return m_roundsDone == m_rounds;
 }
 
 void

@@ -166,9 +166,22 @@ class TrainingExperiment
     void SetProgress(const std::string& label, double seconds);
     /**
      * \param limit simulated time at which Run() stops a run whose rounds are not all done
-     *        (zero, the default: no limit)
+     *        (zero, the default: no limit); with SetOtherTraffic, a run whose rounds are done
+     *        too
      */
     void SetMaxSimTime(Time limit);
+    /**
+     * \brief Say whether applications other than the training's share the network (cross
+     *        traffic), which may keep the simulation going after the last round.
+     *
+     * Without them (the default) the maxSimTime limit is removed once every round is done, so
+     * that the run ends when its last frames arrive rather than at the limit. With them it
+     * stays: a flow that outlasts the training is cut at the limit, not run to its own stop.
+     * \param present true if other traffic runs beside the training
+     */
+    void SetOtherTraffic(bool present);
+    /** \return true if every round of every local island is done (after Run()) */
+    bool AreRoundsDone() const;
     /**
      * \param deadline wall-clock time at which Run() stops a run whose rounds are not all done
      *        (default: none). Checked by a watchdog thread that schedules Simulator::Stop, in
@@ -332,6 +345,7 @@ class TrainingExperiment
     TrainingFpgaCounters m_fpga;         //!< FPGA counters of the last Run()
     TrainingRouterCounters m_routers;    //!< router counters of the last Run()
     TrainingRunLimits m_limits;          //!< maxSimTime and maxWallTime
+    bool m_otherTraffic{false};          //!< other applications share the network
     double m_simulatedTime;              //!< end of the last round
     uint32_t m_warmupRounds{0};          //!< SetWarmupRounds
     Time m_longRound{Seconds(LONG_ROUND_SECONDS)};        //!< SetLongRoundWarning

@@ -5,6 +5,7 @@
 #      --maxSimTime=30s: the run stops within seconds of wall time, writes its results, and
 #      every round is unfinished; the same with --jobs=2 over all six capability sets (the
 #      parent combines its children's codes); a 2 GB model with --maxWallTime=2s;
+#   0  cross traffic that outlasts the rounds, cut at --maxSimTime after them;
 #   the default results folder: results/nine-city-training/<UTC stamp>/ and results/latest a
 #      link to it; the same under the root the environment variable RESULTS names.
 # Expected values follow from the arguments (rounds x islands rows; nothing can finish in 30 s
@@ -94,6 +95,20 @@ run wall 3 --modelBytes=2000000000 --schedule=global --colocated=false --rounds=
 has wall '"stopped_by": "maxWallTime"' 1
 has wall '"exit_code": 3' 1
 complete wall 0 "$islands"
+
+# Cross traffic that outlasts the training (a flow until 9.2e9 s): --maxSimTime still ends the
+# run (it once ran on, bounded only by --maxWallTime), and since every round was done the
+# results are whole: exit code 0, a note rather than the warning.
+echo '{"flows": [{"from": "NYC", "to": "LON", "protocol": "udp", "rate": "1Gbps", "start": "0s", "stop": "9.2e9s"}]}' \
+    >"$scratch/outlast.json"
+# shellcheck disable=SC2086
+run outlast 0 $small --rounds=1 --crossTraffic="$scratch/outlast.json" --maxSimTime=10s
+[ "$seconds" -le "$guard" ] || fail "outlast: took $seconds s, more than $guard"
+has outlast '"complete": true' 1
+has outlast '"stopped_by": null' 1
+complete outlast 1 "$islands"
+grep -qF "every round was done; --maxSimTime stopped the traffic after them at 10 s" \
+    "$scratch/outlast.err" || fail "outlast: no note on stderr"
 
 # Without --output: a new stamped folder, results/latest a relative link to it.
 timeout "$guard" "$example" $small --rounds=1 >"$scratch/default.txt" 2>"$scratch/default.err" ||
