@@ -705,8 +705,11 @@ TrainingExperiment::Summarise(double epsilon) const
     const uint64_t rounds = schedule.GetRoundsToEpsilon(epsilon);
     if (rounds != CliqueSchedule::UNREACHABLE)
     {
-        s.roundsToEpsilon = rounds;
-        s.timeToEpsilon = rounds * s.meanRound;
+        s.roundsToEpsilon = rounds; // the schedule's, whether or not a round finished
+    }
+    if (rounds != CliqueSchedule::UNREACHABLE && s.meanRound > 0)
+    {
+        s.timeToEpsilon = rounds * s.meanRound; // no round timed (a limit): unknown
     }
     s.queueDrops = m_queueDrops;
     s.lossDrops = m_lossDrops;

@@ -230,7 +230,8 @@ TrainingOutput::SummaryToJson(const TrainingSummary& s)
         {"colocated_time_to_epsilon_s", OrNull(s.colocatedTimeToEpsilon)},
         {"gap_to_colocated", OrNull(s.gapToColocated)},
         {"sim_vs_estimate",
-         s.estimatedSync > 0 ? nlohmann::json(s.meanSync / s.estimatedSync - 1) : nullptr},
+         s.estimatedSync > 0 && s.meanSync > 0 ? nlohmann::json(s.meanSync / s.estimatedSync - 1)
+                                               : nullptr},
         {"mean_exchange_s", OrNull(s.meanExchange)},
         {"exchange_bound_s", OrNull(s.exchangeBound)},
         {"exchange_vs_bound",

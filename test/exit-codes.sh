@@ -78,6 +78,9 @@ has slow-link '"complete": false' 1
 has slow-link '"unfinished_rounds": 2' 1
 has slow-link '"stopped_by": "maxSimTime"' 1
 has slow-link '"exit_code": 3' 1
+# No round finished: nothing to time or compare (0 and -1 before).
+has slow-link '"time_to_epsilon_s": null' 1
+has slow-link '"sim_vs_estimate": null' 1
 complete slow-link 0 $((2 * islands))
 grep -qF "stopped by --maxSimTime" "$scratch/slow-link.err" ||
     fail "slow-link: no warning on stderr"
