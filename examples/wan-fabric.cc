@@ -8,19 +8,25 @@
  * simulations: once by multicast over the sender's shortest-path tree (every router made
  * multicast-capable for this run), once by unicast copies sent back to back to each receiver
  * in island-index order. For every receiver it prints the time the last byte arrived beside
- * its analytic value:
+ * its analytic value: the last byte's arrival through a chain of store-and-forward hops that
+ * nothing else uses (the sender's access link, in-box, WAN, in-box, access),
  *
- *   t = (bursts ahead + 1) x burst wire bytes x 8 / access rate      (sender's access link)
- *       + sum of propagation delays along the path (access, in-box, WAN, in-box, access)
- *       + sum of the last datagram's serialisation on every hop after the access link
+ *   t = busy + max over a of [ sum_{i<=a} R/b_i + sum_{i>=a} F/b_i
+ *                               + (N - 2) x F / min_{i>=a} b_i ] + sum of propagation delays
  *
- * with the path from WanRouting (tree path for multicast, next-link walk for unicast). This
- * holds when no hop after the sender's access link is slower than it (true for the shipped
- * topologies); the datagram that carries the remainder of the burst goes first, so the tail
- * of the burst is all full-size datagrams and never waits behind a larger one. The program
- * also prints the bytes the sender's access link carried in each mode, writes the table to
- * <output>/wan-fabric.csv, and exits 1 if any arrival is more than 0.1% off its analytic value
- * or a receiver misses bytes.
+ * for N datagrams, the first (the burst's remainder) R wire bytes and the rest F, over hops of
+ * rates b_0..b_H (in bits); busy is the time the sender's access link first spends on the
+ * copies to receivers ahead of this one (unicast only). It is the longest path through the
+ * grid of (hop, datagram) serialisations, the usual result for a FIFO tandem; with the access
+ * link the slowest hop it reduces to all bytes ahead over the access rate plus one full
+ * datagram's serialisation per later hop. Multicast trees and unicast copies whose later hops
+ * are no slower than the access link meet no other traffic, so there the value is exact; a
+ * unicast copy with a slower later hop may queue there behind copies to other receivers, so
+ * its value is only a lower bound. Paths come from WanRouting (tree path for multicast,
+ * next-link walk for unicast). The program also prints the bytes the sender's access link
+ * carried in each mode, writes the table to <output>/wan-fabric.csv, and exits 1 if a
+ * receiver misses bytes, an exact arrival is more than 0.1% off, or an arrival is more than
+ * 0.1% before its lower bound.
  *
  *   wan-fabric --bytes=10000000 --sender=NYC-0 --output=results/fabric
  */
@@ -306,21 +312,54 @@ TreePath(const WanTree& tree, uint32_t city)
     return path;
 }
 
+/** The burst one island sends: its datagrams and what they put on the wire. */
+struct Burst
+{
+    uint64_t bytes{0};           //!< payload bytes
+    uint64_t packets{0};         //!< datagrams
+    std::vector<uint32_t> sizes; //!< datagram payloads, the remainder first
+    uint64_t wireBytes{0};       //!< frame bytes of the whole burst
+    uint32_t firstFrame{0};      //!< bytes of the first frame (the remainder's)
+    uint32_t lastFrame{0};       //!< bytes of the last frame (every frame after the first)
+};
+
 /**
- * \brief Analytic arrival of the last byte.
- * \param hops the host-to-host path \param wireBytesAhead frame bytes the sender's access link
- *        sends up to and including this receiver's last datagram
- * \param lastFrame bytes of the last frame \return seconds after the burst starts
+ * \brief Analytic arrival of the last byte through a chain of FIFO store-and-forward hops:
+ *        the longest path through the grid of (hop, datagram) serialisations.
+ * \param hops the host-to-host path \param busyBytes frame bytes the sender's access link
+ *        sends before this receiver's first datagram \param burst the burst
+ * \return seconds after the burst starts
  */
 double
-Analytic(const std::vector<Hop>& hops, uint64_t wireBytesAhead, uint32_t lastFrame)
+Analytic(const std::vector<Hop>& hops, uint64_t busyBytes, const Burst& burst)
 {
-    double t = static_cast<double>(wireBytesAhead) * 8 / hops[0].bps + hops[0].delay;
-    for (std::size_t h = 1; h < hops.size(); ++h)
+    const double first = burst.firstFrame * 8.0;
+    const double full = burst.lastFrame * 8.0;
+    double propagation = 0;
+    for (const Hop& hop : hops)
     {
-        t += lastFrame * 8.0 / hops[h].bps + hops[h].delay;
+        propagation += hop.delay;
     }
-    return t;
+    double longest = 0;
+    for (std::size_t a = 0; a < hops.size(); ++a)
+    {
+        // The first datagram to hop a, every datagram through hop a's slowest successor...
+        double path = 0;
+        double slowest = hops[a].bps;
+        for (std::size_t i = 0; i < hops.size(); ++i)
+        {
+            path += i <= a ? first / hops[i].bps : 0;
+            path += i >= a && burst.packets > 1 ? full / hops[i].bps : 0;
+            slowest = i >= a ? std::min(slowest, hops[i].bps) : slowest;
+        }
+        // ...where the other N - 2 wait: a path turns there for all of them.
+        if (burst.packets > 2)
+        {
+            path += static_cast<double>(burst.packets - 2) * full / slowest;
+        }
+        longest = std::max(longest, path);
+    }
+    return busyBytes * 8.0 / hops[0].bps + longest + propagation;
 }
 
 /** \return the island named or numbered \p text (empty: island 0) \throws runtime_error */
@@ -364,16 +403,6 @@ MakeEveryRouterMulticast(WanTopology& topology)
     topology.ApplyCityCapabilities(overrides);
 }
 
-/** The burst one island sends: its datagrams and what they put on the wire. */
-struct Burst
-{
-    uint64_t bytes{0};           //!< payload bytes
-    uint64_t packets{0};         //!< datagrams
-    std::vector<uint32_t> sizes; //!< datagram payloads, the remainder first
-    uint64_t wireBytes{0};       //!< frame bytes of the whole burst
-    uint32_t lastFrame{0};       //!< bytes of the last frame
-};
-
 /**
  * \brief Cut a burst into datagrams: the remainder goes first, so its tail is all full
  *        datagrams.
@@ -394,37 +423,38 @@ MakeBurst(uint64_t bytes, std::size_t nIslands)
     burst.sizes.assign(packets, MAX_PAYLOAD);
     burst.sizes[0] = static_cast<uint32_t>(bytes - (packets - 1) * MAX_PAYLOAD);
     burst.wireBytes = bytes + packets * WIRE_OVERHEAD;
+    burst.firstFrame = burst.sizes.front() + WIRE_OVERHEAD;
     burst.lastFrame = burst.sizes.back() + WIRE_OVERHEAD;
     return burst;
 }
 
-/**
- * \brief Warn if a hop after the sender's access link is slower than it (the analytic value
- *        then ignores queueing there).
- * \param hops the host-to-host path \param receiver the receiving island's name
- */
-void
-WarnSlowHops(const std::vector<Hop>& hops, const std::string& receiver)
+/** A receiver's analytic arrival. */
+struct Expected
 {
-    for (std::size_t h = 1; h < hops.size(); ++h)
-    {
-        if (hops[h].bps < hops[0].bps)
-        {
-            std::cerr << "warning: a hop to " << receiver
-                      << " is slower than the sender's access link; the analytic "
-                         "value ignores queueing there"
-                      << std::endl;
-        }
-    }
+    double seconds{-1}; //!< after the burst starts (-1: the sender)
+    bool exact{true};   //!< exact; else a lower bound (a unicast copy with a slower later hop)
+};
+
+/**
+ * \param hops the host-to-host path
+ * \return true if a hop after the sender's access link is slower than it: unicast copies to
+ *         other receivers may queue there ahead of this one's
+ */
+bool
+HasSlowerLaterHop(const std::vector<Hop>& hops)
+{
+    return std::any_of(hops.begin() + 1, hops.end(), [&hops](const Hop& h) {
+        return h.bps < hops[0].bps;
+    });
 }
 
 /**
  * \brief The analytic arrival of the burst's last byte at every receiver.
  * \param topology the topology \param routing the fabric's routes
  * \param sender sending island \param mode multicast or unicast copies \param burst the burst
- * \return per island: seconds after the burst starts (-1 for the sender)
+ * \return per island (the sender's entry unused)
  */
-std::vector<double>
+std::vector<Expected>
 ExpectedArrivals(const WanTopology& topology,
                  const WanRouting& routing,
                  uint32_t sender,
@@ -441,7 +471,7 @@ ExpectedArrivals(const WanTopology& topology,
         cities.push_back(isl.city);
     }
     const WanTree tree = routing.GetTree(islands[sender].city, cities);
-    std::vector<double> expected(islands.size(), -1.0);
+    std::vector<Expected> expected(islands.size());
     uint32_t order = 0;
     for (uint32_t r = 0; r < islands.size(); ++r)
     {
@@ -453,9 +483,9 @@ ExpectedArrivals(const WanTopology& topology,
         const auto wan = multicast ? TreePath(tree, islands[r].city)
                                    : routing.GetPath(islands[sender].city, islands[r].city);
         const auto hops = HostPath(topology, wan, inBoxBps, inBoxDelay, sender, r);
-        WarnSlowHops(hops, islands[r].name);
-        const uint64_t ahead = multicast ? burst.wireBytes : burst.wireBytes * (order + 1);
-        expected[r] = Analytic(hops, ahead, burst.lastFrame);
+        const uint64_t busy = multicast ? 0 : burst.wireBytes * order;
+        expected[r].seconds = Analytic(hops, busy, burst);
+        expected[r].exact = multicast || !HasSlowerLaterHop(hops);
         ++order;
     }
     return expected;
@@ -464,8 +494,8 @@ ExpectedArrivals(const WanTopology& topology,
 /** What the two runs measured and what arithmetic expects, per mode (multicast first). */
 struct FabricRuns
 {
-    std::vector<RunResult> results;            //!< measured, per mode
-    std::vector<std::vector<double>> analytic; //!< expected arrivals, per mode
+    std::vector<RunResult> results;              //!< measured, per mode
+    std::vector<std::vector<Expected>> analytic; //!< expected arrivals, per mode
 };
 
 /**
@@ -481,7 +511,7 @@ RunBothModes(const WanTopology& topology, uint32_t sender, const Burst& burst, b
     for (Mode mode : {Mode::MULTICAST, Mode::UNICAST})
     {
         FabricRun run(topology, sender, burst.sizes, mode, userQueue);
-        std::vector<double> expected =
+        std::vector<Expected> expected =
             ExpectedArrivals(topology, run.GetHelper().GetRouting(), sender, mode, burst);
         runs.results.push_back(run.Run());
         runs.analytic.push_back(expected);
@@ -517,8 +547,9 @@ MakeArrivalTable()
 /** How the arrivals compare with arithmetic. */
 struct Comparison
 {
-    double worst{0};     //!< largest relative error of an arrival
+    double worst{0};     //!< largest relative error of an arrival (below a bound: how far)
     bool complete{true}; //!< every receiver got the whole burst in every mode
+    uint32_t bounds{0};  //!< arrivals whose analytic value is only a lower bound
 };
 
 /**
@@ -549,8 +580,12 @@ CompareArrivals(const WanTopology& topology,
         for (std::size_t m = 0; m < runs.results.size(); ++m)
         {
             const double got = runs.results[m].lastByte[r];
-            const double want = runs.analytic[m][r];
-            const double error = std::abs(got - want) / want;
+            const Expected& expected = runs.analytic[m][r];
+            const double want = expected.seconds;
+            // A lower bound is missed only by arriving before it.
+            const double error =
+                expected.exact ? std::abs(got - want) / want : std::max(0.0, (want - got) / want);
+            comparison.bounds += expected.exact ? 0 : 1;
             comparison.worst = std::max(comparison.worst, error);
             if (runs.results[m].receivedBytes[r] != burst.bytes)
             {
@@ -615,6 +650,13 @@ Report(const WanTopology& topology,
     TextTable table = MakeArrivalTable();
     const Comparison comparison = CompareArrivals(topology, sender, burst, runs, csv, table);
     PrintSummary(table, islands.size() - 1, runs, comparison.worst);
+    if (comparison.bounds > 0)
+    {
+        std::cout << "note: " << comparison.bounds
+                  << " unicast arrivals cross a hop slower than the sender's access link, where "
+                     "copies to other receivers may queue: their analytic value is a lower "
+                     "bound, and their error counts only an arrival before it\n";
+    }
     if (!comparison.complete)
     {
         std::cerr << "error: a receiver did not get the whole burst" << std::endl;
@@ -622,7 +664,9 @@ Report(const WanTopology& topology,
     }
     if (!(comparison.worst <= MAX_RELATIVE_ERROR))
     {
-        std::cerr << "error: an arrival is more than 0.1% off its analytic value" << std::endl;
+        std::cerr << "error: an arrival is more than 0.1% off its analytic value (or before "
+                     "its lower bound)"
+                  << std::endl;
         return 1;
     }
     return 0;
