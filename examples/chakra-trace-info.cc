@@ -175,10 +175,13 @@ Body(int argc, char** argv)
     cmd.Usage("Read Chakra execution traces (PREFIX.<rank>.et for --ranks ranks, or one --file) "
               "and print their nodes as JSON. See doc/input-rules.rst, section Chakra execution "
               "traces (input).");
-    cmd.AddValue("prefix", "read PREFIX.0.et .. PREFIX.<ranks-1>.et", prefix);
+    WanFlags::AddText(cmd, "prefix", "read PREFIX.0.et .. PREFIX.<ranks-1>.et", prefix);
     flags.AddUnsigned("ranks", "ranks to read with --prefix", ranks, 1, MAX_RANKS);
-    cmd.AddValue("file", "read this one ET file", file);
-    cmd.AddValue("output", "JSON file to write, its folders made (empty: standard output)", output);
+    WanFlags::AddText(cmd, "file", "read this one ET file", file);
+    WanFlags::AddText(cmd,
+                      "output",
+                      "JSON file to write, its folders made (empty: standard output)",
+                      output);
     cmd.Parse(argc, argv);
     flags.Check();
     return Write(ReadTraces(file, prefix, ranks), output);

@@ -28,6 +28,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/wan-flags.h"
 #include "ns3/wan-training-module.h"
 #include "ns3/wan-wire.h"
 
@@ -382,7 +383,7 @@ Body(int argc, char** argv)
                             1,
                             MAX_CHUNK_ELEMENTS,
                             "one packet within a 9000-byte MTU");
-    cmd.Get().AddValue("payload", "virtual|real", payload);
+    WanFlags::AddText(cmd.Get(), "payload", "virtual|real", payload);
     cmd.Parse(argc, argv);
     if (payload != "virtual" && payload != "real")
     {

@@ -11,6 +11,7 @@
 #include "ns3/tcp-transport.h"
 #include "ns3/training-helper.h"
 #include "ns3/training-support.h"
+#include "ns3/wan-flags.h"
 #include "ns3/wan-partition.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-units.h"
@@ -54,9 +55,10 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
 {
     WanFlags& flags = cmd.Flags();
     const WanFlagRange anyDuration{0, WanUnits::MAX_TIME_SECONDS, false, false};
-    cmd.Get().AddValue("schedule",
-                       "global|ring|moshpit|gossip|exponential|optimal or a schedule file",
-                       config.schedule);
+    WanFlags::AddText(cmd.Get(),
+                      "schedule",
+                      "global|ring|moshpit|gossip|exponential|optimal or a schedule file",
+                      config.schedule);
     flags.AddUnsigned("modelBytes",
                       "bytes of each island's update",
                       config.modelBytes,
@@ -88,13 +90,14 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       config.fragments,
                       1,
                       TrainingApplication::MAX_INNER_STEPS);
-    cmd.Get().AddValue("payload", "virtual|real", main.payload);
-    cmd.Get().AddValue("workload",
-                       "Chakra execution traces PREFIX.<rank>.et: island i runs rank i's step "
-                       "as each round (its compute, its gradient buckets sent as they are "
-                       "ready); replaces --modelBytes, --computeTime, --innerSteps and "
-                       "--fragments (virtual payloads, planned or adaptive transport)",
-                       config.workload);
+    WanFlags::AddText(cmd.Get(), "payload", "virtual|real", main.payload);
+    WanFlags::AddText(cmd.Get(),
+                      "workload",
+                      "Chakra execution traces PREFIX.<rank>.et: island i runs rank i's step "
+                      "as each round (its compute, its gradient buckets sent as they are "
+                      "ready); replaces --modelBytes, --computeTime, --innerSteps and "
+                      "--fragments (virtual payloads, planned or adaptive transport)",
+                      config.workload);
     cmd.Get().AddValue("sharedStart",
                        "with --payload=real, every island starts from one model (island 0's "
                        "draw) as DiLoCo's replicas do; real topk needs it",
@@ -190,16 +193,18 @@ AddRunFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       DEFAULT_MAX_WALL_TIME,
                       positiveDuration);
     cmd.AddCrossTrafficFlag();
-    cmd.Get().AddValue("simulator",
-                       "default (one process) or, under mpirun with an ns-3 built with MPI, "
-                       "granted-time-window|null-message: ns-3's distributed simulators, each "
-                       "experiment split over the ranks by city (results do not depend on the "
-                       "number of ranks)",
-                       main.simulator);
-    cmd.Get().AddValue("partition",
-                       "with a distributed simulator: the rank of every city, e.g. "
-                       "NYC:0,LAX:1,... (empty: balanced by the plan's estimated load)",
-                       config.partition);
+    WanFlags::AddText(cmd.Get(),
+                      "simulator",
+                      "default (one process) or, under mpirun with an ns-3 built with MPI, "
+                      "granted-time-window|null-message: ns-3's distributed simulators, each "
+                      "experiment split over the ranks by city (results do not depend on the "
+                      "number of ranks)",
+                      main.simulator);
+    WanFlags::AddText(cmd.Get(),
+                      "partition",
+                      "with a distributed simulator: the rank of every city, e.g. "
+                      "NYC:0,LAX:1,... (empty: balanced by the plan's estimated load)",
+                      config.partition);
 }
 
 /**
@@ -218,11 +223,12 @@ AddTransportFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main
                     "(ns-3 TCP connections, unicast, without multicast and FPGAs)",
                     config.transport,
                     TransportNames());
-    cmd.Get().AddValue("baselineTransports",
-                       "with --schedule=optimal and --baselines: comma-separated transports "
-                       "each capability set also runs ring all-reduce over, as a baseline "
-                       "labelled e.g. tcp-ring, e.g. tcp (empty: none)",
-                       main.baselineTransports);
+    WanFlags::AddText(cmd.Get(),
+                      "baselineTransports",
+                      "with --schedule=optimal and --baselines: comma-separated transports "
+                      "each capability set also runs ring all-reduce over, as a baseline "
+                      "labelled e.g. tcp-ring, e.g. tcp (empty: none)",
+                      main.baselineTransports);
     TypeIdValue congestion;
     CreateObject<TcpTransport>()->GetAttribute("CongestionControl", congestion);
     config.tcp = congestion.Get();

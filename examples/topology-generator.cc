@@ -258,14 +258,14 @@ Body(int argc, char** argv)
     cmd.Usage("Generate a seeded WAN topology of a named family (" + families +
               ") and write it as JSON to --output, or to standard output. "
               "See doc/topology.rst, section Generated topologies.");
-    cmd.AddValue("family", families, params.family);
+    WanFlags::AddText(cmd, "family", families, params.family);
     // The generator checks every range that depends on other parameters (Check); the flags
     // reject what it cannot see: negative numbers, malformed text, values past their type.
     AddSizeFlags(flags, params);
     AddLinkFlags(flags, params);
     AddCapabilityFlags(flags, params);
     AddFamilyFlags(flags, params);
-    cmd.AddValue("output", "JSON file to write (empty: standard output)", output);
+    WanFlags::AddText(cmd, "output", "JSON file to write (empty: standard output)", output);
     cmd.Parse(argc, argv);
     flags.Check();
     // The generator names its own fields (wanBpsMax, ...); these two read better by flag.

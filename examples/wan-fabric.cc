@@ -43,6 +43,7 @@
 #include "ns3/training-csv.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/wan-command-line.h"
+#include "ns3/wan-flags.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
@@ -682,9 +683,10 @@ Body(int argc, char** argv)
     uint64_t bytes = DEFAULT_BYTES;
     std::string senderText;
     cmd.Flags().AddUnsigned("bytes", "burst size in bytes", bytes, 1, MAX_BYTES);
-    cmd.Get().AddValue("sender",
-                       "sending island, by name or index (default: the first)",
-                       senderText);
+    WanFlags::AddText(cmd.Get(),
+                      "sender",
+                      "sending island, by name or index (default: the first)",
+                      senderText);
     cmd.Parse(argc, argv);
     WanTopology topology = cmd.LoadTopology();
     const std::string output = cmd.PrepareOutput();

@@ -8,6 +8,7 @@
 
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/wan-flags.h"
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-topology-json.h"
 
@@ -66,35 +67,41 @@ WanCommandLine::WanCommandLine(const std::string& program, const std::string& us
       m_output("")
 {
     m_cmd.Usage(usage);
-    m_cmd.AddValue("topology",
-                   "topology file (JSON); a relative path is tried from the working directory, "
-                   "then from the module's source folder",
-                   m_topology);
-    m_cmd.AddValue("capabilities",
-                   "capabilities of every city: none|multicast|fpga|both, each but none "
-                   "optionally with +transit, or transit (empty: the file's own; all: every "
-                   "set, in examples that sweep them)",
-                   m_capabilities);
-    m_cmd.AddValue("cityCapabilities",
-                   "per-city overrides applied after --capabilities, e.g. NYC:none,SIN:multicast",
-                   m_cityCapabilities);
-    m_cmd.AddValue("queue",
-                   "transmit queue of every link and access link: packets (100p), bytes "
-                   "(125MB), a time at the link's rate (50ms) or bdp (the rate times the "
-                   "longest round trip routed over the link) (empty: the topology file's "
-                   "queue keys; default " +
-                       std::string(WanQueueSpec::DEFAULT) + ")",
-                   m_queue);
+    WanFlags::AddText(m_cmd,
+                      "topology",
+                      "topology file (JSON); a relative path is tried from the working directory, "
+                      "then from the module's source folder",
+                      m_topology);
+    WanFlags::AddText(m_cmd,
+                      "capabilities",
+                      "capabilities of every city: none|multicast|fpga|both, each but none "
+                      "optionally with +transit, or transit (empty: the file's own; all: every "
+                      "set, in examples that sweep them)",
+                      m_capabilities);
+    WanFlags::AddText(
+        m_cmd,
+        "cityCapabilities",
+        "per-city overrides applied after --capabilities, e.g. NYC:none,SIN:multicast",
+        m_cityCapabilities);
+    WanFlags::AddText(m_cmd,
+                      "queue",
+                      "transmit queue of every link and access link: packets (100p), bytes "
+                      "(125MB), a time at the link's rate (50ms) or bdp (the rate times the "
+                      "longest round trip routed over the link) (empty: the topology file's "
+                      "queue keys; default " +
+                          std::string(WanQueueSpec::DEFAULT) + ")",
+                      m_queue);
     m_flags.AddUnsigned("seed",
                         "seed of ns-3's random number generators",
                         m_seed,
                         MIN_SEED,
                         MAX_SEED);
-    m_cmd.AddValue("output",
-                   "folder for the result files: created if missing, refused if not empty "
-                   "(empty: a new results/" +
-                       program + "/<UTC time>/, and results/latest links to it)",
-                   m_output);
+    WanFlags::AddText(m_cmd,
+                      "output",
+                      "folder for the result files: created if missing, refused if not empty "
+                      "(empty: a new results/" +
+                          program + "/<UTC time>/, and results/latest links to it)",
+                      m_output);
 }
 
 CommandLine&
@@ -257,10 +264,11 @@ WanCommandLine::RunMain(int (*body)(int, char**), int argc, char** argv)
 void
 WanCommandLine::AddCrossTrafficFlag()
 {
-    m_cmd.AddValue("crossTraffic",
-                   "cross-traffic file (JSON: flows between extra hosts at cities, sharing the "
-                   "WAN with training; doc/cross-traffic.rst); empty: none",
-                   m_crossTraffic);
+    WanFlags::AddText(m_cmd,
+                      "crossTraffic",
+                      "cross-traffic file (JSON: flows between extra hosts at cities, sharing the "
+                      "WAN with training; doc/cross-traffic.rst); empty: none",
+                      m_crossTraffic);
 }
 
 std::vector<CrossTrafficFlow>

@@ -4,6 +4,7 @@
 
 #include "wan-flags.h"
 
+#include "ns3/callback.h"
 #include "ns3/command-line.h"
 #include "ns3/log.h"
 #include "ns3/tcp-transport.h"
@@ -154,6 +155,14 @@ ParseWithUnits(const std::string& name, const std::string& text, Parser parse)
     }
 }
 
+/** \param target a text flag's value \param value the value as typed \return true (stored) */
+bool
+StoreText(std::string* target, std::string value)
+{
+    *target = value;
+    return true;
+}
+
 } // namespace
 
 bool
@@ -191,7 +200,17 @@ WanFlags::Add(const std::string& name,
               std::function<void(const std::string&)> convert)
 {
     m_flags.push_back(std::make_unique<Flag>(Flag{name, text, std::move(convert)}));
-    m_cmd.AddValue(name, help, m_flags.back()->text);
+    AddText(m_cmd, name, help, m_flags.back()->text);
+}
+
+void
+WanFlags::AddText(CommandLine& cmd,
+                  const std::string& name,
+                  const std::string& help,
+                  std::string& value)
+{
+    // A callback gets the value whole, blanks included.
+    cmd.AddValue(name, help, MakeBoundCallback(&StoreText, &value), value);
 }
 
 template <typename T>

@@ -142,6 +142,18 @@ class WanFlags
     const std::string& GetText(const std::string& name) const;
 
     /**
+     * \brief Register a text flag on \p cmd that keeps the value whole. ns-3's CommandLine
+     *        reads a std::string target with operator>>, which stops at the first blank:
+     *        "--output=my results" would write into "my", and "--rounds=1 5" would read as 1.
+     * \param cmd the command line \param name flag name \param help help text
+     * \param value target, holding its default (kept by address: must outlive \p cmd's Parse)
+     */
+    static void AddText(CommandLine& cmd,
+                        const std::string& name,
+                        const std::string& help,
+                        std::string& value);
+
+    /**
      * \param name flag name \param text the value as typed \param problem what is wrong
      * \return the message of a rejected flag: "--name=text: problem"
      */
