@@ -4,7 +4,8 @@
 
 #include "wan-flags.h"
 
-#include "ns3/callback.h"
+#include "../model/wan-training-compat.h"
+
 #include "ns3/command-line.h"
 #include "ns3/log.h"
 #include "ns3/tcp-transport.h"
@@ -155,14 +156,6 @@ ParseWithUnits(const std::string& name, const std::string& text, Parser parse)
     }
 }
 
-/** \param target a text flag's value \param value the value as typed \return true (stored) */
-bool
-StoreText(std::string* target, std::string value)
-{
-    *target = value;
-    return true;
-}
-
 } // namespace
 
 bool
@@ -209,8 +202,7 @@ WanFlags::AddText(CommandLine& cmd,
                   const std::string& help,
                   std::string& value)
 {
-    // A callback gets the value whole, blanks included.
-    cmd.AddValue(name, help, MakeBoundCallback(&StoreText, &value), value);
+    AddWholeTextValue(cmd, name, help, value);
 }
 
 template <typename T>

@@ -21,8 +21,12 @@
  */
 
 #include "ns3/attribute.h"
+#include "ns3/callback.h"
+#include "ns3/command-line.h"
 #include "ns3/enum.h"
 #include "ns3/ptr.h"
+
+#include <string>
 
 namespace ns3
 {
@@ -65,7 +69,71 @@ MakeEnumAccessorImpl(M member, Rank<0>) -> decltype(MakeEnumAccessor(member))
     return MakeEnumAccessor(member);
 }
 
+/**
+ * \param target a text flag's value \param value the value as typed
+ * \return true (stored); the callback form of ns-3 >= 3.43 (const reference)
+ */
+inline bool
+StoreTextByReference(std::string* target, const std::string& value)
+{
+    *target = value;
+    return true;
+}
+
+/**
+ * \param target a text flag's value \param value the value as typed
+ * \return true (stored); the callback form of ns-3 3.37 (by value)
+ */
+inline bool
+StoreTextByValue(std::string* target, std::string value)
+{
+    *target = value;
+    return true;
+}
+
+/**
+ * Newer ns-3: `CommandLine::AddValue` takes a `Callback<bool, const std::string&>`.
+ * \param cmd the command line \param name flag name \param help help text
+ * \param value the target, holding its default
+ */
+template <typename C>
+auto
+AddTextImpl(C& cmd, const std::string& name, const std::string& help, std::string& value, Rank<1>)
+    -> decltype(cmd.AddValue(name, help, MakeBoundCallback(&StoreTextByReference, &value), value))
+{
+    return cmd.AddValue(name, help, MakeBoundCallback(&StoreTextByReference, &value), value);
+}
+
+/**
+ * ns-3 3.37: `CommandLine::AddValue` takes a `Callback<bool, std::string>`.
+ * \param cmd the command line \param name flag name \param help help text
+ * \param value the target, holding its default
+ */
+template <typename C>
+void
+AddTextImpl(C& cmd, const std::string& name, const std::string& help, std::string& value, Rank<0>)
+{
+    cmd.AddValue(name, help, MakeBoundCallback(&StoreTextByValue, &value), value);
+}
+
 } // namespace wancompat
+
+/**
+ * \ingroup wan-training
+ * \brief Register a text flag whose value ns-3's CommandLine hands over whole, through a
+ *        callback: a `std::string` target is read with `>>`, which stops at the first blank.
+ *        The callback's argument is `std::string` in ns-3 3.37 and `const std::string&` later.
+ * \param cmd the command line \param name flag name \param help help text
+ * \param value the target, holding its default (kept by address)
+ */
+inline void
+AddWholeTextValue(CommandLine& cmd,
+                  const std::string& name,
+                  const std::string& help,
+                  std::string& value)
+{
+    wancompat::AddTextImpl(cmd, name, help, value, wancompat::Rank<1>{});
+}
 
 /**
  * \ingroup wan-training
