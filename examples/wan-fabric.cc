@@ -44,6 +44,7 @@
 #include "ns3/udp-socket-factory.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-flags.h"
+#include "ns3/wan-input-error.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-topology.h"
@@ -77,6 +78,11 @@ const double MAX_RELATIVE_ERROR = 1e-3;
 const uint64_t DEFAULT_BYTES = 10000000;
 /** Largest --bytes: 1 TB (the packet count is checked against the island count as well). */
 const uint64_t MAX_BYTES = 1000000000000ULL;
+/**
+ * Most datagrams the unicast run may queue at once (the burst's datagrams times the
+ * receivers, all enqueued at time zero): about 5 GB of packets, and minutes of wall time.
+ */
+const uint64_t MAX_QUEUED_DATAGRAMS = 1ULL << 24;
 /// Extra queue room beyond the burst's packets.
 const uint32_t QUEUE_SLACK = 16;
 
@@ -414,9 +420,15 @@ Burst
 MakeBurst(uint64_t bytes, std::size_t nIslands)
 {
     const uint64_t packets = (bytes + MAX_PAYLOAD - 1) / MAX_PAYLOAD;
-    if (packets * nIslands > std::numeric_limits<uint32_t>::max() / 2)
+    const uint64_t queued = packets * (nIslands - 1);
+    if (queued > MAX_QUEUED_DATAGRAMS)
     {
-        throw std::runtime_error("--bytes: " + std::to_string(bytes) + ": too large");
+        throw WanInputError(WanFlags::Rejection(
+            "bytes",
+            std::to_string(bytes),
+            "the unicast run would queue " + std::to_string(queued) + " datagrams at once (" +
+                std::to_string(packets) + " to each of " + std::to_string(nIslands - 1) +
+                " receivers; at most " + std::to_string(MAX_QUEUED_DATAGRAMS) + ")"));
     }
     Burst burst;
     burst.bytes = bytes;
@@ -689,16 +701,17 @@ Body(int argc, char** argv)
                       senderText);
     cmd.Parse(argc, argv);
     WanTopology topology = cmd.LoadTopology();
-    const std::string output = cmd.PrepareOutput();
     const uint32_t sender = ResolveSender(topology, senderText);
     if (topology.GetIslands().size() < 2)
     {
         throw std::runtime_error("--topology: " + cmd.GetTopologyPath() +
                                  ": needs at least two islands");
     }
+    const Burst burst = MakeBurst(bytes, topology.GetIslands().size());
+    // Every input checked: only now the output folder.
+    const std::string output = cmd.PrepareOutput();
     // Multicast needs every router capable.
     MakeEveryRouterMulticast(topology);
-    const Burst burst = MakeBurst(bytes, topology.GetIslands().size());
     const FabricRuns runs = RunBothModes(topology, sender, burst, !cmd.GetQueue().empty());
     return Report(topology, sender, burst, runs, output);
 }

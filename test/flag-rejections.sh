@@ -184,6 +184,9 @@ reject fpga-aggregation "--chunks=0: must be in 1..1000000" --chunks=0
 reject fpga-aggregation "--elements=2001: must be in 1..2000" --elements=2001
 reject wan-fabric "--bytes=0: must be in 1..1000000000000" --bytes=0
 reject wan-fabric "--bytes=-1: must not be negative" --bytes=-1
+# Allowed by the range, but every copy is queued at once: 10^12 bytes would need ~270 GB.
+reject wan-fabric "--bytes=1000000000000: the unicast run would queue 891662952 datagrams at once (111457869 to each of 8 receivers; at most 16777216)" \
+    --bytes=1000000000000
 reject schedule-explorer "--modelBytes=-5: must not be negative" --modelBytes=-5
 reject schedule-explorer "--modelBytes=20000000000: must be in 1..17179869180" \
     --modelBytes=20000000000
