@@ -391,6 +391,14 @@ WanTopology::ApplyCityCapabilities(const std::string& overrides, const std::stri
             throw WanTopologyError(what + ": " + Quote(code) + ": unknown city code in " +
                                    m_source);
         }
+        const auto& done = changes;
+        if (std::any_of(done.begin(), done.end(), [index](const auto& c) {
+                return c.first == index;
+            }))
+        {
+            // Which one was meant? The last would win silently.
+            throw WanTopologyError(what + ": " + Quote(code) + ": named twice");
+        }
         changes.emplace_back(index, WanCapabilities::Parse(set, what + ": " + code));
     }
     for (const auto& change : changes)

@@ -640,6 +640,8 @@ class WanCommandLineTestCase : public TestCase
             {"--capabilities=fast", "--capabilities: \"fast\": expected none|multicast|fpga|both"},
             {"--cityCapabilities=XYZ:none", "--cityCapabilities: \"XYZ\": unknown city code"},
             {"--cityCapabilities=NYC:turbo", "--cityCapabilities: NYC: \"turbo\""},
+            {"--cityCapabilities=NYC:none,LON:both,NYC:both",
+             "--cityCapabilities: \"NYC\": named twice"},
             {"--topology=no/such.json", "--topology: no/such.json: cannot open"},
             {"--seed=0", "--seed=0: must be in 1..4294944442"},
             // ns-3's MRG32k3a refuses seeds from its second modulus, 4294944443, up.
