@@ -397,6 +397,7 @@ Main(int argc, char** argv)
     MainFlags main;
     AddFlags(cmd, config, main);
     const auto start = std::chrono::steady_clock::now();
+    cmd.AllowCapabilitySweep(); // --capabilities=all: PlanJobs runs every set
     cmd.Parse(argc, argv);
     WanMpi::Init(main.simulator);
     CheckFlags(cmd, config, main, start);

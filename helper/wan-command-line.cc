@@ -146,6 +146,12 @@ WanCommandLine::LoadTopology() const
     }
     // "all" is a sweep over every set, run by the example itself: the file's capabilities
     // stand here and the example calls SetCapabilities() per set.
+    if (m_capabilities == ALL_CAPABILITIES && !m_sweep)
+    {
+        throw WanTopologyError("--capabilities: \"all\": this program runs one capability set "
+                               "(expected none|multicast|fpga|both, each but none optionally "
+                               "with +transit, or transit)");
+    }
     if (!m_capabilities.empty() && m_capabilities != ALL_CAPABILITIES)
     {
         try
@@ -259,6 +265,12 @@ WanCommandLine::RunMain(int (*body)(int, char**), int argc, char** argv)
     }
     WanMpi::Finalize();
     return code;
+}
+
+void
+WanCommandLine::AllowCapabilitySweep()
+{
+    m_sweep = true;
 }
 
 void

@@ -121,6 +121,11 @@ class WanCommandLine
     static int RunMain(int (*body)(int, char**), int argc, char** argv);
 
     /**
+     * \brief Accept --capabilities=all, for examples that run every capability set themselves
+     *        (before LoadTopology()); elsewhere "all" is refused.
+     */
+    void AllowCapabilitySweep();
+    /**
      * \brief Register --crossTraffic=FILE, for examples that run training (before Parse()).
      *        A relative path is found like --topology's (ResolveDataPath).
      */
@@ -147,6 +152,7 @@ class WanCommandLine
     uint32_t m_seed;                         //!< --seed
     std::string m_output;                    //!< --output
     std::string m_crossTraffic;              //!< --crossTraffic (AddCrossTrafficFlag)
+    bool m_sweep{false};                     //!< --capabilities=all allowed
 };
 
 } // namespace ns3

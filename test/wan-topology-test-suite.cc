@@ -603,6 +603,16 @@ class WanCommandLineTestCase : public TestCase
                                   "refused whole: " << message);
         }
         {
+            // A sweeping example takes "all": the file's own capabilities stand, per set later.
+            WanCommandLine cmd("test", "test");
+            cmd.AllowCapabilitySweep();
+            Argv argv({"prog", "--capabilities=all"});
+            cmd.Parse(argv.Count(), argv.Get());
+            NS_TEST_ASSERT_MSG_EQ(cmd.GetCapabilities(), "all", "--capabilities=all");
+            const WanTopology t = cmd.LoadTopology();
+            NS_TEST_ASSERT_MSG_EQ(t.GetCities()[0].caps.ToString(), "both", "file's own");
+        }
+        {
             // Defaults: doublezero-9 with its own capabilities, seed 1, the results-folder rule.
             WanCommandLine cmd("test", "test");
             Argv argv({"prog"});
@@ -642,6 +652,8 @@ class WanCommandLineTestCase : public TestCase
             {"--cityCapabilities=NYC:turbo", "--cityCapabilities: NYC: \"turbo\""},
             {"--cityCapabilities=NYC:none,LON:both,NYC:both",
              "--cityCapabilities: \"NYC\": named twice"},
+            // Only examples that sweep the sets (AllowCapabilitySweep) take "all".
+            {"--capabilities=all", "--capabilities: \"all\": this program runs one capability set"},
             {"--topology=no/such.json", "--topology: no/such.json: cannot open"},
             {"--seed=0", "--seed=0: must be in 1..4294944442"},
             // ns-3's MRG32k3a refuses seeds from its second modulus, 4294944443, up.
