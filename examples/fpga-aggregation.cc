@@ -368,9 +368,11 @@ CheckResult(const Result& r, const std::string& name, uint32_t k)
 int
 Body(int argc, char** argv)
 {
+    // Its own star network: no topology file, so no topology flags to ignore.
     WanCommandLine cmd("fpga-aggregation",
                        "Ingress relief of one in-line FPGA: k senders stream gradient chunks to "
-                       "one receiver, without and with an FPGA in front of it.");
+                       "one receiver, without and with an FPGA in front of it.",
+                       WanCommandLine::WITHOUT_TOPOLOGY);
     uint32_t k = 8;
     uint32_t chunks = 200;
     uint32_t elements = 256;

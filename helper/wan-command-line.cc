@@ -6,6 +6,7 @@
 
 #include "results-folder.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/wan-flags.h"
@@ -57,32 +58,23 @@ WanCommandLine::CombineExitCodes(int a, int b)
     return a == EXIT_COMPLETE && b == EXIT_COMPLETE ? EXIT_COMPLETE : EXIT_BAD_INPUT;
 }
 
-WanCommandLine::WanCommandLine(const std::string& program, const std::string& usage)
+WanCommandLine::WanCommandLine(const std::string& program,
+                               const std::string& usage,
+                               TopologyFlags topology)
     : m_program(program),
       m_flags(m_cmd),
       m_topology(DEFAULT_TOPOLOGY),
       m_capabilities(""),
       m_cityCapabilities(""),
       m_seed(DEFAULT_SEED),
-      m_output("")
+      m_output(""),
+      m_topologyFlags(topology)
 {
     m_cmd.Usage(usage);
-    WanFlags::AddText(m_cmd,
-                      "topology",
-                      "topology file (JSON); a relative path is tried from the working directory, "
-                      "then from the module's source folder",
-                      m_topology);
-    WanFlags::AddText(m_cmd,
-                      "capabilities",
-                      "capabilities of every city: none|multicast|fpga|both, each but none "
-                      "optionally with +transit, or transit (empty: the file's own; all: every "
-                      "set, in examples that sweep them)",
-                      m_capabilities);
-    WanFlags::AddText(
-        m_cmd,
-        "cityCapabilities",
-        "per-city overrides applied after --capabilities, e.g. NYC:none,SIN:multicast",
-        m_cityCapabilities);
+    if (topology == WITH_TOPOLOGY)
+    {
+        AddTopologyFlags();
+    }
     WanFlags::AddText(m_cmd,
                       "queue",
                       "transmit queue of every link and access link: packets (100p), bytes "
@@ -102,6 +94,27 @@ WanCommandLine::WanCommandLine(const std::string& program, const std::string& us
                       "(empty: a new results/" +
                           program + "/<UTC time>/, and results/latest links to it)",
                       m_output);
+}
+
+void
+WanCommandLine::AddTopologyFlags()
+{
+    WanFlags::AddText(m_cmd,
+                      "topology",
+                      "topology file (JSON); a relative path is tried from the working directory, "
+                      "then from the module's source folder",
+                      m_topology);
+    WanFlags::AddText(m_cmd,
+                      "capabilities",
+                      "capabilities of every city: none|multicast|fpga|both, each but none "
+                      "optionally with +transit, or transit (empty: the file's own; all: every "
+                      "set, in examples that sweep them)",
+                      m_capabilities);
+    WanFlags::AddText(
+        m_cmd,
+        "cityCapabilities",
+        "per-city overrides applied after --capabilities, e.g. NYC:none,SIN:multicast",
+        m_cityCapabilities);
 }
 
 CommandLine&
@@ -135,6 +148,8 @@ WanCommandLine::Parse(int argc, char** argv)
 WanTopology
 WanCommandLine::LoadTopology() const
 {
+    NS_ABORT_MSG_IF(m_topologyFlags == WITHOUT_TOPOLOGY,
+                    "WanCommandLine: LoadTopology in a program made WITHOUT_TOPOLOGY");
     WanTopology topology;
     try
     {

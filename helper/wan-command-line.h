@@ -56,11 +56,21 @@ class WanCommandLine
     /** Most child processes --jobs starts at once. */
     static constexpr uint32_t MAX_JOBS = 1024;
 
+    /** Whether the program runs on a topology file. */
+    enum TopologyFlags
+    {
+        WITH_TOPOLOGY,   //!< --topology, --capabilities and --cityCapabilities
+        WITHOUT_TOPOLOGY //!< none of them: a program that builds its own network
+    };
+
     /**
      * \param program the program's name (its folder under results/, ResultsFolder)
      * \param usage one-paragraph description printed by --help
+     * \param topology whether to register the topology flags (LoadTopology needs them)
      */
-    WanCommandLine(const std::string& program, const std::string& usage);
+    WanCommandLine(const std::string& program,
+                   const std::string& usage,
+                   TopologyFlags topology = WITH_TOPOLOGY);
 
     /** \return the underlying CommandLine, to add the example's own flags before Parse() */
     CommandLine& Get();
@@ -141,6 +151,9 @@ class WanCommandLine
     const std::string& GetCrossTrafficPath() const;
 
   private:
+    /** \brief Register --topology, --capabilities and --cityCapabilities. */
+    void AddTopologyFlags();
+
     std::string m_program;                   //!< the program's name
     CommandLine m_cmd;                       //!< the ns-3 command line
     WanFlags m_flags;                        //!< numeric flags over m_cmd
@@ -153,6 +166,7 @@ class WanCommandLine
     std::string m_output;                    //!< --output
     std::string m_crossTraffic;              //!< --crossTraffic (AddCrossTrafficFlag)
     bool m_sweep{false};                     //!< --capabilities=all allowed
+    TopologyFlags m_topologyFlags;           //!< whether the topology flags exist
 };
 
 } // namespace ns3

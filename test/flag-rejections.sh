@@ -179,6 +179,19 @@ reject $n "--crossTraffic: $scratch/cut.json: line 2, column 1: invalid JSON" \
     --crossTraffic="$scratch/cut.json"
 
 reject fpga-aggregation "--k=0: must be in 1..1000" --k=0
+# It builds its own network: no topology flags to ignore; ns-3's CommandLine refuses the
+# unknown flag itself (its own words, then the help).
+cases=$((cases + 1))
+timeout "$limit" "$examples/fpga-aggregation" --topology=data/topologies/dense-9.json \
+    >"$scratch/out.txt" 2>"$scratch/err.txt"
+code=$?
+if [ "$code" -ne 1 ] ||
+    ! grep -qF -- "Invalid command-line argument: --topology" "$scratch/err.txt"; then
+    echo "FAIL: fpga-aggregation --topology: exit code $code, expected 1 and ns-3's refusal" >&2
+    status=1
+else
+    echo "ok: fpga-aggregation --topology -> 1: no such flag"
+fi
 reject fpga-aggregation "--k=-1: must not be negative" --k=-1
 reject fpga-aggregation "--chunks=0: must be in 1..1000000" --chunks=0
 reject fpga-aggregation "--elements=2001: must be in 1..2000" --elements=2001
