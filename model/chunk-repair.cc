@@ -524,4 +524,18 @@ FirstPassClock::SentAt(uint32_t chunk) const
     return it->at + m_slot * static_cast<int64_t>(chunk - it->chunk);
 }
 
+Time
+FirstPassClock::LeftBy(uint32_t chunk) const
+{
+    NS_LOG_FUNCTION(this << chunk);
+    return SentAt(chunk) + m_slot;
+}
+
+Time
+FirstPassClock::GetSlot() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_slot;
+}
+
 } // namespace ns3

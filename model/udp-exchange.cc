@@ -156,16 +156,16 @@ UdpExchange::FullChunkSlot(double rateBps) const
 }
 
 bool
-UdpExchange::MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const
+UdpExchange::MayBeOnItsWay(Time leftBy, const GradientHeader& nack) const
 {
-    NS_LOG_FUNCTION(this << sentAt);
+    NS_LOG_FUNCTION(this << leftBy);
     // After a gap, not the asker's FPGA hold: it asks for a chunk its FPGA gave up on (a
     // settled partial aggregate), or one a later chunk overtook, and a resend passes the FPGA
     // untouched. After silence, its FPGA may still hold the chunk in a slot that waits for a
     // late sender.
     const uint32_t asker = nack.GetSender();
     const Time hold = nack.HasFlag(GradientHeader::FLAG_SILENCE) ? HoldAt(asker) : Time(0);
-    return sentAt > Simulator::Now() - RttTo(asker) - hold;
+    return leftBy > Simulator::Now() - RttTo(asker) - hold;
 }
 
 Time

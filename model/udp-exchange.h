@@ -107,12 +107,14 @@ class UdpExchange : public RoundExchange
     /** \param rateBps a pacing rate \return the time a full chunk takes at it */
     Time FullChunkSlot(double rateBps) const;
     /**
-     * \param sentAt when a chunk's first pass left \param nack the NACK asking for it
-     * \return true if the asker may not have seen it yet (sent less than its round trip ago,
+     * \param leftBy by when a chunk's first pass had left the island (FirstPassClock::LeftBy:
+     *        its send time plus the wait behind the island's other streams)
+     * \param nack the NACK asking for it
+     * \return true if the asker may not have seen it yet (left less than its round trip ago,
      *         plus its FPGA's hold when the NACK only reports silence): answer "not yet"
      *         instead of resending
      */
-    bool MayBeOnItsWay(Time sentAt, const GradientHeader& nack) const;
+    bool MayBeOnItsWay(Time leftBy, const GradientHeader& nack) const;
     /** \param island the asker \return how long after a resend another may follow */
     Time ResendSpacing(uint32_t island) const;
     /**
