@@ -270,6 +270,13 @@ void
 CheckTransports(const ExperimentConfig& config, MainFlags& main, const TrainingRunRequest& run)
 {
     const std::vector<std::string> transportNames = TransportNames();
+    if (!main.baselineTransports.empty() && main.baselineTransports.back() == ',')
+    {
+        // getline stops before it: the empty last entry would pass unseen.
+        throw std::runtime_error(WanFlags::Rejection("baselineTransports",
+                                                     main.baselineTransports,
+                                                     "an empty entry after the last comma"));
+    }
     std::istringstream transportList(main.baselineTransports);
     for (std::string name; std::getline(transportList, name, ',');)
     {

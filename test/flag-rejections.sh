@@ -151,6 +151,7 @@ reject $n "--baselineTransports=tcp,udp: \"udp\": expected planned|adaptive|tcp"
 reject $n "--baselineTransports=planned: \"planned\" is --transport's own" \
     --baselineTransports=planned
 reject $n "--baselineTransports=tcp,tcp: \"tcp\" named twice" --baselineTransports=tcp,tcp
+reject $n "--baselineTransports=tcp,: an empty entry after the last comma" --baselineTransports=tcp,
 reject $n "--tcpBaselineMtu=9000: no TCP baselines run" --tcpBaselineMtu=9000
 reject $n "--tcpBaselineMtu=9000: no TCP baselines run" --tcpBaselineMtu=9000 \
     --schedule=optimal --baselineTransports=tcp --baselines=false
