@@ -91,17 +91,26 @@ StoreTextByValue(std::string* target, std::string value)
     return true;
 }
 
+/// `CommandLine::AddValue` of newer ns-3, with a callback taking `const std::string&`.
+template <typename C>
+using AddValueByReference = void (C::*)(const std::string&,
+                                        const std::string&,
+                                        Callback<bool, const std::string&>,
+                                        const std::string&);
+
 /**
- * Newer ns-3: `CommandLine::AddValue` takes a `Callback<bool, const std::string&>`.
+ * Newer ns-3: `CommandLine::AddValue` takes a `Callback<bool, const std::string&>`. Detected
+ * by the member's exact type, not by whether a call compiles: ns-3 3.37's Callback converts
+ * from any other Callback at run time (a downcast UBSan rejects), so a call compiles there too.
  * \param cmd the command line \param name flag name \param help help text
  * \param value the target, holding its default
  */
 template <typename C>
 auto
 AddTextImpl(C& cmd, const std::string& name, const std::string& help, std::string& value, Rank<1>)
-    -> decltype(cmd.AddValue(name, help, MakeBoundCallback(&StoreTextByReference, &value), value))
+    -> decltype(static_cast<AddValueByReference<C>>(&C::AddValue), void())
 {
-    return cmd.AddValue(name, help, MakeBoundCallback(&StoreTextByReference, &value), value);
+    cmd.AddValue(name, help, MakeBoundCallback(&StoreTextByReference, &value), value);
 }
 
 /**
