@@ -140,6 +140,12 @@ CrossTrafficHelper::GetMtuTcpSegmentSize() const
     return m_wan->GetMtu() - WanWire::IPV4_HEADER_BYTES - header.GetSerializedSize();
 }
 
+uint32_t
+CrossTrafficHelper::GetMtuUdpPayload() const
+{
+    return m_wan->GetMtu() - WanWire::IPV4_UDP_HEADER_BYTES;
+}
+
 void
 CrossTrafficHelper::CheckSettings(const std::vector<CrossTrafficFlow>& flows) const
 {
@@ -157,7 +163,7 @@ CrossTrafficHelper::CheckSettings(const std::vector<CrossTrafficFlow>& flows) co
                                  " bytes a segment carries at the WAN's MTU of " +
                                  std::to_string(m_wan->GetMtu()));
     }
-    const uint32_t udpPayload = m_wan->GetMtu() - WanWire::IPV4_UDP_HEADER_BYTES;
+    const uint32_t udpPayload = GetMtuUdpPayload();
     for (uint32_t f = 0; f < flows.size(); ++f)
     {
         const CrossTrafficFlow& flow = flows[f];
@@ -190,9 +196,7 @@ CrossTrafficHelper::GetPacketSize(CrossTrafficFlow::Protocol protocol) const
     {
         return m_packetSize;
     }
-    return protocol == CrossTrafficFlow::TCP
-               ? GetTcpSegmentSize()
-               : m_wan->GetMtu() - WanWire::IPV4_HEADER_BYTES - WanWire::UDP_HEADER_BYTES;
+    return protocol == CrossTrafficFlow::TCP ? GetTcpSegmentSize() : GetMtuUdpPayload();
 }
 
 uint32_t

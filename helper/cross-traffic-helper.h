@@ -127,6 +127,8 @@ class CrossTrafficHelper : public Object
     uint32_t HostAt(uint32_t city);
     /** \return the TCP segment that fills the WAN's MTU (IPv4 and TCP headers, timestamps) */
     uint32_t GetMtuTcpSegmentSize() const;
+    /** \return the UDP payload that fills the WAN's MTU (IPv4 and UDP headers) */
+    uint32_t GetMtuUdpPayload() const;
     /**
      * \param flows the flows to install
      * \throws std::runtime_error naming the attribute (and flow) when HostAccessRate is 0,

@@ -525,17 +525,10 @@ FirstPassClock::SentAt(uint32_t chunk) const
 }
 
 Time
-FirstPassClock::LeftBy(uint32_t chunk) const
+FirstPassClock::LeftBy(Time handedOver) const
 {
-    NS_LOG_FUNCTION(this << chunk);
-    return SentAt(chunk) + m_slot;
-}
-
-Time
-FirstPassClock::GetSlot() const
-{
-    NS_LOG_FUNCTION(this);
-    return m_slot;
+    NS_LOG_FUNCTION(this << handedOver);
+    return handedOver + m_slot;
 }
 
 } // namespace ns3

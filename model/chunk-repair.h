@@ -271,14 +271,13 @@ class FirstPassClock
     /** \param chunk a chunk already sent \return when it was sent (within a microsecond) */
     Time SentAt(uint32_t chunk) const;
     /**
-     * \param chunk a chunk already sent
-     * \return by when it had left the island: handed to the access device at SentAt, it may
-     *         wait there behind the chunks the island's other streams handed over in phase,
-     *         which their paced rates clear within one slot of this stream
+     * \param handedOver when a chunk was handed to the access device (SentAt, or the time of a
+     *        late send)
+     * \return by when it had left the island: it may wait there behind the chunks the
+     *         island's other streams handed over in phase, which their paced rates clear within
+     *         one slot of this stream
      */
-    Time LeftBy(uint32_t chunk) const;
-    /** \return the time between two full chunks at the stream's rate */
-    Time GetSlot() const;
+    Time LeftBy(Time handedOver) const;
 
   private:
     /** A chunk whose send time broke the pace. */

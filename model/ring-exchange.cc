@@ -252,7 +252,7 @@ RingExchange::QueueResends(const GradientHeader& nack, bool& notYet)
             const bool late = m_deferred.SentAt(key, sentAt);
             if (step > m_sendStep || (step == m_sendStep && (!m_sending || c >= m_nextChunk)) ||
                 m_deferred.IsDeferred(key) ||
-                MayBeOnItsWay(late ? sentAt + m_clocks[step].GetSlot() : m_clocks[step].LeftBy(c),
+                MayBeOnItsWay(m_clocks[step].LeftBy(late ? sentAt : m_clocks[step].SentAt(c)),
                               nack))
             {
                 notYet = true; // not sent yet, or the asker cannot know it is missing

@@ -256,7 +256,7 @@ StreamExchange::QueueResends(const GradientHeader& nack, bool& notYet)
         {
             const uint32_t position = FirstPassPosition(c);
             if (position == NO_SLOT || position >= stream->next ||
-                MayBeOnItsWay(stream->clock.LeftBy(position), nack))
+                MayBeOnItsWay(stream->clock.LeftBy(stream->clock.SentAt(position)), nack))
             {
                 notYet = true; // not sent yet, or the asker cannot know it is missing
                 continue;

@@ -391,8 +391,7 @@ WanTopology::ApplyCityCapabilities(const std::string& overrides, const std::stri
             throw WanTopologyError(what + ": " + Quote(code) + ": unknown city code in " +
                                    m_source);
         }
-        const auto& done = changes;
-        if (std::any_of(done.begin(), done.end(), [index](const auto& c) {
+        if (std::any_of(changes.begin(), changes.end(), [index](const auto& c) {
                 return c.first == index;
             }))
         {
