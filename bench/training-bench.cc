@@ -42,6 +42,7 @@
 #include "ns3/training-experiment.h"
 #include "ns3/training-helper.h"
 #include "ns3/training-planner.h"
+#include "ns3/wan-input-error.h"
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-partition.h"
 #include "ns3/wan-topology-helper.h"
@@ -144,7 +145,8 @@ RunSet(const BenchConfig& config,
     }
     else if (schedule != "global")
     {
-        throw std::runtime_error("--schedule: \"" + schedule + "\": expected global|ring|moshpit");
+        throw std::runtime_error("--schedule: " + WanInputError::Quote(schedule) +
+                                 ": expected global|ring|moshpit");
     }
     WanMpi::BeginSimulation();
     WanTopologyHelper wan;
@@ -399,8 +401,8 @@ main(int argc, char** argv)
         if (it == TRANSPORTS.end() ||
             (it->second != TrainingApplication::PLANNED && WanMpi::IsDistributed()))
         {
-            std::cerr << "error: --transports: \"" << name
-                      << "\": expected planned, tcp or adaptive (tcp and adaptive in one process "
+            std::cerr << "error: --transports: " << WanInputError::Quote(name)
+                      << ": expected planned, tcp or adaptive (tcp and adaptive in one process "
                          "only)"
                       << std::endl;
             WanMpi::Abort(1);

@@ -25,6 +25,7 @@
 #include "ns3/command-line.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-flags.h"
+#include "ns3/wan-input-error.h"
 
 #include <filesystem>
 #include <fstream>
@@ -117,8 +118,16 @@ ReadTraces(const std::string& file, const std::string& prefix, uint32_t ranks)
 {
     if (file.empty() == prefix.empty())
     {
-        throw std::runtime_error(file.empty() ? "--prefix or --file: give one of them"
-                                              : "--file=" + file + ": not with --prefix");
+        throw std::runtime_error(file.empty()
+                                     ? "--prefix or --file: give one of them"
+                                     : WanFlags::Rejection("file", file, "not with --prefix"));
+    }
+    if (!file.empty() && ranks != 1)
+    {
+        throw std::runtime_error(WanFlags::Rejection("ranks",
+                                                     std::to_string(ranks),
+                                                     "counts the files of --prefix; --file "
+                                                     "reads one"));
     }
     Json traces = Json::array();
     if (!file.empty())
@@ -157,7 +166,8 @@ Write(const Json& document, const std::string& output)
     out.close();
     if (!out)
     {
-        throw std::runtime_error("--output: \"" + output + "\": cannot write file");
+        throw std::runtime_error("--output: " + WanInputError::Quote(output) +
+                                 ": cannot write file");
     }
     return WanCommandLine::EXIT_COMPLETE;
 }

@@ -29,6 +29,7 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/wan-flags.h"
+#include "ns3/wan-input-error.h"
 #include "ns3/wan-training-module.h"
 #include "ns3/wan-wire.h"
 
@@ -389,7 +390,8 @@ Body(int argc, char** argv)
     cmd.Parse(argc, argv);
     if (payload != "virtual" && payload != "real")
     {
-        throw std::runtime_error("--payload: \"" + payload + "\": expected virtual|real");
+        throw std::runtime_error("--payload: " + WanInputError::Quote(payload) +
+                                 ": expected virtual|real");
     }
     const std::string output = cmd.PrepareOutput();
     const bool real = payload == "real";

@@ -19,6 +19,7 @@
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-command-line.h"
+#include "ns3/wan-input-error.h"
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-partition.h"
 #include "ns3/wan-topology-helper.h"
@@ -375,7 +376,7 @@ FindTransport(const std::string& name)
             return choice;
         }
     }
-    throw std::runtime_error("unknown transport \"" + name + "\"");
+    throw std::runtime_error("unknown transport " + WanInputError::Quote(name));
 }
 
 CliqueSchedule
@@ -420,8 +421,8 @@ MakeSchedule(const std::string& spec, uint32_t n)
     }
     if (schedule.GetIslandCount() != n)
     {
-        throw std::runtime_error("--schedule: \"" + spec +
-                                 "\": " + std::to_string(schedule.GetIslandCount()) +
+        throw std::runtime_error("--schedule: " + WanInputError::Quote(spec) + ": " +
+                                 std::to_string(schedule.GetIslandCount()) +
                                  " islands, the topology has " + std::to_string(n));
     }
     return schedule;

@@ -12,6 +12,7 @@
 #include "ns3/training-helper.h"
 #include "ns3/training-support.h"
 #include "ns3/wan-flags.h"
+#include "ns3/wan-input-error.h"
 #include "ns3/wan-partition.h"
 #include "ns3/wan-topology-helper.h"
 #include "ns3/wan-units.h"
@@ -288,16 +289,16 @@ CheckTransports(const ExperimentConfig& config, MainFlags& main, const TrainingR
         std::string problem;
         if (std::find(transportNames.begin(), transportNames.end(), name) == transportNames.end())
         {
-            problem = "\"" + name + "\": expected " + expected;
+            problem = WanInputError::Quote(name) + ": expected " + expected;
         }
         else if (name == config.transport)
         {
-            problem = "\"" + name + "\" is --transport's own";
+            problem = WanInputError::Quote(name) + " is --transport's own";
         }
         else if (std::find(main.extraTransports.begin(), main.extraTransports.end(), name) !=
                  main.extraTransports.end())
         {
-            problem = "\"" + name + "\" named twice";
+            problem = WanInputError::Quote(name) + " named twice";
         }
         if (!problem.empty())
         {
@@ -305,14 +306,6 @@ CheckTransports(const ExperimentConfig& config, MainFlags& main, const TrainingR
                 WanFlags::Rejection("baselineTransports", main.baselineTransports, problem));
         }
         main.extraTransports.push_back(name);
-    }
-    if (config.tcpBaselineMtu != 0 && !RunsTcpBaselines(config, main))
-    {
-        throw std::runtime_error(WanFlags::Rejection(
-            "tcpBaselineMtu",
-            std::to_string(config.tcpBaselineMtu),
-            "no TCP baselines run (they need --schedule=optimal, --baselines and "
-            "--baselineTransports=tcp)"));
     }
     if (config.tcpBaselineMtu != 0 && config.tcpBaselineMtu < WanTopologyHelper::MIN_MTU)
     {
@@ -437,6 +430,63 @@ CheckWorkload(const ExperimentConfig& config, const MainFlags& main)
     }
 }
 
+/**
+ * \brief Refuse a flag the user gave where it changes nothing: a TCP setting without TCP, a
+ *        setting a workload trace replaces, a real-payload setting with virtual payloads, an
+ *        optimiser or baseline setting without them. Silence would suggest it took effect.
+ * \param cmd the parsed command line \param config the settings \param main the other flags
+ * \throws std::runtime_error naming the first such flag and where it applies
+ */
+void
+CheckFlagsApply(const WanCommandLine& cmd, const ExperimentConfig& config, const MainFlags& main)
+{
+    const bool tcp = FindTransport(config.transport).transport == TrainingApplication::TCP;
+    const bool optimal = config.schedule == "optimal";
+    const bool baselines = optimal && main.baselines;
+    const bool trace = !config.workload.empty();
+    const char* const tcpOnly = "--transport=tcp (today's TCP baselines, --baselineTransports="
+                                "tcp, run their own congestion controls and streams)";
+    const char* const notTrace = "no --workload (a Chakra trace's step sets it)";
+    const bool tcpBaselines = RunsTcpBaselines(config, main);
+    const std::string tcpBaselinesNeed =
+        "today's TCP baselines (--schedule=optimal, --baselines and --baselineTransports=tcp)";
+
+    struct Rule
+    {
+        const char* flag; //!< the flag's name
+        bool applies;     //!< whether it changes anything in this run
+        std::string when; //!< where it applies
+    };
+
+    const Rule rules[] = {
+        {"tcp", tcp, tcpOnly},
+        {"tcpStreams", tcp, tcpOnly},
+        {"tcpBufferBytes", tcp || tcpBaselines, "--transport=tcp or " + tcpBaselinesNeed},
+        {"tcpBaselineMtu", tcpBaselines, tcpBaselinesNeed},
+        {"modelBytes", !trace, notTrace},
+        {"computeTime", !trace, notTrace},
+        {"innerSteps", !trace, notTrace},
+        {"sharedStart", config.real, "--payload=real"},
+        {"residualDecay",
+         config.real && config.updateFormat.IsSparse(),
+         "--payload=real and --updateFormat=topk:F"},
+        {"maxPeriod", optimal, "--schedule=optimal"},
+        {"baselineTransports", baselines, "--schedule=optimal and --baselines"},
+        {"baselineRounds",
+         baselines || main.colocated,
+         "the baselines (--schedule=optimal --baselines) or the colocated reference"},
+    };
+    for (const Rule& rule : rules)
+    {
+        if (!rule.applies && cmd.IsGiven(rule.flag))
+        {
+            throw std::runtime_error(std::string("--") + rule.flag +
+                                     ": changes nothing in this run; it applies only with " +
+                                     rule.when);
+        }
+    }
+}
+
 } // namespace
 
 bool
@@ -475,7 +525,8 @@ CheckFlags(const WanCommandLine& cmd,
     main.baselineRounds = main.baselineRounds == 0 ? config.rounds : main.baselineRounds;
     if (main.payload != "virtual" && main.payload != "real")
     {
-        throw std::runtime_error("--payload: \"" + main.payload + "\": expected virtual|real");
+        throw std::runtime_error("--payload: " + WanInputError::Quote(main.payload) +
+                                 ": expected virtual|real");
     }
     config.real = main.payload == "real";
     if (config.real && config.modelBytes > MAX_REAL_MODEL_BYTES)
@@ -506,6 +557,7 @@ CheckFlags(const WanCommandLine& cmd,
         throw std::runtime_error("--partition: needs a distributed run (mpirun -np R with "
                                  "--simulator=granted-time-window|null-message)");
     }
+    CheckFlagsApply(cmd, config, main);
 }
 
 void

@@ -9,6 +9,7 @@
 #include "ns3/child-process-pool.h"
 #include "ns3/training-output.h"
 #include "ns3/wan-command-line.h"
+#include "ns3/wan-input-error.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -101,8 +102,8 @@ MakePartsFolder(const std::string& output)
     const std::string parts = output + "/.parts";
     if (mkdir(parts.c_str(), 0755) != 0 && errno != EEXIST)
     {
-        throw std::runtime_error("--output: cannot create \"" + parts +
-                                 "\": " + std::strerror(errno));
+        throw std::runtime_error("--output: cannot create " + WanInputError::Quote(parts) + ": " +
+                                 std::strerror(errno));
     }
     return parts;
 }
@@ -248,7 +249,7 @@ WriteFile(const std::string& path, const std::string& text)
     out << text;
     if (!out)
     {
-        throw std::runtime_error("--output: cannot write \"" + path + "\"");
+        throw std::runtime_error("--output: cannot write " + WanInputError::Quote(path));
     }
 }
 

@@ -19,6 +19,7 @@
 #include "ns3/command-line.h"
 #include "ns3/wan-command-line.h"
 #include "ns3/wan-flags.h"
+#include "ns3/wan-input-error.h"
 #include "ns3/wan-topology-generator.h"
 #include "ns3/wan-topology-json.h"
 #include "ns3/wan-topology.h"
@@ -52,8 +53,8 @@ WriteFile(const std::string& path, const std::string& text)
         fs::create_directories(parent, ec);
         if (ec)
         {
-            throw std::runtime_error("--output: \"" + path + "\": cannot create folder (" +
-                                     ec.message() + ")");
+            throw std::runtime_error("--output: " + WanInputError::Quote(path) +
+                                     ": cannot create folder (" + ec.message() + ")");
         }
     }
     std::ofstream out(path, std::ios::binary);
@@ -61,7 +62,7 @@ WriteFile(const std::string& path, const std::string& text)
     out.close();
     if (!out)
     {
-        throw std::runtime_error("--output: \"" + path + "\": cannot write file");
+        throw std::runtime_error("--output: " + WanInputError::Quote(path) + ": cannot write file");
     }
 }
 

@@ -119,7 +119,8 @@ class FabricRun
     /**
      * \param topology the topology \param sender sending island \param sizes datagram payloads
      * \param mode multicast or unicast copies
-     * \param userQueue the topology's queues come from --queue (else sized for the burst)
+     * \param userQueue the topology's queues come from the file or --queue (else sized for
+     *        the burst)
      */
     FabricRun(const WanTopology& topology,
               uint32_t sender,
@@ -132,7 +133,8 @@ class FabricRun
     {
         const uint32_t nIslands = topology.GetIslands().size();
         // Every datagram of every copy may sit in the sender's access queue at once: unless
-        // --queue says otherwise, queues hold them all (the analytic times assume no drop).
+        // the file or --queue chose queues, they hold them all (the analytic times assume no
+        // drop).
         const uint32_t queuePackets = sizes.size() * nIslands + QUEUE_SLACK;
         if (!userQueue)
         {
@@ -390,7 +392,8 @@ ResolveSender(const WanTopology& topology, const std::string& text)
     {
         return std::stoul(text);
     }
-    throw std::runtime_error("--sender: \"" + text + "\": not an island name or index (0.." +
+    throw std::runtime_error("--sender: " + WanInputError::Quote(text) +
+                             ": not an island name or index (0.." +
                              std::to_string(islands.size() - 1) + ")");
 }
 
@@ -514,7 +517,8 @@ struct FabricRuns
 /**
  * \brief Run the burst once per mode, each in its own simulation.
  * \param topology the topology \param sender sending island \param burst the burst
- * \param userQueue the topology's queues come from --queue (else sized for the burst)
+ * \param userQueue the topology's queues come from the file or --queue (else sized for the
+ *        burst)
  * \return what each run measured and expected
  */
 FabricRuns
@@ -712,7 +716,12 @@ Body(int argc, char** argv)
     const std::string output = cmd.PrepareOutput();
     // Multicast needs every router capable.
     MakeEveryRouterMulticast(topology);
-    const FabricRuns runs = RunBothModes(topology, sender, burst, !cmd.GetQueue().empty());
+    // Queues the user chose (the file's queue keys, --queue) stay; a full one drops, and the
+    // receiver's missing bytes fail the run.
+    const FabricRuns runs = RunBothModes(topology,
+                                         sender,
+                                         burst,
+                                         !cmd.GetQueue().empty() || topology.HasChosenQueues());
     return Report(topology, sender, burst, runs, output);
 }
 

@@ -176,6 +176,16 @@ CrossTrafficHelper::CheckSettings(const std::vector<CrossTrafficFlow>& flows) co
                                      std::to_string(udpPayload) + " bytes at the WAN's MTU of " +
                                      std::to_string(m_wan->GetMtu()));
         }
+        if (!flow.bulk && flow.rateBps > m_hostAccessRate.GetBitRate())
+        {
+            // OnOff would still make every write, and the host's own queue drop the excess
+            // one by one: a 50 Tbit/s flow is 700 million writes per simulated second.
+            throw std::runtime_error(
+                prefix + "flow " + std::to_string(f) + ": " + std::to_string(flow.rateBps) +
+                " bit/s is above HostAccessRate " + std::to_string(m_hostAccessRate.GetBitRate()) +
+                " bit/s, the most a host can send: lower the rate (or use bulk over TCP for as "
+                "fast as the path allows), or raise HostAccessRate");
+        }
         if (!flow.bulk && DataRate(flow.rateBps).CalculateBytesTxTime(packetSize).IsZero())
         {
             throw std::runtime_error(prefix + "flow " + std::to_string(f) + ": at " +

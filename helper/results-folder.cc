@@ -37,13 +37,6 @@ const char TEMPORARY_SUFFIX[] = ".tmp";
 /** Name of the probe file CheckWritable() writes and removes. */
 const char WRITE_PROBE[] = ".wan-training-write-test";
 
-/** \param text any text \return it in double quotes */
-std::string
-Quote(const std::string& text)
-{
-    return "\"" + text + "\"";
-}
-
 /**
  * \param what the source named in the message (--output or results/latest)
  * \param path the path \param problem what is wrong
@@ -52,7 +45,7 @@ Quote(const std::string& text)
 WanInputError
 Refusal(const std::string& what, const fs::path& path, const std::string& problem)
 {
-    return WanInputError(what + ": " + Quote(path.string()) + ": " + problem);
+    return WanInputError(what + ": " + WanInputError::Quote(path.string()) + ": " + problem);
 }
 
 /**

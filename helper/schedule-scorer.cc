@@ -5,6 +5,7 @@
 #include "schedule-scorer.h"
 
 #include "ns3/log.h"
+#include "ns3/wan-input-error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -374,7 +375,7 @@ ScheduleScorer::Evaluate(const CliqueSchedule& schedule,
 {
     if (schedule.GetIslandCount() != m_islands)
     {
-        throw std::runtime_error("schedule \"" + schedule.GetName() + "\" has " +
+        throw std::runtime_error("schedule " + WanInputError::Quote(schedule.GetName()) + " has " +
                                  std::to_string(schedule.GetIslandCount()) +
                                  " islands but the topology has " + std::to_string(m_islands));
     }

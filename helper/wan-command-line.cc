@@ -132,6 +132,16 @@ WanCommandLine::Flags()
 void
 WanCommandLine::Parse(int argc, char** argv)
 {
+    for (int i = 1; i < argc; ++i)
+    {
+        // ns-3's CommandLine takes --name=value, -name=value and, for booleans, --name.
+        std::string arg = argv[i];
+        const std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
+        if (dashes > 0)
+        {
+            m_given.insert(arg.substr(dashes, arg.find('=') - dashes));
+        }
+    }
     m_cmd.Parse(argc, argv);
     m_flags.Check();
     if (!m_queue.empty())
@@ -143,6 +153,12 @@ WanCommandLine::Parse(int argc, char** argv)
     m_crossTraffic = ResolveDataPath(m_crossTraffic);
     NS_LOG_INFO("topology " << m_topology << " capabilities '" << m_capabilities << "' seed "
                             << m_seed << " output " << m_output);
+}
+
+bool
+WanCommandLine::IsGiven(const std::string& name) const
+{
+    return m_given.count(name) > 0;
 }
 
 WanTopology

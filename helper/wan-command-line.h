@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,12 @@ class WanCommandLine
      * \throws WanInputError "--flag=VALUE: problem" for a bad numeric flag
      */
     void Parse(int argc, char** argv);
+    /**
+     * \param name a flag's name, without dashes
+     * \return true if the command line named it (--name=value, or --name for a boolean), even
+     *         with its default value: for refusing a flag where it does not apply
+     */
+    bool IsGiven(const std::string& name) const;
 
     /**
      * \brief Load --topology, then apply --capabilities (if given) and --cityCapabilities.
@@ -157,6 +164,7 @@ class WanCommandLine
     std::string m_program;                   //!< the program's name
     CommandLine m_cmd;                       //!< the ns-3 command line
     WanFlags m_flags;                        //!< numeric flags over m_cmd
+    std::set<std::string> m_given;           //!< names of the flags argv holds
     std::string m_topology;                  //!< --topology
     std::string m_capabilities;              //!< --capabilities
     std::string m_cityCapabilities;          //!< --cityCapabilities

@@ -147,7 +147,7 @@ ParseWithUnits(const std::string& name, const std::string& text, Parser parse)
     catch (const WanInputError& e)
     {
         // WanUnits says "<what>: "<text>": <problem>"; keep the problem.
-        const std::string prefix = flag + ": \"" + text + "\": ";
+        const std::string prefix = flag + ": " + WanInputError::Quote(text) + ": ";
         const std::string message = e.what();
         const std::string problem = message.compare(0, prefix.size(), prefix) == 0
                                         ? message.substr(prefix.size())
@@ -183,7 +183,7 @@ WanFlags::~WanFlags() = default;
 std::string
 WanFlags::Rejection(const std::string& name, const std::string& text, const std::string& problem)
 {
-    return "--" + name + "=" + text + ": " + problem;
+    return "--" + name + "=" + WanInputError::Escape(text) + ": " + problem;
 }
 
 void

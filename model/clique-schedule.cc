@@ -5,6 +5,7 @@
 #include "clique-schedule.h"
 
 #include "clique-mixing.h"
+#include "wan-input-error.h"
 
 #include "ns3/assert.h"
 #include "ns3/log.h"
@@ -57,8 +58,8 @@ SyncAlgorithmFromString(const std::string& text, const std::string& what)
     {
         return SyncAlgorithm::TREE;
     }
-    throw std::runtime_error(what + ": unknown algorithm \"" + text +
-                             "\" (expected \"direct\", \"ring\" or \"tree\")");
+    throw std::runtime_error(what + ": unknown algorithm " + WanInputError::Quote(text) +
+                             " (expected \"direct\", \"ring\" or \"tree\")");
 }
 
 CliqueSchedule::CliqueSchedule()
@@ -76,11 +77,11 @@ CliqueSchedule::CliqueSchedule(uint32_t islandCount,
     NS_LOG_FUNCTION(this << islandCount << name);
     if (islandCount == 0)
     {
-        throw std::runtime_error("schedule \"" + name + "\": no islands");
+        throw std::runtime_error("schedule " + WanInputError::Quote(name) + ": no islands");
     }
     if (rounds.empty())
     {
-        throw std::runtime_error("schedule \"" + name + "\": no rounds");
+        throw std::runtime_error("schedule " + WanInputError::Quote(name) + ": no rounds");
     }
     for (size_t r = 0; r < rounds.size(); ++r)
     {
@@ -230,7 +231,7 @@ CliqueSchedule::SetFormat(uint32_t periodRound, const UpdateFormat& format)
     NS_LOG_FUNCTION(this << periodRound << format.ToString());
     if (periodRound >= m_rounds.size())
     {
-        throw std::runtime_error("schedule \"" + m_name + "\": round " +
+        throw std::runtime_error("schedule " + WanInputError::Quote(m_name) + ": round " +
                                  std::to_string(periodRound) + " out of range (period " +
                                  std::to_string(m_rounds.size()) + ")");
     }
@@ -252,13 +253,13 @@ CliqueSchedule::SetAlgorithms(uint32_t periodRound, const std::vector<SyncAlgori
     NS_LOG_FUNCTION(this << periodRound);
     if (periodRound >= m_rounds.size())
     {
-        throw std::runtime_error("schedule \"" + m_name + "\": round " +
+        throw std::runtime_error("schedule " + WanInputError::Quote(m_name) + ": round " +
                                  std::to_string(periodRound) + " out of range (period " +
                                  std::to_string(m_rounds.size()) + ")");
     }
     if (algorithms.size() != m_rounds[periodRound].size())
     {
-        throw std::runtime_error("schedule \"" + m_name + "\": round " +
+        throw std::runtime_error("schedule " + WanInputError::Quote(m_name) + ": round " +
                                  std::to_string(periodRound) + " has " +
                                  std::to_string(m_rounds[periodRound].size()) + " cliques but " +
                                  std::to_string(algorithms.size()) + " algorithms were given");

@@ -4,6 +4,7 @@
 
 #include "update-format.h"
 
+#include "wan-input-error.h"
 #include "wan-units.h"
 
 #include "ns3/log.h"
@@ -86,8 +87,8 @@ UpdateFormat::FromString(const std::string& text)
             std::abs(parts - std::round(parts)) > 1e-6 * parts)
         {
             throw std::invalid_argument(
-                "\"" + text +
-                "\": topk needs a fraction in (0, 1] in steps of 1e-6, e.g. topk:0.01");
+                WanInputError::Quote(text) +
+                ": topk needs a fraction in (0, 1] in steps of 1e-6, e.g. topk:0.01");
         }
         return UpdateFormat(TOPK, static_cast<uint32_t>(std::round(parts)));
     }
@@ -98,7 +99,7 @@ UpdateFormat::FromString(const std::string& text)
             return UpdateFormat(row.encoding, TOPK_PARTS);
         }
     }
-    throw std::invalid_argument("\"" + text + "\": expected " + EXPECTED);
+    throw std::invalid_argument(WanInputError::Quote(text) + ": expected " + EXPECTED);
 }
 
 std::string

@@ -36,8 +36,8 @@ WanCapabilities::Parse(const std::string& text, const std::string& what)
     caps.fpga = edge == "fpga" || edge == "both";
     if (!caps.multicast && !caps.fpga && !(edge == "none" && !caps.transit))
     {
-        throw WanInputError(what + ": \"" + text +
-                            "\": expected none|multicast|fpga|both, each but none optionally "
+        throw WanInputError(what + ": " + WanInputError::Quote(text) +
+                            ": expected none|multicast|fpga|both, each but none optionally "
                             "with +transit, or transit");
     }
     return caps;

@@ -203,7 +203,9 @@ WanJsonInput::Show(const Json& value)
 {
     NS_LOG_FUNCTION_NOARGS();
     // Invalid UTF-8 is shown replaced rather than thrown about: the message is for people.
-    std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+    // JSON escapes C0 controls; DEL and the C1 range it leaves raw.
+    std::string text =
+        WanInputError::Escape(value.dump(-1, ' ', false, Json::error_handler_t::replace));
     if (text.size() > MAX_QUOTED_VALUE)
     {
         text = text.substr(0, MAX_QUOTED_VALUE) + "...";
@@ -222,15 +224,12 @@ std::string
 WanJsonInput::NameProblem(const std::string& name)
 {
     NS_LOG_FUNCTION(name);
+    if (WanInputError::Escape(name) != name)
+    {
+        return "must not contain a control character";
+    }
     for (char c : name)
     {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f)
-        {
-            char code[8];
-            std::snprintf(code, sizeof(code), "0x%02x", byte);
-            return std::string("must not contain a control character (byte ") + code + ")";
-        }
         if (c == ',' || c == '"' || c == '\\')
         {
             return "must not contain a comma, a double quote or a backslash (names are written "

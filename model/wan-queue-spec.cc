@@ -94,12 +94,13 @@ WanQueueSpec::Parse(const std::string& text, const std::string& what)
         const double seconds = WanUnits::ParseDelay(text, what);
         if (!(seconds > 0))
         {
-            throw WanInputError(what + ": \"" + text + "\": a queue of no time holds nothing");
+            throw WanInputError(what + ": " + WanInputError::Quote(text) +
+                                ": a queue of no time holds nothing");
         }
         return WanQueueSpec(TIME, seconds, text);
     }
-    throw WanInputError(what + ": \"" + text +
-                        "\": expected packets (100p), bytes (125MB), a time at the link's rate "
+    throw WanInputError(what + ": " + WanInputError::Quote(text) +
+                        ": expected packets (100p), bytes (125MB), a time at the link's rate "
                         "(50ms) or bdp (one bandwidth-delay product)");
 }
 

@@ -4,6 +4,7 @@
 
 #include "wan-topology-generator-params.h"
 
+#include "wan-input-error.h"
 #include "wan-topology.h"
 
 #include "ns3/log.h"
@@ -103,7 +104,7 @@ WanTopologyGeneratorParams::Check(const std::vector<std::string>& families) cons
         {
             list += (list.empty() ? "" : "|") + f;
         }
-        Fail("family", "\"" + p.family + "\"", "unknown family (expected " + list + ")");
+        Fail("family", WanInputError::Quote(p.family), "unknown family (expected " + list + ")");
     }
     CheckRange("cities", p.cities, 2, MAX_CITIES);
     CheckRange("islandsPerCity", p.islandsPerCity, 1, MAX_ISLANDS_PER_CITY);

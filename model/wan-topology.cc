@@ -5,6 +5,7 @@
 #include "wan-topology.h"
 
 #include "gradient-header.h"
+#include "wan-input-error.h"
 #include "wan-json-input.h"
 #include "wan-units.h"
 
@@ -36,12 +37,51 @@ constexpr double MAX_LATITUDE = 90.0;
 /** Longitude bound, degrees. */
 constexpr double MAX_LONGITUDE = 180.0;
 
-/** \param text any text \return it in double quotes, as error messages quote values */
-std::string
-Quote(const std::string& text)
+/**
+ * The Unicode space separators other than ASCII's, as UTF-8: no-break space, ogham space mark,
+ * en quad .. hair space, line and paragraph separators, narrow no-break space, medium
+ * mathematical space, ideographic space. They look like blanks, so codes hold none of them.
+ */
+const char* const UNICODE_BLANKS[] = {
+    "\xc2\xa0",
+    "\xe1\x9a\x80",
+    "\xe2\x80\x80",
+    "\xe2\x80\x81",
+    "\xe2\x80\x82",
+    "\xe2\x80\x83",
+    "\xe2\x80\x84",
+    "\xe2\x80\x85",
+    "\xe2\x80\x86",
+    "\xe2\x80\x87",
+    "\xe2\x80\x88",
+    "\xe2\x80\x89",
+    "\xe2\x80\x8a",
+    "\xe2\x80\xa8",
+    "\xe2\x80\xa9",
+    "\xe2\x80\xaf",
+    "\xe2\x81\x9f",
+    "\xe3\x80\x80",
+};
+
+/** \param code a city code \return true if it holds a blank, ASCII or Unicode */
+bool
+HasBlank(const std::string& code)
 {
-    NS_LOG_FUNCTION(text);
-    return "\"" + text + "\"";
+    for (char c : code)
+    {
+        if (std::isspace(static_cast<unsigned char>(c)))
+        {
+            return true;
+        }
+    }
+    for (const char* blank : UNICODE_BLANKS)
+    {
+        if (code.find(blank) != std::string::npos)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 } // namespace
@@ -94,15 +134,14 @@ WanTopology::AddCity(const WanCity& city)
     const std::string field = "cities[" + std::to_string(m_cities.size()) + "]";
     if (city.code.empty())
     {
-        Fail(field + ".code", Quote(city.code), "must not be empty");
+        Fail(field + ".code", WanInputError::Quote(city.code), "must not be empty");
     }
     // ',' ':' and blanks separate entries in --cityCapabilities, so codes cannot hold them.
-    for (char c : city.code)
+    if (city.code.find_first_of(",:") != std::string::npos || HasBlank(city.code))
     {
-        if (c == ',' || c == ':' || std::isspace(static_cast<unsigned char>(c)))
-        {
-            Fail(field + ".code", Quote(city.code), "must not contain ',', ':' or blanks");
-        }
+        Fail(field + ".code",
+             WanInputError::Quote(city.code),
+             "must not contain ',', ':' or blanks (Unicode spaces included)");
     }
     CheckName(field + ".code", city.code);
     CheckName(field + ".name", city.name);
@@ -110,7 +149,7 @@ WanTopology::AddCity(const WanCity& city)
     {
         if (other.code == city.code)
         {
-            Fail(field + ".code", Quote(city.code), "duplicate city code");
+            Fail(field + ".code", WanInputError::Quote(city.code), "duplicate city code");
         }
     }
     if (!std::isfinite(city.latitude) || std::fabs(city.latitude) > MAX_LATITUDE)
@@ -135,13 +174,13 @@ WanTopology::AddIsland(const WanIsland& island)
     const std::string field = "islands[" + std::to_string(m_islands.size()) + "]";
     if (island.name.empty())
     {
-        Fail(field + ".name", Quote(island.name), "must not be empty");
+        Fail(field + ".name", WanInputError::Quote(island.name), "must not be empty");
     }
     CheckName(field + ".name", island.name);
     if (m_islands.size() >= MAX_ISLANDS)
     {
         Fail(field,
-             Quote(island.name),
+             WanInputError::Quote(island.name),
              "more than " + std::to_string(MAX_ISLANDS) +
                  " islands (the most a gradient header's contributor bitmap holds)");
     }
@@ -149,7 +188,7 @@ WanTopology::AddIsland(const WanIsland& island)
     {
         if (other.name == island.name)
         {
-            Fail(field + ".name", Quote(island.name), "duplicate island name");
+            Fail(field + ".name", WanInputError::Quote(island.name), "duplicate island name");
         }
     }
     if (island.city >= m_cities.size())
@@ -181,7 +220,9 @@ WanTopology::AddLink(const WanLink& link)
     }
     if (link.a == link.b)
     {
-        Fail(field + ".b", Quote(CityLabel(link.b)), "self-link (a and b are the same city)");
+        Fail(field + ".b",
+             WanInputError::Quote(CityLabel(link.b)),
+             "self-link (a and b are the same city)");
     }
     const std::string label = CityLabel(link.a) + "-" + CityLabel(link.b);
     for (std::size_t i = 0; i < m_links.size(); ++i)
@@ -190,7 +231,7 @@ WanTopology::AddLink(const WanLink& link)
         if ((other.a == link.a && other.b == link.b) || (other.a == link.b && other.b == link.a))
         {
             Fail(field,
-                 Quote(label),
+                 WanInputError::Quote(label),
                  "duplicate of links[" + std::to_string(i) + "] (" + CityLabel(other.a) + "-" +
                      CityLabel(other.b) + ")");
         }
@@ -237,9 +278,10 @@ WanTopology::Validate() const
         if (find(island.city) != find(first.city))
         {
             Fail("islands",
-                 Quote(first.name),
-                 "cannot reach island " + Quote(island.name) + " (no path between cities " +
-                     CityLabel(first.city) + " and " + CityLabel(island.city) + ")");
+                 WanInputError::Quote(first.name),
+                 "cannot reach island " + WanInputError::Quote(island.name) +
+                     " (no path between cities " + CityLabel(first.city) + " and " +
+                     CityLabel(island.city) + ")");
         }
     }
 }
@@ -305,6 +347,17 @@ WanTopology::GetDefaultQueue() const
     return m_defaultQueue;
 }
 
+bool
+WanTopology::HasChosenQueues() const
+{
+    NS_LOG_FUNCTION(this);
+    const WanQueueSpec builtIn;
+    auto chosen = [&builtIn](const WanQueueSpec& queue) { return queue != builtIn; };
+    return chosen(m_defaultQueue) ||
+           std::any_of(m_linkQueues.begin(), m_linkQueues.end(), chosen) ||
+           std::any_of(m_islandQueues.begin(), m_islandQueues.end(), chosen);
+}
+
 void
 WanTopology::SetLinkQueue(uint32_t link, const WanQueueSpec& queue)
 {
@@ -365,13 +418,13 @@ WanTopology::ApplyCityCapabilities(const std::string& overrides, const std::stri
             {
                 continue; // a wholly empty override list changes nothing
             }
-            throw WanTopologyError(what + ": " + Quote(overrides) +
+            throw WanTopologyError(what + ": " + WanInputError::Quote(overrides) +
                                    ": empty entry (expected CODE:set,CODE:set,...)");
         }
         const auto colon = entry.find(':');
         if (colon == std::string::npos)
         {
-            throw WanTopologyError(what + ": " + Quote(entry) +
+            throw WanTopologyError(what + ": " + WanInputError::Quote(entry) +
                                    ": expected CODE:none|multicast|fpga|both|transit|SET+transit");
         }
         const std::string code = entry.substr(0, colon);
@@ -388,15 +441,15 @@ WanTopology::ApplyCityCapabilities(const std::string& overrides, const std::stri
         }
         if (!known)
         {
-            throw WanTopologyError(what + ": " + Quote(code) + ": unknown city code in " +
-                                   m_source);
+            throw WanTopologyError(what + ": " + WanInputError::Quote(code) +
+                                   ": unknown city code in " + m_source);
         }
         if (std::any_of(changes.begin(), changes.end(), [index](const auto& c) {
                 return c.first == index;
             }))
         {
             // Which one was meant? The last would win silently.
-            throw WanTopologyError(what + ": " + Quote(code) + ": named twice");
+            throw WanTopologyError(what + ": " + WanInputError::Quote(code) + ": named twice");
         }
         changes.emplace_back(index, WanCapabilities::Parse(set, what + ": " + code));
     }
@@ -479,7 +532,7 @@ WanTopology::GetCityIndex(const std::string& code) const
             return i;
         }
     }
-    Fail("city", Quote(code), "unknown city code");
+    Fail("city", WanInputError::Quote(code), "unknown city code");
 }
 
 double

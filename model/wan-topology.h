@@ -141,6 +141,11 @@ class WanTopology
     const WanQueueSpec& GetIslandQueue(uint32_t island) const;
     /** \return the default queue (SetDefaultQueue; WanQueueSpec::DEFAULT unless set) */
     const WanQueueSpec& GetDefaultQueue() const;
+    /**
+     * \return true if some queue differs from the built-in WanQueueSpec::DEFAULT: the file's
+     *         queue keys, --queue or a Set*Queue call chose it
+     */
+    bool HasChosenQueues() const;
 
     /** \return the topology's name (from the file, or "") */
     const std::string& GetName() const;

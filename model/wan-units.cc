@@ -55,14 +55,6 @@ const Unit DELAY_UNITS[] = {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}
 /** The delay units as shown in error messages. */
 const char DELAY_UNIT_LIST[] = "s|ms|us|ns";
 
-/** \param text any text \return it in double quotes, as error messages quote values */
-std::string
-Quote(const std::string& text)
-{
-    NS_LOG_FUNCTION(text);
-    return "\"" + text + "\"";
-}
-
 /**
  * \brief Split "12.5Gbps" into its number and its unit, strictly.
  *
@@ -157,7 +149,8 @@ ParseWithUnit(const std::string& text,
     std::string unit;
     if (!SplitNumberAndUnit(text, value, unit))
     {
-        throw WanInputError(what + ": " + Quote(text) + ": expected a number and a unit " + list);
+        throw WanInputError(what + ": " + WanInputError::Quote(text) +
+                            ": expected a number and a unit " + list);
     }
     for (const auto& u : units)
     {
@@ -166,8 +159,8 @@ ParseWithUnit(const std::string& text,
             return u.scale;
         }
     }
-    throw WanInputError(what + ": " + Quote(text) + ": unknown " + kind + " unit " + Quote(unit) +
-                        " (expected " + list + ")");
+    throw WanInputError(what + ": " + WanInputError::Quote(text) + ": unknown " + kind + " unit " +
+                        WanInputError::Quote(unit) + " (expected " + list + ")");
 }
 
 /**
@@ -182,15 +175,16 @@ WholeCount(const std::string& text, const std::string& what, double count)
     NS_LOG_FUNCTION(text << what << count);
     if (!(count >= 1))
     {
-        throw WanInputError(what + ": " + Quote(text) + ": must be at least 1");
+        throw WanInputError(what + ": " + WanInputError::Quote(text) + ": must be at least 1");
     }
     if (count != std::floor(count))
     {
-        throw WanInputError(what + ": " + Quote(text) + ": must be a whole number");
+        throw WanInputError(what + ": " + WanInputError::Quote(text) + ": must be a whole number");
     }
     if (count > WanUnits::MAX_COUNT)
     {
-        throw WanInputError(what + ": " + Quote(text) + ": too large (at most 4294967295)");
+        throw WanInputError(what + ": " + WanInputError::Quote(text) +
+                            ": too large (at most 4294967295)");
     }
     return static_cast<uint64_t>(count);
 }
@@ -207,7 +201,7 @@ WanUnits::ParseRate(const std::string& text, const std::string& what)
     const std::string problem = RateProblem(bps);
     if (!problem.empty())
     {
-        throw WanInputError(what + ": " + Quote(text) + ": " + problem);
+        throw WanInputError(what + ": " + WanInputError::Quote(text) + ": " + problem);
     }
     return static_cast<uint64_t>(bps);
 }
@@ -220,12 +214,12 @@ WanUnits::ParseDelay(const std::string& text, const std::string& what)
     const double scale = ParseWithUnit(text, what, DELAY_UNITS, DELAY_UNIT_LIST, "delay", value);
     if (value < 0)
     {
-        throw WanInputError(what + ": " + Quote(text) + ": must not be negative");
+        throw WanInputError(what + ": " + WanInputError::Quote(text) + ": must not be negative");
     }
     const double seconds = value * scale;
     if (seconds > MAX_TIME_SECONDS)
     {
-        throw WanInputError(what + ": " + Quote(text) + ": " + TOO_LARGE_FOR_TIME);
+        throw WanInputError(what + ": " + WanInputError::Quote(text) + ": " + TOO_LARGE_FOR_TIME);
     }
     return seconds;
 }

@@ -436,8 +436,9 @@ class CrossTrafficFileTestCase : public TestCase
  * \ingroup wan-cross-traffic-tests
  * \brief Install() refuses attributes that cannot carry the flows, naming them: a host
  *        access rate of 0 (a division by zero in ns-3), UDP writes or TCP segments beyond the
- *        MTU (every one lost), and writes less than a time step apart (the clock would stand
- *        still); the largest values that fit are accepted.
+ *        MTU (every one lost), a rate above the host's access rate (every write made, the
+ *        excess dropped one by one), and writes less than a time step apart (the clock would
+ *        stand still); the largest values that fit are accepted.
  */
 class CrossTrafficSettingsTestCase : public TestCase
 {
@@ -501,6 +502,14 @@ class CrossTrafficSettingsTestCase : public TestCase
         };
 
         const Ptr<const AttributeValue> none = Create<UintegerValue>(0);
+        // The helper's default HostAccessRate is 400 Gbit/s; hosts fast enough for the
+        // time-step cases below.
+        const uint64_t defaultHostBps = 400000000000ULL;
+        CrossTrafficFlow atHostRate = udp;
+        atHostRate.rateBps = defaultHostBps;
+        CrossTrafficFlow aboveHostRate = udp;
+        aboveHostRate.rateBps = defaultHostBps + 1;
+        const Ptr<const AttributeValue> fastHosts = Create<DataRateValue>(DataRate(4 * oneNs));
         const std::vector<Case> cases = {
             {"", none, udp, ""},
             {"HostAccessRate",
@@ -522,9 +531,17 @@ class CrossTrafficSettingsTestCase : public TestCase
              tcp,
              "CrossTrafficHelper: TcpSegmentSize 8949: more than the 8948 bytes a segment "
              "carries at the WAN's MTU of 9000"},
-            {"", none, perNs, ""},
+            // The host's access rate bounds a flow's rate.
+            {"", none, atHostRate, ""},
             {"",
              none,
+             aboveHostRate,
+             "CrossTrafficHelper: flow 0: 400000000001 bit/s is above HostAccessRate "
+             "400000000000 bit/s, the most a host can send: lower the rate (or use bulk over "
+             "TCP for as fast as the path allows), or raise HostAccessRate"},
+            {"HostAccessRate", fastHosts, perNs, ""},
+            {"HostAccessRate",
+             fastHosts,
              faster,
              "CrossTrafficHelper: flow 0: at " + std::to_string(4 * oneNs) +
                  " bit/s a 8972-byte write takes less than the simulator's time step (1e-09 "

@@ -6,6 +6,9 @@
 #      every round is unfinished; the same with --jobs=2 over all six capability sets (the
 #      parent combines its children's codes); a 2 GB model with --maxWallTime=2s;
 #   0  cross traffic that outlasts the rounds, cut at --maxSimTime after them;
+#   1  wan-fabric (beside the binary) on a topology whose file chooses 3-packet queues: frames
+#      drop and receivers miss bytes (the file's queues were once replaced by burst-sized ones,
+#      exit 0); the same file without its queue key: exit 0;
 #   the default results folder: results/nine-city-training/<UTC stamp>/ and results/latest a
 #      link to it; the same under the root the environment variable RESULTS names.
 # Expected values follow from the arguments (rounds x islands rows; nothing can finish in 30 s
@@ -13,6 +16,7 @@
 # Usage: test/exit-codes.sh <nine-city-training binary> <scratch folder>
 set -u
 example=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") || exit 1
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
 mkdir -p "$2" && scratch=$(cd "$2" && pwd) || exit 1
 status=0
 # Islands of the default topology (data/topologies/doublezero-9.json).
@@ -112,6 +116,33 @@ has outlast '"stopped_by": null' 1
 complete outlast 1 "$islands"
 grep -qF "every round was done; --maxSimTime stopped the traffic after them at 10 s" \
     "$scratch/outlast.err" || fail "outlast: no note on stderr"
+
+# wan-fabric keeps the queues a topology file chooses. 1 MB is 112 datagrams, all enqueued at
+# once at the sender's access link: a 3-packet queue keeps 3 (plus the one on the wire), so every
+# receiver misses bytes and the run fails; without the key the queues hold the burst.
+fabric=$(dirname "$example")/wan-fabric
+topology=$here/../examples/topologies/slow-receiver-4.json
+for queue in 3p none; do
+    if [ "$queue" = none ]; then
+        cp "$topology" "$scratch/fabric-$queue.json"
+        expected=0
+    else
+        sed 's/"accessDelay": "50us"}/"accessDelay": "50us", "queue": "'$queue'"}/' "$topology" \
+            >"$scratch/fabric-$queue.json"
+        expected=1
+    fi
+    timeout "$guard" "$fabric" --topology="$scratch/fabric-$queue.json" --bytes=1000000 \
+        --output="$scratch/fabric-$queue" >"$scratch/fabric-$queue.txt" 2>&1
+    code=$?
+    if [ "$code" -ne "$expected" ]; then
+        fail "wan-fabric with queue $queue: exit code $code, expected $expected"
+        tail -5 "$scratch/fabric-$queue.txt" >&2
+    elif [ "$queue" != none ] && ! grep -q '"queue": "3p"' "$scratch/fabric-$queue.json"; then
+        fail "wan-fabric: the test's topology lacks its queue key"
+    else
+        echo "ok: wan-fabric with queue $queue: exit code $code"
+    fi
+done
 
 # Without --output: a new stamped folder, results/latest a relative link to it.
 timeout "$guard" "$example" $small --rounds=1 >"$scratch/default.txt" 2>"$scratch/default.err" ||

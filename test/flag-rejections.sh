@@ -152,8 +152,8 @@ reject $n "--baselineTransports=planned: \"planned\" is --transport's own" \
     --baselineTransports=planned
 reject $n "--baselineTransports=tcp,tcp: \"tcp\" named twice" --baselineTransports=tcp,tcp
 reject $n "--baselineTransports=tcp,: an empty entry after the last comma" --baselineTransports=tcp,
-reject $n "--tcpBaselineMtu=9000: no TCP baselines run" --tcpBaselineMtu=9000
-reject $n "--tcpBaselineMtu=9000: no TCP baselines run" --tcpBaselineMtu=9000 \
+reject $n "--tcpBaselineMtu: changes nothing in this run; it applies only with today's TCP baselines" --tcpBaselineMtu=9000
+reject $n "--tcpBaselineMtu: changes nothing in this run; it applies only with today's TCP baselines" --tcpBaselineMtu=9000 \
     --schedule=optimal --baselineTransports=tcp --baselines=false
 reject $n "--tcpBaselineMtu=1000: expected 0 (--mtu) or 1280 to 65535" --tcpBaselineMtu=1000 \
     --schedule=optimal --baselineTransports=tcp
@@ -163,6 +163,32 @@ reject $n "--tcpBufferBytes=-1: must not be negative" --tcpBufferBytes=-1
 reject $n "--tcpBufferBytes=4294967296: must be in 0..4294967295" --tcpBufferBytes=4294967296
 reject $n "--tcpStreams=0: must be in 1..256" --tcpStreams=0
 reject $n "--tcpStreams=257: must be in 1..256" --tcpStreams=257
+# Flags given where they change nothing are refused, even at their defaults (doc/input-rules.rst,
+# "Flags that do not apply").
+nothing="changes nothing in this run; it applies only with"
+reject $n "--tcp: $nothing --transport=tcp" --tcp=TcpCubic
+reject $n "--tcp: $nothing --transport=tcp" --tcp=TcpBbr --schedule=optimal \
+    --baselineTransports=tcp
+reject $n "--tcpStreams: $nothing --transport=tcp" --tcpStreams=4
+reject $n "--tcpBufferBytes: $nothing --transport=tcp or today's TCP baselines" --tcpBufferBytes=0
+reject $n "--computeTime: $nothing no --workload" --workload=examples/traces/nine-dp \
+    --baselines=false --computeTime=50ms
+reject $n "--modelBytes: $nothing no --workload" --workload=examples/traces/nine-dp \
+    --baselines=false --modelBytes=1000000
+reject $n "--innerSteps: $nothing no --workload" --workload=examples/traces/nine-dp \
+    --baselines=false --innerSteps=1
+reject $n "--sharedStart: $nothing --payload=real" --sharedStart=false
+reject $n "--residualDecay: $nothing --payload=real and --updateFormat=topk:F" \
+    --residualDecay=0.5 --payload=real --modelBytes=100000
+reject $n "--maxPeriod: $nothing --schedule=optimal" --maxPeriod=3 --schedule=global
+reject $n "--baselineTransports: $nothing --schedule=optimal and --baselines" \
+    --baselineTransports=tcp --baselines=false
+reject $n "--baselineRounds: $nothing the baselines" --baselineRounds=2 --schedule=ring \
+    --colocated=false
+# Control characters in a value are shown escaped, never raw (a DEL here).
+reject $n "--rounds=1\\u007f: expected a whole number" "--rounds=$(printf '1\177')"
+reject $n "--cityCapabilities: \"N\\u007fC\": unknown city code" \
+    "--cityCapabilities=$(printf 'N\177C'):none"
 reject $n "--maxSimTime=0s: must be in (0, 9.2e+09] seconds" --maxSimTime=0s
 reject $n "--maxSimTime=-5s: must not be negative" --maxSimTime=-5s
 reject $n "--maxWallTime=0s: must be in (0, 9.2e+09] seconds" --maxWallTime=0s
@@ -226,6 +252,8 @@ reject topology-generator "--accessDelay=2000s: must be in [0, 1000] seconds" \
 reject chakra-trace-info "--prefix or --file: give one of them"
 reject chakra-trace-info "--file=a.et: not with --prefix" --file=a.et --prefix=b
 reject chakra-trace-info "--ranks=0: must be in 1..1048576" --prefix=b --ranks=0
+reject chakra-trace-info "--ranks=2: counts the files of --prefix; --file reads one" \
+    --file=examples/traces/tiny-dp.0.et --ranks=2
 reject chakra-trace-info "missing.et: cannot open the Chakra trace file" --file=missing.et
 printf '\005\012\000' >"$scratch/cut.et"
 reject chakra-trace-info "cut.et: global metadata: length prefix: at byte 0: length 5 goes past" \

@@ -1009,6 +1009,16 @@ class WanTopologyTestSuite : public TestSuite
         add("an island name with a control character",
             doc(R"("islands": [{"name": "a\u0007b", "city": "NYC"}], "links": [)" + link + "]"),
             {"islands[0].name", "\\u0007", "control character"});
+        // DEL and the C1 range are control characters too; a message shows them escaped.
+        add("an island name with DEL, shown escaped",
+            doc(R"("islands": [{"name": "a\u007fb", "city": "NYC"}], "links": [)" + link + "]"),
+            {"islands[0].name: \"a\\u007fb\"", "control character"});
+        add("an island name with a C1 control (next line, U+0085)",
+            doc(R"("islands": [{"name": "a\u0085b", "city": "NYC"}], "links": [)" + link + "]"),
+            {"islands[0].name: \"a\\u0085b\"", "control character"});
+        add("a city code with a no-break space",
+            R"({"cities": [{"code": "N\u00a0C", "latitude": 0, "longitude": 0}]})",
+            {"cities[0].code", "blanks (Unicode spaces included)"});
         add("a city name with a tab",
             R"({"cities": [{"code": "NYC", "name": "New\tYork", "latitude": 0,
                             "longitude": 0}]})",

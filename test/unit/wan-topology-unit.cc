@@ -5,6 +5,7 @@
  * delays, rate and delay parsing, rate formatting and capability sets.
  */
 
+#include "ns3/wan-input-error.h"
 #include "ns3/wan-topology.h"
 
 #include <gtest/gtest.h>
@@ -344,7 +345,8 @@ TEST(WanTopologyBuild, RejectsNamesOutputFormatsCannotCarry)
         {"a\"b", "\"a\\\"b\""},
         {"a\\b", "\"a\\\\b\""},
         {std::string("a\x01") + "b", "\"a\\u0001b\""},
-        {"a\x7f", "\"a\x7f\""}, // DEL is not escaped by JSON; the message names its byte
+        {"a\x7f", "\"a\\u007f\""},     // DEL: JSON leaves it raw, the message does not
+        {"a\xc2\x85", "\"a\\u0085\""}, // a C1 control (U+0085) in UTF-8
     };
     for (const auto& c : cases)
     {
@@ -359,6 +361,29 @@ TEST(WanTopologyBuild, RejectsNamesOutputFormatsCannotCarry)
     // What the shipped files use stays valid: blanks, dashes, dots, parentheses, UTF-8.
     WanTopology t = TwoCities();
     EXPECT_NO_THROW(t.AddCity(WanCity{"SAO", "S\xc3\xa3o Paulo (BR) - 1.0", 0, 2, {}}));
+}
+
+// Messages quote values as JSON strings and never carry a raw control character: C0 with
+// JSON's short escapes, DEL and the C1 range (U+0080..U+009F, two bytes in UTF-8) as \u00XX;
+// other UTF-8 (U+00A0 and up) stays as it is.
+TEST(WanInputError, QuoteAndEscape)
+{
+    using ns3::WanInputError;
+    EXPECT_EQ(WanInputError::Quote("plain"), "\"plain\"");
+    EXPECT_EQ(WanInputError::Quote(""), "\"\"");
+    EXPECT_EQ(WanInputError::Quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    EXPECT_EQ(WanInputError::Quote("\b\f\n\r\t"), "\"\\b\\f\\n\\r\\t\"");
+    EXPECT_EQ(WanInputError::Quote(std::string("a\0b", 3)), "\"a\\u0000b\"");
+    EXPECT_EQ(WanInputError::Quote("\x1b[31m"), "\"\\u001b[31m\"");
+    EXPECT_EQ(WanInputError::Quote("x\x7f"), "\"x\\u007f\"");
+    EXPECT_EQ(WanInputError::Quote("\xc2\x80\xc2\x9f"), "\"\\u0080\\u009f\"");
+    // U+00A0 (0xc2 0xa0, after the C1 range) and U+00E3 are not controls.
+    EXPECT_EQ(WanInputError::Quote("\xc2\xa0S\xc3\xa3o"), "\"\xc2\xa0S\xc3\xa3o\"");
+    // A lone lead byte at the end is left for the terminal to show.
+    EXPECT_EQ(WanInputError::Quote("\xc2"), "\"\xc2\"");
+    // Escape: the same escapes, no quotes added, quotes and backslashes as they are.
+    EXPECT_EQ(WanInputError::Escape("a\"b\\c"), "a\"b\\c");
+    EXPECT_EQ(WanInputError::Escape("1\x7f\n"), "1\\u007f\\n");
 }
 
 // Every capability-set name reads back to the flags it names and prints as itself; the names
