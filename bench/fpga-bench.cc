@@ -22,6 +22,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -146,8 +147,8 @@ class Bench
                 {
                     values[e] = static_cast<int32_t>(s * 7919 + c * 104729 + e);
                 }
-                Ptr<Packet> packet = config.real ? GradientHeader::CreateRealPacket(header, values)
-                                                 : GradientHeader::CreateVirtualPacket(header);
+                Ptr<Packet> packet = config.real ? GradientPayload::CreateReal(header, values)
+                                                 : GradientPayload::CreateVirtual(header);
                 UdpHeader udp;
                 udp.SetSourcePort(49152);
                 udp.SetDestinationPort(WanWire::DEFAULT_GRADIENT_PORT);

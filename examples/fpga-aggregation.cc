@@ -25,6 +25,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -260,11 +261,11 @@ class Scenario
                 uint32_t& reference = m_reference[size_t(chunk) * m_elements + e];
                 reference += static_cast<uint32_t>(values[e]);
             }
-            packet = GradientHeader::CreateRealPacket(header, values);
+            packet = GradientPayload::CreateReal(header, values);
         }
         else
         {
-            packet = GradientHeader::CreateVirtualPacket(header);
+            packet = GradientPayload::CreateVirtual(header);
         }
         m_senderSockets[sender]->Send(packet);
         if (chunk + 1 < m_chunks)
@@ -279,7 +280,7 @@ class Scenario
         while ((packet = socket->Recv()))
         {
             GradientHeader header;
-            if (!GradientHeader::Parse(packet, header, m_real ? &m_values : nullptr) ||
+            if (!GradientPayload::Parse(packet, header, m_real ? &m_values : nullptr) ||
                 header.GetChunkIndex() >= m_chunks)
             {
                 continue; // the receiving rule: drop what does not parse

@@ -8,7 +8,7 @@
  *    fields and the header's size), and Parse() answers the same for the bytes in one piece
  *    and in two fragments (receivers get chains of fragments);
  *  - Parse() either rejects the bytes or they round-trip exactly: written again with
- *    CreateVirtualPacket()/CreateRealPacket() they are the input byte for byte, up to the two
+ *    GradientPayload::CreateVirtual()/CreateReal() they are the input byte for byte, up to the two
  *    freedoms of the format (bitmaps written in the fewest words; a virtual payload's bytes,
  *    written as zeros). The expected bytes are computed here from the input, not by the
  *    module's writer;
@@ -20,6 +20,7 @@
  */
 
 #include "ns3/gradient-header.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/packet.h"
 
 #include <algorithm>
@@ -146,7 +147,7 @@ CheckAnyPacket(const std::vector<uint8_t>& bytes, std::size_t split)
     ns3::Ptr<ns3::Packet> packet = ns3::Create<ns3::Packet>(bytes.data(), size);
     GradientHeader header;
     std::vector<int32_t> values;
-    const bool accepted = GradientHeader::Parse(packet, header, &values);
+    const bool accepted = GradientPayload::Parse(packet, header, &values);
 
     // The FPGA's path: the same decision from a copy of the first bytes.
     GradientHeader fromBytes;
@@ -161,7 +162,7 @@ CheckAnyPacket(const std::vector<uint8_t>& bytes, std::size_t split)
     chained->AddAtEnd(ns3::Create<ns3::Packet>(bytes.data() + cut, size - cut));
     GradientHeader fromChain;
     std::vector<int32_t> chainValues;
-    if (GradientHeader::Parse(chained, fromChain, &chainValues) != accepted)
+    if (GradientPayload::Parse(chained, fromChain, &chainValues) != accepted)
     {
         Fail("Parse() answers differently for the same bytes in two fragments");
     }
@@ -182,8 +183,8 @@ CheckAnyPacket(const std::vector<uint8_t>& bytes, std::size_t split)
     {
         Fail("real payload: values and element count differ");
     }
-    ns3::Ptr<ns3::Packet> again = real ? GradientHeader::CreateRealPacket(header, values)
-                                       : GradientHeader::CreateVirtualPacket(header);
+    ns3::Ptr<ns3::Packet> again =
+        real ? GradientPayload::CreateReal(header, values) : GradientPayload::CreateVirtual(header);
     if (BytesOf(again) != Canonical(bytes))
     {
         Fail("an accepted packet, written again, is not the same bytes");
@@ -323,8 +324,8 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     std::vector<int32_t> values;
     const GradientHeader built = BuildValid(in, values);
     const bool real = built.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
-    ns3::Ptr<ns3::Packet> packet = real ? GradientHeader::CreateRealPacket(built, values)
-                                        : GradientHeader::CreateVirtualPacket(built);
+    ns3::Ptr<ns3::Packet> packet =
+        real ? GradientPayload::CreateReal(built, values) : GradientPayload::CreateVirtual(built);
     const std::vector<uint8_t> bytes = BytesOf(packet);
     if (!CheckAnyPacket(bytes, in.U32()))
     {
@@ -332,7 +333,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     }
     GradientHeader parsed;
     std::vector<int32_t> parsedValues;
-    GradientHeader::Parse(packet, parsed, &parsedValues);
+    GradientPayload::Parse(packet, parsed, &parsedValues);
     if (!SameFields(built, parsed) || parsedValues != values)
     {
         Fail("a valid packet reads back different fields or values");

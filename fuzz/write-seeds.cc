@@ -14,6 +14,7 @@
 
 #include "ns3/chakra-trace.h"
 #include "ns3/gradient-header.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
@@ -225,49 +226,47 @@ main(int argc, char** argv)
     const std::string gh = corpus + "/gradient-header";
     Write(gh,
           "data-virtual",
-          Bytes(GradientHeader::CreateVirtualPacket(MakeGradient(GradientHeader::DATA, 1, 0, 8))));
+          Bytes(GradientPayload::CreateVirtual(MakeGradient(GradientHeader::DATA, 1, 0, 8))));
     Write(gh,
           "data-real",
-          Bytes(GradientHeader::CreateRealPacket(MakeGradient(GradientHeader::DATA, 2, 1, 6),
-                                                 Values(2, 6))));
+          Bytes(GradientPayload::CreateReal(MakeGradient(GradientHeader::DATA, 2, 1, 6),
+                                            Values(2, 6))));
     GradientHeader aggregate = MakeGradient(GradientHeader::AGGREGATE, 1, 2, 4);
     IslandBitmap some;
     some.Set(1);
     some.Set(2);
     aggregate.SetContributors(some);
-    Write(gh, "aggregate-real", Bytes(GradientHeader::CreateRealPacket(aggregate, Values(1, 4))));
+    Write(gh, "aggregate-real", Bytes(GradientPayload::CreateReal(aggregate, Values(1, 4))));
     GradientHeader nack = MakeGradient(GradientHeader::NACK, 0, 0, 0);
     nack.SetContributors(some);
     nack.SetNackRanges({{0, 2}, {3, 1}});
-    Write(gh, "nack", Bytes(GradientHeader::CreateVirtualPacket(nack)));
+    Write(gh, "nack", Bytes(GradientPayload::CreateVirtual(nack)));
     GradientHeader ring = MakeGradient(GradientHeader::RING, 3, 1, 2);
     ring.SetRingStep(2);
-    Write(gh, "ring", Bytes(GradientHeader::CreateRealPacket(ring, Values(3, 2))));
+    Write(gh, "ring", Bytes(GradientPayload::CreateReal(ring, Values(3, 2))));
     Write(gh,
           "ack",
-          Bytes(GradientHeader::CreateVirtualPacket(MakeGradient(GradientHeader::ACK, 2, 0, 0))));
+          Bytes(GradientPayload::CreateVirtual(MakeGradient(GradientHeader::ACK, 2, 0, 0))));
     GradientHeader wide = MakeGradient(GradientHeader::DATA, 700, 0, 1);
     IslandBitmap many;
     many.Set(0);
     many.Set(700);
     many.Set(1023);
     wide.SetMembers(many);
-    Write(gh, "data-wide-bitmap", Bytes(GradientHeader::CreateVirtualPacket(wide)));
+    Write(gh, "data-wide-bitmap", Bytes(GradientPayload::CreateVirtual(wide)));
     // Near-valid: payload one element short; bad magic.
-    std::vector<uint8_t> shortPayload =
-        Bytes(GradientHeader::CreateRealPacket(MakeGradient(GradientHeader::DATA, 2, 1, 6),
-                                               Values(2, 6)));
+    std::vector<uint8_t> shortPayload = Bytes(
+        GradientPayload::CreateReal(MakeGradient(GradientHeader::DATA, 2, 1, 6), Values(2, 6)));
     shortPayload.resize(shortPayload.size() - 4);
     Write(gh, "data-short-payload", shortPayload);
     std::vector<uint8_t> badMagic =
-        Bytes(GradientHeader::CreateVirtualPacket(MakeGradient(GradientHeader::DATA, 1, 0, 2)));
+        Bytes(GradientPayload::CreateVirtual(MakeGradient(GradientHeader::DATA, 1, 0, 2)));
     badMagic[0] ^= 0xff;
     Write(gh, "data-bad-magic", badMagic);
 
     // router: configuration byte, then records (port, length, IPv4 packet).
     const std::string router = corpus + "/router";
-    const auto data1 =
-        GradientHeader::CreateVirtualPacket(MakeGradient(GradientHeader::DATA, 0, 0, 16));
+    const auto data1 = GradientPayload::CreateVirtual(MakeGradient(GradientHeader::DATA, 0, 0, 16));
     {
         // Unicast 0 -> 1 and 1 -> 2, checksums on, multicast on.
         std::vector<uint8_t> in{0x03};
@@ -298,7 +297,7 @@ main(int argc, char** argv)
     {
         // Mtu 600: one packet above, one below; a truncated and a wrong-checksum packet.
         const auto big =
-            GradientHeader::CreateVirtualPacket(MakeGradient(GradientHeader::DATA, 0, 0, 200));
+            GradientPayload::CreateVirtual(MakeGradient(GradientHeader::DATA, 0, 0, 200));
         std::vector<uint8_t> in{0x08 | 0x02};
         FuzzInput::AppendRecord(in, 0, Ipv4Udp(big, IslandAddress(0), IslandAddress(1), 64, true));
         FuzzInput::AppendRecord(in,
@@ -325,7 +324,7 @@ main(int argc, char** argv)
             GradientHeader h = MakeGradient(GradientHeader::DATA, s, 0, 4);
             FuzzInput::AppendRecord(in,
                                     0,
-                                    Ipv4Udp(GradientHeader::CreateRealPacket(h, Values(s, 4)),
+                                    Ipv4Udp(GradientPayload::CreateReal(h, Values(s, 4)),
                                             IslandAddress(s),
                                             Ipv4Address("239.0.0.1")));
         }
@@ -337,18 +336,18 @@ main(int argc, char** argv)
         std::vector<uint8_t> in{0x02 | 0x04};
         for (uint16_t s : {uint16_t(1), uint16_t(2), uint16_t(2)})
         {
-            FuzzInput::AppendRecord(in,
-                                    0,
-                                    Ipv4Udp(GradientHeader::CreateVirtualPacket(
-                                                MakeGradient(GradientHeader::DATA, s, 0, 8)),
-                                            IslandAddress(s),
-                                            IslandAddress(0)));
+            FuzzInput::AppendRecord(
+                in,
+                0,
+                Ipv4Udp(GradientPayload::CreateVirtual(MakeGradient(GradientHeader::DATA, s, 0, 8)),
+                        IslandAddress(s),
+                        IslandAddress(0)));
         }
         for (uint32_t chunk : {1u, 2u})
         {
             FuzzInput::AppendRecord(in,
                                     0,
-                                    Ipv4Udp(GradientHeader::CreateVirtualPacket(
+                                    Ipv4Udp(GradientPayload::CreateVirtual(
                                                 MakeGradient(GradientHeader::DATA, 1, chunk, 8)),
                                             IslandAddress(1),
                                             IslandAddress(0)));
@@ -365,7 +364,7 @@ main(int argc, char** argv)
             Ipv4Udp(data1, IslandAddress(0), Ipv4Address("239.0.0.1"), 64, true));
         FuzzInput::AppendRecord(in,
                                 0,
-                                Ipv4Udp(GradientHeader::CreateVirtualPacket(nack),
+                                Ipv4Udp(GradientPayload::CreateVirtual(nack),
                                         IslandAddress(1),
                                         IslandAddress(0),
                                         64,
@@ -374,27 +373,27 @@ main(int argc, char** argv)
         resent.SetFlags(GradientHeader::FLAG_RETRANSMISSION);
         FuzzInput::AppendRecord(in,
                                 0,
-                                Ipv4Udp(GradientHeader::CreateVirtualPacket(resent),
+                                Ipv4Udp(GradientPayload::CreateVirtual(resent),
                                         IslandAddress(1),
                                         IslandAddress(0),
                                         64,
                                         true));
-        FuzzInput::AppendRecord(in,
-                                0,
-                                Ipv4Udp(GradientHeader::CreateVirtualPacket(
-                                            MakeGradient(GradientHeader::DATA, 2, 0, 8)),
-                                        IslandAddress(2),
-                                        IslandAddress(0),
-                                        64,
-                                        true));
-        FuzzInput::AppendRecord(in,
-                                0,
-                                Ipv4Udp(GradientHeader::CreateVirtualPacket(
-                                            MakeGradient(GradientHeader::DATA, 3, 0, 9)),
-                                        IslandAddress(3),
-                                        IslandAddress(0),
-                                        64,
-                                        true));
+        FuzzInput::AppendRecord(
+            in,
+            0,
+            Ipv4Udp(GradientPayload::CreateVirtual(MakeGradient(GradientHeader::DATA, 2, 0, 8)),
+                    IslandAddress(2),
+                    IslandAddress(0),
+                    64,
+                    true));
+        FuzzInput::AppendRecord(
+            in,
+            0,
+            Ipv4Udp(GradientPayload::CreateVirtual(MakeGradient(GradientHeader::DATA, 3, 0, 9)),
+                    IslandAddress(3),
+                    IslandAddress(0),
+                    64,
+                    true));
         Write(fpga, "mixed", in);
     }
     {
@@ -402,10 +401,10 @@ main(int argc, char** argv)
         std::vector<uint8_t> in{0x00};
         FuzzInput::AppendRecord(in, 0x80, Ipv4Udp(data1, IslandAddress(1), IslandAddress(0)));
         FuzzInput::AppendRecord(in, 0, {0x45, 0x00, 0x00});
-        std::vector<uint8_t> bad = Ipv4Udp(
-            GradientHeader::CreateVirtualPacket(MakeGradient(GradientHeader::DATA, 1, 0, 2)),
-            IslandAddress(1),
-            IslandAddress(0));
+        std::vector<uint8_t> bad =
+            Ipv4Udp(GradientPayload::CreateVirtual(MakeGradient(GradientHeader::DATA, 1, 0, 2)),
+                    IslandAddress(1),
+                    IslandAddress(0));
         bad[28] ^= 0xff;
         FuzzInput::AppendRecord(in, 0, bad);
         Write(fpga, "not-gradient", in);

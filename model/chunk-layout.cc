@@ -5,6 +5,7 @@
 #include "chunk-layout.h"
 
 #include "gradient-header.h"
+#include "gradient-payload.h"
 #include "wan-wire.h"
 
 #include "ns3/assert.h"
@@ -129,7 +130,7 @@ ChunkLayout::GetValueSpan(uint32_t chunk, uint64_t& first) const
     NS_LOG_FUNCTION(this << chunk);
     uint32_t element = 0;
     const uint32_t count = GetChunkSpan(chunk, element);
-    const uint32_t words = GradientHeader::ValueWords(m_format.GetDataEncoding());
+    const uint32_t words = GradientPayload::ValueWords(m_format.GetDataEncoding());
     // Every chunk before this one is whole.
     first =
         uint64_t{words} * std::min(chunk, m_chunkCount) * m_format.GetWireElements(m_chunkElements);

@@ -96,7 +96,7 @@ class ChunkLayout
     uint32_t GetChunkSpan(uint32_t chunk, uint32_t& first) const;
     /**
      * \brief Where a chunk's real payload sits in the values of the whole update: its wire
-     *        elements (UpdateFormat::GetWireElements) of GradientHeader::ValueWords each, after
+     *        elements (UpdateFormat::GetWireElements) of GradientPayload::ValueWords each, after
      *        those of the chunks before it (the same as GetChunkSpan but for top-k's entries).
      * \param chunk chunk index of a whole update \param first receives its first value
      * \return its value count (0 beyond the update)

@@ -4,6 +4,7 @@
 
 #include "fpga-aggregator-net-device.h"
 
+#include "gradient-payload.h"
 #include "update-format.h"
 #include "wan-wire.h"
 
@@ -245,7 +246,7 @@ FpgaAggregatorNetDevice::Process(Ptr<const Packet> packet)
         return;
     }
     // The integer encodings add up; bf16 and top-k do not.
-    if (!GradientHeader::IsFixedPoint(header.GetEncoding()))
+    if (!GradientPayload::IsFixedPoint(header.GetEncoding()))
     {
         PassThrough(m_islandPort, packet, WanWire::IPV4_ETHERTYPE, PASS_NOT_SUMMABLE);
         return;

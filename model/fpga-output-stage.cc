@@ -4,6 +4,7 @@
 
 #include "fpga-output-stage.h"
 
+#include "gradient-payload.h"
 #include "update-format.h"
 #include "wan-wire.h"
 
@@ -79,10 +80,10 @@ FpgaOutputStage::MakeAggregate(const FpgaSlotTable::Slot& slot,
         m_scratch.assign(bytes, 0);
         for (size_t i = 0; i < slot.sum.size(); ++i)
         {
-            GradientHeader::WriteElement(out.GetEncoding(),
-                                         m_scratch.data(),
-                                         static_cast<uint32_t>(i),
-                                         static_cast<int32_t>(slot.sum[i]));
+            GradientPayload::WriteElement(out.GetEncoding(),
+                                          m_scratch.data(),
+                                          static_cast<uint32_t>(i),
+                                          static_cast<int32_t>(slot.sum[i]));
         }
         packet = Create<Packet>(m_scratch.data(), bytes);
     }

@@ -4,6 +4,7 @@
 
 #include "fpga-slot-table.h"
 
+#include "gradient-payload.h"
 #include "update-format.h"
 #include "wan-wire.h"
 
@@ -286,7 +287,7 @@ FpgaSlotTable::AddPayload(Slot& slot,
     for (size_t i = 0; i < count; ++i)
     {
         const auto value = static_cast<uint32_t>(
-            GradientHeader::ReadElement(encoding, p, static_cast<uint32_t>(i)));
+            GradientPayload::ReadElement(encoding, p, static_cast<uint32_t>(i)));
         // Unsigned addition is the two's-complement sum, without signed-overflow UB.
         const uint32_t before = slot.sum[i];
         const uint32_t after = before + value;

@@ -63,12 +63,6 @@ EncodingCodeOf(uint16_t flagsField)
     return (flagsField & ENCODING_MASK) >> ENCODING_SHIFT;
 }
 
-uint64_t
-ReadU64(const uint8_t* p)
-{
-    return (uint64_t{WanWire::ReadU32(p)} << 32) | WanWire::ReadU32(p + 4);
-}
-
 bool
 IsKnownType(uint8_t type)
 {
@@ -112,9 +106,7 @@ GradientHeader::GradientHeader()
 }
 
 bool
-GradientHeader::Parse(Ptr<const Packet> packet,
-                      GradientHeader& header,
-                      std::vector<int32_t>* values)
+GradientHeader::Parse(Ptr<const Packet> packet, GradientHeader& header, uint32_t* headerSize)
 {
     NS_LOG_FUNCTION(packet);
     // Copy at most the largest header: the copy stops at the end of the packet, so a
@@ -122,90 +114,7 @@ GradientHeader::Parse(Ptr<const Packet> packet,
     uint8_t bytes[MAX_SERIALIZED_SIZE];
     const uint32_t size = packet->GetSize();
     const uint32_t available = packet->CopyData(bytes, std::min(size, MAX_SERIALIZED_SIZE));
-    uint32_t headerSize = 0;
-    if (!ParseBytes(bytes, available, size, header, &headerSize))
-    {
-        return false;
-    }
-    if (values != nullptr)
-    {
-        values->clear();
-        if (header.HasFlag(FLAG_REAL_PAYLOAD) && header.m_elementCount > 0)
-        {
-            std::vector<uint8_t> all(size);
-            packet->CopyData(all.data(), size);
-            ReadValues(header, all.data() + headerSize, *values);
-        }
-    }
-    return true;
-}
-
-void
-GradientHeader::ReadValues(const GradientHeader& header,
-                           const uint8_t* payload,
-                           std::vector<int32_t>& values)
-{
-    NS_LOG_FUNCTION(header.m_elementCount);
-    const uint32_t words = header.m_elementCount * ValueWords(header.m_encoding);
-    values.resize(words);
-    for (uint32_t i = 0; i < words; ++i)
-    {
-        values[i] = ReadElement(header.m_encoding, payload, i);
-    }
-}
-
-int32_t
-GradientHeader::ReadElement(Encoding encoding, const uint8_t* payload, uint32_t i)
-{
-    // Two's-complement reinterpretation of the wire bits, sign-extended.
-    switch (encoding)
-    {
-    case ENCODING_BF16:
-        return WanWire::ReadU16(payload + 2 * i);
-    case ENCODING_INT16:
-        return static_cast<int16_t>(WanWire::ReadU16(payload + 2 * i));
-    case ENCODING_INT8:
-        return static_cast<int8_t>(payload[i]);
-    case ENCODING_INT4: {
-        const uint8_t nibble = (i % 2 == 0 ? payload[i / 2] >> 4 : payload[i / 2]) & 0x0f;
-        return nibble >= 8 ? int32_t(nibble) - 16 : int32_t(nibble);
-    }
-    default:
-        NS_ASSERT_MSG(encoding == ENCODING_INT32 || encoding == ENCODING_TOPK,
-                      "no such encoding: " << int(encoding));
-        return static_cast<int32_t>(WanWire::ReadU32(payload + ELEMENT_SIZE * i));
-    }
-}
-
-void
-GradientHeader::WriteElement(Encoding encoding, uint8_t* payload, uint32_t i, int32_t value)
-{
-    const auto bits = static_cast<uint32_t>(value);
-    switch (encoding)
-    {
-    case ENCODING_BF16:
-    case ENCODING_INT16:
-        payload[2 * i] = static_cast<uint8_t>(bits >> 8);
-        payload[2 * i + 1] = static_cast<uint8_t>(bits);
-        return;
-    case ENCODING_INT8:
-        payload[i] = static_cast<uint8_t>(bits);
-        return;
-    case ENCODING_INT4: {
-        const uint8_t nibble = bits & 0x0f;
-        uint8_t& byte = payload[i / 2];
-        byte = i % 2 == 0 ? static_cast<uint8_t>((byte & 0x0f) | (nibble << 4))
-                          : static_cast<uint8_t>((byte & 0xf0) | nibble);
-        return;
-    }
-    default:
-        NS_ASSERT_MSG(encoding == ENCODING_INT32 || encoding == ENCODING_TOPK,
-                      "no such encoding: " << int(encoding));
-        for (uint32_t b = 0; b < ELEMENT_SIZE; ++b)
-        {
-            payload[ELEMENT_SIZE * i + b] = static_cast<uint8_t>(bits >> (8 * (3 - b)));
-        }
-    }
+    return ParseBytes(bytes, available, size, header, headerSize);
 }
 
 bool
@@ -274,11 +183,11 @@ GradientHeader::DecodeBitmapsAndRanges(const uint8_t* bytes)
     m_contributors.Clear();
     for (uint32_t i = 0; i < words; ++i, p += BYTES_PER_WORD)
     {
-        m_members.SetWord(i, ReadU64(p));
+        m_members.SetWord(i, WanWire::ReadU64(p));
     }
     for (uint32_t i = 0; i < words; ++i, p += BYTES_PER_WORD)
     {
-        m_contributors.SetWord(i, ReadU64(p));
+        m_contributors.SetWord(i, WanWire::ReadU64(p));
     }
     m_nackRanges.resize(ranges);
     for (ChunkRange& range : m_nackRanges)
@@ -398,18 +307,6 @@ GradientHeader::EncodingBits(Encoding encoding)
     return ENCODING_BITS[encoding];
 }
 
-bool
-GradientHeader::IsFixedPoint(Encoding encoding)
-{
-    return encoding != ENCODING_BF16 && encoding != ENCODING_TOPK;
-}
-
-uint32_t
-GradientHeader::ValueWords(Encoding encoding)
-{
-    return encoding == ENCODING_TOPK ? 2 : 1;
-}
-
 uint64_t
 GradientHeader::PayloadBytes(Encoding encoding, uint64_t elements)
 {
@@ -435,69 +332,6 @@ GradientHeader::FramedSize(const uint8_t* fixed)
     NS_LOG_FUNCTION_NOARGS();
     const uint32_t size = HeaderSizeOf(fixed);
     return size == 0 ? 0 : size + PayloadSizeOf(fixed);
-}
-
-Ptr<Packet>
-GradientHeader::CreateVirtualPacket(const GradientHeader& header)
-{
-    NS_LOG_FUNCTION_NOARGS();
-    GradientHeader written = header;
-    written.m_flags &= ~FLAG_REAL_PAYLOAD;
-    Ptr<Packet> packet = Create<Packet>(written.GetPayloadSize());
-    packet->AddHeader(written);
-    return packet;
-}
-
-Ptr<Packet>
-GradientHeader::CreateRealPacket(const GradientHeader& header, const std::vector<int32_t>& values)
-{
-    NS_LOG_FUNCTION_NOARGS();
-    const uint32_t words = ValueWords(header.m_encoding);
-    NS_ABORT_MSG_IF(values.size() % words != 0,
-                    "a top-k payload is whole entries: " << values.size() << " words");
-    GradientHeader written = header;
-    written.m_flags |= FLAG_REAL_PAYLOAD;
-    written.m_elementCount = static_cast<uint32_t>(values.size() / words);
-    std::vector<uint8_t> bytes(written.GetPayloadSize(), 0);
-    for (size_t i = 0; i < values.size(); ++i)
-    {
-        WriteElement(written.m_encoding, bytes.data(), static_cast<uint32_t>(i), values[i]);
-    }
-    Ptr<Packet> packet = Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
-    packet->AddHeader(written);
-    return packet;
-}
-
-Ptr<Packet>
-GradientHeader::CreateStartPacket(const GradientHeader& header, Time at)
-{
-    NS_LOG_FUNCTION(at);
-    GradientHeader written = header;
-    written.m_type = START;
-    written.m_flags &= ~FLAG_REAL_PAYLOAD;
-    written.m_elementCount = START_ELEMENTS;
-    const auto ns = static_cast<uint64_t>(std::max<int64_t>(0, at.GetNanoSeconds()));
-    uint8_t bytes[START_ELEMENTS * ELEMENT_SIZE];
-    for (uint32_t i = 0; i < sizeof(bytes); ++i)
-    {
-        bytes[i] = static_cast<uint8_t>(ns >> (8 * (sizeof(bytes) - 1 - i)));
-    }
-    Ptr<Packet> packet = Create<Packet>(bytes, sizeof(bytes));
-    packet->AddHeader(written);
-    return packet;
-}
-
-Time
-GradientHeader::ReadStartTime(Ptr<const Packet> packet)
-{
-    NS_LOG_FUNCTION(packet);
-    // The time is the packet's last 8 bytes (Parse() checked the payload's size).
-    constexpr uint32_t timeBytes = START_ELEMENTS * ELEMENT_SIZE;
-    const uint32_t size = packet->GetSize();
-    NS_ASSERT(size >= timeBytes);
-    uint8_t bytes[timeBytes];
-    packet->CreateFragment(size - timeBytes, timeBytes)->CopyData(bytes, timeBytes);
-    return NanoSeconds(static_cast<int64_t>(ReadU64(bytes)));
 }
 
 const char*

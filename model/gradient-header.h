@@ -49,8 +49,9 @@ class Packet;
  * The payload that follows is element count elements of the header's Encoding (PayloadBytes:
  * int32 by default, 4 bytes each): values in network byte order when FLAG_REAL_PAYLOAD is set,
  * zero bytes otherwise (virtual mode). A real top-k element is an entry of two 32-bit words: the
- * index in the chunk, then the value's fp32 bits (ValueWords). An int32 header has encoding bits 0,
- * so its bytes are those of the format before encodings existed.
+ * index in the chunk, then the value's fp32 bits (GradientPayload reads and writes them). An
+ * int32 header has encoding bits 0, so its bytes are those of the format before encodings
+ * existed.
  *
  * Receiving rule: Header::Deserialize cannot fail, so every receiver calls Parse() on the
  * packet that starts at this header (IPv4 and UDP removed) and drops (and counts) the packet
@@ -145,15 +146,16 @@ class GradientHeader : public Header
      * count; an Encoding code that exists, int32 unless DATA, AGGREGATE or RING; and finally
      * that the payload is exactly PayloadBytes(encoding, element count).
      *
+     * GradientPayload::Parse() also reads a real payload's values.
+     *
      * \param packet the packet, starting at the gradient header (IPv4 and UDP removed)
      * \param header receives the header (unspecified if the packet is rejected)
-     * \param values if not null and the payload is real, receives the element values
-     *        (cleared for virtual payloads)
+     * \param headerSize if not null, receives the header's size on the wire
      * \return true if the packet is a valid gradient packet
      */
     static bool Parse(Ptr<const Packet> packet,
                       GradientHeader& header,
-                      std::vector<int32_t>* values = nullptr);
+                      uint32_t* headerSize = nullptr);
 
     /**
      * \brief Parse() on bytes already copied out of a packet (the FPGA's per-packet path).
@@ -172,15 +174,6 @@ class GradientHeader : public Header
                            uint32_t packetSize,
                            GradientHeader& header,
                            uint32_t* headerSize = nullptr);
-
-    /**
-     * \brief Read a real payload's element values (what Parse() does for its values).
-     * \param header a header ParseBytes() accepted, with FLAG_REAL_PAYLOAD
-     * \param payload its payload's bytes \param values receives them (ValueWords per element)
-     */
-    static void ReadValues(const GradientHeader& header,
-                           const uint8_t* payload,
-                           std::vector<int32_t>& values);
 
     /**
      * \brief The size of the packet a header announces, read from its fixed part alone: how a
@@ -203,68 +196,12 @@ class GradientHeader : public Header
     static uint16_t PeekFlags(const uint8_t* bytes);
 
     /**
-     * \brief Build a packet with a virtual payload: header + element count x 4 zero bytes.
-     * \param header the header (FLAG_REAL_PAYLOAD is cleared on the copy written)
-     * \return the packet
-     */
-    static Ptr<Packet> CreateVirtualPacket(const GradientHeader& header);
-
-    /**
-     * \brief Build a packet with a real payload: header + values in the header's encoding,
-     *        network order (int4: two per byte, high nibble first; top-k: the entries' words).
-     * \param header the header (element count and FLAG_REAL_PAYLOAD are set on the copy
-     *        written from values: their size / ValueWords)
-     * \param values the element values (ValueWords per element)
-     * \return the packet
-     */
-    static Ptr<Packet> CreateRealPacket(const GradientHeader& header,
-                                        const std::vector<int32_t>& values);
-
-    /**
-     * \brief A START packet: \p header (type START) followed by the start time, 8 bytes.
-     * \param header the header \param at when the sender's first pass starts
-     * \return the packet
-     */
-    static Ptr<Packet> CreateStartPacket(const GradientHeader& header, Time at);
-    /**
-     * \param packet a START packet that Parse() accepted (from the gradient header on)
-     * \return the start time it carries
-     */
-    static Time ReadStartTime(Ptr<const Packet> packet);
-
-    /**
      * \param encoding an encoding \param elements element count
      * \return the payload bytes of that many elements (int4: rounded up to whole bytes)
      */
     static uint64_t PayloadBytes(Encoding encoding, uint64_t elements);
     /** \param encoding an encoding \return bits of one element (top-k: of one entry) */
     static uint32_t EncodingBits(Encoding encoding);
-    /**
-     * \param encoding an encoding
-     * \return true for the integer encodings (int32, int16, int8, int4): what real payloads
-     *         and FPGA sums use
-     */
-    static bool IsFixedPoint(Encoding encoding);
-    /**
-     * \param encoding an encoding
-     * \return the int32 words one element of a real payload takes in a values vector: 2 for
-     *         a top-k entry (index, fp32 bits), 1 otherwise
-     */
-    static uint32_t ValueWords(Encoding encoding);
-    /**
-     * \param encoding an encoding \param payload a payload
-     * \param i value index (top-k: word i of the entries, ValueWords)
-     * \return value i, sign-extended (bf16: its 16 bits, 0 to 65535; top-k: the word's bits)
-     */
-    static int32_t ReadElement(Encoding encoding, const uint8_t* payload, uint32_t i);
-    /**
-     * \brief Write value i (its low bits: the value must fit the encoding).
-     * \param encoding an encoding (bf16: the value's low 16 bits; top-k: word i)
-     * \param payload a payload \param i element index
-     * \param value the value
-     */
-    static void WriteElement(Encoding encoding, uint8_t* payload, uint32_t i, int32_t value);
-
     /** \param type a type \return its name, e.g. "DATA" (or "UNKNOWN") */
     static const char* TypeName(uint8_t type);
 

@@ -5,6 +5,7 @@
 #include "round-exchange.h"
 
 #include "exchange-sum.h"
+#include "gradient-payload.h"
 #include "round-config.h"
 
 #include "ns3/abort.h"
@@ -175,8 +176,8 @@ RoundExchange::SendNotice(GradientHeader::Type type, Time at, uint32_t copies)
         {
             m_context.on.send(m_round,
                               type == GradientHeader::START
-                                  ? GradientHeader::CreateStartPacket(header, at)
-                                  : GradientHeader::CreateVirtualPacket(header),
+                                  ? GradientPayload::CreateStart(header, at)
+                                  : GradientPayload::CreateVirtual(header),
                               m_context.settings.addresses[member],
                               true);
         }
@@ -232,7 +233,7 @@ RoundExchange::BuildDirectChunk(GradientHeader::Type type,
         type == GradientHeader::AGGREGATE ? count : layout.GetFormat().GetWireElements(count));
     if (!m_context.settings.real)
     {
-        return GradientHeader::CreateVirtualPacket(header);
+        return GradientPayload::CreateVirtual(header);
     }
     if (sums != nullptr)
     {
@@ -244,7 +245,7 @@ RoundExchange::BuildDirectChunk(GradientHeader::Type type,
         const uint32_t words = layout.GetValueSpan(chunk, from);
         m_scratch.assign(m_own.begin() + from, m_own.begin() + from + words);
     }
-    return GradientHeader::CreateRealPacket(header, m_scratch);
+    return GradientPayload::CreateReal(header, m_scratch);
 }
 
 Ptr<Packet>
@@ -265,10 +266,10 @@ RoundExchange::BuildRingChunk(uint16_t step, uint32_t chunk, uint16_t flags, con
     header.SetElementCount(count);
     if (!m_context.settings.real)
     {
-        return GradientHeader::CreateVirtualPacket(header);
+        return GradientPayload::CreateVirtual(header);
     }
     sums.Fill(m_k, step, first, count, m_own, m_scratch);
-    return GradientHeader::CreateRealPacket(header, m_scratch);
+    return GradientPayload::CreateReal(header, m_scratch);
 }
 
 bool

@@ -5,6 +5,7 @@
 #include "round-start-gate.h"
 
 #include "gradient-header.h"
+#include "gradient-payload.h"
 #include "round-exchange.h"
 
 #include "ns3/log.h"
@@ -158,7 +159,7 @@ RoundStartGate::NoteNotice(const GradientHeader& header, Ptr<const Packet> packe
     {
         m_alignment.NoteStart(header.GetRound(),
                               header.GetSender(),
-                              GradientHeader::ReadStartTime(packet));
+                              GradientPayload::ReadStartTime(packet));
     }
     else
     {

@@ -4,6 +4,7 @@
 
 #include "tcp-connection.h"
 
+#include "gradient-payload.h"
 #include "round-exchange.h"
 #include "tcp-peer.h"
 
@@ -368,7 +369,7 @@ TcpConnection::Accept(const uint8_t* bytes, uint32_t available, uint32_t size)
     }
     if (m_context.settings.real && parsed.header.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD))
     {
-        GradientHeader::ReadValues(parsed.header, bytes + headerSize, parsed.values);
+        GradientPayload::ReadValues(parsed.header, bytes + headerSize, parsed.values);
     }
     parsed.bytes = size;
     m_dataBytesReceived += parsed.bytes;

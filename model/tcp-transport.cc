@@ -4,6 +4,7 @@
 
 #include "tcp-transport.h"
 
+#include "gradient-payload.h"
 #include "round-config.h"
 #include "round-exchange.h"
 #include "wan-wire.h"
@@ -541,7 +542,7 @@ TcpTransport::MakeHeartbeat() const
     IslandBitmap self;
     self.Set(m_context->settings.island);
     header.SetMembers(self);
-    return GradientHeader::CreateVirtualPacket(header); // no contributors: "nothing for you"
+    return GradientPayload::CreateVirtual(header); // no contributors: "nothing for you"
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 
 #include "exchange-factory.h"
 #include "exchange-sum.h"
+#include "gradient-payload.h"
 #include "island-udp-port.h"
 #include "link-port.h"
 #include "tcp-transport.h"
@@ -938,7 +939,7 @@ TrainingApplication::Receive(Ptr<Packet> packet, uint8_t tos)
     NS_LOG_FUNCTION(this << packet << static_cast<uint32_t>(tos));
     GradientHeader header;
     const bool congested = m_adaptive && AdaptiveTransport::IsMarked(tos);
-    if (!GradientHeader::Parse(packet, header, m_context.settings.real ? &m_values : nullptr))
+    if (!GradientPayload::Parse(packet, header, m_context.settings.real ? &m_values : nullptr))
     {
         ++m_context.counters.dropped;
         return;

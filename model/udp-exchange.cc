@@ -6,6 +6,7 @@
 
 #include "adaptive-transport.h"
 #include "gradient-pacer.h"
+#include "gradient-payload.h"
 #include "round-config.h"
 #include "wan-wire.h"
 
@@ -198,7 +199,7 @@ UdpExchange::SendEnd(Ipv4Address to, uint32_t chunkCount, uint16_t step, uint16_
     IslandBitmap self;
     self.Set(m_context.settings.island);
     header.SetContributors(self);
-    Ptr<Packet> packet = GradientHeader::CreateVirtualPacket(header);
+    Ptr<Packet> packet = GradientPayload::CreateVirtual(header);
     m_context.on.send(m_round, packet, to, true);
     return WireBytes(packet);
 }
@@ -353,7 +354,7 @@ UdpExchange::SendNack(uint32_t slot,
         header.SetNackRanges(ranges);
         for (uint32_t copy = 0; copy < copies; ++copy)
         {
-            SendControl(GradientHeader::CreateVirtualPacket(header), peer);
+            SendControl(GradientPayload::CreateVirtual(header), peer);
         }
         ++packets;
     }
@@ -402,7 +403,7 @@ UdpExchange::SendNotYet(uint32_t peer)
                            << peer);
     GradientHeader header = MakeHeader(GradientHeader::ACK, 1, 0);
     // An empty contributor bitmap: "I hold nothing of this round for you yet".
-    SendControl(GradientHeader::CreateVirtualPacket(header), peer);
+    SendControl(GradientPayload::CreateVirtual(header), peer);
 }
 
 void
@@ -514,7 +515,7 @@ UdpExchange::EchoCongestion(const IslandBitmap& contributors, bool congested)
         to.Set(island);
         header.SetContributors(to);
         header.SetFlags(GradientHeader::FLAG_CONGESTION);
-        SendControl(GradientHeader::CreateVirtualPacket(header), island);
+        SendControl(GradientPayload::CreateVirtual(header), island);
     });
 }
 

@@ -4,6 +4,7 @@
 
 #include "update-format.h"
 
+#include "gradient-payload.h"
 #include "wan-input-error.h"
 #include "wan-units.h"
 
@@ -171,7 +172,7 @@ bool
 UpdateFormat::IsSummable() const
 {
     NS_LOG_FUNCTION(this);
-    return GradientHeader::IsFixedPoint(GetDataEncoding());
+    return GradientPayload::IsFixedPoint(GetDataEncoding());
 }
 
 bool

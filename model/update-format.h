@@ -96,7 +96,7 @@ class UpdateFormat
     uint64_t GetPayloadBytes(uint32_t elements) const;
     /**
      * \return true if an FPGA adds chunks of this format up (int32, int8, int4: its chunks'
-     *         encoding is an integer one, GradientHeader::IsFixedPoint)
+     *         encoding is an integer one, GradientPayload::IsFixedPoint)
      */
     bool IsSummable() const;
     /** \return true for top-k (entries of a sparse vector: SparseChange) */

@@ -86,6 +86,12 @@ struct WanWire
                uint32_t{bytes[3]};
     }
 
+    /** \param bytes eight bytes in network order \return their value */
+    static uint64_t ReadU64(const uint8_t* bytes)
+    {
+        return (uint64_t{ReadU32(bytes)} << 32) | ReadU32(bytes + 4);
+    }
+
     /** Bytes IsPlainUdpTo() reads: the IPv4 header without options and the UDP header. */
     static constexpr uint32_t IPV4_UDP_BYTES = IPV4_HEADER_BYTES + UDP_HEADER_BYTES;
 

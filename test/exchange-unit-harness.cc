@@ -7,6 +7,7 @@
 #include "training-scenario.h"
 
 #include "ns3/chunk-layout.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 
@@ -41,7 +42,7 @@ ExchangeUnitTestCase::MakeContext(uint32_t island, Time hold)
         s.at = Simulator::Now();
         s.to = to;
         s.control = control;
-        GradientHeader::Parse(packet, s.header, &s.values);
+        GradientPayload::Parse(packet, s.header, &s.values);
         m_sent.push_back(s);
     };
     m_context.on.resent = [this](uint32_t, uint32_t) { ++m_resent; };

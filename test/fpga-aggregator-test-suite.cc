@@ -16,6 +16,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/fpga-aggregator-net-device.h"
 #include "ns3/gradient-header.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -285,7 +286,7 @@ Decode(Ptr<const Packet> frame)
         return d;
     }
     p->RemoveHeader(d.udp);
-    d.valid = GradientHeader::Parse(p, d.header, &d.values);
+    d.valid = GradientPayload::Parse(p, d.header, &d.values);
     return d;
 }
 
@@ -342,7 +343,7 @@ class FpgaExactSumTestCase : public TestCase
                 values[2] = -1;
                 values[3] = -static_cast<int32_t>(sender);
                 expected[c].Add(values);
-                Ptr<Packet> payload = GradientHeader::CreateRealPacket(
+                Ptr<Packet> payload = GradientPayload::CreateReal(
                     DataHeader(members, static_cast<uint16_t>(sender), c, chunks),
                     values);
                 h.InjectFromRouter(t,
@@ -420,7 +421,7 @@ class FpgaDuplicateTestCase : public TestCase
             const uint16_t sender = static_cast<uint16_t>(order[i]);
             std::vector<int32_t> values = {int32_t(sender) * 10, -int32_t(sender)};
             Ptr<Packet> payload =
-                GradientHeader::CreateRealPacket(DataHeader(members, sender, 0, 1), values);
+                GradientPayload::CreateReal(DataHeader(members, sender, 0, 1), values);
             h.InjectFromRouter(MicroSeconds(1 + i),
                                MakeUdp(payload, SenderAddress(sender), ISLAND_ADDRESS, PORT));
         }
@@ -477,7 +478,7 @@ class FpgaResendAbsorbedTestCase : public TestCase
             header.SetFlags(sends[i].resend ? GradientHeader::FLAG_RETRANSMISSION : 0);
             std::vector<int32_t> values = {int32_t(sends[i].sender) * 10, 1};
             h.InjectFromRouter(MicroSeconds(1 + i),
-                               MakeUdp(GradientHeader::CreateRealPacket(header, values),
+                               MakeUdp(GradientPayload::CreateReal(header, values),
                                        SenderAddress(sends[i].sender),
                                        ISLAND_ADDRESS,
                                        PORT));
@@ -547,11 +548,11 @@ class FpgaEarlyFlushTestCase : public TestCase
             const std::vector<int32_t> values = {int32_t(sender), int32_t(chunk)};
             h.InjectFromRouter(
                 t,
-                MakeUdp(GradientHeader::CreateRealPacket(DataHeader(members, sender, chunk, chunks),
-                                                         values),
-                        SenderAddress(sender),
-                        ISLAND_ADDRESS,
-                        PORT));
+                MakeUdp(
+                    GradientPayload::CreateReal(DataHeader(members, sender, chunk, chunks), values),
+                    SenderAddress(sender),
+                    ISLAND_ADDRESS,
+                    PORT));
             t += MicroSeconds(10);
         };
         send(1, 0);
@@ -565,11 +566,9 @@ class FpgaEarlyFlushTestCase : public TestCase
         injected.push_back(t - MicroSeconds(10));
         GradientHeader end = DataHeader(members, 3, chunks - 1, chunks);
         end.SetType(GradientHeader::END);
-        h.InjectFromRouter(t,
-                           MakeUdp(GradientHeader::CreateVirtualPacket(end),
-                                   SenderAddress(3),
-                                   ISLAND_ADDRESS,
-                                   PORT));
+        h.InjectFromRouter(
+            t,
+            MakeUdp(GradientPayload::CreateVirtual(end), SenderAddress(3), ISLAND_ADDRESS, PORT));
         injected.push_back(t);
         fpga = h.fpga;
         h.Run();
@@ -654,12 +653,11 @@ class FpgaSlotExhaustionTestCase : public TestCase
             for (uint32_t c : (sender == 3 ? orderOf3 : orderOf12))
             {
                 std::vector<int32_t> values = {int32_t(sender), int32_t(c), -7};
-                Ptr<Packet> frame =
-                    MakeUdp(GradientHeader::CreateRealPacket(DataHeader(members, sender, c, chunks),
-                                                             values),
-                            SenderAddress(sender),
-                            ISLAND_ADDRESS,
-                            PORT);
+                Ptr<Packet> frame = MakeUdp(
+                    GradientPayload::CreateReal(DataHeader(members, sender, c, chunks), values),
+                    SenderAddress(sender),
+                    ISLAND_ADDRESS,
+                    PORT);
                 if (c >= 2)
                 {
                     overflowBytes.push_back(ToBytes(frame));
@@ -730,14 +728,14 @@ class FpgaPartialTestCase : public TestCase
         {
             std::vector<int32_t> values = {int32_t(present[i]) * 1000, -5};
             Ptr<Packet> payload =
-                GradientHeader::CreateRealPacket(DataHeader(members, present[i], 0, 2), values);
+                GradientPayload::CreateReal(DataHeader(members, present[i], 0, 2), values);
             h.InjectFromRouter(MicroSeconds(1 + i),
                                MakeUdp(payload, SenderAddress(present[i]), ISLAND_ADDRESS, PORT));
         }
         GradientHeader virtualHeader = DataHeader(members, 2, 1, 2);
         virtualHeader.SetElementCount(100);
         h.InjectFromRouter(MicroSeconds(10),
-                           MakeUdp(GradientHeader::CreateVirtualPacket(virtualHeader),
+                           MakeUdp(GradientPayload::CreateVirtual(virtualHeader),
                                    SenderAddress(2),
                                    ISLAND_ADDRESS,
                                    PORT));
@@ -806,7 +804,7 @@ class TimeoutHarness : public RawHarness
         header.SetCliqueId(clique);
         header.SetElementCount(16);
         InjectFromRouter(t,
-                         MakeUdp(GradientHeader::CreateVirtualPacket(header),
+                         MakeUdp(GradientPayload::CreateVirtual(header),
                                  SenderAddress(sender),
                                  ISLAND_ADDRESS,
                                  PORT));
@@ -1069,7 +1067,7 @@ class FpgaOutputBurstTestCase : public TestCase
             GradientHeader header = DataHeader(members, 1, c, chunks);
             header.SetElementCount(2000);
             h.InjectFromRouter(MicroSeconds(1),
-                               MakeUdp(GradientHeader::CreateVirtualPacket(header),
+                               MakeUdp(GradientPayload::CreateVirtual(header),
                                        SenderAddress(1),
                                        ISLAND_ADDRESS,
                                        PORT));
@@ -1157,7 +1155,7 @@ class FpgaPassThroughTestCase : public TestCase
             // A gradient DATA going the other way is outbound traffic: untouched.
             if (!fromRouter)
             {
-                inject(MakeUdp(GradientHeader::CreateVirtualPacket(DataHeader(members, 0, 0, 1)),
+                inject(MakeUdp(GradientPayload::CreateVirtual(DataHeader(members, 0, 0, 1)),
                                ISLAND_ADDRESS,
                                SenderAddress(1),
                                PORT),
@@ -1169,34 +1167,32 @@ class FpgaPassThroughTestCase : public TestCase
         nack.SetType(GradientHeader::NACK);
         nack.SetNackRanges({{0, 4}});
         nack.SetContributors(Bitmap({0}));
-        inject(MakeUdp(GradientHeader::CreateVirtualPacket(nack),
-                       SenderAddress(1),
-                       ISLAND_ADDRESS,
-                       PORT),
-               true);
+        inject(
+            MakeUdp(GradientPayload::CreateVirtual(nack), SenderAddress(1), ISLAND_ADDRESS, PORT),
+            true);
         GradientHeader aggregate = DataHeader(members, 1, 0, 1);
         aggregate.SetType(GradientHeader::AGGREGATE);
-        inject(MakeUdp(GradientHeader::CreateVirtualPacket(aggregate),
+        inject(MakeUdp(GradientPayload::CreateVirtual(aggregate),
                        SenderAddress(1),
                        ISLAND_ADDRESS,
                        PORT),
                true);
         GradientHeader resend = DataHeader(members, 1, 0, 1);
         resend.SetFlags(GradientHeader::FLAG_RETRANSMISSION);
-        inject(MakeUdp(GradientHeader::CreateRealPacket(resend, {1, 2, 3}),
+        inject(MakeUdp(GradientPayload::CreateReal(resend, {1, 2, 3}),
                        SenderAddress(1),
                        ISLAND_ADDRESS,
                        PORT),
                true);
         GradientHeader noAggregate = DataHeader(members, 2, 0, 1);
         noAggregate.SetFlags(GradientHeader::FLAG_NO_AGGREGATE);
-        inject(MakeUdp(GradientHeader::CreateVirtualPacket(noAggregate),
+        inject(MakeUdp(GradientPayload::CreateVirtual(noAggregate),
                        SenderAddress(2),
                        ISLAND_ADDRESS,
                        PORT),
                true);
         // A clique the island is not in.
-        inject(MakeUdp(GradientHeader::CreateVirtualPacket(DataHeader(Bitmap({1, 2}), 1, 0, 1)),
+        inject(MakeUdp(GradientPayload::CreateVirtual(DataHeader(Bitmap({1, 2}), 1, 0, 1)),
                        SenderAddress(1),
                        ISLAND_ADDRESS,
                        PORT),
@@ -1206,7 +1202,7 @@ class FpgaPassThroughTestCase : public TestCase
         inject(MakeUdp(Create<Packet>(junk.data(), 80), SenderAddress(1), ISLAND_ADDRESS, PORT),
                true);
         // A truncated gradient header.
-        Ptr<Packet> cut = GradientHeader::CreateVirtualPacket(DataHeader(members, 1, 0, 1));
+        Ptr<Packet> cut = GradientPayload::CreateVirtual(DataHeader(members, 1, 0, 1));
         cut->RemoveAtEnd(20);
         inject(MakeUdp(cut, SenderAddress(1), ISLAND_ADDRESS, PORT), true);
 
@@ -1268,7 +1264,7 @@ class FpgaMulticastTestCase : public TestCase
                 GradientHeader header = DataHeader(members, sender, 0, 1);
                 header.SetElementCount(256);
                 h.InjectFromRouter(MicroSeconds(sender),
-                                   MakeUdp(GradientHeader::CreateVirtualPacket(header),
+                                   MakeUdp(GradientPayload::CreateVirtual(header),
                                            SenderAddress(sender),
                                            group,
                                            PORT));
@@ -1318,11 +1314,11 @@ class FpgaProcessingRateTestCase : public TestCase
         for (uint16_t sender = 1; sender <= 3; ++sender)
         {
             GradientHeader header = DataHeader(members, sender, 0, 1);
-            Ptr<Packet> frame = MakeUdp(
-                GradientHeader::CreateRealPacket(header, std::vector<int32_t>(ELEMENTS, sender)),
-                SenderAddress(sender),
-                ISLAND_ADDRESS,
-                PORT);
+            Ptr<Packet> frame =
+                MakeUdp(GradientPayload::CreateReal(header, std::vector<int32_t>(ELEMENTS, sender)),
+                        SenderAddress(sender),
+                        ISLAND_ADDRESS,
+                        PORT);
             frameSize = frame->GetSize();
             h.InjectFromRouter(Time(0), frame); // all queued at once on the in-box link
         }
@@ -1408,7 +1404,7 @@ class FpgaNetworkTestCase : public TestCase
         {
             values[e] = Value(s, c, e);
         }
-        m_senderSockets[s]->Send(GradientHeader::CreateRealPacket(header, values));
+        m_senderSockets[s]->Send(GradientPayload::CreateReal(header, values));
     }
 
     void ReceiveGradient(Ptr<Socket> socket)
@@ -1418,7 +1414,7 @@ class FpgaNetworkTestCase : public TestCase
         {
             GradientHeader header;
             std::vector<int32_t> values;
-            if (!GradientHeader::Parse(packet, header, &values))
+            if (!GradientPayload::Parse(packet, header, &values))
             {
                 continue;
             }
@@ -1733,11 +1729,11 @@ class FpgaCarriesMarkTestCase : public TestCase
             for (uint32_t c = 0; c < chunks; ++c)
             {
                 const bool marked = (c == 0 && sender == 1) || (c == 1 && sender == 2);
-                Ptr<Packet> frame = MakeUdp(
-                    GradientHeader::CreateVirtualPacket(DataHeader(members, sender, c, chunks)),
-                    SenderAddress(sender),
-                    ISLAND_ADDRESS,
-                    PORT);
+                Ptr<Packet> frame =
+                    MakeUdp(GradientPayload::CreateVirtual(DataHeader(members, sender, c, chunks)),
+                            SenderAddress(sender),
+                            ISLAND_ADDRESS,
+                            PORT);
                 h.InjectFromRouter(
                     t,
                     WithEcn(frame, marked ? Ipv4Header::ECN_CE : Ipv4Header::ECN_ECT0));

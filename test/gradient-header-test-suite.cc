@@ -8,6 +8,7 @@
 // ctest-suite: gradient-header
 
 #include "ns3/gradient-header.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/packet.h"
 #include "ns3/test.h"
 
@@ -125,7 +126,7 @@ class GradientHeaderNoticeTestCase : public TestCase
     void DoRun() override
     {
         const Time at = NanoSeconds(1234567891);
-        Ptr<Packet> start = GradientHeader::CreateStartPacket(Notice(GradientHeader::START), at);
+        Ptr<Packet> start = GradientPayload::CreateStart(Notice(GradientHeader::START), at);
         const std::vector<uint8_t> bytes = ToBytes(start);
         const std::vector<uint8_t> tail(bytes.end() - 8, bytes.end());
         const std::vector<uint8_t> expected = {0, 0, 0, 0, 0x49, 0x96, 0x02, 0xD3};
@@ -134,11 +135,10 @@ class GradientHeaderNoticeTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(GradientHeader::Parse(start, parsed), true, "a valid START");
         NS_TEST_EXPECT_MSG_EQ(parsed.GetType(), GradientHeader::START, "type");
         NS_TEST_EXPECT_MSG_EQ(parsed.GetElementCount(), 2u, "two elements: the time");
-        NS_TEST_EXPECT_MSG_EQ(GradientHeader::ReadStartTime(start), at, "time read back");
-        NS_TEST_EXPECT_MSG_EQ(
-            Accepts(GradientHeader::CreateVirtualPacket(Notice(GradientHeader::LATE))),
-            true,
-            "a valid LATE");
+        NS_TEST_EXPECT_MSG_EQ(GradientPayload::ReadStartTime(start), at, "time read back");
+        NS_TEST_EXPECT_MSG_EQ(Accepts(GradientPayload::CreateVirtual(Notice(GradientHeader::LATE))),
+                              true,
+                              "a valid LATE");
 
         for (GradientHeader::Type type : {GradientHeader::LATE, GradientHeader::START})
         {
@@ -153,12 +153,12 @@ class GradientHeaderNoticeTestCase : public TestCase
             sized.SetElementCount(type == GradientHeader::START ? 3 : 2);
             for (const GradientHeader& bad : {twoChunks, others, sized})
             {
-                NS_TEST_EXPECT_MSG_EQ(Accepts(GradientHeader::CreateVirtualPacket(bad)),
+                NS_TEST_EXPECT_MSG_EQ(Accepts(GradientPayload::CreateVirtual(bad)),
                                       false,
                                       GradientHeader::TypeName(type) << " refused: " << bad);
             }
             const std::vector<int32_t> values(type == GradientHeader::START ? 2 : 0, 0);
-            NS_TEST_EXPECT_MSG_EQ(Accepts(GradientHeader::CreateRealPacket(Notice(type), values)),
+            NS_TEST_EXPECT_MSG_EQ(Accepts(GradientPayload::CreateReal(Notice(type), values)),
                                   false,
                                   GradientHeader::TypeName(type) << " with the real flag");
         }
@@ -236,7 +236,7 @@ class GradientHeaderRoundTripTestCase : public TestCase
                                       expectedSize,
                                       "size of " << GradientHeader::TypeName(type));
 
-                Ptr<Packet> packet = GradientHeader::CreateVirtualPacket(header);
+                Ptr<Packet> packet = GradientPayload::CreateVirtual(header);
                 NS_TEST_ASSERT_MSG_EQ(packet->GetSize(),
                                       expectedSize + header.GetElementCount() * 4,
                                       "packet size");
@@ -258,10 +258,9 @@ class GradientHeaderRoundTripTestCase : public TestCase
         zero.SetContributors(only0);
         zero.SetChunkCount(1);
         GradientHeader parsed;
-        NS_TEST_ASSERT_MSG_EQ(
-            GradientHeader::Parse(GradientHeader::CreateVirtualPacket(zero), parsed),
-            true,
-            "all-zero DATA");
+        NS_TEST_ASSERT_MSG_EQ(GradientHeader::Parse(GradientPayload::CreateVirtual(zero), parsed),
+                              true,
+                              "all-zero DATA");
         NS_TEST_ASSERT_MSG_EQ(SameFields(zero, parsed), true, "all-zero fields");
         NS_TEST_ASSERT_MSG_EQ(zero.GetSerializedSize(), 52u, "one word each: 36 + 16");
     }
@@ -284,7 +283,7 @@ class GradientHeaderLayoutTestCase : public TestCase
     {
         GradientHeader header = SmallData();
         header.SetFlags(GradientHeader::FLAG_RETRANSMISSION);
-        std::vector<uint8_t> bytes = ToBytes(GradientHeader::CreateVirtualPacket(header));
+        std::vector<uint8_t> bytes = ToBytes(GradientPayload::CreateVirtual(header));
         const std::vector<uint8_t> expected = {
             0x57, 0x54,                            // magic "WT"
             0x01,                                  // version
@@ -320,7 +319,7 @@ class GradientHeaderLayoutTestCase : public TestCase
                                        std::numeric_limits<int32_t>::max(),
                                        std::numeric_limits<int32_t>::min(),
                                        0x01020304};
-        bytes = ToBytes(GradientHeader::CreateRealPacket(header, values));
+        bytes = ToBytes(GradientPayload::CreateReal(header, values));
         const uint8_t payload[] = {0,    0,    0,    0,    0,    0, 0, 1, 0xff, 0xff, 0xff, 0xff,
                                    0x7f, 0xff, 0xff, 0xff, 0x80, 0, 0, 0, 1,    2,    3,    4};
         NS_TEST_ASSERT_MSG_EQ(bytes.size(), expected.size() + sizeof(payload), "real size");
@@ -334,7 +333,7 @@ class GradientHeaderLayoutTestCase : public TestCase
         }
         GradientHeader parsed;
         std::vector<int32_t> read;
-        NS_TEST_ASSERT_MSG_EQ(GradientHeader::Parse(FromBytes(bytes), parsed, &read),
+        NS_TEST_ASSERT_MSG_EQ(GradientPayload::Parse(FromBytes(bytes), parsed, &read),
                               true,
                               "real packet parses");
         NS_TEST_ASSERT_MSG_EQ(read.size(), values.size(), "values read");
@@ -344,7 +343,7 @@ class GradientHeaderLayoutTestCase : public TestCase
         }
         // A virtual packet yields no values.
         NS_TEST_ASSERT_MSG_EQ(
-            GradientHeader::Parse(GradientHeader::CreateVirtualPacket(header), parsed, &read),
+            GradientPayload::Parse(GradientPayload::CreateVirtual(header), parsed, &read),
             true,
             "virtual parses");
         NS_TEST_ASSERT_MSG_EQ(read.size(), 0u, "virtual payload: values cleared");
@@ -369,7 +368,7 @@ class GradientHeaderRejectTestCase : public TestCase
     {
         GradientHeader parsed;
         std::vector<int32_t> values;
-        return GradientHeader::Parse(FromBytes(bytes), parsed, &values);
+        return GradientPayload::Parse(FromBytes(bytes), parsed, &values);
     }
 
     void DoRun() override
@@ -380,8 +379,8 @@ class GradientHeaderRejectTestCase : public TestCase
         nack.SetNackRanges({{0, 2}, {3, 1}});
         const std::vector<int32_t> values = {1, 2, 3, 4, 5, 6, 7, 8};
         const std::vector<std::vector<uint8_t>> valid = {
-            ToBytes(GradientHeader::CreateRealPacket(SmallData(), values)),
-            ToBytes(GradientHeader::CreateVirtualPacket(nack))};
+            ToBytes(GradientPayload::CreateReal(SmallData(), values)),
+            ToBytes(GradientPayload::CreateVirtual(nack))};
         for (const std::vector<uint8_t>& bytes : valid)
         {
             NS_TEST_ASSERT_MSG_EQ(Accepts(bytes), true, "the untouched packet is valid");
@@ -437,19 +436,19 @@ class GradientHeaderRejectTestCase : public TestCase
         // NACK ranges outside the chunk count (4 chunks).
         GradientHeader badNack = nack;
         badNack.SetNackRanges({{3, 2}});
-        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(badNack))),
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientPayload::CreateVirtual(badNack))),
                               false,
                               "range past the last chunk");
         badNack.SetNackRanges({{4, 1}});
-        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(badNack))),
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientPayload::CreateVirtual(badNack))),
                               false,
                               "range starting after the last chunk");
         badNack.SetNackRanges({{1, 0}});
-        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(badNack))),
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientPayload::CreateVirtual(badNack))),
                               false,
                               "empty range");
         badNack.SetNackRanges({{0, 4}});
-        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(badNack))),
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientPayload::CreateVirtual(badNack))),
                               true,
                               "the whole update is a valid range");
 
@@ -457,7 +456,7 @@ class GradientHeaderRejectTestCase : public TestCase
         GradientHeader aggregate = SmallData();
         aggregate.SetType(GradientHeader::AGGREGATE);
         aggregate.SetContributors(IslandBitmap());
-        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(aggregate))),
+        NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientPayload::CreateVirtual(aggregate))),
                               false,
                               "AGGREGATE without contributors");
 
@@ -483,9 +482,8 @@ class GradientHeaderRejectTestCase : public TestCase
         {
             GradientHeader flagged = header;
             flagged.SetFlags(GradientHeader::FLAG_REDUCE | GradientHeader::FLAG_RETRANSMISSION);
-            const std::vector<uint8_t> bytes =
-                ToBytes(GradientHeader::CreateVirtualPacket(flagged));
-            NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientHeader::CreateVirtualPacket(header))),
+            const std::vector<uint8_t> bytes = ToBytes(GradientPayload::CreateVirtual(flagged));
+            NS_TEST_ASSERT_MSG_EQ(Accepts(ToBytes(GradientPayload::CreateVirtual(header))),
                                   true,
                                   GradientHeader::TypeName(header.GetType()) << " unflagged");
             NS_TEST_ASSERT_MSG_EQ(Accepts(bytes),
@@ -528,9 +526,9 @@ class GradientHeaderFramedSizeTestCase : public TestCase
         const std::vector<int32_t> values = {1, 2, 3, 4, 5, 6, 7, 8};
         // Sizes by the table in gradient-header.h: 36 + 16 W + 8 R + 4 x elements.
         const std::vector<std::pair<Ptr<Packet>, uint64_t>> packets = {
-            {GradientHeader::CreateRealPacket(SmallData(), values), 36 + 16 + 32},
-            {GradientHeader::CreateVirtualPacket(nack), 36 + 16 + 16},
-            {GradientHeader::CreateVirtualPacket(wide), 36 + 64 + 32}};
+            {GradientPayload::CreateReal(SmallData(), values), 36 + 16 + 32},
+            {GradientPayload::CreateVirtual(nack), 36 + 16 + 16},
+            {GradientPayload::CreateVirtual(wide), 36 + 64 + 32}};
         for (const auto& [packet, expected] : packets)
         {
             const std::vector<uint8_t> bytes = ToBytes(packet);
@@ -576,13 +574,13 @@ class GradientHeaderFuzzTestCase : public TestCase
             }
             GradientHeader parsed;
             std::vector<int32_t> values;
-            accepted += GradientHeader::Parse(FromBytes(bytes), parsed, &values);
+            accepted += GradientPayload::Parse(FromBytes(bytes), parsed, &values);
         }
         // A random packet would need magic, version, type, flags, W, R and size all right.
         NS_TEST_ASSERT_MSG_EQ(accepted, 0u, "random bytes are not gradient packets");
 
         const std::vector<uint8_t> valid =
-            ToBytes(GradientHeader::CreateRealPacket(SmallData(), {1, -2, 3, -4, 5, -6, 7, -8}));
+            ToBytes(GradientPayload::CreateReal(SmallData(), {1, -2, 3, -4, 5, -6, 7, -8}));
         uint32_t mutantsAccepted = 0;
         uint32_t mutantsRejected = 0;
         for (int trial = 0; trial < 2000; ++trial)
@@ -596,17 +594,17 @@ class GradientHeaderFuzzTestCase : public TestCase
             }
             GradientHeader parsed;
             std::vector<int32_t> values;
-            const bool ok = GradientHeader::Parse(FromBytes(bytes), parsed, &values);
+            const bool ok = GradientPayload::Parse(FromBytes(bytes), parsed, &values);
             mutantsAccepted += ok;
             mutantsRejected += !ok;
             // Either rejected, or the packet it describes is exactly the bytes it came from (a
             // virtual payload is never read: only its size is, so a flip that clears
             // FLAG_REAL_PAYLOAD keeps the payload's bytes, which the rebuilt packet zeroes).
             const bool virtualPayload = ok && !parsed.HasFlag(GradientHeader::FLAG_REAL_PAYLOAD);
-            std::vector<uint8_t> again =
-                !ok              ? bytes
-                : virtualPayload ? ToBytes(GradientHeader::CreateVirtualPacket(parsed))
-                                 : ToBytes(GradientHeader::CreateRealPacket(parsed, values));
+            std::vector<uint8_t> again = !ok ? bytes
+                                         : virtualPayload
+                                             ? ToBytes(GradientPayload::CreateVirtual(parsed))
+                                             : ToBytes(GradientPayload::CreateReal(parsed, values));
             if (virtualPayload && again.size() == bytes.size())
             {
                 const uint32_t header = parsed.GetSerializedSize();

@@ -13,6 +13,7 @@
 
 #include "ns3/direct-exchange.h"
 #include "ns3/gradient-header.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/packet.h"
 #include "ns3/round-start-gate.h"
 #include "ns3/simulator.h"
@@ -56,10 +57,10 @@ class GateTestCase : public ExchangeUnitTestCase
         m_context.on.send =
             [this, capture](uint32_t round, Ptr<Packet> packet, Ipv4Address to, bool control) {
                 GradientHeader header;
-                if (GradientHeader::Parse(packet, header, nullptr) &&
+                if (GradientHeader::Parse(packet, header) &&
                     header.GetType() == GradientHeader::START)
                 {
-                    m_startTimes.push_back(GradientHeader::ReadStartTime(packet));
+                    m_startTimes.push_back(GradientPayload::ReadStartTime(packet));
                 }
                 capture(round, packet, to, control);
             };
@@ -89,14 +90,12 @@ class GateTestCase : public ExchangeUnitTestCase
         GradientHeader header = Header(type, sender, 0, {sender}, 0);
         header.SetRound(round);
         header.SetChunkCount(1);
-        header.SetElementCount(0); // a START's count and flags: CreateStartPacket
+        header.SetElementCount(0); // a START's count and flags: GradientPayload::CreateStart
         Ptr<Packet> packet = type == GradientHeader::START
-                                 ? GradientHeader::CreateStartPacket(header, at)
-                                 : GradientHeader::CreateVirtualPacket(header);
+                                 ? GradientPayload::CreateStart(header, at)
+                                 : GradientPayload::CreateVirtual(header);
         GradientHeader parsed;
-        NS_TEST_ASSERT_MSG_EQ(GradientHeader::Parse(packet, parsed, nullptr),
-                              true,
-                              "the notice parses");
+        NS_TEST_ASSERT_MSG_EQ(GradientHeader::Parse(packet, parsed), true, "the notice parses");
         m_gate->NoteNotice(parsed, packet);
     }
 

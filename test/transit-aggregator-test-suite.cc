@@ -16,6 +16,7 @@
 #include "ns3/error-model.h"
 #include "ns3/fpga-aggregator-net-device.h"
 #include "ns3/gradient-header.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node.h"
@@ -299,7 +300,7 @@ class TransitTestCase : public TestCase
         const std::vector<int32_t> values = c.encoding == GradientHeader::ENCODING_INT32
                                                 ? Values(c.island, c.clique, c.chunk)
                                                 : c.given;
-        m_sockets[c.island]->SendTo(GradientHeader::CreateRealPacket(header, values),
+        m_sockets[c.island]->SendTo(GradientPayload::CreateReal(header, values),
                                     0,
                                     InetSocketAddress(m_helper->GetIslandAddress(c.root), PORT));
         if (!c.resend && !crafted)
@@ -338,7 +339,7 @@ class TransitTestCase : public TestCase
         {
             Piece piece;
             piece.at = Simulator::Now();
-            const bool valid = GradientHeader::Parse(packet, piece.header, &piece.values);
+            const bool valid = GradientPayload::Parse(packet, piece.header, &piece.values);
             NS_TEST_EXPECT_MSG_EQ(valid, true, "a valid gradient packet");
             if (valid)
             {

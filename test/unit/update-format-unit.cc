@@ -6,6 +6,7 @@
  */
 
 #include "ns3/gradient-header.h"
+#include "ns3/gradient-payload.h"
 #include "ns3/island-bitmap.h"
 #include "ns3/packet.h"
 #include "ns3/update-format.h"
@@ -141,6 +142,7 @@ Accepts(const std::vector<uint8_t>& bytes)
 TEST(UpdateFormat, TheHeaderCarriesTheEncoding)
 {
     using ns3::GradientHeader;
+    using ns3::GradientPayload;
     GradientHeader h;
     h.SetType(GradientHeader::DATA);
     ns3::IslandBitmap members;
@@ -152,7 +154,7 @@ TEST(UpdateFormat, TheHeaderCarriesTheEncoding)
     h.SetContributors(self);
     h.SetEncoding(GradientHeader::ENCODING_INT4);
     h.SetElementCount(11);
-    const std::vector<uint8_t> bytes = BytesOf(GradientHeader::CreateVirtualPacket(h));
+    const std::vector<uint8_t> bytes = BytesOf(GradientPayload::CreateVirtual(h));
     // 36 fixed + 2 x 8 bitmap bytes, then 11 int4 elements in 6 bytes.
     ASSERT_EQ(bytes.size(), 52u + 6u);
     // Flags field at offset 4: the encoding code 3 in bits 7-9.
@@ -178,27 +180,27 @@ TEST(UpdateFormat, TheHeaderCarriesTheEncoding)
     real[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
     EXPECT_TRUE(Accepts(real));
     h.SetEncoding(GradientHeader::ENCODING_BF16);
-    std::vector<uint8_t> bf16 = BytesOf(GradientHeader::CreateVirtualPacket(h));
+    std::vector<uint8_t> bf16 = BytesOf(GradientPayload::CreateVirtual(h));
     ASSERT_EQ(bf16.size(), 52u + 22u);
     EXPECT_TRUE(Accepts(bf16));
     bf16[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
     EXPECT_TRUE(Accepts(bf16));
     h.SetEncoding(GradientHeader::ENCODING_TOPK);
     h.SetElementCount(1);
-    std::vector<uint8_t> topk = BytesOf(GradientHeader::CreateVirtualPacket(h));
+    std::vector<uint8_t> topk = BytesOf(GradientPayload::CreateVirtual(h));
     ASSERT_EQ(topk.size(), 52u + 8u);
     EXPECT_TRUE(Accepts(topk));
     topk[5] |= GradientHeader::FLAG_REAL_PAYLOAD;
     EXPECT_TRUE(Accepts(topk));
     // A real entry: index 3, value -1.5f (0xbfc00000), in network order after the header.
     const std::vector<int32_t> entry = {3, static_cast<int32_t>(0xbfc00000U)};
-    const std::vector<uint8_t> written = BytesOf(GradientHeader::CreateRealPacket(h, entry));
+    const std::vector<uint8_t> written = BytesOf(GradientPayload::CreateReal(h, entry));
     ASSERT_EQ(written.size(), 52u + 8u);
     EXPECT_EQ(std::vector<uint8_t>(written.begin() + 52, written.end()),
               (std::vector<uint8_t>{0, 0, 0, 3, 0xbf, 0xc0, 0, 0}));
     GradientHeader read;
     std::vector<int32_t> values;
-    ASSERT_TRUE(GradientHeader::Parse(
+    ASSERT_TRUE(GradientPayload::Parse(
         ns3::Create<ns3::Packet>(written.data(), static_cast<uint32_t>(written.size())),
         read,
         &values));
