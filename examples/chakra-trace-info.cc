@@ -31,6 +31,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -110,11 +111,15 @@ TraceJson(const ChakraTrace& trace, const char* key, const Json& value)
 
 /**
  * \param file --file \param prefix --prefix \param ranks --ranks
+ * \param given the flags the command line named (WanFlags::NamesGiven)
  * \return the traces' JSON document
  * \throws std::runtime_error for a bad flag combination, ChakraTraceError for a bad trace
  */
 Json
-ReadTraces(const std::string& file, const std::string& prefix, uint32_t ranks)
+ReadTraces(const std::string& file,
+           const std::string& prefix,
+           uint32_t ranks,
+           const std::set<std::string>& given)
 {
     if (file.empty() == prefix.empty())
     {
@@ -122,7 +127,7 @@ ReadTraces(const std::string& file, const std::string& prefix, uint32_t ranks)
                                      ? "--prefix or --file: give one of them"
                                      : WanFlags::Rejection("file", file, "not with --prefix"));
     }
-    if (!file.empty() && ranks != 1)
+    if (!file.empty() && given.count("ranks") > 0)
     {
         throw std::runtime_error(WanFlags::Rejection("ranks",
                                                      std::to_string(ranks),
@@ -194,7 +199,7 @@ Body(int argc, char** argv)
                       output);
     cmd.Parse(argc, argv);
     flags.Check();
-    return Write(ReadTraces(file, prefix, ranks), output);
+    return Write(ReadTraces(file, prefix, ranks, WanFlags::NamesGiven(argc, argv)), output);
 }
 
 } // namespace

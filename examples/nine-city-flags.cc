@@ -432,8 +432,9 @@ CheckWorkload(const ExperimentConfig& config, const MainFlags& main)
 
 /**
  * \brief Refuse a flag the user gave where it changes nothing: a TCP setting without TCP, a
- *        setting a workload trace replaces, a real-payload setting with virtual payloads, an
- *        optimiser or baseline setting without them. Silence would suggest it took effect.
+ *        setting a workload trace replaces, a real-payload setting with virtual payloads.
+ *        Silence would suggest it took effect. The optimiser's and baselines' flags and
+ *        --lossModel are left alone: sweeps fix them across schedules and loss rates.
  * \param cmd the parsed command line \param config the settings \param main the other flags
  * \throws std::runtime_error naming the first such flag and where it applies
  */
@@ -441,8 +442,6 @@ void
 CheckFlagsApply(const WanCommandLine& cmd, const ExperimentConfig& config, const MainFlags& main)
 {
     const bool tcp = FindTransport(config.transport).transport == TrainingApplication::TCP;
-    const bool optimal = config.schedule == "optimal";
-    const bool baselines = optimal && main.baselines;
     const bool trace = !config.workload.empty();
     const char* const tcpOnly = "--transport=tcp (today's TCP baselines, --baselineTransports="
                                 "tcp, run their own congestion controls and streams)";
@@ -466,15 +465,11 @@ CheckFlagsApply(const WanCommandLine& cmd, const ExperimentConfig& config, const
         {"modelBytes", !trace, notTrace},
         {"computeTime", !trace, notTrace},
         {"innerSteps", !trace, notTrace},
+        {"fragments", !trace, "no --workload (a Chakra trace's buckets are its fragments)"},
         {"sharedStart", config.real, "--payload=real"},
         {"residualDecay",
          config.real && config.updateFormat.IsSparse(),
          "--payload=real and --updateFormat=topk:F"},
-        {"maxPeriod", optimal, "--schedule=optimal"},
-        {"baselineTransports", baselines, "--schedule=optimal and --baselines"},
-        {"baselineRounds",
-         baselines || main.colocated,
-         "the baselines (--schedule=optimal --baselines) or the colocated reference"},
     };
     for (const Rule& rule : rules)
     {
@@ -542,8 +537,8 @@ CheckFlags(const WanCommandLine& cmd,
     run.sharedStart = config.sharedStart;
     TrainingSupport::NoteFormat(config.updateFormat, run);
     CheckUpdateFormat(config, main, run);
+    CheckWorkload(config, main); // first: a trace replaces --fragments
     CheckFragments(config, main);
-    CheckWorkload(config, main);
     TrainingSupport::Check(run); // before any rank builds the network
     CheckTransports(config, main, run);
     if (main.workers > 1 && WanMpi::GetSize() > 1)

@@ -157,7 +157,8 @@ RunJobsInChildren(const std::vector<ExperimentJob>& jobs,
         }
         catch (const std::exception& e)
         {
-            std::cerr << "error: " << JobName(jobs[index]) << ": " << e.what() << std::endl;
+            std::cerr << "error: " << JobName(jobs[index]) << ": "
+                      << WanInputError::Escape(e.what()) << std::endl;
         }
         return WanCommandLine::EXIT_BAD_INPUT;
     };

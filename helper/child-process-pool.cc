@@ -5,6 +5,7 @@
 #include "child-process-pool.h"
 
 #include "ns3/log.h"
+#include "ns3/wan-input-error.h"
 
 #include <cerrno>
 #include <cstring>
@@ -50,7 +51,7 @@ StartChild(const ChildProcessPool::Task& task, size_t index)
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
+        std::cerr << "error: " << WanInputError::Escape(e.what()) << std::endl;
     }
     std::cout.flush();
     std::cerr.flush();

@@ -10,6 +10,7 @@
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/wan-flags.h"
+#include "ns3/wan-input-error.h"
 #include "ns3/wan-mpi.h"
 #include "ns3/wan-topology-json.h"
 
@@ -132,16 +133,7 @@ WanCommandLine::Flags()
 void
 WanCommandLine::Parse(int argc, char** argv)
 {
-    for (int i = 1; i < argc; ++i)
-    {
-        // ns-3's CommandLine takes --name=value, -name=value and, for booleans, --name.
-        std::string arg = argv[i];
-        const std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
-        if (dashes > 0)
-        {
-            m_given.insert(arg.substr(dashes, arg.find('=') - dashes));
-        }
-    }
+    m_given = WanFlags::NamesGiven(argc, argv);
     m_cmd.Parse(argc, argv);
     m_flags.Check();
     if (!m_queue.empty())
@@ -286,13 +278,16 @@ WanCommandLine::RunMain(int (*body)(int, char**), int argc, char** argv)
     }
     catch (const std::exception& e)
     {
+        // Every message goes out with its control characters escaped, whatever part of it
+        // (a path, a trace's name) carried them.
         if (WanMpi::GetSize() > 1)
         {
             // The other ranks may be waiting for this one: end them all (MPI_Abort).
-            std::cerr << "error: rank " << WanMpi::GetRank() << ": " << e.what() << std::endl;
+            std::cerr << "error: rank " << WanMpi::GetRank() << ": "
+                      << WanInputError::Escape(e.what()) << std::endl;
             WanMpi::Abort(EXIT_BAD_INPUT);
         }
-        std::cerr << "error: " << e.what() << std::endl;
+        std::cerr << "error: " << WanInputError::Escape(e.what()) << std::endl;
     }
     WanMpi::Finalize();
     return code;

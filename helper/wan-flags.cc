@@ -358,6 +358,23 @@ WanFlags::AddCongestionControl(const std::string& name, const std::string& help,
     });
 }
 
+std::set<std::string>
+WanFlags::NamesGiven(int argc, char** argv)
+{
+    std::set<std::string> names;
+    for (int i = 1; i < argc; ++i)
+    {
+        // ns-3's CommandLine takes --name=value, -name=value and, for booleans, --name.
+        const std::string arg = argv[i];
+        const std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
+        if (dashes > 0)
+        {
+            names.insert(arg.substr(dashes, arg.find('=') - dashes));
+        }
+    }
+    return names;
+}
+
 void
 WanFlags::Check() const
 {

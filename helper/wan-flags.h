@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -152,6 +153,13 @@ class WanFlags
                         const std::string& name,
                         const std::string& help,
                         std::string& value);
+
+    /**
+     * \param argc argument count \param argv arguments, as main() got them
+     * \return the names of the flags they hold (--name=value, -name=value, --name), without
+     *         dashes: what the user gave, told apart from defaults
+     */
+    static std::set<std::string> NamesGiven(int argc, char** argv);
 
     /**
      * \param name flag name \param text the value as typed \param problem what is wrong

@@ -4,6 +4,9 @@
 
 #include "chakra-step.h"
 
+#include "chunk-layout.h"
+#include "wan-units.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -110,6 +113,7 @@ ChakraStep::RunNodes(const ChakraTrace& trace)
     // (ready, place in the dependency order, sync): the issue order.
     std::vector<std::tuple<Time, std::size_t, Sync>> syncs;
     Time deviceFree;
+    uint64_t syncBytes = 0;
     const std::vector<std::size_t>& order = trace.GetTopologicalOrder();
     for (std::size_t place = 0; place < order.size(); ++place)
     {
@@ -121,11 +125,35 @@ ChakraStep::RunNodes(const ChakraTrace& trace)
             m_end[i] = ready; // collectives and metadata take no device time
             if (IsSync(node))
             {
+                // The buckets are one island's update: within what a round can carry.
+                if (node.commSize > ChunkLayout::MAX_MODEL_BYTES - syncBytes)
+                {
+                    throw trace.NodeError(i,
+                                          "comm_size",
+                                          std::to_string(node.commSize) +
+                                              " bytes: the step's buckets would sum "
+                                              "to more than " +
+                                              std::to_string(ChunkLayout::MAX_MODEL_BYTES) +
+                                              " bytes (" + ChunkLayout::MAX_MODEL_BYTES_REASON +
+                                              ")");
+                }
+                syncBytes += node.commSize;
                 syncs.emplace_back(ready, place, Sync{node.id, node.name, node.commSize, ready});
             }
             continue;
         }
-        m_end[i] = std::max(deviceFree, ready) + MicroSeconds(node.durationMicros);
+        const Time start = std::max(deviceFree, ready);
+        // A duration may be up to 2^64 - 1 us, and MicroSeconds() would wrap: compare first.
+        if (start.GetSeconds() + static_cast<double>(node.durationMicros) * 1e-6 >
+            WanUnits::MAX_TIME_SECONDS)
+        {
+            throw trace.NodeError(i,
+                                  "duration_micros",
+                                  std::to_string(node.durationMicros) +
+                                      " us: the step's compute would end " +
+                                      WanUnits::TOO_LARGE_FOR_TIME);
+        }
+        m_end[i] = start + MicroSeconds(node.durationMicros);
         deviceFree = m_end[i];
         m_computeTime = std::max(m_computeTime, m_end[i]);
     }

@@ -43,7 +43,9 @@ namespace ns3
  *
  * Refused too, naming the node: a compute node that depends on a synchronisation (compute
  * after the exchange is not modelled: a round's compute comes before its exchanges end), a
- * synchronisation of 0 bytes, other collectives, and a step without any synchronisation.
+ * synchronisation of 0 bytes, buckets that sum to more than ChunkLayout::MAX_MODEL_BYTES (the
+ * largest update a round carries), compute that would end beyond ns-3's Time
+ * (WanUnits::MAX_TIME_SECONDS), other collectives, and a step without any synchronisation.
  */
 class ChakraStep
 {

@@ -177,16 +177,18 @@ reject $n "--modelBytes: $nothing no --workload" --workload=examples/traces/nine
     --baselines=false --modelBytes=1000000
 reject $n "--innerSteps: $nothing no --workload" --workload=examples/traces/nine-dp \
     --baselines=false --innerSteps=1
+reject $n "--fragments: $nothing no --workload" --workload=examples/traces/nine-dp \
+    --baselines=false --fragments=1
+# A trace's own refusal of --fragments comes first (it once sent the user to --innerSteps).
+reject $n "--workload=examples/traces/nine-dp: a trace's rounds run with virtual payloads" \
+    --workload=examples/traces/nine-dp --baselines=false --fragments=2
 reject $n "--sharedStart: $nothing --payload=real" --sharedStart=false
 reject $n "--residualDecay: $nothing --payload=real and --updateFormat=topk:F" \
     --residualDecay=0.5 --payload=real --modelBytes=100000
-reject $n "--maxPeriod: $nothing --schedule=optimal" --maxPeriod=3 --schedule=global
-reject $n "--baselineTransports: $nothing --schedule=optimal and --baselines" \
-    --baselineTransports=tcp --baselines=false
-reject $n "--baselineRounds: $nothing the baselines" --baselineRounds=2 --schedule=ring \
-    --colocated=false
 # Control characters in a value are shown escaped, never raw (a DEL here).
 reject $n "--rounds=1\\u007f: expected a whole number" "--rounds=$(printf '1\177')"
+reject $n "--topology: no\\u001bfile\\u007f.json: cannot open topology file" \
+    "--topology=$(printf 'no\033file\177.json')"
 reject $n "--cityCapabilities: \"N\\u007fC\": unknown city code" \
     "--cityCapabilities=$(printf 'N\177C'):none"
 reject $n "--maxSimTime=0s: must be in (0, 9.2e+09] seconds" --maxSimTime=0s
@@ -254,7 +256,28 @@ reject chakra-trace-info "--file=a.et: not with --prefix" --file=a.et --prefix=b
 reject chakra-trace-info "--ranks=0: must be in 1..1048576" --prefix=b --ranks=0
 reject chakra-trace-info "--ranks=2: counts the files of --prefix; --file reads one" \
     --file=examples/traces/tiny-dp.0.et --ranks=2
+reject chakra-trace-info "--ranks=1: counts the files of --prefix; --file reads one" \
+    --file=examples/traces/tiny-dp.0.et --ranks=1
 reject chakra-trace-info "missing.et: cannot open the Chakra trace file" --file=missing.et
+# A trace file over 2 GiB is refused by its size before it is read: a sparse 3 GiB file, with
+# the address space limited to 1.5 GB, which reading it would exceed (std::bad_alloc).
+truncate -s 3G "$scratch/huge.et"
+cases=$((cases + 1))
+(ulimit -v 1500000 && exec timeout "$limit" "$examples/chakra-trace-info" \
+    --file="$scratch/huge.et") >"$scratch/out.txt" 2>"$scratch/err.txt"
+code=$?
+if [ "$code" -ne 1 ] || ! grep -qF "huge.et: larger than the 2 GiB a trace may have" \
+    "$scratch/err.txt"; then
+    echo "FAIL: chakra-trace-info --file=huge.et (3 GiB): exit code $code:" >&2
+    cat "$scratch/err.txt" >&2
+    status=1
+else
+    echo "ok: chakra-trace-info --file=huge.et (3 GiB) -> 1: refused by its size"
+fi
+rm -f "$scratch/huge.et"
+# Paths are shown with their control characters escaped (an ESC here), in every program.
+reject chakra-trace-info "no\\u001bfile.et: cannot open the Chakra trace file" \
+    "--file=$(printf 'no\033file.et')"
 printf '\005\012\000' >"$scratch/cut.et"
 reject chakra-trace-info "cut.et: global metadata: length prefix: at byte 0: length 5 goes past" \
     --file="$scratch/cut.et"

@@ -168,4 +168,44 @@ TEST(ChakraStep, WhatAStepCannotHoldIsNamed)
               "its gradients at least once");
 }
 
+// Buckets are one island's update, at most ChunkLayout::MAX_MODEL_BYTES = 4 x (2^32 - 1) =
+// 17,179,869,180 bytes in all; a step's compute ends within ns-3's Time, 9.2e9 s. Both were
+// once passed on unchecked: a 20 GB bucket aborted the application, a duration of 2^63 - 1 us
+// wrapped to 0 and chained ones were cut at the limit.
+TEST(ChakraStep, BucketsAndComputeBeyondWhatARoundHoldsAreNamed)
+{
+    const uint64_t maxBytes = 4ULL * 4294967295ULL; // 17179869180
+    const std::string tooMany = " bytes: the step's buckets would sum to more than 17179869180 "
+                                "bytes (the most a 32-bit element index covers: 2^32 - 1 int32 "
+                                "elements, ChunkLayout::MAX_MODEL_BYTES)";
+    EXPECT_EQ(Refusal({Collective(1, ChakraCollective::ALL_REDUCE, 20000000000ULL, {})}),
+              "t.et: node 0 (id 1): comm_size: 20000000000" + tooMany);
+    EXPECT_EQ(Refusal({Collective(1, ChakraCollective::ALL_REDUCE, UINT64_MAX, {})}),
+              "t.et: node 0 (id 1): comm_size: 18446744073709551615" + tooMany);
+    // Two buckets within the limit each, not together: the second is named.
+    EXPECT_EQ(Refusal({Collective(1, ChakraCollective::ALL_REDUCE, 10000000000ULL, {}),
+                       Collective(2, ChakraCollective::REDUCE_SCATTER, 10000000000ULL, {1})}),
+              "t.et: node 1 (id 2): comm_size: 10000000000" + tooMany);
+    // Exactly the limit is a step.
+    EXPECT_EQ(Refusal({Collective(1, ChakraCollective::ALL_REDUCE, maxBytes - 1, {}),
+                       Collective(2, ChakraCollective::ALL_REDUCE, 1, {1})}),
+              "");
+
+    const std::string tooLong =
+        " us: the step's compute would end too large for ns-3's Time (at most 9.2e9 s, 292 years)";
+    EXPECT_EQ(Refusal({Compute(1, 9223372036854775807ULL, {}),
+                       Collective(2, ChakraCollective::ALL_REDUCE, 8, {1})}),
+              "t.et: node 0 (id 1): duration_micros: 9223372036854775807" + tooLong);
+    // 9e15 us = 9e9 s fits; a second one after it would end at 1.8e10 s.
+    EXPECT_EQ(Refusal({Compute(1, 9000000000000000ULL, {}),
+                       Compute(2, 9000000000000000ULL, {1}),
+                       Collective(3, ChakraCollective::ALL_REDUCE, 8, {2})}),
+              "t.et: node 1 (id 2): duration_micros: 9000000000000000" + tooLong);
+    const ChakraStep longest(ChakraTrace("t.et",
+                                         "0.0.4",
+                                         {Compute(1, 9200000000000000ULL, {}),
+                                          Collective(2, ChakraCollective::ALL_REDUCE, 8, {1})}));
+    EXPECT_EQ(longest.GetComputeTime(), ns3::Seconds(9.2e9));
+}
+
 } // namespace
