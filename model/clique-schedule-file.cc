@@ -26,21 +26,30 @@ namespace
 using Json = WanJsonInput::Json;
 
 /**
- * \brief Read an island index: a non-negative integer (its range is the partition's check).
+ * \brief Read an island index: an integer in 0 .. islands - 1.
  * \param value the JSON value \param source file name \param field field path
+ * \param islands the schedule's island count
  * \return the index
  */
 uint32_t
-ReadIsland(const Json& value, const std::string& source, const std::string& field)
+ReadIsland(const Json& value, const std::string& source, const std::string& field, uint32_t islands)
 {
-    NS_LOG_FUNCTION(source << field);
-    if (!value.is_number_integer() || (!value.is_number_unsigned() && value.get<int64_t>() < 0) ||
-        value.get<uint64_t>() > std::numeric_limits<uint32_t>::max())
+    NS_LOG_FUNCTION(source << field << islands);
+    if (!value.is_number_integer() || (!value.is_number_unsigned() && value.get<int64_t>() < 0))
     {
         WanJsonInput::Reject(source,
                              field,
                              value,
                              "expected an island index (a non-negative integer)");
+    }
+    if (value.get<uint64_t>() >= islands)
+    {
+        WanJsonInput::Reject(source,
+                             field,
+                             value,
+                             "island index out of range (the schedule has " +
+                                 std::to_string(islands) + " islands: 0.." +
+                                 std::to_string(islands - 1) + ")");
     }
     return value.get<uint32_t>();
 }
@@ -135,7 +144,8 @@ CliqueScheduleFile::Parse(const std::string& text, const std::string& source)
             Clique clique;
             for (size_t m = 0; m < jc[c].size(); ++m)
             {
-                clique.push_back(ReadIsland(jc[c][m], source, WanJsonInput::Element(cf, m)));
+                clique.push_back(
+                    ReadIsland(jc[c][m], source, WanJsonInput::Element(cf, m), islands));
             }
             partition.push_back(clique);
         }
@@ -156,7 +166,10 @@ CliqueScheduleFile::Parse(const std::string& text, const std::string& source)
                 const std::string af = WanJsonInput::Element(field + ".algorithms", c);
                 if (!ja[c].is_string())
                 {
-                    WanJsonInput::Reject(source, af, ja[c], "expected \"direct\" or \"ring\"");
+                    WanJsonInput::Reject(source,
+                                         af,
+                                         ja[c],
+                                         std::string("expected ") + SYNC_ALGORITHM_NAMES);
                 }
                 algs[c] = SyncAlgorithmFromString(ja[c].get<std::string>(), source + ": " + af);
             }

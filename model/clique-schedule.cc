@@ -22,6 +22,8 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("CliqueSchedule");
 
+const char SYNC_ALGORITHM_NAMES[] = "\"direct\", \"ring\" or \"tree\"";
+
 std::string
 SyncAlgorithmToString(SyncAlgorithm algorithm)
 {
@@ -59,7 +61,7 @@ SyncAlgorithmFromString(const std::string& text, const std::string& what)
         return SyncAlgorithm::TREE;
     }
     throw std::runtime_error(what + ": unknown algorithm " + WanInputError::Quote(text) +
-                             " (expected \"direct\", \"ring\" or \"tree\")");
+                             " (expected " + SYNC_ALGORITHM_NAMES + ")");
 }
 
 CliqueSchedule::CliqueSchedule()

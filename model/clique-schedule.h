@@ -29,6 +29,9 @@ enum class SyncAlgorithm
             //!< island (transit FPGAs on the way add them up), the root sends the sum down
 };
 
+/** The algorithms' names as messages list them: "direct", "ring" or "tree". */
+extern const char SYNC_ALGORITHM_NAMES[];
+
 /**
  * \param algorithm an algorithm \return "direct", "ring" or "tree"
  */

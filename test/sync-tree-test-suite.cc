@@ -503,6 +503,37 @@ class SyncTreeScheduleTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(c.schedule.GetAlgorithm(0, 0), SyncAlgorithm::DIRECT, "direct");
         NS_TEST_ASSERT_MSG_EQ(c.roots[0][0], SyncRoundEstimate::NO_ROOT, "no root");
         NS_TEST_ASSERT_MSG_EQ(CliqueScheduleHelper::DescribeSync(c, names), "direct", "label");
+
+        // The search on the star with transit: its best is the global clique as a tree, and the
+        // best is named after a row of the table that shows that tree (it was once named
+        // "global-clique (baseline)", the baseline row that shows DIRECT, which keeps its
+        // algorithm).
+        CliqueScheduleHelper helper;
+        helper.SetModelBytes(MODEL_BYTES);
+        helper.SetComputeTime(Seconds(0));
+        helper.SetCostModelAttribute("ChunkPayloadBytes", UintegerValue(CHUNK));
+        helper.SetCostModelAttribute("GradientHeaderBytes", UintegerValue(GRADIENT_HEADER));
+        helper.SetCostModelAttribute("TransitLatency", TimeValue(Seconds(TRANSIT_LATENCY)));
+        const ScheduleSearchResult r =
+            helper.Optimise(WanRouting(Star("multicast+transit", "multicast+transit")));
+        NS_TEST_ASSERT_MSG_EQ(CliqueScheduleHelper::DescribeSync(r.best), "tree@0", "best: tree");
+        uint32_t rows = 0;
+        for (const ScheduleCandidate& row : r.table)
+        {
+            if (row.schedule.GetName() == r.best.schedule.GetName() && row.family == r.best.family)
+            {
+                ++rows;
+                NS_TEST_ASSERT_MSG_EQ(CliqueScheduleHelper::DescribeSync(row),
+                                      "tree@0",
+                                      "the best's row shows its sync");
+                NS_TEST_ASSERT_MSG_EQ(row.timeToEpsilon, r.best.timeToEpsilon, "and its time");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(rows, 1u, "one row of the table is the best, by name and family");
+        NS_TEST_ASSERT_MSG_EQ(r.baselines[0].schedule.GetName(), "global-clique", "baseline 0");
+        NS_TEST_ASSERT_MSG_EQ(CliqueScheduleHelper::DescribeSync(r.baselines[0]),
+                              "direct",
+                              "the baseline keeps DIRECT");
     }
 };
 

@@ -319,6 +319,30 @@ TEST(CliqueSchedule, JsonRoundTripAndErrors)
     });
     EXPECT_NE(e3.find("algorithms[0]"), std::string::npos) << e3;
     EXPECT_NE(e3.find("star"), std::string::npos) << e3;
+    // An index past the islands names the range (4294967304 once read as "not a non-negative
+    // integer", which it is).
+    for (const char* index : {"2", "4294967304"})
+    {
+        const std::string e = ErrorOf([index] {
+            CliqueScheduleFile::Parse(
+                std::string(R"({"islands": 2, "rounds": [{"cliques": [[0, )") + index + "]]}]}",
+                "h.json");
+        });
+        EXPECT_NE(e.find(std::string("h.json: rounds[0].cliques[0][1]: ") + index +
+                         ": island index out of range (the schedule has 2 islands: 0..1)"),
+                  std::string::npos)
+            << e;
+    }
+    // A name of the wrong type lists every algorithm, tree too (it once listed two).
+    const std::string e4 = ErrorOf([] {
+        CliqueScheduleFile::Parse(
+            R"({"islands": 2, "rounds": [{"cliques": [[0, 1]], "algorithms": [1]}]})",
+            "h.json");
+    });
+    EXPECT_NE(e4.find("h.json: rounds[0].algorithms[0]: 1: expected \"direct\", \"ring\" or "
+                      "\"tree\""),
+              std::string::npos)
+        << e4;
     EXPECT_NE(ErrorOf([] { CliqueScheduleFile::Parse("{", "i.json"); }).find("i.json"),
               std::string::npos);
     EXPECT_NE(ErrorOf([] {
