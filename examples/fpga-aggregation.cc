@@ -39,6 +39,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -367,6 +368,99 @@ CheckResult(const Result& r, const std::string& name, uint32_t k)
     return status;
 }
 
+/** What one run of the example compares: the flags that shape the traffic. */
+struct Settings
+{
+    uint32_t k{8};                  //!< sender islands
+    uint32_t chunks{200};           //!< chunks each sender sends
+    uint32_t elements{256};         //!< int32 elements per chunk
+    std::string payload{"virtual"}; //!< virtual|real
+};
+
+/** The two configurations' names, without and with the FPGA. */
+const char* const CONFIG_NAMES[2] = {"no-fpga", "fpga"};
+
+/**
+ * \param flag --queue as given ("": none) \return the access queue as Scenario takes it: at the
+ *        access rate, with this network's round trip for "bdp"
+ */
+std::string
+ResolveQueue(const std::string& flag)
+{
+    if (flag.empty())
+    {
+        return UNBOUNDED_QUEUE;
+    }
+    const WanQueueSpec spec = WanQueueSpec::Parse(flag, "--queue");
+    return std::to_string(spec.Resolve(ACCESS_BPS, ROUND_TRIP_S, QUEUE_FLOOR_BYTES)) +
+           (spec.GetKind() == WanQueueSpec::PACKETS ? "p" : "B");
+}
+
+/**
+ * \brief Print the table of both configurations and write it to fpga-aggregation.csv. Without
+ *        every chunk whole there is no last chunk: "-" in the table, an empty CSV field.
+ * \param settings the run \param results without and with the FPGA \param output the folder
+ * \throws std::runtime_error naming --output if the CSV cannot be written
+ */
+void
+ReportTable(const Settings& settings, const Result* const results[2], const std::string& output)
+{
+    TextTable table;
+    table.AddColumn("config", 12, TextTable::LEFT);
+    table.AddColumn("access-packets", 16, TextTable::RIGHT);
+    table.AddColumn("access-bytes", 16, TextTable::RIGHT);
+    table.AddColumn("last-chunk-ms", 16, TextTable::RIGHT);
+    std::ofstream csv(output + "/fpga-aggregation.csv");
+    csv << "config,k,chunks,elements,payload,access_packets,access_bytes,last_chunk_s,"
+           "fpga_aggregated,fpga_complete,fpga_partial,fpga_passed\n";
+    for (int i = 0; i < 2; ++i)
+    {
+        const Result& r = *results[i];
+        const bool whole = r.incompleteChunks == 0;
+        table.AddRow({CONFIG_NAMES[i],
+                      std::to_string(r.accessPackets),
+                      std::to_string(r.accessBytes),
+                      whole ? TextTable::Fixed(r.lastComplete.GetSeconds() * 1e3, 3) : "-"});
+        std::ostringstream last;
+        last << std::setprecision(9) << r.lastComplete.GetSeconds();
+        csv << TrainingCsv::Field(CONFIG_NAMES[i]) << "," << settings.k << "," << settings.chunks
+            << "," << settings.elements << "," << TrainingCsv::Field(settings.payload) << ","
+            << r.accessPackets << "," << r.accessBytes << "," << (whole ? last.str() : "") << ","
+            << r.aggregated << "," << r.complete << "," << r.partial << "," << r.passed << "\n";
+    }
+    if (!csv)
+    {
+        throw std::runtime_error("--output: cannot write " +
+                                 WanInputError::Quote(output + "/fpga-aggregation.csv"));
+    }
+    std::cout << table.FormatHeader() << "\n"
+              << table.FormatRow(0) << "\n"
+              << table.FormatRow(1) << "\n";
+}
+
+/**
+ * \brief Print the access link's relief, only if both configurations delivered every chunk
+ *        whole, and what the FPGA did.
+ * \param without the run without the FPGA \param with the run with it
+ */
+void
+ReportRelief(const Result& without, const Result& with)
+{
+    std::cout << "access link relief: ";
+    if (without.incompleteChunks == 0 && with.incompleteChunks == 0)
+    {
+        std::cout << std::fixed << std::setprecision(3)
+                  << double(without.accessBytes) / double(std::max<uint64_t>(1, with.accessBytes))
+                  << "x fewer bytes";
+    }
+    else
+    {
+        std::cout << "not measured (chunks incomplete)";
+    }
+    std::cout << "; FPGA absorbed " << with.aggregated << ", emitted " << with.complete
+              << " complete + " << with.partial << " partial, passed " << with.passed << "\n";
+}
+
 int
 Body(int argc, char** argv)
 {
@@ -375,80 +469,49 @@ Body(int argc, char** argv)
                        "Ingress relief of one in-line FPGA: k senders stream gradient chunks to "
                        "one receiver, without and with an FPGA in front of it.",
                        WanCommandLine::WITHOUT_TOPOLOGY);
-    uint32_t k = 8;
-    uint32_t chunks = 200;
-    uint32_t elements = 256;
-    std::string payload = "virtual";
-    cmd.Flags().AddUnsigned("k", "number of sender islands", k, 1, MAX_SENDERS);
-    cmd.Flags().AddUnsigned("chunks", "chunks each sender sends", chunks, 1, MAX_CHUNKS);
+    Settings settings;
+    cmd.Flags().AddUnsigned("k", "number of sender islands", settings.k, 1, MAX_SENDERS);
+    cmd.Flags().AddUnsigned("chunks", "chunks each sender sends", settings.chunks, 1, MAX_CHUNKS);
     cmd.Flags().AddUnsigned("elements",
                             "int32 elements per chunk",
-                            elements,
+                            settings.elements,
                             1,
                             MAX_CHUNK_ELEMENTS,
                             "one packet within a 9000-byte MTU");
-    WanFlags::AddText(cmd.Get(), "payload", "virtual|real", payload);
+    WanFlags::AddText(cmd.Get(), "payload", "virtual|real", settings.payload);
     cmd.Parse(argc, argv);
-    if (payload != "virtual" && payload != "real")
+    if (settings.payload != "virtual" && settings.payload != "real")
     {
-        throw std::runtime_error("--payload: " + WanInputError::Quote(payload) +
+        throw std::runtime_error("--payload: " + WanInputError::Quote(settings.payload) +
                                  ": expected virtual|real");
     }
-    const std::string output = cmd.PrepareOutput();
-    const bool real = payload == "real";
-
-    // --queue at the access rate, with this network's round trip for "bdp".
-    std::string queue = UNBOUNDED_QUEUE;
-    if (!cmd.GetQueue().empty())
+    const bool real = settings.payload == "real";
+    if (!real && cmd.IsGiven("seed"))
     {
-        const WanQueueSpec spec = WanQueueSpec::Parse(cmd.GetQueue(), "--queue");
-        queue = std::to_string(spec.Resolve(ACCESS_BPS, ROUND_TRIP_S, QUEUE_FLOOR_BYTES)) +
-                (spec.GetKind() == WanQueueSpec::PACKETS ? "p" : "B");
+        throw std::runtime_error(
+            WanFlags::ChangesNothing("seed",
+                                     "it draws the values of real payloads only (--payload=real)"));
     }
-    Scenario scenario(k, chunks, elements, real, queue);
+    const std::string output = cmd.PrepareOutput();
+
+    Scenario scenario(settings.k,
+                      settings.chunks,
+                      settings.elements,
+                      real,
+                      ResolveQueue(cmd.GetQueue()));
     const Result without = scenario.Run(false);
     const Result with = scenario.Run(true);
+    std::cout << "fpga-aggregation: k=" << settings.k << " chunks=" << settings.chunks
+              << " elements=" << settings.elements << " payload=" << settings.payload << "\n";
+    const Result* const results[2] = {&without, &with};
+    ReportTable(settings, results, output);
+    ReportRelief(without, with);
 
-    std::cout << "fpga-aggregation: k=" << k << " chunks=" << chunks << " elements=" << elements
-              << " payload=" << payload << "\n";
-    TextTable table;
-    table.AddColumn("config", 12, TextTable::LEFT);
-    table.AddColumn("access-packets", 16, TextTable::RIGHT);
-    table.AddColumn("access-bytes", 16, TextTable::RIGHT);
-    table.AddColumn("last-chunk-ms", 16, TextTable::RIGHT);
-    const Result* results[2] = {&without, &with};
-    const char* names[2] = {"no-fpga", "fpga"};
-    std::ofstream csv(output + "/fpga-aggregation.csv");
-    csv << "config,k,chunks,elements,payload,access_packets,access_bytes,last_chunk_s,"
-           "fpga_aggregated,fpga_complete,fpga_partial,fpga_passed\n";
-    for (int i = 0; i < 2; ++i)
-    {
-        const Result& r = *results[i];
-        table.AddRow({names[i],
-                      std::to_string(r.accessPackets),
-                      std::to_string(r.accessBytes),
-                      TextTable::Fixed(r.lastComplete.GetSeconds() * 1e3, 3)});
-        csv << TrainingCsv::Field(names[i]) << "," << k << "," << chunks << "," << elements << ","
-            << TrainingCsv::Field(payload) << "," << r.accessPackets << "," << r.accessBytes << ","
-            << std::setprecision(9) << r.lastComplete.GetSeconds() << "," << r.aggregated << ","
-            << r.complete << "," << r.partial << "," << r.passed << "\n";
-    }
-    if (!csv)
-    {
-        throw std::runtime_error("--output: cannot write " + output + "/fpga-aggregation.csv");
-    }
-    std::cout << table.FormatHeader() << "\n"
-              << table.FormatRow(0) << "\n"
-              << table.FormatRow(1) << "\n";
-    std::cout << "access link relief: " << std::fixed << std::setprecision(3)
-              << double(without.accessBytes) / double(std::max<uint64_t>(1, with.accessBytes))
-              << "x fewer bytes; FPGA absorbed " << with.aggregated << ", emitted " << with.complete
-              << " complete + " << with.partial << " partial, passed " << with.passed << "\n";
-
-    const int status = std::max(CheckResult(without, names[0], k), CheckResult(with, names[1], k));
+    const int status = std::max(CheckResult(without, CONFIG_NAMES[0], settings.k),
+                                CheckResult(with, CONFIG_NAMES[1], settings.k));
     if (real && status == 0)
     {
-        std::cout << "real payloads: all " << uint64_t(chunks) * elements
+        std::cout << "real payloads: all " << uint64_t(settings.chunks) * settings.elements
                   << " summed elements match the reference in both configurations\n";
     }
     return status;

@@ -475,9 +475,8 @@ CheckFlagsApply(const WanCommandLine& cmd, const ExperimentConfig& config, const
     {
         if (!rule.applies && cmd.IsGiven(rule.flag))
         {
-            throw std::runtime_error(std::string("--") + rule.flag +
-                                     ": changes nothing in this run; it applies only with " +
-                                     rule.when);
+            throw std::runtime_error(
+                WanFlags::ChangesNothing(rule.flag, "it applies only with " + rule.when));
         }
     }
 }

@@ -23,6 +23,7 @@
 #include "ns3/nstime.h"
 #include "ns3/training-application.h"
 #include "ns3/wan-command-line.h"
+#include "ns3/wan-flags.h"
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology.h"
 #include "ns3/wan-units.h"
@@ -128,6 +129,12 @@ Body(int argc, char** argv)
                       WanCommandLine::MAX_PERIOD);
     flags.AddUnsigned("iterations", "local-search moves", iterations, 0, MAX_ITERATIONS);
     cmd.Parse(argc, argv);
+    if (cmd.IsGiven("queue"))
+    {
+        throw std::runtime_error(WanFlags::ChangesNothing(
+            "queue",
+            "the optimiser's cost model has no queues (nine-city-training simulates them)"));
+    }
     const std::string phaseProblem =
         TrainingApplication::ComputePhaseProblem(computeTime, innerSteps);
     if (!phaseProblem.empty())

@@ -704,6 +704,11 @@ Body(int argc, char** argv)
                       "sending island, by name or index (default: the first)",
                       senderText);
     cmd.Parse(argc, argv);
+    if (cmd.IsGiven("seed"))
+    {
+        throw std::runtime_error(
+            WanFlags::ChangesNothing("seed", "nothing in wan-fabric's runs is random"));
+    }
     WanTopology topology = cmd.LoadTopology();
     const uint32_t sender = ResolveSender(topology, senderText);
     if (topology.GetIslands().size() < 2)

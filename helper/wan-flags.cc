@@ -375,6 +375,12 @@ WanFlags::NamesGiven(int argc, char** argv)
     return names;
 }
 
+std::string
+WanFlags::ChangesNothing(const std::string& name, const std::string& why)
+{
+    return "--" + name + ": changes nothing in this run; " + why;
+}
+
 void
 WanFlags::Check() const
 {

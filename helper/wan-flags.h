@@ -160,6 +160,11 @@ class WanFlags
      *         dashes: what the user gave, told apart from defaults
      */
     static std::set<std::string> NamesGiven(int argc, char** argv);
+    /**
+     * \param name a flag the user gave where it has no effect \param why where it applies
+     * \return the message that refuses it: "--name: changes nothing in this run; why"
+     */
+    static std::string ChangesNothing(const std::string& name, const std::string& why);
 
     /**
      * \param name flag name \param text the value as typed \param problem what is wrong

@@ -293,7 +293,7 @@ WanUnits::RateProblem(double bps)
     // 2^63: far above any link, and safely representable in uint64_t.
     if (bps >= MAX_RATE_BPS)
     {
-        return "too large (at most 9.2e18 bit/s)";
+        return "too large (must be below 9.2e18 bit/s)";
     }
     return "";
 }

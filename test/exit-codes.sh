@@ -9,6 +9,7 @@
 #   1  wan-fabric (beside the binary) on a topology whose file chooses 3-packet queues: frames
 #      drop and receivers miss bytes (the file's queues were once replaced by burst-sized ones,
 #      exit 0); the same file without its queue key: exit 0;
+#   1  fpga-aggregation with a 1-packet queue: chunks incomplete, no relief claimed;
 #   the default results folder: results/nine-city-training/<UTC stamp>/ and results/latest a
 #      link to it; the same under the root the environment variable RESULTS names.
 # Expected values follow from the arguments (rounds x islands rows; nothing can finish in 30 s
@@ -143,6 +144,22 @@ for queue in 3p none; do
         echo "ok: wan-fabric with queue $queue: exit code $code"
     fi
 done
+
+# fpga-aggregation with a 1-packet queue: chunks are lost, the run fails (exit 1), and no relief
+# or last-chunk time is claimed for chunks that never came whole (it once printed "2.000x fewer
+# bytes" and 0.000 ms).
+timeout "$guard" "$(dirname "$example")/fpga-aggregation" --k=3 --chunks=2 --elements=1 \
+    --queue=1p --output="$scratch/fpga-queue" >"$scratch/fpga-queue.txt" 2>&1
+code=$?
+if [ "$code" -ne 1 ]; then
+    fail "fpga-aggregation --queue=1p: exit code $code, expected 1"
+elif ! grep -q "^access link relief: not measured (chunks incomplete)" "$scratch/fpga-queue.txt" ||
+    [ "$(grep -cE '^(no-fpga|fpga) .* -$' "$scratch/fpga-queue.txt")" -ne 2 ]; then
+    fail "fpga-aggregation --queue=1p: claims a relief or a last chunk:"
+    cat "$scratch/fpga-queue.txt" >&2
+else
+    echo "ok: fpga-aggregation --queue=1p: exit code 1, no relief claimed"
+fi
 
 # Without --output: a new stamped folder, results/latest a relative link to it.
 timeout "$guard" "$example" $small --rounds=1 >"$scratch/default.txt" 2>"$scratch/default.err" ||

@@ -144,6 +144,13 @@ reject $n "--seed=4294944443: must be in 1..4294944442" --seed=4294944443
 reject $n "--seed=4294967295: must be in 1..4294944442" --seed=4294967295
 reject wan-fabric "--seed=4294967295: must be in 1..4294944442" --seed=4294967295
 reject fpga-aggregation "--seed=4294967295: must be in 1..4294944442" --seed=4294967295
+# Shared flags given to a program where they change nothing.
+reject wan-fabric "--seed: changes nothing in this run; nothing in wan-fabric's runs is random" \
+    --seed=7
+reject fpga-aggregation "--seed: changes nothing in this run; it draws the values of real" \
+    --seed=7
+reject schedule-explorer "--queue: changes nothing in this run; the optimiser's cost model" \
+    --queue=1p
 reject $n "--seed=-1: must not be negative" --seed=-1
 reject $n "--transport=udp: expected planned|adaptive|tcp" --transport=udp
 reject $n "--baselineTransports=tcp,udp: \"udp\": expected planned|adaptive|tcp" \
@@ -244,6 +251,9 @@ reject topology-generator "--cities=1: must be in 2..1024" --cities=1
 reject topology-generator "--islandsPerCity=17: must be in 1..16" --islandsPerCity=17
 reject topology-generator "--k=-3: must not be negative" --k=-3
 reject topology-generator "--seed=-1: must not be negative" --seed=-1
+# The rate limit is exclusive, and the message says so (it once said "at most" the value it refused).
+reject topology-generator "--wanBandwidthMax=9.2e18bps: too large (must be below 9.2e18 bit/s)" \
+    --wanBandwidthMax=9.2e18bps
 reject topology-generator "--multicastFraction=1.5: must be in [0, 1]" --multicastFraction=1.5
 reject topology-generator "--routeFactor=0.5: must be in [1, 100]" --routeFactor=0.5
 reject topology-generator "--wanBandwidth=-5Gbps: must be positive" --wanBandwidth=-5Gbps
