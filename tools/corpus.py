@@ -40,6 +40,13 @@ import sweep  # noqa: E402  (tools/sweep.py, beside this file)
 
 FAMILIES = ["geometric", "ring", "hub", "grid", "continents", "backbone"]
 SCHEDULES = ["global", "ring", "moshpit"]
+# What nine-city-training --capabilities=all runs (WanCommandLine, doc/wan-training.rst): one
+# result per set, topology and schedule.
+CAPABILITY_SETS_OF_ALL = ["none", "multicast", "fpga", "both", "transit", "both+transit"]
+# The ranges topology-generator and nine-city-training accept (doc/input-rules.rst).
+MAX_CITIES = 1024
+MAX_SEED = 4294944442
+MTU_RANGE = (1280, 65535)
 SYNC_TOLERANCE = 0.01
 SPEC = "corpus-sweep.json"  # the sweep spec in the corpus folder; also marks it as a corpus's
 
@@ -57,7 +64,23 @@ def parse_args(argv):
     parser.add_argument("--out", help="output folder: new, empty, or an earlier corpus run "
                                       "to resume (default: a new results/corpus/<UTC stamp>)")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    # Checked before any folder or topology is made.
+    if any(size < 2 or size > MAX_CITIES for size in args.sizes):
+        parser.error(f"--sizes: each must be 2 to {MAX_CITIES} cities")
+    if any(seed < 1 or seed > MAX_SEED for seed in args.seeds):
+        parser.error(f"--seeds: each must be 1 to {MAX_SEED}")
+    if args.model_bytes < 1:
+        parser.error("--model-bytes: must be at least 1")
+    if not MTU_RANGE[0] <= args.mtu <= MTU_RANGE[1]:
+        parser.error(f"--mtu: must be {MTU_RANGE[0]} to {MTU_RANGE[1]}")
+    if args.jobs < 1:
+        parser.error("--jobs: must be at least 1")
+    return args
+
+
+class CorpusError(Exception):
+    """A step of the corpus failed; the message says which."""
 
 
 def generate(args, generator):
@@ -70,10 +93,15 @@ def generate(args, generator):
             for seed in args.seeds:
                 path = os.path.join(folder, f"{family}-{cities}-seed{seed}.json")
                 if not os.path.exists(path):
-                    subprocess.run([generator, f"--family={family}", f"--cities={cities}",
-                                    f"--seed={seed}", "--wanBandwidth=20Gbps",
-                                    "--wanBandwidthMax=100Gbps", f"--output={path}"],
-                                   check=True, stdout=subprocess.DEVNULL)
+                    run = subprocess.run([generator, f"--family={family}", f"--cities={cities}",
+                                          f"--seed={seed}", "--wanBandwidth=20Gbps",
+                                          "--wanBandwidthMax=100Gbps", f"--output={path}"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                         text=True, check=False)
+                    if run.returncode != 0:
+                        raise CorpusError(f"topology-generator --family={family} "
+                                          f"--cities={cities} --seed={seed} exited "
+                                          f"{run.returncode}: {run.stderr.strip()}")
                 paths.append(path)
     return paths
 
@@ -116,7 +144,11 @@ def main(argv=None):
     except (results_dir.ResultsError, OSError) as e:
         print(f"corpus: error: {e}", file=sys.stderr)
         return 1
-    topologies = generate(args, os.path.join(examples, "topology-generator"))
+    try:
+        topologies = generate(args, os.path.join(examples, "topology-generator"))
+    except CorpusError as e:
+        print(f"corpus: error: {e}", file=sys.stderr)
+        return 1
     spec = {
         "name": "corpus",
         "example": os.path.join(examples, "nine-city-training"),
@@ -154,7 +186,7 @@ def main(argv=None):
     for size in sorted(by_size):
         s = by_size[size]
         print(f"{size:>6} {s['runs']:>5} {s['failed']:>6} {100 * s['worst']:>16.3f}%")
-    expected = len(topologies) * len(SCHEDULES) * 4
+    expected = len(topologies) * len(SCHEDULES) * len(CAPABILITY_SETS_OF_ALL)
     if len(rows) != expected:
         print(f"corpus: error: {len(rows)} results, expected {expected}", file=sys.stderr)
         return 1

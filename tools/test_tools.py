@@ -1125,6 +1125,46 @@ class RealExampleSweepTest(ToolTestCase):
 
 
 @unittest.skipUnless(matplotlib_available(), "matplotlib is not installed")
+@unittest.skipUnless(REAL_EXAMPLE, "nine-city-training is not built (tools/build.sh release or "
+                                   "test), and WAN_NINE_CITY_TRAINING is not set")
+class RealExampleCorpusTest(unittest.TestCase):
+    """tools/corpus.py against the real programs: one 3-city ring, its three schedules, each
+    over every capability set --capabilities=all runs (six: it once counted four and failed
+    every corpus), and its arguments checked before any folder is made."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="wan-corpus-test-")
+        self.build = os.path.dirname(os.path.dirname(REAL_EXAMPLE))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def corpus(self, out, *flags):
+        return subprocess.run([sys.executable, os.path.join(TOOLS, "corpus.py"), "--build",
+                               self.build, "--out", out, "--families", "ring", *flags],
+                              capture_output=True, text=True, check=False)
+
+    def test_every_run_counted_and_passing(self):
+        run = self.corpus(os.path.join(self.tmp, "c"), "--sizes", "3", "--seeds", "1",
+                          "--model-bytes", "100000", "-j", "2")
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        # 1 topology x 3 schedules x 6 capability sets.
+        self.assertEqual(run.stdout.strip().splitlines()[-1], "corpus: 18 passed, 0 failed")
+
+    def test_arguments_checked_first(self):
+        for flags, message in ((["--sizes", "1"], "--sizes: each must be 2 to 1024 cities"),
+                               (["--seeds", "0"], "--seeds: each must be 1 to 4294944442"),
+                               (["--mtu", "100"], "--mtu: must be 1280 to 65535"),
+                               (["--model-bytes", "0"], "--model-bytes: must be at least 1"),
+                               (["-j", "0"], "--jobs: must be at least 1")):
+            out = os.path.join(self.tmp, "bad")
+            run = self.corpus(out, *flags)
+            self.assertEqual(run.returncode, 2, flags)
+            self.assertIn(message, run.stderr)
+            self.assertNotIn("Traceback", run.stderr)
+            self.assertFalse(os.path.exists(out), flags)
+
+
 class PlotTest(ToolTestCase):
     def run_fake(self, out, *flags):
         topology = os.path.join(self.tmp, "topology.json")
