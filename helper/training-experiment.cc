@@ -174,6 +174,7 @@ TrainingExperiment::ConnectCounters()
     const auto& cities = topology.GetCities();
     m_links.clear();
     m_linkFraming.clear();
+    m_lastWanFrame = Time(0);
     for (uint32_t l = 0; l < links.size(); ++l)
     {
         for (uint32_t end = 0; end < 2; ++end)
@@ -208,6 +209,7 @@ void
 TrainingExperiment::OnWanTx(uint32_t index, Ptr<const Packet> packet)
 {
     m_links[index].bytes += packet->GetSize() + m_linkFraming[index];
+    m_lastWanFrame = Simulator::Now(); // PhyTxEnd: the frame's last bit left
 }
 
 void
@@ -546,6 +548,7 @@ TrainingExperiment::GatherRanks(const std::vector<uint32_t>& localIslands,
     {
         mine.linkBytes.push_back(usage.bytes);
     }
+    mine.lastLinkFrame = m_lastWanFrame;
     for (uint32_t island : localIslands)
     {
         mine.islands.emplace_back(island, islandRecords[island]);
@@ -568,6 +571,7 @@ TrainingExperiment::GatherRanks(const std::vector<uint32_t>& localIslands,
         {
             m_links[l].bytes += other.linkBytes[l];
         }
+        m_lastWanFrame = std::max(m_lastWanFrame, other.lastLinkFrame);
         for (const auto& [island, records] : other.islands)
         {
             if (island >= islandRecords.size())
@@ -635,6 +639,12 @@ double
 TrainingExperiment::GetSimulatedTime() const
 {
     return m_simulatedTime;
+}
+
+double
+TrainingExperiment::GetLinkCountingTime() const
+{
+    return std::max(m_simulatedTime, m_lastWanFrame.GetSeconds());
 }
 
 const WanTopology&

@@ -240,6 +240,12 @@ class TrainingExperiment
     /** \return the end of the last round, s */
     double GetSimulatedTime() const;
     /**
+     * \return the time GetLinkUsage()'s bytes were counted over, s: the end of the last round
+     *         or of the last WAN frame, whichever is later (cross traffic, and rounds a limit
+     *         cut, send after the last finished round)
+     */
+    double GetLinkCountingTime() const;
+    /**
      * \param epsilon consensus target for rounds to epsilon
      * \return the run's summary; without records (before Run(), or off rank 0 of a
      *         distributed run) one of zero rounds, with only the period set
@@ -347,6 +353,7 @@ class TrainingExperiment
     TrainingRunLimits m_limits;          //!< maxSimTime and maxWallTime
     bool m_otherTraffic{false};          //!< other applications share the network
     double m_simulatedTime;              //!< end of the last round
+    Time m_lastWanFrame;                 //!< end of the last frame a WAN link sent
     uint32_t m_warmupRounds{0};          //!< SetWarmupRounds
     Time m_longRound{Seconds(LONG_ROUND_SECONDS)};        //!< SetLongRoundWarning
     std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start

@@ -169,7 +169,7 @@ TrainingOutput::WriteLinks(std::ostream& os,
                            const std::string& capabilities,
                            const std::string& schedule)
 {
-    const double time = experiment.GetSimulatedTime();
+    const double time = experiment.GetLinkCountingTime();
     for (const TrainingLinkUsage& link : experiment.GetLinkUsage())
     {
         const double utilisation =

@@ -58,6 +58,7 @@ TrainingRankResults::Encode() const
     {
         os << " " << bytes;
     }
+    os << " " << lastLinkFrame.GetTimeStep();
     const auto writeList = [&os](const std::vector<uint32_t>& list) {
         os << " " << list.size();
         for (uint32_t value : list)
@@ -124,6 +125,7 @@ TrainingRankResults::Decode(const std::string& text)
     {
         bytes = next();
     }
+    results.lastLinkFrame = nextTime();
     results.islands.resize(next());
     for (auto& [island, records] : results.islands)
     {

@@ -29,6 +29,7 @@ struct TrainingRankResults
     TrainingFpgaCounters fpga;       //!< counters of this rank's FPGAs
     TrainingRouterCounters routers;  //!< drops of this rank's routers
     std::vector<uint64_t> linkBytes; //!< bytes this rank sent per WAN link direction
+    Time lastLinkFrame;              //!< end of the last frame this rank's WAN links sent
     /** This rank's islands and their records. */
     std::vector<std::pair<uint32_t, std::vector<TrainingRoundRecord>>> islands;
 

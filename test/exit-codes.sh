@@ -5,7 +5,8 @@
 #      --maxSimTime=30s: the run stops within seconds of wall time, writes its results, and
 #      every round is unfinished; the same with --jobs=2 over all six capability sets (the
 #      parent combines its children's codes); a 2 GB model with --maxWallTime=2s;
-#   0  cross traffic that outlasts the rounds, cut at --maxSimTime after them;
+#   0  cross traffic that outlasts the rounds, cut at --maxSimTime after them; links.csv's
+#      utilisation over the whole run (a half-rate flow reads 0.5);
 #   1  wan-fabric (beside the binary) on a topology whose file chooses 3-packet queues: frames
 #      drop and receivers miss bytes (the file's queues were once replaced by burst-sized ones,
 #      exit 0); the same file without its queue key: exit 0;
@@ -115,6 +116,20 @@ run outlast 0 $small --rounds=1 --crossTraffic="$scratch/outlast.json" --maxSimT
 has outlast '"complete": true' 1
 has outlast '"stopped_by": null' 1
 complete outlast 1 "$islands"
+
+# links.csv's utilisation is over the time its bytes were counted: a 50 Gbit/s flow on the 100
+# Gbit/s NYC-LON link for the whole 1 s run sends 9002-byte frames for 8972-byte writes, so
+# NYC>LON is 0.5 x 9002 / 8972 = 0.5017 (the training's 200 kB add 1e-4). It was once divided
+# by the end of the last round (0.26 s here): 1.93, a link busier than its rate.
+echo '{"flows": [{"from": "NYC", "to": "LON", "protocol": "udp", "rate": "50Gbps", "start": "0s", "stop": "9.2e9s"}]}' \
+    >"$scratch/half.json"
+# shellcheck disable=SC2086
+run utilisation 0 $small --rounds=1 --crossTraffic="$scratch/half.json" --maxSimTime=1s
+awk -F, 'NR > 1 && ($7 < 0 || $7 > 1) { bad = 1; print "over 1: " $0 }
+         NR > 1 && $4 == "NYC" && $5 == "LON" { found = 1; if ($7 < 0.495 || $7 > 0.505) {
+             bad = 1; print "NYC>LON: " $7 ", expected 0.5017" } }
+         END { exit bad || !found }' "$scratch/utilisation/links.csv" >&2 ||
+    fail "utilisation: links.csv beyond its links' rates (above)"
 grep -qF "every round was done; --maxSimTime stopped the traffic after them at 10 s" \
     "$scratch/outlast.err" || fail "outlast: no note on stderr"
 
