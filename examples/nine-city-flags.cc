@@ -8,6 +8,7 @@
 
 #include "ns3/chakra-step.h"
 #include "ns3/chunk-layout.h"
+#include "ns3/cross-traffic-helper.h"
 #include "ns3/tcp-transport.h"
 #include "ns3/training-helper.h"
 #include "ns3/training-support.h"
@@ -610,6 +611,29 @@ CheckDistribution(const ExperimentConfig& config, const WanTopology& loaded)
             throw std::runtime_error(std::string("mpirun -np ") +
                                      std::to_string(WanMpi::GetSize()) + ": " + e.what());
         }
+    }
+}
+
+void
+CheckCrossTraffic(const ExperimentConfig& config, const MainFlags& main, const std::string& path)
+{
+    if (config.crossTraffic.empty())
+    {
+        return;
+    }
+    // A smaller MTU means smaller writes: more of them, each with less room.
+    uint32_t mtu = config.mtu;
+    if (RunsTcpBaselines(config, main) && config.tcpBaselineMtu > 0)
+    {
+        mtu = std::min(mtu, config.tcpBaselineMtu);
+    }
+    try
+    {
+        CreateObject<CrossTrafficHelper>()->Check(config.crossTraffic, mtu);
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw std::runtime_error("--crossTraffic: " + path + ": " + e.what());
     }
 }
 

@@ -86,6 +86,17 @@ void LoadWorkload(ExperimentConfig& config, uint32_t islands);
 void CheckDistribution(const ExperimentConfig& config, const WanTopology& loaded);
 
 /**
+ * \brief Refuse cross traffic the hosts cannot carry (CrossTrafficHelper::Check) at the
+ *        smallest MTU of the run's links, before any folder is made.
+ * \param config the experiment (its cross traffic loaded) \param main the other flags
+ * \param path --crossTraffic, for the message
+ * \throws std::runtime_error naming --crossTraffic, the file and the flow
+ */
+void CheckCrossTraffic(const ExperimentConfig& config,
+                       const MainFlags& main,
+                       const std::string& path);
+
+/**
  * \param config the experiment \param main the other flags \param n islands
  * \return the schedules each capability set runs: --schedule's, or the optimiser's choice plus
  *         the global-clique and ring baselines; each checked before anything runs

@@ -406,6 +406,7 @@ Main(int argc, char** argv)
     LoadWorkload(config, loaded.GetIslands().size());
     config.crossTraffic = cmd.LoadCrossTraffic(loaded);
     CheckDistribution(config, loaded);
+    CheckCrossTraffic(config, main, cmd.GetCrossTrafficPath());
     const std::vector<std::string> specs = ScheduleSpecs(config, main, loaded.GetIslands().size());
     // Rank 0 writes the outputs; the other ranks only simulate.
     const bool writer = WanMpi::GetRank() == 0;

@@ -127,54 +127,66 @@ uint32_t
 CrossTrafficHelper::GetTcpSegmentSize() const
 {
     NS_ABORT_MSG_IF(!m_wan, "CrossTrafficHelper: call Install() first");
-    return m_tcpSegmentSize > 0 ? m_tcpSegmentSize : GetMtuTcpSegmentSize();
+    return TcpSegmentSizeAt(m_wan->GetMtu());
 }
 
 uint32_t
-CrossTrafficHelper::GetMtuTcpSegmentSize() const
+CrossTrafficHelper::TcpSegmentSizeAt(uint32_t mtu) const
+{
+    return m_tcpSegmentSize > 0 ? m_tcpSegmentSize : GetMtuTcpSegmentSize(mtu);
+}
+
+uint32_t
+CrossTrafficHelper::GetMtuTcpSegmentSize(uint32_t mtu)
 {
     // The TCP header as ns-3's TCP sends it on every data segment: with its timestamp option
     // (10 bytes, padded to a multiple of 4).
     TcpHeader header;
     header.AppendOption(CreateObject<TcpOptionTS>());
-    return m_wan->GetMtu() - WanWire::IPV4_HEADER_BYTES - header.GetSerializedSize();
+    return mtu - WanWire::IPV4_HEADER_BYTES - header.GetSerializedSize();
 }
 
 uint32_t
-CrossTrafficHelper::GetMtuUdpPayload() const
+CrossTrafficHelper::GetMtuUdpPayload(uint32_t mtu)
 {
-    return m_wan->GetMtu() - WanWire::IPV4_UDP_HEADER_BYTES;
+    return mtu - WanWire::IPV4_UDP_HEADER_BYTES;
 }
 
 void
-CrossTrafficHelper::CheckSettings(const std::vector<CrossTrafficFlow>& flows) const
+CrossTrafficHelper::Check(const std::vector<CrossTrafficFlow>& flows, uint32_t mtu) const
 {
-    NS_LOG_FUNCTION(this << flows.size());
+    NS_LOG_FUNCTION(this << flows.size() << mtu);
     const std::string prefix = "CrossTrafficHelper: ";
+    const uint64_t lastPort = uint64_t{m_firstPort} + flows.size() - (flows.empty() ? 0 : 1);
+    if (lastPort > std::numeric_limits<uint16_t>::max())
+    {
+        throw std::runtime_error(prefix + std::to_string(flows.size()) +
+                                 " flows need sink ports beyond 65535 from FirstPort " +
+                                 std::to_string(m_firstPort) + " (one port per flow)");
+    }
     if (m_hostAccessRate.GetBitRate() == 0)
     {
         throw std::runtime_error(prefix + "HostAccessRate 0 bit/s: must be above 0");
     }
-    const uint32_t mtuSegment = GetMtuTcpSegmentSize();
+    const uint32_t mtuSegment = GetMtuTcpSegmentSize(mtu);
     if (m_tcpSegmentSize > mtuSegment)
     {
         throw std::runtime_error(prefix + "TcpSegmentSize " + std::to_string(m_tcpSegmentSize) +
                                  ": more than the " + std::to_string(mtuSegment) +
                                  " bytes a segment carries at the WAN's MTU of " +
-                                 std::to_string(m_wan->GetMtu()));
+                                 std::to_string(mtu));
     }
-    const uint32_t udpPayload = GetMtuUdpPayload();
+    const uint32_t udpPayload = GetMtuUdpPayload(mtu);
     for (uint32_t f = 0; f < flows.size(); ++f)
     {
         const CrossTrafficFlow& flow = flows[f];
-        const uint32_t packetSize = GetPacketSize(flow.protocol);
+        const uint32_t packetSize = PacketSizeAt(flow.protocol, mtu);
         if (flow.protocol == CrossTrafficFlow::UDP && packetSize > udpPayload)
         {
-            throw std::runtime_error(prefix + "PacketSize " + std::to_string(packetSize) +
-                                     ": flow " + std::to_string(f) +
-                                     " is UDP, and a datagram carries at most " +
-                                     std::to_string(udpPayload) + " bytes at the WAN's MTU of " +
-                                     std::to_string(m_wan->GetMtu()));
+            throw std::runtime_error(
+                prefix + "PacketSize " + std::to_string(packetSize) + ": flow " +
+                std::to_string(f) + " is UDP, and a datagram carries at most " +
+                std::to_string(udpPayload) + " bytes at the WAN's MTU of " + std::to_string(mtu));
         }
         if (!flow.bulk && flow.rateBps > m_hostAccessRate.GetBitRate())
         {
@@ -202,11 +214,17 @@ uint32_t
 CrossTrafficHelper::GetPacketSize(CrossTrafficFlow::Protocol protocol) const
 {
     NS_ABORT_MSG_IF(!m_wan, "CrossTrafficHelper: call Install() first");
+    return PacketSizeAt(protocol, m_wan->GetMtu());
+}
+
+uint32_t
+CrossTrafficHelper::PacketSizeAt(CrossTrafficFlow::Protocol protocol, uint32_t mtu) const
+{
     if (m_packetSize > 0)
     {
         return m_packetSize;
     }
-    return protocol == CrossTrafficFlow::TCP ? GetTcpSegmentSize() : GetMtuUdpPayload();
+    return protocol == CrossTrafficFlow::TCP ? TcpSegmentSizeAt(mtu) : GetMtuUdpPayload(mtu);
 }
 
 uint32_t
@@ -246,15 +264,8 @@ CrossTrafficHelper::Install(WanTopologyHelper& wan, const std::vector<CrossTraff
     run.processes = WanMpi::GetSize();
     run.crossTraffic = true;
     TrainingSupport::Check(run);
-    const uint64_t lastPort = uint64_t{m_firstPort} + flows.size() - (flows.empty() ? 0 : 1);
-    if (lastPort > std::numeric_limits<uint16_t>::max())
-    {
-        throw std::runtime_error("cross traffic: " + std::to_string(flows.size()) +
-                                 " flows need ports beyond 65535 from FirstPort " +
-                                 std::to_string(m_firstPort));
-    }
+    Check(flows, wan.GetMtu());
     m_wan = &wan;
-    CheckSettings(flows);
     m_hosts = std::make_unique<WanHostHelper>(wan);
     m_flows = flows;
     const auto& cities = wan.GetTopology().GetCities();

@@ -78,10 +78,19 @@ class CrossTrafficHelper : public Object
      *        WanTopologyHelper::Install() and before the simulation runs.
      * \param wan an installed WAN (kept by reference; must outlive the run)
      * \param flows the flows (city indices of \p wan's topology)
-     * \throws std::runtime_error in a distributed run, when the ports run out, or when the
-     *         attributes cannot carry the flows (see CheckSettings)
+     * \throws std::runtime_error in a distributed run, or when Check() refuses the flows
      */
     void Install(WanTopologyHelper& wan, const std::vector<CrossTrafficFlow>& flows);
+    /**
+     * \brief What Install() checks of the flows against the attributes, before any network is
+     *        built (a program checks its inputs before it makes its output folder).
+     * \param flows the flows to install \param mtu the WAN's MTU
+     * \throws std::runtime_error naming the attribute (and flow) when the sink ports from
+     *         FirstPort run past 65535, HostAccessRate is 0, a UDP write or a TCP segment does
+     *         not fit the MTU, a rate flow is faster than HostAccessRate, or it would send its
+     *         writes less than one simulator time step apart (its clock would stand still)
+     */
+    void Check(const std::vector<CrossTrafficFlow>& flows, uint32_t mtu) const;
 
     /** \return the flows installed */
     const std::vector<CrossTrafficFlow>& GetFlows() const;
@@ -125,18 +134,16 @@ class CrossTrafficHelper : public Object
     void RecordStop(uint32_t flow);
     /** \param city a city \return its host, attached now if it has none yet */
     uint32_t HostAt(uint32_t city);
-    /** \return the TCP segment that fills the WAN's MTU (IPv4 and TCP headers, timestamps) */
-    uint32_t GetMtuTcpSegmentSize() const;
-    /** \return the UDP payload that fills the WAN's MTU (IPv4 and UDP headers) */
-    uint32_t GetMtuUdpPayload() const;
-    /**
-     * \param flows the flows to install
-     * \throws std::runtime_error naming the attribute (and flow) when HostAccessRate is 0,
-     *         a UDP write or a TCP segment does not fit the WAN's MTU, or a rate flow would
-     *         send its writes less than one simulator time step apart (its clock would stand
-     *         still)
-     */
-    void CheckSettings(const std::vector<CrossTrafficFlow>& flows) const;
+    /** \param mtu an MTU \return the TCP segment that fills it (IPv4 and TCP headers,
+     *  timestamps) */
+    static uint32_t GetMtuTcpSegmentSize(uint32_t mtu);
+    /** \param mtu an MTU \return the UDP payload that fills it (IPv4 and UDP headers) */
+    static uint32_t GetMtuUdpPayload(uint32_t mtu);
+    /** \param mtu an MTU \return the hosts' TCP segment size on links of that MTU */
+    uint32_t TcpSegmentSizeAt(uint32_t mtu) const;
+    /** \param protocol a protocol \param mtu an MTU \return the bytes of one application
+     *  write on links of that MTU */
+    uint32_t PacketSizeAt(CrossTrafficFlow::Protocol protocol, uint32_t mtu) const;
 
     DataRate m_hostAccessRate;   //!< access link rate of every host
     Time m_hostAccessDelay;      //!< access link delay of every host

@@ -175,6 +175,14 @@ WanCommandLine::LoadTopology() const
                                "(expected none|multicast|fpga|both, each but none optionally "
                                "with +transit, or transit)");
     }
+    if (m_capabilities == ALL_CAPABILITIES && !m_cityCapabilities.empty())
+    {
+        // The sweep sets every city's capabilities for each set: the overrides would be
+        // overwritten, and summary.json would still record them.
+        throw WanTopologyError("--cityCapabilities: " + WanInputError::Quote(m_cityCapabilities) +
+                               ": not with --capabilities=all, whose every set overwrites each "
+                               "city's capabilities (run one set with its overrides)");
+    }
     if (!m_capabilities.empty() && m_capabilities != ALL_CAPABILITIES)
     {
         try

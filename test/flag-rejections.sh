@@ -196,6 +196,8 @@ reject $n "--residualDecay: $nothing --payload=real and --updateFormat=topk:F" \
 reject $n "--rounds=1\\u007f: expected a whole number" "--rounds=$(printf '1\177')"
 reject $n "--topology: no\\u001bfile\\u007f.json: cannot open topology file" \
     "--topology=$(printf 'no\033file\177.json')"
+reject $n "--cityCapabilities: \"NYC:none\": not with --capabilities=all" --capabilities=all \
+    --cityCapabilities=NYC:none
 reject $n "--cityCapabilities: \"N\\u007fC\": unknown city code" \
     "--cityCapabilities=$(printf 'N\177C'):none"
 reject $n "--maxSimTime=0s: must be in (0, 9.2e+09] seconds" --maxSimTime=0s
@@ -213,6 +215,18 @@ reject $n "--crossTraffic: $scratch/bad-city.json: flows[0].to: \"XYZ\": unknown
 printf '%s\n' '{"flows": [{"from": "NYC", "to": "LON",' >"$scratch/cut.json"
 reject $n "--crossTraffic: $scratch/cut.json: line 2, column 1: invalid JSON" \
     --crossTraffic="$scratch/cut.json"
+# What the hosts cannot carry is refused before the results folder is made (it was found when
+# the network was built, with the folder already there): a rate above HostAccessRate (400
+# Gbit/s), and more flows than sink ports from FirstPort 5001 to 65535 (60535).
+printf '%s\n' '{"flows": [{"from": "NYC", "to": "LON", "protocol": "udp", "rate": "500Gbps",' \
+    '"start": 0, "stop": 1}]}' >"$scratch/fast.json"
+reject $n "--crossTraffic: $scratch/fast.json: CrossTrafficHelper: flow 0: 500000000000 bit/s is above HostAccessRate 400000000000 bit/s" \
+    --crossTraffic="$scratch/fast.json"
+awk 'BEGIN { printf "{\"flows\": ["; for (i = 0; i < 60536; i++)
+    printf "%s{\"from\": \"NYC\", \"to\": \"LON\", \"protocol\": \"udp\", \"rate\": \"1Mbps\", \"start\": 0, \"stop\": 1}", (i ? ", " : "");
+    print "]}" }' >"$scratch/many.json"
+reject $n "--crossTraffic: $scratch/many.json: CrossTrafficHelper: 60536 flows need sink ports beyond 65535 from FirstPort 5001" \
+    --crossTraffic="$scratch/many.json"
 
 reject fpga-aggregation "--k=0: must be in 1..1000" --k=0
 # It builds its own network: no topology flags to ignore; ns-3's CommandLine refuses the
