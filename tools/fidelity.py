@@ -37,6 +37,7 @@ failed). Standard library only (Python >= 3.8).
 import argparse
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -97,7 +98,11 @@ def read_rounds(folder, warmups):
                     group[3] += 1
                     group[2] += int(row["retransmissions"])
                     if row["sync_start_s"] and row["sync_end_s"]:  # empty: unfinished
-                        group[0] += float(row["sync_end_s"]) - float(row["sync_start_s"])
+                        sync = float(row["sync_end_s"]) - float(row["sync_start_s"])
+                        if not math.isfinite(sync):
+                            raise ValueError(f"sync {row['sync_start_s']} to "
+                                             f"{row['sync_end_s']} s is not a finite time")
+                        group[0] += sync
                         group[1] += 1
                 except (KeyError, TypeError, ValueError) as e:
                     raise FidelityError(f"{path}:{line}: malformed row: {e}")
@@ -142,7 +147,8 @@ def folder_rows(folder):
         if key not in groups:
             raise FidelityError(f"{folder}/rounds.csv: no rows for {key[0]} / {key[1]}")
         sync_sum, finished, resends, total = groups.pop(key)
-        partial = partial or finished < total
+        # Partial: unfinished rounds, or lost peers (an entry's "complete" says both).
+        partial = partial or finished < total or entry.get("complete") is False
         if finished == 0:
             raise FidelityError(f"{folder}/rounds.csv: no finished rows for {key[0]} / {key[1]}")
         sync = sync_sum / finished

@@ -1079,6 +1079,9 @@ def main(argv=None):
     except InputError as e:
         print(f"plot: error: {e}", file=sys.stderr)
         return 1
+    except OSError as e:  # inputs are read with their own messages: this is an output
+        print(f"plot: error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        return 1
     return 0
 
 

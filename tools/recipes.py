@@ -85,6 +85,9 @@ def read_consensus(path):
                                      f"{values['loss']}")
                 if rnd < 0 or not math.isfinite(time_s) or time_s < 0:
                     raise InputError(f"{path}:{line}: bad round {rnd} or time_s {time_s}")
+                if not math.isfinite(loss) or loss < 0:
+                    raise InputError(f"{path}:{line}: loss {values['loss']}: expected a "
+                                     f"finite number, at least 0")
                 key = (values["capabilities"], values["schedule"])
                 groups.setdefault(key, []).append((rnd, values["time_s"].strip(),
                                                    values["loss"].strip(), loss))
@@ -359,6 +362,9 @@ def main(argv=None):
         draw(rows, target, how, figure_subtitle(spec, points), figure)
     except InputError as e:
         print(f"recipes: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:  # the inputs are read above with their own messages: an output
+        print(f"recipes: error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return 1
     expected = spec_points(spec)
     if expected and len(points) < expected:

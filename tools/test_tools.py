@@ -803,6 +803,32 @@ class FidelityTest(ToolTestCase):
         cells, _ = self.table(proc.stdout)
         self.assertEqual(cells[1:], self.expected(out))
 
+    def test_lost_peers_make_a_run_partial(self):
+        # Every round finished, but an entry says it lost a peer (complete false): partial.
+        out = self.make_run()
+        path = os.path.join(out, "summary.json")
+        with open(path, encoding="utf-8") as f:
+            summary = json.load(f)
+        summary["results"][0]["complete"] = False
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(summary, f)
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("partial", proc.stderr)
+
+    def test_a_sync_time_that_is_not_a_number_is_an_error(self):
+        out = self.make_run()
+        path = os.path.join(out, "rounds.csv")
+        with open(path, newline="", encoding="utf-8") as f:
+            table = list(csv.reader(f))
+        table[1][table[0].index("sync_end_s")] = "nan"
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            csv.writer(f, lineterminator="\n").writerows(table)
+        proc = self.fidelity(out)
+        self.assertEqual(proc.returncode, 1, proc.stdout)
+        self.assertIn("rounds.csv:2: malformed row", proc.stderr)
+        self.assertIn("not a finite time", proc.stderr)
+
     def test_summary_disagreeing_with_the_csv_is_an_error(self):
         out = self.make_run()
         path = os.path.join(out, "summary.json")
@@ -1205,6 +1231,18 @@ class PlotTest(ToolTestCase):
         self.assertFalse(os.path.exists(os.path.join(out, "consensus.png")))
         self.assertIn("virtual payload mode", proc.stderr)
 
+    def test_an_output_that_cannot_be_written_is_an_error(self):
+        out = os.path.join(self.tmp, "exp")
+        self.run_fake(out, "--capabilities=both")
+        afile = os.path.join(self.tmp, "afile")
+        with open(afile, "w", encoding="utf-8") as f:
+            f.write("x")
+        for where in (afile, os.path.join(afile, "below")):
+            proc = self.plot("experiment", out, "--out", where)
+            self.assertEqual(proc.returncode, 1, where)
+            self.assertIn("plot: error: cannot write", proc.stderr)
+            self.assertNotIn("Traceback", proc.stderr)
+
     def test_missing_inputs_are_clear_errors(self):
         proc = self.plot("experiment", os.path.join(self.tmp, "nowhere"))
         self.assertEqual(proc.returncode, 1)
@@ -1425,6 +1463,32 @@ class RecipesScriptTest(unittest.TestCase):
                                    "rounds", "final_loss", "target_loss", "round",
                                    "time_to_target_s", "gain_over_none", "point"])
         return rows[1:]
+
+    def set_loss(self, point, rnd, text):
+        """Rewrite one consensus.csv loss cell of a point as text."""
+        path = os.path.join(self.sweep, "points", point, "output", "consensus.csv")
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        cells = lines[1 + rnd].split(",")
+        cells[-1] = text
+        lines[1 + rnd] = ",".join(cells)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def test_a_loss_that_is_not_a_finite_number_at_least_0_is_an_error(self):
+        # float() reads nan, inf and 1e999; a loss of -1 set a target of -1.01.
+        for text in ("nan", "inf", "1e999", "-1"):
+            self.set_loss("a000000000000003", 1, text)
+            proc = self.run_script(self.sweep)
+            self.assertEqual(proc.returncode, 1, text)
+            self.assertIn(f"consensus.csv:3: loss {text}: expected a finite number, at least 0",
+                          proc.stderr)
+
+    def test_an_output_that_cannot_be_written_is_an_error(self):
+        proc = self.run_script(self.sweep, "--table", os.path.join(self.tmp, "no", "x.csv"))
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("recipes: error: cannot write", proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
 
     def test_default_target_one_percent_above_the_best(self):
         proc = self.run_script(self.sweep)
