@@ -153,7 +153,8 @@ def load_topology(path):
     try:
         cities = {c["code"]: (float(c["longitude"]), float(c["latitude"]), c.get("name", ""))
                   for c in topo["cities"]}
-        links = [(link["a"], link["b"]) for link in topo["links"]]
+        # "links" is optional (doc/topology.rst): a one-city topology has none.
+        links = [(link["a"], link["b"]) for link in topo.get("links", [])]
     except (KeyError, TypeError, ValueError) as e:
         raise InputError(f"{path}: not a topology file (cities need code, latitude, "
                          f"longitude; links need a, b): {e}")
@@ -991,6 +992,10 @@ def plot_experiment(args):
     else:
         print(f"plot: no {consensus_path} (virtual payload mode): no consensus.png",
               file=sys.stderr)
+    if not links and not topo_links:
+        # A topology without WAN links (one city): nothing to map.
+        print("plot: the topology has no WAN links: no link-utilisation.png", file=sys.stderr)
+        return
     panels = link_panels(links)
     keys = main_map_keys(panels, summary)
     schedules = sorted({k[1] for k in keys})

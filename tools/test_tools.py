@@ -1231,6 +1231,20 @@ class PlotTest(ToolTestCase):
         self.assertFalse(os.path.exists(os.path.join(out, "consensus.png")))
         self.assertIn("virtual payload mode", proc.stderr)
 
+    def test_a_topology_without_links(self):
+        # "links" is optional in a topology file: one city with two islands has none.
+        out = os.path.join(self.tmp, "exp")
+        self.run_fake(out, "--capabilities=both")
+        topology = os.path.join(self.tmp, "one-city.json")
+        with open(topology, "w", encoding="utf-8") as f:
+            json.dump({"cities": [{"code": "NYC", "latitude": 40.7, "longitude": -74.0}]}, f)
+        with open(os.path.join(out, "links.csv"), "w", encoding="utf-8") as f:
+            f.write("capabilities,schedule,link,from,to,bytes,utilisation\n")
+        proc = self.plot("experiment", out, "--topology", topology)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assert_png(os.path.join(out, "round-breakdown.png"))
+        self.assertIn("no WAN links: no link-utilisation.png", proc.stderr)
+
     def test_an_output_that_cannot_be_written_is_an_error(self):
         out = os.path.join(self.tmp, "exp")
         self.run_fake(out, "--capabilities=both")
