@@ -75,8 +75,9 @@ AddWorkloadFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       anyDuration);
     flags.AddUpdateFormat("updateFormat",
                           "how each island's update travels: bytes per element, and whether "
-                          "FPGAs sum it (other formats than int32: DIRECT cliques, planned or "
-                          "adaptive transport; real topk: --sharedStart and --schedule=global)",
+                          "FPGAs sum it (every transport carries every format; bf16 and topk "
+                          "only in DIRECT cliques; real topk: --sharedStart and "
+                          "--schedule=global)",
                           config.updateFormat);
     flags.AddUnsigned("innerSteps",
                       "inner steps of local compute per round before it synchronises (DiLoCo's "
