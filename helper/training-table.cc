@@ -6,6 +6,7 @@
 
 #include "ns3/text-table.h"
 #include "ns3/wan-router-net-device.h"
+#include "ns3/wan-units.h"
 
 #include <iomanip>
 #include <sstream>
@@ -74,7 +75,16 @@ TrainingTable::DescribeCrossTraffic(const std::vector<CrossTrafficResult>& resul
         {
             os << "offered " << r.offeredBps / 1e9 << " Gbps";
         }
-        os << ", goodput " << r.goodputBps / 1e9 << " Gbps";
+        if (r.active > 0)
+        {
+            os << ", goodput " << r.goodputBps / 1e9 << " Gbps";
+        }
+        else
+        {
+            // Not starved: the run ended before the flow's start (a limit, or the rounds).
+            os << ", never ran (starts at " << WanUnits::FormatNumber(r.start)
+               << " s, after the run ended)";
+        }
     }
     return os.str();
 }

@@ -121,7 +121,10 @@ complete outlast 1 "$islands"
 # Gbit/s NYC-LON link for the whole 1 s run sends 9002-byte frames for 8972-byte writes, so
 # NYC>LON is 0.5 x 9002 / 8972 = 0.5017 (the training's 200 kB add 1e-4). It was once divided
 # by the end of the last round (0.26 s here): 1.93, a link busier than its rate.
-echo '{"flows": [{"from": "NYC", "to": "LON", "protocol": "udp", "rate": "50Gbps", "start": "0s", "stop": "9.2e9s"}]}' \
+# A second flow starts after the run's end: it never ran, and the table says so (it once said
+# "goodput 0.000 Gbps", as if starved).
+echo '{"flows": [{"from": "NYC", "to": "LON", "protocol": "udp", "rate": "50Gbps", "start": "0s", "stop": "9.2e9s"},' \
+    '{"from": "LON", "to": "NYC", "protocol": "udp", "rate": "1Gbps", "start": "300s", "stop": "301s"}]}' \
     >"$scratch/half.json"
 # shellcheck disable=SC2086
 run utilisation 0 $small --rounds=1 --crossTraffic="$scratch/half.json" --maxSimTime=1s
@@ -130,6 +133,8 @@ awk -F, 'NR > 1 && ($7 < 0 || $7 > 1) { bad = 1; print "over 1: " $0 }
              bad = 1; print "NYC>LON: " $7 ", expected 0.5017" } }
          END { exit bad || !found }' "$scratch/utilisation/links.csv" >&2 ||
     fail "utilisation: links.csv beyond its links' rates (above)"
+grep -qF "#1 LON>NYC udp offered 1.000 Gbps, never ran (starts at 300 s, after the run ended)" \
+    "$scratch/utilisation.txt" || fail "utilisation: the late flow is not said to have never run"
 grep -qF "every round was done; --maxSimTime stopped the traffic after them at 10 s" \
     "$scratch/outlast.err" || fail "outlast: no note on stderr"
 
