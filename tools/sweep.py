@@ -30,6 +30,7 @@ import difflib
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import shlex
@@ -105,8 +106,18 @@ def _check_scalar(path, where, value):
     if isinstance(value, (dict, list)) or value is None:
         raise SpecError(f"{path}: {where}: value {json.dumps(value)} is not a string, number "
                         f"or boolean")
+    if isinstance(value, float) and not math.isfinite(value):
+        # JSON has no such numbers: 1e400 reads as infinity.
+        raise SpecError(f"{path}: {where}: value {value!r} is not a finite number")
     if isinstance(value, str) and (value == "" or "\n" in value):
         raise SpecError(f"{path}: {where}: empty or multi-line value {json.dumps(value)}")
+    if isinstance(value, str) and any(ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f for c in value):
+        raise SpecError(f"{path}: {where}: value {json.dumps(value)} holds a control character")
+
+
+def _refuse_constant(path, name):
+    """json.loads reads NaN, Infinity and -Infinity, which JSON does not have."""
+    raise SpecError(f"{path}: {name} is not a JSON number")
 
 
 def load_spec(path):
@@ -117,7 +128,7 @@ def load_spec(path):
     except OSError as e:
         raise SpecError(f"{path}: cannot read sweep spec: {e.strerror}")
     try:
-        spec = json.loads(text)
+        spec = json.loads(text, parse_constant=lambda name: _refuse_constant(path, name))
     except json.JSONDecodeError as e:
         raise SpecError(f"{path}:{e.lineno}:{e.colno}: malformed JSON: {e.msg}")
     if not isinstance(spec, dict):

@@ -364,6 +364,19 @@ class SweepTest(ToolTestCase):
         path = self.write_spec(None, text)
         self.assert_rejected_before_running(self.sweep(path), f"{path}:3:", "malformed JSON")
 
+    def test_numbers_json_does_not_have_and_control_characters(self):
+        # Python's json reads NaN and Infinity, and 1e400 as infinity; none is a JSON number.
+        for text, message in (
+                ('{"name": "x", "example": "x", "grid": {"lossRate": [NaN]}}',
+                 "NaN is not a JSON number"),
+                ('{"name": "x", "example": "x", "grid": {"lossRate": [-Infinity]}}',
+                 "-Infinity is not a JSON number"),
+                ('{"name": "x", "example": "x", "grid": {"modelBytes": [1e400]}}',
+                 "grid.modelBytes: value inf is not a finite number"),
+                ('{"name": "x", "example": "x", "grid": {"topology": ["a\\u001bb"]}}',
+                 'grid.topology: value "a\\u001bb" holds a control character')):
+            self.assert_rejected_before_running(self.sweep(self.write_spec(None, text)), message)
+
     def test_unknown_top_level_key(self):
         spec = spec_24()
         spec["grids"] = {}
