@@ -89,7 +89,8 @@ def to_number(text):
     if text == "":
         return None
     try:
-        return float(text)
+        value = float(text)
+        return value if math.isfinite(value) else None  # nan, inf: not a number here
     except ValueError:
         pass
     match = re.fullmatch(r"([-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z/]+)", text)
@@ -111,7 +112,13 @@ def read_csv(path, required_columns=()):
     try:
         with open(path, newline="", encoding="utf-8") as f:
             reader = csv.DictReader(f)
-            rows = list(reader)
+            rows = []
+            for row in reader:
+                # A row with fewer or more fields than the header is not the program's.
+                if None in row or None in row.values():
+                    raise InputError(f"{path}:{reader.line_num}: {len(reader.fieldnames)} "
+                                     f"columns in the header, not in this row")
+                rows.append(row)
             columns = reader.fieldnames or []
     except (OSError, csv.Error, UnicodeDecodeError) as e:
         raise InputError(f"{path}: cannot read CSV: {e}")
@@ -582,6 +589,8 @@ def link_panels(rows):
     panels = {}
     for row in rows:
         util = to_number(row.get("utilisation"))
+        if util is None and (row.get("utilisation") or "").strip():
+            raise InputError(f"links.csv: utilisation {row['utilisation']!r} is not a number")
         a, b = row.get("from", ""), row.get("to", "")
         if (not a or not b) and "-" in row.get("link", ""):
             a, b = row["link"].split("-", 1)

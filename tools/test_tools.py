@@ -1244,6 +1244,35 @@ class PlotTest(ToolTestCase):
         self.assertFalse(os.path.exists(os.path.join(out, "consensus.png")))
         self.assertIn("virtual payload mode", proc.stderr)
 
+    def test_malformed_rows_are_errors(self):
+        # A row of other width than the header, and a utilisation that is not a number, once
+        # passed (the figures drawn, exit 0).
+        out = os.path.join(self.tmp, "exp")
+        self.run_fake(out, "--capabilities=both")
+        rounds = os.path.join(out, "rounds.csv")
+        with open(rounds, encoding="utf-8") as f:
+            good = f.read()
+        with open(rounds, "a", encoding="utf-8") as f:
+            f.write("garbage,row\n")
+        proc = self.plot("experiment", out)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        lines = good.count("\n") + 1
+        self.assertIn(f"rounds.csv:{lines}: ", proc.stderr)
+        self.assertIn("columns in the header, not in this row", proc.stderr)
+        with open(rounds, "w", encoding="utf-8") as f:
+            f.write(good)
+        links = os.path.join(out, "links.csv")
+        with open(links, encoding="utf-8") as f:
+            table = f.read().splitlines()
+        cells = table[1].split(",")
+        cells[-1] = "nan"
+        table[1] = ",".join(cells)
+        with open(links, "w", encoding="utf-8") as f:
+            f.write("\n".join(table) + "\n")
+        proc = self.plot("experiment", out)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn("links.csv: utilisation 'nan' is not a number", proc.stderr)
+
     def test_a_topology_without_links(self):
         # "links" is optional in a topology file: one city with two islands has none.
         out = os.path.join(self.tmp, "exp")
