@@ -6,6 +6,7 @@
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/wan-mpi.h"
 
 #include <condition_variable>
 #include <mutex>
@@ -81,6 +82,13 @@ void
 TrainingRunLimits::OnSimTimeLimit()
 {
     NS_LOG_INFO("maxSimTime reached at " << Simulator::Now().As(Time::S));
+    // Nothing else pending (one process): the run had ended, and the simulator only jumped to
+    // the limit; it cut nothing. Under MPI another rank may still have events, so it counts.
+    if (WanMpi::GetSize() == 1 && Simulator::IsFinished())
+    {
+        NS_LOG_INFO("nothing left to run: the limit cut nothing");
+        return;
+    }
     m_stoppedBy = SIM_TIME;
     Simulator::Stop();
 }

@@ -5,7 +5,8 @@
 #      --maxSimTime=30s: the run stops within seconds of wall time, writes its results, and
 #      every round is unfinished; the same with --jobs=2 over all six capability sets (the
 #      parent combines its children's codes); a 2 GB model with --maxWallTime=2s;
-#   0  cross traffic that outlasts the rounds, cut at --maxSimTime after them; links.csv's
+#   0  cross traffic that outlasts the rounds, cut at --maxSimTime after them (a limit that
+#      cuts nothing, nothing said); links.csv's
 #      utilisation over the whole run (a half-rate flow reads 0.5);
 #   1  wan-fabric (beside the binary) on a topology whose file chooses 3-packet queues: frames
 #      drop and receivers miss bytes (the file's queues were once replaced by burst-sized ones,
@@ -116,6 +117,16 @@ run outlast 0 $small --rounds=1 --crossTraffic="$scratch/outlast.json" --maxSimT
 has outlast '"complete": true' 1
 has outlast '"stopped_by": null' 1
 complete outlast 1 "$islands"
+
+# A limit that cuts nothing says nothing: a 1 ns flow at 0.1 s ends long before a limit of
+# 9e9 s, to which the simulator then only jumps (it once printed "--maxSimTime stopped the
+# traffic after them at 9e+09 s").
+echo '{"flows": [{"from": "NYC", "to": "LON", "protocol": "udp", "rate": "1Gbps", "start": "0.1s", "stop": "0.100000001s"}]}' \
+    >"$scratch/short.json"
+# shellcheck disable=SC2086
+run idle 0 $small --rounds=1 --crossTraffic="$scratch/short.json" --maxSimTime=9000000000s
+has idle '"stopped_by": null' 1
+! grep -q "maxSimTime" "$scratch/idle.err" || fail "idle: a limit that cut nothing is reported"
 
 # links.csv's utilisation is over the time its bytes were counted: a 50 Gbit/s flow on the 100
 # Gbit/s NYC-LON link for the whole 1 s run sends 9002-byte frames for 8972-byte writes, so
