@@ -34,6 +34,7 @@ namespace
 {
 
 using ns3::GradientHeader;
+using ns3::GradientPayload;
 using ns3::IslandBitmap;
 
 /** Offsets and sizes of the wire format (model/gradient-header.h), written out again here. */

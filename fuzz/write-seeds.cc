@@ -3,7 +3,7 @@
  *
  * Writes the packet seeds of the fuzzers (gradient-header, router, fpga) and the trace seeds of
  * the chakra fuzzer into fuzz/corpus/<name>/, built with the module's own writers
- * (GradientHeader::Create*Packet, ns-3's Ipv4Header and UdpHeader, ChakraTrace::ToBytes,
+ * (GradientPayload::Create*, ns-3's Ipv4Header and UdpHeader, ChakraTrace::ToBytes,
  * ProtoWriter), so that the valid seeds are valid by construction.
  * The seeds are committed; run this again only when the wire format changes:
  *
