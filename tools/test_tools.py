@@ -788,21 +788,23 @@ class FidelityTest(ToolTestCase):
         self.assertEqual(after, ["", self.worst_line(expected_planned),
                                  self.worst_line(expected_tcp)])
 
-    def test_an_entry_without_a_bound_shows_dashes(self):
-        out = self.make_run()
+    def set_in_summary(self, out, key, value):
+        """Set key of summary.json's first results entry in the run folder out."""
         path = os.path.join(out, "summary.json")
         with open(path, encoding="utf-8") as f:
             summary = json.load(f)
-        summary["results"][0]["exchange_bound_s"] = None
+        summary["results"][0][key] = value
         with open(path, "w", encoding="utf-8") as f:
             json.dump(summary, f)
+
+    def test_an_entry_without_a_bound_shows_dashes(self):
+        out = self.make_run()
+        self.set_in_summary(out, "exchange_bound_s", None)
         proc = self.fidelity(out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         cells, _ = self.table(proc.stdout)
         self.assertEqual(cells[1][6:9], ("-", cells[1][7], "-"))
-        summary["results"][0]["exchange_bound_s"] = "fast"
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(summary, f)
+        self.set_in_summary(out, "exchange_bound_s", "fast")
         proc = self.fidelity(out)
         self.assertEqual(proc.returncode, 1)
         self.assertIn("malformed exchange_bound_s: 'fast'", proc.stderr)
@@ -819,12 +821,7 @@ class FidelityTest(ToolTestCase):
     def test_lost_peers_make_a_run_partial(self):
         # Every round finished, but an entry says it lost a peer (complete false): partial.
         out = self.make_run()
-        path = os.path.join(out, "summary.json")
-        with open(path, encoding="utf-8") as f:
-            summary = json.load(f)
-        summary["results"][0]["complete"] = False
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(summary, f)
+        self.set_in_summary(out, "complete", False)
         proc = self.fidelity(out)
         self.assertEqual(proc.returncode, 3, proc.stderr)
         self.assertIn("partial", proc.stderr)
