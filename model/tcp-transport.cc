@@ -7,6 +7,7 @@
 #include "gradient-payload.h"
 #include "round-config.h"
 #include "round-exchange.h"
+#include "tcp-fork-repair.h"
 #include "wan-wire.h"
 
 #include "ns3/abort.h"
@@ -455,6 +456,8 @@ TcpTransport::Accepted(Ptr<Socket> socket, const Address& from)
         socket->Close();
         return;
     }
+    // Before its first acknowledgement: the fork's congestion control as configured.
+    TcpForkRepair::RepairAccepted(m_listener, socket);
     socket->SetAttribute("SndBufSize", UintegerValue(m_buffers[peer]));
     socket->SetAttribute("RcvBufSize", UintegerValue(m_buffers[peer]));
     partner->AddConnection(socket, InetSocketAddress::ConvertFrom(from).GetPort(), true);

@@ -13,11 +13,17 @@
 
 #include "training-scenario.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/double.h"
 #include "ns3/exchange-sum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4.h"
+#include "ns3/object-factory.h"
+#include "ns3/pointer.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-cubic.h"
+#include "ns3/tcp-fork-repair.h"
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-socket-base.h"
@@ -31,6 +37,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <sstream>
 #include <string>
@@ -794,6 +801,149 @@ class TcpAcceptedWritesAfterHearingTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief TcpForkRepair::CopyAttributes copies the configured values of plain attributes and
+ *        leaves object pointers alone.
+ *
+ * A TcpCubic with Beta 0.5 and C 0.2 (defaults 0.7 and 0.4) gives them to a default one. Two
+ * TcpSocketBase objects: the second takes the first's SegmentSize (1000 instead of 536) but
+ * not its CongestionOps, a pointer that two connections must not share.
+ */
+class TcpForkRepairCopyTestCase : public TestCase
+{
+  public:
+    TcpForkRepairCopyTestCase()
+        : TestCase("TcpForkRepair copies plain attributes, not object pointers")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<TcpCubic> configured = CreateObject<TcpCubic>();
+        configured->SetAttribute("Beta", DoubleValue(0.5));
+        configured->SetAttribute("C", DoubleValue(0.2));
+        Ptr<TcpCubic> copy = CreateObject<TcpCubic>();
+        const std::vector<std::string> names = TcpForkRepair::CopyAttributes(*configured, *copy);
+        DoubleValue value;
+        copy->GetAttribute("Beta", value);
+        NS_TEST_EXPECT_MSG_EQ(value.Get(), 0.5, "Beta copied");
+        copy->GetAttribute("C", value);
+        NS_TEST_EXPECT_MSG_EQ(value.Get(), 0.2, "C copied");
+        NS_TEST_EXPECT_MSG_EQ(std::count(names.begin(), names.end(), "Beta"), 1, "named once");
+
+        Ptr<TcpSocketBase> listener = CreateObject<TcpSocketBase>();
+        listener->SetAttribute("SegmentSize", UintegerValue(1000));
+        listener->SetCongestionControlAlgorithm(CreateObject<TcpNewReno>());
+        Ptr<TcpSocketBase> accepted = CreateObject<TcpSocketBase>();
+        const std::vector<std::string> socketNames =
+            TcpForkRepair::CopyAttributes(*listener, *accepted);
+        UintegerValue segment;
+        accepted->GetAttribute("SegmentSize", segment);
+        NS_TEST_EXPECT_MSG_EQ(segment.Get(), 1000, "SegmentSize copied");
+        PointerValue ops;
+        accepted->GetAttribute("CongestionOps", ops);
+        NS_TEST_EXPECT_MSG_EQ(ops.Get<TcpCongestionOps>(), nullptr, "the pointer is not copied");
+        NS_TEST_EXPECT_MSG_EQ(std::count(socketNames.begin(), socketNames.end(), "CongestionOps"),
+                              0,
+                              "not named");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief An accepted TCP connection runs the congestion control as configured, whatever the
+ *        heap held before it.
+ *
+ * ns-3 makes an accepted socket's congestion control with a copy constructor; ns-3 3.48's
+ * TcpCubic copies every attribute but TcpFriendliness, which took the value of whatever was in
+ * the memory before. The heap is filled with zero bytes, then 0xff bytes, in blocks of
+ * TcpCubic's size before each run; once every connection is open (the first sync, 10 ms in,
+ * plus two round trips), every plain attribute of every socket's congestion control, read from
+ * the islands' TcpL4Protocol socket lists, must read as the defaults a new TcpCubic has, and
+ * both runs must end their round at the same nanosecond.
+ */
+class TcpAcceptedCongestionTestCase : public TestCase
+{
+  public:
+    TcpAcceptedCongestionTestCase()
+        : TestCase("TCP: accepted connections run the configured congestion control")
+    {
+    }
+
+  private:
+    /** \param fill the byte \brief fill heap blocks of TcpCubic's size with it and free them */
+    static void FillFreedMemory(uint8_t fill)
+    {
+        std::vector<void*> blocks(4096);
+        for (void*& block : blocks)
+        {
+            block = ::operator new(sizeof(TcpCubic));
+            std::memset(block, fill, sizeof(TcpCubic));
+        }
+        for (void* block : blocks)
+        {
+            ::operator delete(block);
+        }
+    }
+
+    /** \brief compare every socket's congestion control with a new TcpCubic's attributes */
+    void CheckSockets()
+    {
+        Ptr<TcpCubic> configured = CreateObject<TcpCubic>();
+        const Config::MatchContainer sockets =
+            Config::LookupMatches("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*");
+        for (std::size_t i = 0; i < sockets.GetN(); ++i)
+        {
+            PointerValue ops;
+            sockets.Get(i)->GetAttribute("CongestionOps", ops);
+            Ptr<TcpCongestionOps> congestion = ops.Get<TcpCongestionOps>();
+            NS_TEST_ASSERT_MSG_NE(congestion, nullptr, "socket " << sockets.GetMatchedPath(i));
+            const TypeId tid = configured->GetInstanceTypeId();
+            for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
+            {
+                const TypeId::AttributeInformation info = tid.GetAttribute(a);
+                const Ptr<AttributeValue> wanted = info.checker->Create();
+                const Ptr<AttributeValue> found = info.checker->Create();
+                configured->GetAttribute(info.name, *wanted);
+                congestion->GetAttribute(info.name, *found);
+                NS_TEST_EXPECT_MSG_EQ(found->SerializeToString(info.checker),
+                                      wanted->SerializeToString(info.checker),
+                                      info.name << " of " << sockets.GetMatchedPath(i));
+            }
+            ++m_checked;
+        }
+    }
+
+    void DoRun() override
+    {
+        std::vector<Time> ends;
+        for (uint8_t fill : {0x00, 0xff})
+        {
+            m_checked = 0;
+            Setup setup;
+            setup.cities = 2;
+            setup.tcp = true;
+            setup.modelBytes = 5000000;
+            setup.beforeRun = [this, fill, &setup](WanTopologyHelper&, TrainingHelper&) {
+                FillFreedMemory(fill);
+                const double rtt = 2 * (2 * ACCESS_DELAY + WAN_DELAY);
+                Simulator::Schedule(setup.compute + Seconds(2 * rtt),
+                                    &TcpAcceptedCongestionTestCase::CheckSockets,
+                                    this);
+            };
+            const RunResult run = Simulate(setup);
+            // Island 1 listens, island 0 connects: listener, connecting and accepted socket.
+            NS_TEST_EXPECT_MSG_EQ(m_checked, 3u, "three sockets checked, fill " << +fill);
+            ends.push_back(RecordOf(run, 0, 0).syncEnd);
+        }
+        NS_TEST_EXPECT_MSG_EQ(ends[0], ends[1], "the same round whatever the heap held");
+    }
+
+    uint32_t m_checked{0}; //!< sockets checked in the current run
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The tcp transport's suite.
  */
 class TcpTransportTestSuite : public TestSuite
@@ -811,6 +961,8 @@ class TcpTransportTestSuite : public TestSuite
         }
         AddTestCase(new TcpStreamBuffersTestCase);
         AddTestCase(new TcpAcceptedWritesAfterHearingTestCase);
+        AddTestCase(new TcpForkRepairCopyTestCase);
+        AddTestCase(new TcpAcceptedCongestionTestCase);
         AddTestCase(new TcpStreamsUnderLossTestCase);
         for (uint32_t streams : {1, 8})
         {

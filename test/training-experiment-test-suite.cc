@@ -690,9 +690,7 @@ class WarmupRoundsTestCase : public TestCase
         // it out shows. (Over the planned transport both rounds take the same time.)
         NS_TEST_EXPECT_MSG_GT(std::abs(end[0] - (end[1] - end[0])), 1e-6, "rounds differ");
 
-        // A warm-up of every round is ignored: both rounds count. The expected mean is taken
-        // from this run's own records: on ns-3 3.48 two TCP runs in one process need not take
-        // the same time (22.93 s against 23.18 s for the second round's end, once).
+        // A warm-up of every round is ignored: both rounds count, by this run's own records.
         const SlowPairRun whole = RunSlowPair(Seconds(1000), 2, TrainingApplication::TCP);
         double wholeEnd = 0;
         for (const TrainingRoundRecord& r : whole.records)
