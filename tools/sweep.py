@@ -78,6 +78,10 @@ class SpecError(Exception):
     """Bad sweep spec or bad command line: reported before anything runs."""
 
 
+class PointDataError(Exception):
+    """A done point's marker or summary.json cannot be read: that point failed (exit 1)."""
+
+
 # ---------------------------------------------------------------------------------------------
 # Spec loading and validation
 # ---------------------------------------------------------------------------------------------
@@ -283,9 +287,9 @@ def done_exit_code(sweep_dir, point):
         with open(path, encoding="utf-8") as f:
             code = json.load(f).get("exit_code", EXAMPLE_COMPLETE)
     except (OSError, ValueError, AttributeError) as e:
-        raise SpecError(f"{path}: unreadable done marker: {e}")
+        raise PointDataError(f"{path}: unreadable done marker: {e}")
     if code not in DONE_CODES:
-        raise SpecError(f"{path}: exit_code {code!r} is not one of a done point")
+        raise PointDataError(f"{path}: exit_code {code!r} is not one of a done point")
     return code
 
 
@@ -507,7 +511,7 @@ def collect(spec, sweep_dir, points):
             if not isinstance(entries, list):
                 raise TypeError("results is not a list")
         except (OSError, ValueError, KeyError, TypeError) as e:
-            raise SpecError(f"{path}: cannot read results: {e}")
+            raise PointDataError(f"{path}: cannot read results: {e}")
         for entry in entries:
             row = {"point": point["hash"]}
             row.update(point["params"])
@@ -735,9 +739,9 @@ def main(argv=None, link=True):
     if args.collect_only:
         try:
             rows, missing, partial = collect(spec, sweep_dir, points)
-        except SpecError as e:
+        except PointDataError as e:
             print(f"sweep: error: {e}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return EXIT_POINT_FAILED
         print(f"sweep: {os.path.join(sweep_dir, 'results.csv')}: {len(rows)} rows from "
               f"{len(points) - len(missing)}/{len(points)} points"
               + (f"; not done: {len(missing)}" if missing else ""), file=sys.stderr)
@@ -770,7 +774,7 @@ def main(argv=None, link=True):
 
     try:
         rows, missing, partial = collect(spec, sweep_dir, points)
-    except SpecError as e:
+    except PointDataError as e:
         print(f"sweep: error: {e}", file=sys.stderr)
         return EXIT_POINT_FAILED
     print(f"sweep: wrote {os.path.join(sweep_dir, 'results.csv')} ({len(rows)} rows from "

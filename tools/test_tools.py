@@ -5,6 +5,7 @@ Run from the repository root:  python3 -m unittest discover -s tools -p 'test_*.
 
 import csv
 import hashlib
+import glob
 import importlib.util
 import json
 import math
@@ -457,6 +458,15 @@ class SweepTest(ToolTestCase):
         # Point 5: capabilities none, modelBytes 4000000 (index 1), schedule moshpit (index 2).
         self.assertEqual((rows[0]["capabilities"], rows[0]["modelBytes"], rows[0]["schedule"],
                           rows[0]["exit_code"]), ("none", "4000000", "moshpit", "3"))
+        # A done point whose summary.json is corrupt failed, like a point that failed to run:
+        # exit 1, not the bad-spec 2, with the file named.
+        summaries = glob.glob(os.path.join(out, "points", "*", "output", "summary.json"))
+        self.assertEqual(len(summaries), 1)
+        with open(summaries[0], "w", encoding="utf-8") as f:
+            f.write("{\"results\": ")
+        proc = self.sweep(spec_path, "--collect-only")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn(f"{summaries[0]}: cannot read results", proc.stderr)
         # A task whose example fails leaves no marker and exits with the example's code.
         env = dict(self.env, SLURM_ARRAY_TASK_ID="6", FAKE_EXPERIMENT_EXIT="schedule=global:2")
         task = subprocess.run(["bash", script], env=env, capture_output=True, text=True,
