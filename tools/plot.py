@@ -362,6 +362,8 @@ def breakdown_panels(rows, summary):
             note = " (one round: cold)"
         if not warm:
             return None
+        if entry.get("complete") is False:  # unfinished rounds or lost peers: said on the bar
+            note += " (partial)"
         compute = sum(v[0] for v in warm) / len(warm)
         sync = sum(v[1] for v in warm) / len(warm)
         estimate = entry.get("estimated_sync_s")

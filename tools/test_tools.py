@@ -1280,6 +1280,20 @@ class PlotTest(ToolTestCase):
         self.assertEqual(proc.returncode, 1, proc.stderr)
         self.assertIn("links.csv: utilisation 'nan' is not a number", proc.stderr)
 
+    def test_a_partial_result_is_marked_on_its_bar(self):
+        # An entry whose rounds did not all finish (complete false) was drawn like any other.
+        out = os.path.join(self.tmp, "exp")
+        self.run_fake(out, "--capabilities=both")
+        plot = load_tool("plot", PLOT)
+        rows, _ = plot.read_csv(os.path.join(out, "rounds.csv"))
+        summary = plot.read_json(os.path.join(out, "summary.json"))
+        summary["results"][0]["complete"] = False
+        cut = (summary["results"][0]["capabilities"], summary["results"][0]["schedule"])
+        panels, _ = plot.breakdown_panels(rows, summary)
+        labels = {(caps, bar["label"]) for caps, bars in panels for bar in bars}
+        partial = {label for label in labels if label[1].endswith(" (partial)")}
+        self.assertEqual(partial, {(cut[0], f"{cut[1]} (partial)")})
+
     def test_a_topology_without_links(self):
         # "links" is optional in a topology file: one city with two islands has none.
         out = os.path.join(self.tmp, "exp")
