@@ -23,11 +23,11 @@ class Socket;
  *
  * ns-3 makes an accepted socket by copying the listener (TcpSocketBase's copy constructor),
  * and the listener's congestion control by its Fork(), a copy constructor too. A copy
- * constructor that misses a field leaves it to whatever the heap held: ns-3 3.48's TcpCubic
- * copies every attribute but TcpFriendliness, so an accepted connection ran with or without
- * the Reno-friendly window depending on earlier allocations, and two identical runs in one
- * process took different times. The repair copies every plain attribute of the
- * listener's congestion control to the accepted socket's before the connection's first
+ * constructor that misses a field leaves it to whatever the heap held: the TcpCubic of ns-3
+ * 3.43 and 3.48 copies every attribute but TcpFriendliness, so an accepted connection ran with
+ * or without the Reno-friendly window depending on earlier allocations, and a TCP result
+ * depended on what ran before it in the same process. The repair copies every plain attribute of
+ * the listener's congestion control to the accepted socket's before the connection's first
  * acknowledgement is processed (ns-3 calls the accept callback first); on a correct fork the
  * values are already equal.
  */

@@ -854,13 +854,13 @@ class TcpForkRepairCopyTestCase : public TestCase
  * \brief An accepted TCP connection runs the congestion control as configured, whatever the
  *        heap held before it.
  *
- * ns-3 makes an accepted socket's congestion control with a copy constructor; ns-3 3.48's
- * TcpCubic copies every attribute but TcpFriendliness, which took the value of whatever was in
- * the memory before. The heap is filled with zero bytes, then 0xff bytes, in blocks of
- * TcpCubic's size before each run; once every connection is open (the first sync, 10 ms in,
- * plus two round trips), every plain attribute of every socket's congestion control, read from
- * the islands' TcpL4Protocol socket lists, must read as the defaults a new TcpCubic has, and
- * both runs must end their round at the same nanosecond.
+ * ns-3 makes an accepted socket's congestion control with a copy constructor; the TcpCubic
+ * of ns-3 3.43 and 3.48 copies every attribute but TcpFriendliness, which took the value of
+ * whatever was in the memory before. The heap is filled with zero bytes, then 0xff bytes, in blocks
+ * of TcpCubic's size before each run; once every connection is open (the first sync, 10 ms in, plus
+ * two round trips), every plain attribute of every socket's congestion control, read from the
+ * islands' TcpL4Protocol socket lists, must read as the defaults a new TcpCubic has, and both runs
+ * must end their round at the same nanosecond.
  */
 class TcpAcceptedCongestionTestCase : public TestCase
 {
