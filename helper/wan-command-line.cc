@@ -63,6 +63,7 @@ WanCommandLine::WanCommandLine(const std::string& program,
                                const std::string& usage,
                                TopologyFlags topology)
     : m_program(program),
+      m_cmd(program), // the name --help prints first
       m_flags(m_cmd),
       m_topology(DEFAULT_TOPOLOGY),
       m_capabilities(""),

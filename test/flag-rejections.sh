@@ -337,5 +337,19 @@ else
 fi
 rm -rf results
 
+# --help names the program on its first line, as ns-3's usage line does (it was blank).
+for example in nine-city-training wan-fabric fpga-aggregation schedule-explorer \
+    topology-generator chakra-trace-info; do
+    cases=$((cases + 1))
+    first=$(timeout "$limit" "$examples/$example" --help 2>&1 | head -n 1)
+    case "$first" in
+    "$example [Program Options]"*) echo "ok: $example --help names the program" ;;
+    *)
+        echo "FAIL: $example --help: first line '$first', expected '$example [Program Options]...'" >&2
+        status=1
+        ;;
+    esac
+done
+
 echo "$cases cases"
 exit $status
