@@ -317,9 +317,11 @@ TrainingExperiment::PrintProgress(bool force)
     {
         os << m_progressLabel << " ";
     }
+    // A limit that found nothing left moved the clock to itself: show when the work ended.
+    const double sim =
+        m_limits.IsClockAtIdleLimit() ? GetLinkCountingTime() : Simulator::Now().GetSeconds();
     os << "round " << m_roundsDone << "/" << m_rounds << std::fixed << std::setprecision(2)
-       << " sim=" << Simulator::Now().GetSeconds() << "s wall=" << std::setprecision(1) << wall
-       << "s";
+       << " sim=" << sim << "s wall=" << std::setprecision(1) << wall << "s";
     std::cerr << os.str() << std::endl;
 }
 
@@ -354,11 +356,11 @@ TrainingExperiment::Run()
             return;
         }
     }
+    FlattenRecords(islandRecords);
     if (m_progressSeconds > 0)
     {
         PrintProgress(true);
     }
-    FlattenRecords(islandRecords);
 }
 
 void

@@ -60,6 +60,7 @@ TrainingRunLimits::Arm()
 {
     m_stoppedBy.clear();
     m_wallLimitHit = false;
+    m_clockAtIdleLimit = false;
     if (m_maxSimTime.IsStrictlyPositive())
     {
         m_simTimeLimit =
@@ -87,6 +88,7 @@ TrainingRunLimits::OnSimTimeLimit()
     if (WanMpi::GetSize() == 1 && Simulator::IsFinished())
     {
         NS_LOG_INFO("nothing left to run: the limit cut nothing");
+        m_clockAtIdleLimit = true;
         return;
     }
     m_stoppedBy = SIM_TIME;
@@ -132,6 +134,12 @@ const std::string&
 TrainingRunLimits::GetStoppedBy() const
 {
     return m_stoppedBy;
+}
+
+bool
+TrainingRunLimits::IsClockAtIdleLimit() const
+{
+    return m_clockAtIdleLimit;
 }
 
 } // namespace ns3

@@ -59,6 +59,12 @@ class TrainingRunLimits
     void Run();
     /** \return why the last run stopped early: "", SIM_TIME or WALL_TIME */
     const std::string& GetStoppedBy() const;
+    /**
+     * \return whether the last run ran out of events before its simulated-time limit, so that
+     *         the clock jumped to the limit's event: Simulator::Now() then reads the limit, not
+     *         when the run's last work ended
+     */
+    bool IsClockAtIdleLimit() const;
 
   private:
     /** \brief At the simulated-time limit: stop the simulation. */
@@ -69,6 +75,7 @@ class TrainingRunLimits
     EventId m_simTimeLimit;                                              //!< the limit's event
     std::atomic<bool> m_wallLimitHit; //!< set by the watchdog thread
     std::string m_stoppedBy;          //!< why the last run stopped early
+    bool m_clockAtIdleLimit{false};   //!< the limit found nothing left to run
 };
 
 } // namespace ns3
