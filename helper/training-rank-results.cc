@@ -75,9 +75,10 @@ TrainingRankResults::Encode() const
             os << " " << r.island << " " << r.round << " " << r.clique;
             writeList(r.members);
             os << " " << r.computeStart.GetTimeStep() << " " << r.syncStart.GetTimeStep() << " "
-               << r.syncEnd.GetTimeStep() << " " << r.bytesSent << " " << r.bytesReceived << " "
-               << r.packetsSent << " " << r.packetsReceived << " " << r.retransmissions << " "
-               << r.controlPacketsSent << " " << r.controlPacketsReceived;
+               << r.syncEnd.GetTimeStep() << " " << r.hiddenSync.GetTimeStep() << " " << r.bytesSent
+               << " " << r.bytesReceived << " " << r.packetsSent << " " << r.packetsReceived << " "
+               << r.retransmissions << " " << r.controlPacketsSent << " "
+               << r.controlPacketsReceived;
             writeList(r.lostPeers);
             os << " " << (r.finished ? 1 : 0);
         }
@@ -140,6 +141,7 @@ TrainingRankResults::Decode(const std::string& text)
             r.computeStart = nextTime();
             r.syncStart = nextTime();
             r.syncEnd = nextTime();
+            r.hiddenSync = nextTime();
             r.bytesSent = next();
             r.bytesReceived = next();
             r.packetsSent = next();

@@ -8,7 +8,8 @@
 #         (granted-time-window and null-message), all capability sets, direct (global
 #         clique) and ring all-reduce, a run with 1% WAN loss, a reduction tree over
 #         transit FPGAs with 1% WAN loss, FPGAs with loss on a generated 14-city topology,
-#         and loss drawn per frame on a generated 20-city backbone; the 4-rank runs use a
+#         loss drawn per frame on a generated 20-city backbone, and fragments hidden under
+#         compute (rounds.csv's hidden_sync_s from every rank); the 4-rank runs use a
 #         hostfile with 4 slots on this machine, as a cluster's would list its hosts.
 # Usage:
 #   test/outputs-identical.sh jobs <nine-city-training binary> <scratch folder>
@@ -167,6 +168,16 @@ mpi)
         same backbone-1 backbone-2
         same backbone-1 backbone-2f
     fi
+    # Fragments exchanged during compute: rounds.csv's hidden_sync_s of every island, rank 1's
+    # (LON, AMS, FRA, SIN) too, reaches rank 0 (it once arrived as 0 from other ranks).
+    hidden="--capabilities=both --modelBytes=2000000 --rounds=2 --innerSteps=4 --fragments=2 \
+        --colocated=false --baselines=false"
+    run hidden-1 "$example" $hidden
+    run hidden-2 "$mpirun" -np 2 --oversubscribe "$example" $hidden --simulator=null-message
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "hidden_sync_s") c = i; next }
+             c && $c > 0 { n++ } END { exit n != 18 }' "$out/hidden-1/rounds.csv" ||
+        { echo "hidden-1: not every island-round hid sync: the comparison shows nothing" >&2; status=1; }
+    same hidden-1 hidden-2
     # The runs were split: rank 0 says so on stderr, one line per experiment.
     grep -q "^partition: both / global: .*(granted-time-window, 2 ranks)" "$out/global-2.err" ||
         { echo "global-2: no partition line" >&2; status=1; }
