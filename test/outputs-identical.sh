@@ -178,6 +178,12 @@ mpi)
              c && $c > 0 { n++ } END { exit n != 18 }' "$out/hidden-1/rounds.csv" ||
         { echo "hidden-1: not every island-round hid sync: the comparison shows nothing" >&2; status=1; }
     same hidden-1 hidden-2
+    # Complete split runs end with their work under both simulators: no limit stopped them (a
+    # granted-time-window run once went on to --maxSimTime and warned that it had been stopped).
+    for label in global-2 ring-2 lossy-4 tree-2 global-4 lossy-2; do
+        ! grep -q "stopped by --maxSimTime" "$out/$label.err" ||
+            { echo "$label: stopped by its limit, not by its end" >&2; status=1; }
+    done
     # The runs were split: rank 0 says so on stderr, one line per experiment.
     grep -q "^partition: both / global: .*(granted-time-window, 2 ranks)" "$out/global-2.err" ||
         { echo "global-2: no partition line" >&2; status=1; }
