@@ -394,7 +394,7 @@ TrainingExperiment::PrepareRun()
             m_progressSeconds = 0;
         }
     }
-    if (distributed)
+    if (distributed && m_parallel.simulator == WanMpi::NULL_MESSAGE)
     {
         Simulator::Schedule(Seconds(TERMINATION_CHECK_SECONDS),
                             &TrainingExperiment::CheckTermination,

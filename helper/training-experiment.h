@@ -135,7 +135,7 @@ class TrainingExperiment
 {
   public:
     /**
-     * Period of the distributed simulators' termination check (CheckTermination): the run
+     * Period of the null-message simulator's termination check (CheckTermination): the run
      * ends at the first multiple of it after the network went quiet. One MPI_Allreduce each.
      */
     static constexpr double TERMINATION_CHECK_SECONDS = 1e-3;
@@ -289,11 +289,9 @@ class TrainingExperiment
      */
     bool IsLocallyQuiet() const;
     /**
-     * \brief Under ns-3's distributed simulators, whose event queues do not empty when the
-     *        work ends (null-message events; every rank's simulated-time limit, which
-     *        granted-time windows would step towards one lookahead at a time): every
-     *        TERMINATION_CHECK, all ranks agree (WanMpi::AllTrue) whether every rank
-     *        IsLocallyQuiet(), and then stop together.
+     * \brief Under ns-3's null-message simulator, whose event queue never empties (each rank
+     *        keeps null-message events scheduled): every TERMINATION_CHECK, all ranks agree
+     *        (WanMpi::AllTrue) whether every rank IsLocallyQuiet(), and then stop together.
      */
     void CheckTermination();
     /** \param force print even if the period has not elapsed \brief progress line */
