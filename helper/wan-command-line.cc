@@ -291,9 +291,12 @@ WanCommandLine::RunMain(int (*body)(int, char**), int argc, char** argv)
         // (a path, a trace's name) carried them.
         if (WanMpi::GetSize() > 1)
         {
-            // The other ranks may be waiting for this one: end them all (MPI_Abort).
-            std::cerr << "error: rank " << WanMpi::GetRank() << ": "
-                      << WanInputError::Escape(e.what()) << std::endl;
+            // The other ranks may be waiting for this one: end them all (MPI_Abort). Each
+            // rank's line leaves in one write, so that the ranks' lines do not interleave.
+            const std::string line = "error: rank " + std::to_string(WanMpi::GetRank()) + ": " +
+                                     WanInputError::Escape(e.what()) + "\n";
+            std::cerr.write(line.data(), static_cast<std::streamsize>(line.size()));
+            std::cerr.flush();
             WanMpi::Abort(EXIT_BAD_INPUT);
         }
         std::cerr << "error: " << WanInputError::Escape(e.what()) << std::endl;
