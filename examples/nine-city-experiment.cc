@@ -224,14 +224,14 @@ RunWithinLimits(TrainingExperiment& experiment,
     {
         return;
     }
-    if (experiment.AreRoundsDone() && experiment.GetParallelInfo().ranks > 1)
-    {
-        // Granted-time windows step on to the limit after the work (the ranks keep it so that
-        // they stop together); nothing ran there to cut: cross traffic is one process only.
-        return;
-    }
     if (experiment.AreRoundsDone())
     {
+        if (experiment.GetParallelInfo().ranks > 1)
+        {
+            // Granted-time windows step on to the limit after the work (the ranks keep it so
+            // that they stop together); nothing ran there to cut: cross traffic is one process.
+            return;
+        }
         // Only what ran after the last round (cross traffic) was cut: the results are whole.
         std::cerr << "note: " << job << ": every round was done; --" << experiment.GetStoppedBy()
                   << " stopped the traffic after them at " << Simulator::Now().GetSeconds()

@@ -289,17 +289,17 @@ WanCommandLine::RunMain(int (*body)(int, char**), int argc, char** argv)
     {
         // Every message goes out with its control characters escaped, whatever part of it
         // (a path, a trace's name) carried them.
-        if (WanMpi::GetSize() > 1)
+        // One write per line, so that the lines of several ranks do not interleave.
+        const bool distributed = WanMpi::GetSize() > 1;
+        const std::string rank =
+            distributed ? "rank " + std::to_string(WanMpi::GetRank()) + ": " : "";
+        const std::string line = "error: " + rank + WanInputError::Escape(e.what()) + "\n";
+        std::cerr.write(line.data(), static_cast<std::streamsize>(line.size()));
+        std::cerr.flush();
+        if (distributed)
         {
-            // The other ranks may be waiting for this one: end them all (MPI_Abort). Each
-            // rank's line leaves in one write, so that the ranks' lines do not interleave.
-            const std::string line = "error: rank " + std::to_string(WanMpi::GetRank()) + ": " +
-                                     WanInputError::Escape(e.what()) + "\n";
-            std::cerr.write(line.data(), static_cast<std::streamsize>(line.size()));
-            std::cerr.flush();
-            WanMpi::Abort(EXIT_BAD_INPUT);
+            WanMpi::Abort(EXIT_BAD_INPUT); // the other ranks may be waiting for this one
         }
-        std::cerr << "error: " << WanInputError::Escape(e.what()) << std::endl;
     }
     WanMpi::Finalize();
     return code;

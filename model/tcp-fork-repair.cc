@@ -62,11 +62,15 @@ TcpForkRepair::CopyAttributes(const ObjectBase& from, ObjectBase& to)
         for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
         {
             const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (!IsPlainReadWrite(info))
+            {
+                continue;
+            }
             // An attribute the object's class does not have reads as a failure: ns-3 3.37 lists
             // TcpSocketBase as TcpCubic's parent TypeId. The copy's value is written without
             // being read: it may be uninitialised.
             const Ptr<AttributeValue> value = info.checker->Create();
-            if (IsPlainReadWrite(info) && from.GetAttributeFailSafe(info.name, *value) &&
+            if (from.GetAttributeFailSafe(info.name, *value) &&
                 to.SetAttributeFailSafe(info.name, *value))
             {
                 copied.push_back(info.name);
