@@ -53,13 +53,20 @@ constexpr double COLOCATED_ACCESS_DELAY_S = 1e-6;
 /**
  * \brief The optimiser's best schedule for a topology and capability set.
  * \param topology the topology with its capabilities applied
+ * \param capabilities the capability set's label, for the progress lines of a long search
  * \param config the experiment's settings (model bytes, compute, epsilon, seed, period)
  * \return the best schedule, with the algorithm of every clique
  */
 CliqueSchedule
-OptimalSchedule(const WanTopology& topology, const ExperimentConfig& config)
+OptimalSchedule(const WanTopology& topology,
+                const std::string& capabilities,
+                const ExperimentConfig& config)
 {
     CliqueScheduleHelper optimiser;
+    if (WanMpi::GetRank() == 0)
+    {
+        optimiser.SetProgress("capabilities=" + capabilities, PROGRESS_SECONDS);
+    }
     optimiser.SetModelBytes(config.modelBytes);
     optimiser.SetComputeTime(
         TrainingApplication::ComputePhase(config.computeTime, config.innerSteps));
@@ -502,7 +509,7 @@ RunJob(const ExperimentJob& job, const ExperimentConfig& config)
         jobConfig.mtu = config.tcpBaselineMtu > 0 ? config.tcpBaselineMtu : config.mtu;
     }
     const CliqueSchedule schedule = job.scheduleLabel == "optimal"
-                                        ? OptimalSchedule(job.topology, jobConfig)
+                                        ? OptimalSchedule(job.topology, job.capabilities, jobConfig)
                                         : MakeSchedule(job.scheduleLabel, n);
     if (!job.crossTraffic)
     {

@@ -51,6 +51,8 @@ const uint32_t DEFAULT_MAX_PERIOD = 4;
 const uint32_t DEFAULT_ITERATIONS = 600;
 /** Most local-search moves (each scores a schedule with the cost model). */
 const uint32_t MAX_ITERATIONS = 10000000;
+/** Wall seconds between progress lines of a long search (hundreds of islands). */
+const double PROGRESS_SECONDS = 5.0;
 
 /**
  * \brief Print the best schedule's cliques, round by round, by city name (with each TREE
@@ -151,6 +153,7 @@ Body(int argc, char** argv)
     helper.SetMaxPeriod(maxPeriod);
     helper.SetSeed(cmd.GetSeed());
     helper.SetLocalSearchIterations(iterations);
+    helper.SetProgress("", PROGRESS_SECONDS);
 
     auto start = std::chrono::steady_clock::now();
     ScheduleSearchResult result = helper.Optimise(WanRouting(topology));

@@ -88,6 +88,14 @@ CliqueScheduleHelper::SetExhaustivePairLimit(uint64_t pairs)
 }
 
 void
+CliqueScheduleHelper::SetProgress(const std::string& label, double seconds, std::ostream& out)
+{
+    m_settings.progressLabel = label;
+    m_settings.progressSeconds = seconds;
+    m_settings.progressOut = &out;
+}
+
+void
 CliqueScheduleHelper::SetMaxRounds(uint64_t rounds)
 {
     m_scorer.SetMaxRounds(rounds);

@@ -16,6 +16,7 @@
 #include "ns3/wan-routing.h"
 
 #include <cstdint>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,15 @@ class CliqueScheduleHelper
     void SetExhaustivePairLimit(uint64_t pairs);
     /** \param rounds the most rounds walked when computing R; default 100,000 */
     void SetMaxRounds(uint64_t rounds);
+    /**
+     * \brief Print a progress line at most every \p seconds of wall time while Optimise()
+     *        runs ("progress: <label> optimiser <stage>: ... rounds estimated, ... schedules
+     *        scored, best ... s wall=...s"); the search and its result are the same either way.
+     * \param label the lines' label, e.g. "capabilities=both"; may be empty
+     * \param seconds wall seconds between lines; 0 (the default): none
+     * \param out where the lines go
+     */
+    void SetProgress(const std::string& label, double seconds, std::ostream& out = std::cerr);
     /**
      * \brief Set an attribute of the cost model (e.g. "ChunkPayloadBytes").
      * \param name attribute name \param value attribute value

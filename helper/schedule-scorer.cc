@@ -246,6 +246,7 @@ ScheduleScorer::GetSyncTime(const Partition& partition)
     }
     const double t = EstimateExposedSync(partition, ChooseAlgorithms(partition));
     m_syncCache.emplace(partition, t);
+    NoteWork();
     return t;
 }
 
@@ -347,6 +348,7 @@ ScheduleScorer::Score(CliqueSchedule schedule,
     }
     ++m_schedulesScored;
     uint64_t rounds = schedule.GetRoundsToEpsilon(m_epsilon, cap);
+    NoteWork();
     if (rounds == CliqueSchedule::UNREACHABLE && std::isfinite(bound))
     {
         return false;
@@ -418,7 +420,23 @@ ScheduleScorer::Evaluate(const CliqueSchedule& schedule,
     c.rho = schedule.GetContraction();
     c.timeToEpsilon = TimeToEpsilon(c.roundsToEpsilon, c.syncTimes);
     ++m_schedulesScored;
+    NoteWork();
     return c;
+}
+
+void
+ScheduleScorer::SetWorkCallback(std::function<void()> callback)
+{
+    m_onWork = std::move(callback);
+}
+
+void
+ScheduleScorer::NoteWork() const
+{
+    if (m_onWork)
+    {
+        m_onWork();
+    }
 }
 
 uint64_t

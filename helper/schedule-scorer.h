@@ -13,6 +13,7 @@
 #include "ns3/wan-routing.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -146,8 +147,16 @@ class ScheduleScorer
     uint64_t GetSchedulesScored() const;
     /** \brief Restart the count of GetSchedulesScored(). */
     void ResetSchedulesScored();
+    /**
+     * \brief Call back after each unit of work: a round estimated (a partition the cost model
+     *        had not seen) and a schedule scored. The search reports its progress from it.
+     * \param callback the function to call; empty: none
+     */
+    void SetWorkCallback(std::function<void()> callback);
 
   private:
+    /** \brief Call the work callback, if one is set. */
+    void NoteWork() const;
     /**
      * \param partition a round's cliques \param algorithms per clique
      * \return the round's sync as rounds run it: the whole update's, or with a fragment
@@ -168,6 +177,7 @@ class ScheduleScorer
     std::map<Clique, uint32_t> m_rootCache;           //!< per TREE clique, alone on the WAN
     std::map<Partition, double> m_syncCache;          //!< per partition, chosen algorithms
     uint64_t m_schedulesScored;                       //!< counter
+    std::function<void()> m_onWork;                   //!< SetWorkCallback(), or empty
 };
 
 } // namespace ns3

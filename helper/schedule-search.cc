@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <iostream>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -458,16 +460,66 @@ ScheduleSearch::ScheduleSearch(ScheduleScorer& scorer, const ScheduleSearchSetti
       m_seed(settings.seed),
       m_localIterations(settings.localIterations),
       m_exhaustiveIslands(settings.exhaustiveIslands),
-      m_exhaustivePairLimit(settings.exhaustivePairLimit)
+      m_exhaustivePairLimit(settings.exhaustivePairLimit),
+      m_progressLabel(settings.progressLabel),
+      m_progressOut(settings.progressOut ? settings.progressOut : &std::cerr),
+      m_best(nullptr)
 {
+    m_progress.SetPeriod(settings.progressSeconds);
+}
+
+void
+ScheduleSearch::EnterStage(const std::string& stage)
+{
+    NS_LOG_FUNCTION(this << stage);
+    m_stage = stage;
+}
+
+void
+ScheduleSearch::ReportProgress()
+{
+    if (!m_progress.TakeTurn())
+    {
+        return;
+    }
+    std::ostringstream line;
+    line << "progress: " << (m_progressLabel.empty() ? "" : m_progressLabel + " ") << "optimiser "
+         << m_stage << ": " << m_scorer.GetPartitionsScored() << " rounds estimated, "
+         << m_scorer.GetSchedulesScored() << " schedules scored";
+    if (m_best)
+    {
+        line << ", best " << std::fixed << std::setprecision(4) << m_best->timeToEpsilon << " s";
+    }
+    line << std::fixed << std::setprecision(1) << " wall=" << m_progress.GetElapsedSeconds()
+         << "s\n";
+    *m_progressOut << line.str() << std::flush;
 }
 
 ScheduleSearchResult
 ScheduleSearch::Run()
 {
     m_scorer.ResetSchedulesScored();
+
+    // Progress lines while the search runs; the scorer forgets the callback however Run ends.
+    struct WorkCallbackReset
+    {
+        ScheduleScorer& scorer; //!< the scorer calling back
+
+        ~WorkCallbackReset()
+        {
+            scorer.SetWorkCallback(nullptr);
+        }
+    } reset{m_scorer};
+
+    m_progress.Start();
+    m_best = nullptr;
+    if (m_progress.IsOn())
+    {
+        m_scorer.SetWorkCallback([this] { ReportProgress(); });
+    }
     ScheduleSearchResult result;
     uint32_t n = m_islands;
+    EnterStage("baselines");
 
     // Baselines, with the same model. The two global ones keep their algorithm.
     CliqueSchedule global = CliqueSchedule::GlobalClique(n);
@@ -487,6 +539,7 @@ ScheduleSearch::Run()
     {
         KeepIfBetter(b, best);
     }
+    m_best = &best;
     // The global clique with the faster algorithm is always a candidate, and a row of its own:
     // the baseline row keeps DIRECT, so a best named after it would show another schedule.
     CliqueSchedule chosen = global;
@@ -498,14 +551,18 @@ ScheduleSearch::Run()
         KeepIfBetter(chosenGlobal, best);
     }
 
+    EnterStage("exhaustive");
     SearchExhaustive(result, best);
     std::vector<ScheduleCandidate> starts;
+    EnterStage("structured families");
     SearchStructured(result, best, starts);
     if (best.schedule.GetPeriod() >= 2)
     {
         starts.insert(starts.begin(), best);
     }
+    EnterStage("local search");
     SearchLocal(result, best, starts);
+    m_best = nullptr;
 
     for (auto& row : result.table)
     {

@@ -5,10 +5,12 @@
 #ifndef SCHEDULE_SEARCH_H
 #define SCHEDULE_SEARCH_H
 
+#include "progress-throttle.h"
 #include "schedule-scorer.h"
 
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <random>
 #include <string>
 #include <utility>
@@ -44,6 +46,9 @@ struct ScheduleSearchSettings
     uint64_t exhaustivePairLimit{25000}; //!< most unordered partition pairs the T = 2 stage
                                          //!< scores after pruning: all 20,100 pairs of N = 6
                                          //!< fit; each costs 10-20 us at N = 9
+    double progressSeconds{0};           //!< wall seconds between progress lines; 0: none
+    std::string progressLabel;           //!< the lines' label (e.g. "capabilities=both")
+    std::ostream* progressOut{nullptr};  //!< where the lines go; nullptr: std::cerr
 };
 
 /**
@@ -70,6 +75,14 @@ class ScheduleSearch
     ScheduleSearchResult Run();
 
   private:
+    /**
+     * \brief Start a stage: progress lines name it from here on.
+     * \param stage e.g. "structured families"
+     */
+    void EnterStage(const std::string& stage);
+    /** \brief Print a progress line if one is due (the scorer calls this after each unit). */
+    void ReportProgress();
+
     /** A candidate schedule before scoring: its name and the partitions of its rounds. */
     using NamedRounds = std::pair<std::string, std::vector<Partition>>;
     /** An order of the islands by position, with its name ("index" or "delay"). */
@@ -214,15 +227,20 @@ class ScheduleSearch
                    ScheduleCandidate& best,
                    ScheduleCandidate& localBest);
 
-    ScheduleScorer& m_scorer;       //!< the objective
-    uint32_t m_islands;             //!< N
-    double m_compute;               //!< compute time per round, s
-    double m_epsilon;               //!< consensus target
-    uint32_t m_maxPeriod;           //!< largest T
-    uint32_t m_seed;                //!< local search seed
-    uint32_t m_localIterations;     //!< local search moves
-    uint32_t m_exhaustiveIslands;   //!< N limit of the exhaustive stage
-    uint64_t m_exhaustivePairLimit; //!< pair limit of the T = 2 stage
+    ScheduleScorer& m_scorer;        //!< the objective
+    uint32_t m_islands;              //!< N
+    double m_compute;                //!< compute time per round, s
+    double m_epsilon;                //!< consensus target
+    uint32_t m_maxPeriod;            //!< largest T
+    uint32_t m_seed;                 //!< local search seed
+    uint32_t m_localIterations;      //!< local search moves
+    uint32_t m_exhaustiveIslands;    //!< N limit of the exhaustive stage
+    uint64_t m_exhaustivePairLimit;  //!< pair limit of the T = 2 stage
+    ProgressThrottle m_progress;     //!< when the next progress line is due
+    std::string m_progressLabel;     //!< the lines' label, or empty
+    std::ostream* m_progressOut;     //!< where the lines go
+    std::string m_stage;             //!< the stage running now
+    const ScheduleCandidate* m_best; //!< Run()'s running best, once there is one
 };
 
 } // namespace ns3

@@ -70,7 +70,6 @@ TrainingSummary::IsComplete() const
 TrainingExperiment::TrainingExperiment(TrainingHelper& training)
     : m_training(training),
       m_rounds(training.GetRounds()),
-      m_progressSeconds(0),
       m_schedulerType(DEFAULT_SCHEDULER),
       m_localIslands(0),
       m_roundsDone(0),
@@ -114,7 +113,7 @@ void
 TrainingExperiment::SetProgress(const std::string& label, double seconds)
 {
     m_progressLabel = label;
-    m_progressSeconds = seconds;
+    m_progress.SetPeriod(seconds);
 }
 
 void
@@ -299,18 +298,11 @@ TrainingExperiment::AddConsensusPoint(uint32_t round)
 void
 TrainingExperiment::PrintProgress(bool force)
 {
-    if (m_progressSeconds <= 0 && !force)
+    if (!force && !m_progress.TakeTurn())
     {
         return;
     }
-    const auto now = std::chrono::steady_clock::now();
-    const double sinceLast = std::chrono::duration<double>(now - m_lastProgress).count();
-    if (!force && sinceLast < m_progressSeconds)
-    {
-        return;
-    }
-    m_lastProgress = now;
-    const double wall = std::chrono::duration<double>(now - m_wallStart).count();
+    const double wall = m_progress.GetElapsedSeconds();
     std::ostringstream os;
     os << "progress: ";
     if (!m_progressLabel.empty())
@@ -329,8 +321,7 @@ void
 TrainingExperiment::Run()
 {
     NS_LOG_FUNCTION(this);
-    m_wallStart = std::chrono::steady_clock::now();
-    m_lastProgress = m_wallStart;
+    m_progress.Start();
     PrepareRun();
     m_limits.Arm();
     if (m_parallel.ranks > 1)
@@ -357,7 +348,7 @@ TrainingExperiment::Run()
         }
     }
     FlattenRecords(islandRecords);
-    if (m_progressSeconds > 0)
+    if (m_progress.IsOn())
     {
         PrintProgress(true);
     }
@@ -391,7 +382,7 @@ TrainingExperiment::PrepareRun()
                             << WanPartition::Describe(topology, m_parallel.cityRanks));
         if (WanMpi::GetRank() != 0)
         {
-            m_progressSeconds = 0;
+            m_progress.SetPeriod(0);
         }
     }
     if (distributed && m_parallel.simulator == WanMpi::NULL_MESSAGE)

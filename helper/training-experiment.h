@@ -6,6 +6,7 @@
 #define TRAINING_EXPERIMENT_H
 
 #include "ns3/nstime.h"
+#include "ns3/progress-throttle.h"
 #include "ns3/ptr.h"
 #include "ns3/training-application.h"
 #include "ns3/training-counters.h"
@@ -333,7 +334,7 @@ class TrainingExperiment
     TrainingHelper& m_training;      //!< what is run
     uint32_t m_rounds;               //!< rounds of every island
     std::string m_progressLabel;     //!< progress prefix
-    double m_progressSeconds;        //!< progress period (wall), 0: off
+    ProgressThrottle m_progress;     //!< when the next progress line is due
     std::string m_schedulerType;     //!< scheduler Run() installs
     TrainingParallelInfo m_parallel; //!< how the last Run() was split
     uint32_t m_localIslands;         //!< islands this process simulates
@@ -355,9 +356,7 @@ class TrainingExperiment
     double m_simulatedTime;              //!< end of the last round
     Time m_lastWanFrame;                 //!< end of the last frame a WAN link sent
     uint32_t m_warmupRounds{0};          //!< SetWarmupRounds
-    Time m_longRound{Seconds(LONG_ROUND_SECONDS)};        //!< SetLongRoundWarning
-    std::chrono::steady_clock::time_point m_wallStart;    //!< Run() start
-    std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line
+    Time m_longRound{Seconds(LONG_ROUND_SECONDS)}; //!< SetLongRoundWarning
 };
 
 } // namespace ns3

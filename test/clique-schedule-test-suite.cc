@@ -19,8 +19,10 @@
 #include "ns3/wan-topology.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -424,6 +426,95 @@ class ScheduleHelperDeterminismTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief SetProgress: lines name each stage in order, count the work done, and change nothing
+ *        in the search's result; none without it.
+ */
+class ScheduleHelperProgressTestCase : public TestCase
+{
+  public:
+    ScheduleHelperProgressTestCase()
+        : TestCase("progress lines: each stage in order, the counts, the same result")
+    {
+    }
+
+  private:
+    /** \param r a search's result \return its best schedule and table, as text */
+    static std::string Describe(const ScheduleSearchResult& r)
+    {
+        return CliqueScheduleFile::ToJson(r.best.schedule) +
+               CliqueScheduleHelper::FormatTable(r.table);
+    }
+
+    void DoRun() override
+    {
+        // 8 islands: every stage runs (exhaustive up to 10 islands), in well under a second.
+        WanRouting routing(Irregular(8, "multicast"));
+        CliqueScheduleHelper quiet = MakeHelper(20000000, 0.01, 3);
+        std::ostringstream none;
+        quiet.SetProgress("label", 0, none);
+        const ScheduleSearchResult plain = quiet.Optimise(routing);
+        NS_TEST_ASSERT_MSG_EQ(none.str(), "", "a period of 0 prints nothing");
+
+        // A period far below a unit of work (microseconds): a line after every unit.
+        CliqueScheduleHelper loud = MakeHelper(20000000, 0.01, 3);
+        std::ostringstream lines;
+        loud.SetProgress("capabilities=multicast", 1e-12, lines);
+        const ScheduleSearchResult traced = loud.Optimise(routing);
+        NS_TEST_ASSERT_MSG_EQ(Describe(traced), Describe(plain), "the same search either way");
+
+        const std::vector<std::string> stages{"baselines",
+                                              "exhaustive",
+                                              "structured families",
+                                              "local search"};
+        std::vector<std::string> seen;
+        uint64_t lastRounds = 0;
+        uint64_t lastSchedules = 0;
+        bool bestShown = false;
+        std::istringstream in(lines.str());
+        std::string line;
+        const std::string prefix = "progress: capabilities=multicast optimiser ";
+        while (std::getline(in, line))
+        {
+            NS_TEST_ASSERT_MSG_EQ(line.rfind(prefix, 0), 0u, "line " << line);
+            const std::string rest = line.substr(prefix.size());
+            const std::string stage = rest.substr(0, rest.find(':'));
+            if (seen.empty() || seen.back() != stage)
+            {
+                seen.push_back(stage);
+            }
+            unsigned long long rounds = 0;
+            unsigned long long schedules = 0;
+            NS_TEST_ASSERT_MSG_EQ(std::sscanf(rest.c_str() + stage.size(),
+                                              ": %llu rounds estimated, %llu schedules scored",
+                                              &rounds,
+                                              &schedules),
+                                  2,
+                                  "counts in " << line);
+            NS_TEST_ASSERT_MSG_EQ((rounds >= lastRounds && schedules >= lastSchedules),
+                                  true,
+                                  "counts never fall: " << line);
+            // No best before the baselines are in; once there is one, every line shows it.
+            const bool hasBest = line.find(" best ") != std::string::npos;
+            NS_TEST_ASSERT_MSG_EQ((hasBest || !bestShown), true, "best gone: " << line);
+            NS_TEST_ASSERT_MSG_EQ((hasBest && lastSchedules == 0), false, "early best: " << line);
+            bestShown = bestShown || hasBest;
+            lastRounds = rounds;
+            lastSchedules = schedules;
+        }
+        NS_TEST_ASSERT_MSG_EQ(bestShown, true, "the running best");
+        NS_TEST_ASSERT_MSG_EQ(seen.size(), stages.size(), "stages seen");
+        for (size_t i = 0; i < stages.size() && i < seen.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(seen[i], stages[i], "stage " << i);
+        }
+        // The last unit of work is the local search's last schedule scored.
+        NS_TEST_ASSERT_MSG_EQ(lastRounds, traced.partitionsScored, "rounds estimated, final");
+        NS_TEST_ASSERT_MSG_EQ(lastSchedules, traced.schedulesScored, "schedules scored, final");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief WriteCsv quotes names per RFC 4180: a comma or a quote in a schedule's name or family
  *        keeps the row as wide as the header.
  */
@@ -521,6 +612,7 @@ class CliqueScheduleHelperTestSuite : public TestSuite
         AddTestCase(new ScheduleHelperOverlapTestCase);
         AddTestCase(new ScheduleHelperCapabilitiesTestCase);
         AddTestCase(new ScheduleHelperDeterminismTestCase);
+        AddTestCase(new ScheduleHelperProgressTestCase);
         AddTestCase(new ScheduleHelperCsvQuotingTestCase);
     }
 };
