@@ -67,6 +67,11 @@ OptimalSchedule(const WanTopology& topology,
     {
         optimiser.SetProgress("capabilities=" + capabilities, PROGRESS_SECONDS);
     }
+    if (WanMpi::GetSize() <= 1)
+    {
+        // Ranks must agree on the schedule, so a wall-clock cut is for one process only.
+        optimiser.SetDeadline(config.wallDeadline);
+    }
     optimiser.SetModelBytes(config.modelBytes);
     optimiser.SetComputeTime(
         TrainingApplication::ComputePhase(config.computeTime, config.innerSteps));
@@ -86,6 +91,12 @@ OptimalSchedule(const WanTopology& topology,
     optimiser.SetCostModelAttribute("UpdateFormat", UpdateFormatValue(config.updateFormat));
     const ScheduleSearchResult search = optimiser.Optimise(WanRouting(
         TrainingPlanner::PlannedTopology(topology, FindTransport(config.transport).unicastOnly)));
+    if (!search.stoppedIn.empty())
+    {
+        std::cerr << "warning: capabilities=" << capabilities
+                  << ": --maxWallTime passed in the optimiser's " << search.stoppedIn
+                  << " stage; the schedule is the best found by then" << std::endl;
+    }
     CliqueSchedule best = search.best.schedule;
     best.SetName("optimal:" + best.GetName());
     return best;

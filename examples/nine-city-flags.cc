@@ -191,7 +191,8 @@ AddRunFlags(WanCommandLine& cmd, ExperimentConfig& config, MainFlags& main)
                       positiveDuration);
     flags.AddDuration("maxWallTime",
                       "wall-clock time after which every experiment stops, its unfinished "
-                      "rounds recorded (one process; under MPI only --maxSimTime applies)",
+                      "rounds recorded, and the optimiser's search with its best so far (one "
+                      "process; under MPI only --maxSimTime applies)",
                       main.maxWallSeconds,
                       DEFAULT_MAX_WALL_TIME,
                       positiveDuration);

@@ -96,6 +96,12 @@ CliqueScheduleHelper::SetProgress(const std::string& label, double seconds, std:
 }
 
 void
+CliqueScheduleHelper::SetDeadline(std::chrono::steady_clock::time_point deadline)
+{
+    m_settings.deadline = deadline;
+}
+
+void
 CliqueScheduleHelper::SetMaxRounds(uint64_t rounds)
 {
     m_scorer.SetMaxRounds(rounds);

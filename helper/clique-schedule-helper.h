@@ -15,6 +15,7 @@
 #include "ns3/sync-cost-model.h"
 #include "ns3/wan-routing.h"
 
+#include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -84,6 +85,15 @@ class CliqueScheduleHelper
      * \param out where the lines go
      */
     void SetProgress(const std::string& label, double seconds, std::ostream& out = std::cerr);
+    /**
+     * \brief Stop the search at a wall-clock time: the baselines are always scored, then the
+     *        stages run until \p deadline passes, and Optimise() returns the best found so far
+     *        with ScheduleSearchResult::stoppedIn naming the stage it stopped.
+     *        The result then depends on the machine's speed; without a deadline (the default)
+     *        it does not.
+     * \param deadline the wall-clock time
+     */
+    void SetDeadline(std::chrono::steady_clock::time_point deadline);
     /**
      * \brief Set an attribute of the cost model (e.g. "ChunkPayloadBytes").
      * \param name attribute name \param value attribute value

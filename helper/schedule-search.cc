@@ -463,7 +463,8 @@ ScheduleSearch::ScheduleSearch(ScheduleScorer& scorer, const ScheduleSearchSetti
       m_exhaustivePairLimit(settings.exhaustivePairLimit),
       m_progressLabel(settings.progressLabel),
       m_progressOut(settings.progressOut ? settings.progressOut : &std::cerr),
-      m_best(nullptr)
+      m_best(nullptr),
+      m_deadline(settings.deadline)
 {
     m_progress.SetPeriod(settings.progressSeconds);
 }
@@ -473,6 +474,16 @@ ScheduleSearch::EnterStage(const std::string& stage)
 {
     NS_LOG_FUNCTION(this << stage);
     m_stage = stage;
+}
+
+void
+ScheduleSearch::OnWork()
+{
+    ReportProgress();
+    if (m_best && std::chrono::steady_clock::now() >= m_deadline)
+    {
+        throw DeadlinePassed();
+    }
 }
 
 void
@@ -513,9 +524,9 @@ ScheduleSearch::Run()
 
     m_progress.Start();
     m_best = nullptr;
-    if (m_progress.IsOn())
+    if (m_progress.IsOn() || m_deadline != std::chrono::steady_clock::time_point::max())
     {
-        m_scorer.SetWorkCallback([this] { ReportProgress(); });
+        m_scorer.SetWorkCallback([this] { OnWork(); });
     }
     ScheduleSearchResult result;
     uint32_t n = m_islands;
@@ -539,7 +550,6 @@ ScheduleSearch::Run()
     {
         KeepIfBetter(b, best);
     }
-    m_best = &best;
     // The global clique with the faster algorithm is always a candidate, and a row of its own:
     // the baseline row keeps DIRECT, so a best named after it would show another schedule.
     CliqueSchedule chosen = global;
@@ -550,18 +560,29 @@ ScheduleSearch::Run()
         result.table.push_back(chosenGlobal);
         KeepIfBetter(chosenGlobal, best);
     }
+    // The baselines are in: progress lines show the running best, and a deadline may stop.
+    m_best = &best;
 
-    EnterStage("exhaustive");
-    SearchExhaustive(result, best);
-    std::vector<ScheduleCandidate> starts;
-    EnterStage("structured families");
-    SearchStructured(result, best, starts);
-    if (best.schedule.GetPeriod() >= 2)
+    try
     {
-        starts.insert(starts.begin(), best);
+        EnterStage("exhaustive");
+        SearchExhaustive(result, best);
+        std::vector<ScheduleCandidate> starts;
+        EnterStage("structured families");
+        SearchStructured(result, best, starts);
+        if (best.schedule.GetPeriod() >= 2)
+        {
+            starts.insert(starts.begin(), best);
+        }
+        EnterStage("local search");
+        SearchLocal(result, best, starts);
     }
-    EnterStage("local search");
-    SearchLocal(result, best, starts);
+    catch (const DeadlinePassed&)
+    {
+        // The best so far stands; the stage that ran has no row of its own.
+        NS_LOG_INFO("deadline passed in " << m_stage);
+        result.stoppedIn = m_stage;
+    }
     m_best = nullptr;
 
     for (auto& row : result.table)

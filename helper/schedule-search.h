@@ -8,6 +8,7 @@
 #include "progress-throttle.h"
 #include "schedule-scorer.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <ostream>
@@ -30,6 +31,7 @@ struct ScheduleSearchResult
     std::vector<ScheduleCandidate> table;     //!< baselines, then the best of each search stage
     uint64_t partitionsScored{0};             //!< distinct rounds estimated by the cost model
     uint64_t schedulesScored{0};              //!< schedules whose mixing was evaluated
+    std::string stoppedIn; //!< the stage the deadline stopped, or empty: the search completed
 };
 
 /**
@@ -49,6 +51,9 @@ struct ScheduleSearchSettings
     double progressSeconds{0};           //!< wall seconds between progress lines; 0: none
     std::string progressLabel;           //!< the lines' label (e.g. "capabilities=both")
     std::ostream* progressOut{nullptr};  //!< where the lines go; nullptr: std::cerr
+    std::chrono::steady_clock::time_point deadline{
+        std::chrono::steady_clock::time_point::max()}; //!< wall-clock end of the stages after
+                                                       //!< the baselines (default: none)
 };
 
 /**
@@ -80,8 +85,19 @@ class ScheduleSearch
      * \param stage e.g. "structured families"
      */
     void EnterStage(const std::string& stage);
-    /** \brief Print a progress line if one is due (the scorer calls this after each unit). */
+    /** \brief Print a progress line if one is due. */
     void ReportProgress();
+    /**
+     * \brief After each unit of work (the scorer calls it): progress, and the deadline once
+     *        the baselines are in.
+     * \throw DeadlinePassed when the deadline has passed
+     */
+    void OnWork();
+
+    /** Thrown by OnWork() through the stage that runs when the deadline passes. */
+    struct DeadlinePassed
+    {
+    };
 
     /** A candidate schedule before scoring: its name and the partitions of its rounds. */
     using NamedRounds = std::pair<std::string, std::vector<Partition>>;
@@ -227,20 +243,21 @@ class ScheduleSearch
                    ScheduleCandidate& best,
                    ScheduleCandidate& localBest);
 
-    ScheduleScorer& m_scorer;        //!< the objective
-    uint32_t m_islands;              //!< N
-    double m_compute;                //!< compute time per round, s
-    double m_epsilon;                //!< consensus target
-    uint32_t m_maxPeriod;            //!< largest T
-    uint32_t m_seed;                 //!< local search seed
-    uint32_t m_localIterations;      //!< local search moves
-    uint32_t m_exhaustiveIslands;    //!< N limit of the exhaustive stage
-    uint64_t m_exhaustivePairLimit;  //!< pair limit of the T = 2 stage
-    ProgressThrottle m_progress;     //!< when the next progress line is due
-    std::string m_progressLabel;     //!< the lines' label, or empty
-    std::ostream* m_progressOut;     //!< where the lines go
-    std::string m_stage;             //!< the stage running now
-    const ScheduleCandidate* m_best; //!< Run()'s running best, once there is one
+    ScheduleScorer& m_scorer;                         //!< the objective
+    uint32_t m_islands;                               //!< N
+    double m_compute;                                 //!< compute time per round, s
+    double m_epsilon;                                 //!< consensus target
+    uint32_t m_maxPeriod;                             //!< largest T
+    uint32_t m_seed;                                  //!< local search seed
+    uint32_t m_localIterations;                       //!< local search moves
+    uint32_t m_exhaustiveIslands;                     //!< N limit of the exhaustive stage
+    uint64_t m_exhaustivePairLimit;                   //!< pair limit of the T = 2 stage
+    ProgressThrottle m_progress;                      //!< when the next progress line is due
+    std::string m_progressLabel;                      //!< the lines' label, or empty
+    std::ostream* m_progressOut;                      //!< where the lines go
+    std::string m_stage;                              //!< the stage running now
+    const ScheduleCandidate* m_best;                  //!< Run()'s running best, once there is one
+    std::chrono::steady_clock::time_point m_deadline; //!< settings' deadline
 };
 
 } // namespace ns3

@@ -18,6 +18,8 @@
 #include "ns3/wan-routing.h"
 #include "ns3/wan-topology.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -427,13 +429,14 @@ class ScheduleHelperDeterminismTestCase : public TestCase
 /**
  * \ingroup wan-training-tests
  * \brief SetProgress: lines name each stage in order, count the work done, and change nothing
- *        in the search's result; none without it.
+ *        in the search's result; none without it. SetDeadline: none reached, nothing changes;
+ *        one passed, the best after the baselines.
  */
 class ScheduleHelperProgressTestCase : public TestCase
 {
   public:
     ScheduleHelperProgressTestCase()
-        : TestCase("progress lines: each stage in order, the counts, the same result")
+        : TestCase("progress lines and a deadline: stages in order, counts, the same result")
     {
     }
 
@@ -510,6 +513,31 @@ class ScheduleHelperProgressTestCase : public TestCase
         // The last unit of work is the local search's last schedule scored.
         NS_TEST_ASSERT_MSG_EQ(lastRounds, traced.partitionsScored, "rounds estimated, final");
         NS_TEST_ASSERT_MSG_EQ(lastSchedules, traced.schedulesScored, "schedules scored, final");
+        NS_TEST_ASSERT_MSG_EQ(traced.stoppedIn, "", "no deadline, no stop");
+
+        // A deadline an hour away changes nothing; one already past stops the first stage
+        // after the baselines, whose best (the global clique with the chosen algorithm or
+        // a baseline) stands.
+        CliqueScheduleHelper late = MakeHelper(20000000, 0.01, 3);
+        late.SetDeadline(std::chrono::steady_clock::now() + std::chrono::hours(1));
+        const ScheduleSearchResult unhurried = late.Optimise(routing);
+        NS_TEST_ASSERT_MSG_EQ(Describe(unhurried), Describe(plain), "a deadline not reached");
+        NS_TEST_ASSERT_MSG_EQ(unhurried.stoppedIn, "", "not stopped");
+        CliqueScheduleHelper past = MakeHelper(20000000, 0.01, 3);
+        past.SetDeadline(std::chrono::steady_clock::now());
+        const ScheduleSearchResult cut = past.Optimise(routing);
+        NS_TEST_ASSERT_MSG_EQ(cut.stoppedIn, "exhaustive", "stopped in the first stage");
+        NS_TEST_ASSERT_MSG_EQ(cut.table.size(), 6u, "five baselines and the chosen global");
+        double fastest = std::numeric_limits<double>::infinity();
+        for (const auto& row : cut.table)
+        {
+            fastest = std::min(fastest, row.timeToEpsilon);
+        }
+        NS_TEST_ASSERT_MSG_EQ(cut.best.timeToEpsilon, fastest, "the best of those rows");
+        NS_TEST_ASSERT_MSG_EQ((cut.best.timeToEpsilon >= plain.best.timeToEpsilon),
+                              true,
+                              "no better than the whole search");
+        NS_TEST_ASSERT_MSG_EQ(cut.best.rho, cut.best.schedule.GetContraction(), "rho filled in");
     }
 };
 

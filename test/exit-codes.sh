@@ -106,6 +106,15 @@ has wall '"stopped_by": "maxWallTime"' 1
 has wall '"exit_code": 3' 1
 complete wall 0 "$islands"
 
+# --maxWallTime passed while the optimiser searched: the baselines are scored, the search stops
+# in its first stage (exhaustive, for 9 islands) with the best so far, the run is cut at once.
+run wall-optimiser 3 --modelBytes=200000 --schedule=optimal --baselines= --colocated=false --rounds=1 \
+    --maxWallTime=1ms
+has wall-optimiser '"stopped_by": "maxWallTime"' 1
+complete wall-optimiser 0 "$islands"
+grep -qF "capabilities=both: --maxWallTime passed in the optimiser's exhaustive stage" \
+    "$scratch/wall-optimiser.err" || fail "wall-optimiser: no warning on stderr"
+
 # Cross traffic that outlasts the training (a flow until 9.2e9 s): --maxSimTime still ends the
 # run (it once ran on, bounded only by --maxWallTime), and since every round was done the
 # results are whole: exit code 0, a note rather than the warning.
